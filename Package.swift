@@ -1,0 +1,72 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "provision",
+    products: [
+        .executable(name: "provision", targets: ["provision"]),
+        .library(name: "ProvisionCLI", targets: ["ProvisionCLI"]),
+    ],
+    targets: [
+        // C libraries: module map + shim header only.
+        .systemLibrary(name: "CNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
+        .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Core: pure Swift, no I/O.
+        .target(name: "NDEF", swiftSettings: strict),
+        .target(name: "NFCTags", dependencies: ["NDEF"], swiftSettings: strict),
+        .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
+
+        // Emulator: depends on core only (and libcrypto for signing).
+        .target(name: "TagEmulator", dependencies: ["NFCTags", "Crypto"], swiftSettings: strict),
+
+        // Backends: one C library each.
+        .target(name: "ReaderLibNFC", dependencies: ["NFCTags", "CNFC"], swiftSettings: strict),
+        .target(name: "ReaderPCSC", dependencies: ["NFCTags", "CPCSC"], swiftSettings: strict),
+        .target(name: "Ledger", dependencies: ["CSQLite"], swiftSettings: strict),
+
+        // Application layers.
+        .target(name: "Provisioning", dependencies: ["NDEF", "NFCTags", "Ledger", "Crypto"], swiftSettings: strict),
+        .target(name: "Reports", dependencies: ["Provisioning", "Ledger"], swiftSettings: strict),
+        .target(
+            name: "ProvisionCLI",
+            dependencies: [
+                "NDEF", "NFCTags", "TagEmulator", "ReaderLibNFC", "ReaderPCSC", "Ledger", "Provisioning",
+                "Reports", "Crypto",
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),
+
+        // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
+        .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags"], swiftSettings: strict),
+
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "TagEmulatorTests", dependencies: ["TagEmulator", "NFCTags", "Crypto", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ReaderLibNFCTests", dependencies: ["ReaderLibNFC", "TagEmulator", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ReaderPCSCTests", dependencies: ["ReaderPCSC", "TagEmulator", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "NDEF", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ProvisioningTests", dependencies: ["Provisioning", "TagEmulator", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ProvisionCLITests", dependencies: ["ProvisionCLI", "provision", "TestSupport"],
+            swiftSettings: strict),
+    ]
+)

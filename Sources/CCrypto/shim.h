@@ -1,0 +1,12 @@
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
+#include <openssl/obj_mac.h>
+#include <openssl/err.h>
+#include <openssl/rand.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include <openssl/cmac.h>

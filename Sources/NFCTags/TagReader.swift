@@ -1,0 +1,70 @@
+/// What a reader reports about a tag it has selected (ISO/IEC 14443-3 activation results).
+public struct DetectedTag: Sendable, Hashable {
+    /// The UID from anticollision (7 bytes for NTAG21x, first byte `04`).
+    public var uid: [UInt8]
+    /// ATQA as PN53x readers report it (high byte first), e.g. `0x0044`.
+    public var atqa: UInt16
+    /// SAK of the last cascade level, `00` for a Type 2 tag.
+    public var sak: UInt8
+
+    /// Creates a detection record.
+    public init(uid: [UInt8], atqa: UInt16 = 0x0044, sak: UInt8 = 0x00) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+    }
+}
+
+/// The state of a reader's field as seen by one poll.
+public enum FieldState: Sendable, Hashable {
+    /// No tag answered.
+    case empty
+    /// Exactly one tag is present and selected.
+    case tag(DetectedTag)
+    /// More than one tag answered; the operator must remove the extras.
+    case multipleTags(count: Int)
+}
+
+/// A reader backend: polls its field, lends the selected tag's transceiver, and reports removal.
+///
+/// One actor per physical (or simulated) reader. Blocking backends run on their own serial queue, so
+/// the closures given to `withTransceiver` run there too and may call the transceiver synchronously.
+public protocol TagReader: Actor {
+    /// The reader's display name (stable within a run; used in logs and the ledger).
+    nonisolated var name: String { get }
+
+    /// Polls until a tag is selected, several tags are seen, or `timeoutMilliseconds` passes.
+    ///
+    /// Returns `.empty` on timeout. Never waits forever.
+    func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState
+
+    /// Runs `body` with the transceiver of the currently selected tag.
+    ///
+    /// - Throws: `TransportError.tagLost` if no tag is selected, or whatever `body` throws.
+    func withTransceiver<Result: Sendable>(
+        _ body: @Sendable (any Transceiver) throws -> Result
+    ) async throws -> Result
+
+    /// Tells the reader the host is done with the current tag (deselect/release), then waits up to
+    /// `timeoutMilliseconds` for it to leave the field.
+    ///
+    /// - Returns: `true` when the tag is gone.
+    func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool
+
+    /// What this reader can do (raw commands, FAST_READ, signature).
+    nonisolated var capabilities: ReaderCapabilities { get }
+}
+
+/// What a reader path can send to a tag.
+public struct ReaderCapabilities: Sendable, Hashable {
+    /// Raw Type 2 commands beyond READ/WRITE (GET_VERSION, FAST_READ, READ_SIG, PWD_AUTH, READ_CNT).
+    public var rawCommands: Bool
+    /// Human-readable notes about degraded paths (shown by `inspect`).
+    public var notes: [String]
+
+    /// Creates a capability set.
+    public init(rawCommands: Bool = true, notes: [String] = []) {
+        self.rawCommands = rawCommands
+        self.notes = notes
+    }
+}

@@ -1,0 +1,92 @@
+/// A parsed command line for one subcommand: flags, options with values, and positionals.
+///
+/// Accepts `--name value`, `--name=value`, repeated options, `--` to end options, and `-` as a
+/// positional (standard input). Anything starting with `-` that is not declared is a usage error.
+public struct Arguments: Sendable {
+    /// Flags that were given (`--json`).
+    public private(set) var flags: Set<String> = []
+    /// Option values in the order given (`--reader a --reader b`).
+    public private(set) var values: [String: [String]] = [:]
+    /// Positional arguments.
+    public private(set) var positionals: [String] = []
+
+    /// Parses `arguments` for a command declaring `flags` and `options` (names without `--`).
+    ///
+    /// Short aliases map a one-letter form to a long name (`["q": "quiet"]` accepts `-q`).
+    public init(
+        _ arguments: [String], flags declaredFlags: Set<String>, options declaredOptions: Set<String>,
+        aliases: [String: String] = [:]
+    ) throws(CLIError) {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name: String
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+            } else {
+                let short = String(argument.dropFirst())
+                guard let long = aliases[short] else { throw .usage("unknown option '\(argument)'") }
+                name = long
+            }
+            if declaredFlags.contains(name) {
+                guard inlineValue == nil else { throw .usage("option '--\(name)' takes no value") }
+                flags.insert(name)
+            } else if declaredOptions.contains(name) {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw .usage("option '--\(name)' needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                values[name, default: []].append(value)
+            } else {
+                throw .usage("unknown option '--\(name)'")
+            }
+        }
+    }
+
+    /// Whether flag `name` was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The last value of option `name`, if given.
+    public func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of a repeatable option.
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// An integer option, with a usage error naming the option when it is not a number in `range`.
+    public func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(CLIError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw .usage("option '--\(name)' needs a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
+
+    /// Exactly `range` positionals, else a usage error.
+    public func requirePositionals(_ range: ClosedRange<Int>, usage: String) throws(CLIError) {
+        guard range.contains(positionals.count) else {
+            if positionals.count > range.upperBound {
+                throw .usage("unexpected argument '\(positionals[range.upperBound])'; usage: \(usage)")
+            }
+            throw .usage("missing argument; usage: \(usage)")
+        }
+    }
+}

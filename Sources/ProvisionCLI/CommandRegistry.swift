@@ -1,0 +1,10 @@
+/// Every subcommand, in the order `provision --help` lists them. Add new commands here.
+enum CommandRegistry {
+    static let all: [any Command.Type] = [
+        NDEFCommand.self
+    ]
+
+    static func command(named name: String) -> (any Command.Type)? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The `provision` command library: the executable is a thin entry point over `ProvisionCLI.run`.
+public enum ProvisionCLI {
+    /// The version printed by `provision --version`.
+    public static let version = "0.1.0"
+
+    /// Top-level help.
+    static var help: String {
+        var text = """
+            provision — program NFC Forum Type 2 tags (NTAG213/215/216, Ultralight EV1) in bulk.
+
+            Usage: provision <command> [options]
+                   provision <command> --help
+                   provision --version
+
+            Commands:
+
+            """
+        let width = (CommandRegistry.all.map { $0.name.count }.max() ?? 8) + 2
+        for command in CommandRegistry.all {
+            text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        text += """
+
+            Exit codes: 0 ok, 1 some work failed, 64 usage, 65 data error, 66 missing input,
+            69 unavailable, 73 cannot create output, 74 I/O error, 130 interrupted.
+
+            """
+        return text
+    }
+
+    /// Runs one command line (without the program name) and returns the process exit status.
+    ///
+    /// This is the only place that turns errors into exit codes and `error:` lines.
+    public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
+        guard let verb = arguments.first else {
+            context.err.write(help)
+            return ExitCode.usage.rawValue
+        }
+        switch verb {
+        case "--help", "-h", "help":
+            if arguments.count > 1, verb == "help", let command = CommandRegistry.command(named: arguments[1]) {
+                context.out.write(command.help)
+            } else {
+                context.out.write(help)
+            }
+            return ExitCode.success.rawValue
+        case "--version", "-V":
+            context.out.line("provision \(version)")
+            return ExitCode.success.rawValue
+        default:
+            break
+        }
+        guard let command = CommandRegistry.command(named: verb) else {
+            context.err.line("error: unknown command '\(verb)'; see 'provision --help'")
+            return ExitCode.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            context.out.write(command.help)
+            return ExitCode.success.rawValue
+        }
+        do {
+            return try await command.run(rest, context: context).rawValue
+        } catch let error as CLIError {
+            context.err.line("error: \(error.message)")
+            return error.exitCode.rawValue
+        } catch is CancellationError {
+            context.err.line("error: interrupted")
+            return ExitCode.interrupted.rawValue
+        } catch {
+            context.err.line("error: \(error)")
+            return ExitCode.software.rawValue
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/// The `Provisioning` module (filled in by its issue).
+public enum ProvisioningModule {}

@@ -1,0 +1,2 @@
+/// The `Reports` module (filled in by its issue).
+public enum ReportsModule {}

@@ -1,0 +1,2 @@
+/// The `TagEmulator` module (filled in by its issue).
+public enum TagEmulatorModule {}

@@ -1,0 +1,29 @@
+import Foundation
+import ProvisionCLI
+import TestSupport
+import Testing
+
+@Test func unknownVerbExitsWithUsage() throws {
+    let outcome = try ProvisionProcess.run(["frobnicate"])
+    #expect(outcome.status == 64)
+    #expect(outcome.stderr.hasPrefix("error: unknown command"))
+}
+
+@Test func versionAndHelpAreNormalResults() async {
+    let context = CommandContext.buffered()
+    #expect(await ProvisionCLI.run(["--version"], context: context) == 0)
+    #expect(context.out.text.hasPrefix("provision "))
+    let help = CommandContext.buffered()
+    #expect(await ProvisionCLI.run(["--help"], context: help) == 0)
+    #expect(help.out.text.contains("Commands:"))
+}
+
+@Test func argumentsParseFlagsOptionsAndPositionals() throws {
+    let args = try Arguments(
+        ["--reader", "sim:a", "--reader=sim:b", "-q", "file.json", "--json"], flags: ["json", "quiet"],
+        options: ["reader"], aliases: ["q": "quiet"])
+    #expect(args.all("reader") == ["sim:a", "sim:b"])
+    #expect(args.flag("json") && args.flag("quiet"))
+    #expect(args.positionals == ["file.json"])
+    #expect(throws: CLIError.self) { try Arguments(["--nope"], flags: [], options: []) }
+}

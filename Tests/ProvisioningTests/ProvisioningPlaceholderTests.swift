@@ -1,0 +1,6 @@
+import Provisioning
+import Testing
+
+@Test func provisioningModuleLinks() {
+    #expect(String(describing: ProvisioningModule.self) == "ProvisioningModule")
+}

@@ -1,0 +1,6 @@
+import ReaderLibNFC
+import Testing
+
+@Test func libnfcLinksAndReportsItsVersion() {
+    #expect(LibNFC.version.hasPrefix("1."))
+}

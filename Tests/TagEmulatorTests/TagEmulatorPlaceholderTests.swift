@@ -1,0 +1,6 @@
+import TagEmulator
+import Testing
+
+@Test func tagEmulatorModuleLinks() {
+    #expect(String(describing: TagEmulatorModule.self) == "TagEmulatorModule")
+}
