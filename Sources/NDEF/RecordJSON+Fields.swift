@@ -16,7 +16,7 @@ extension RecordJSON {
             self.members = members
         }
 
-        func at(_ key: String) -> String { "\(path).\(key)" }
+        func at(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
         func has(_ key: String) -> Bool { members[key] != nil }
 
