@@ -12,15 +12,14 @@ enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses JSON text; `nil` with a reason when it is not JSON.
+    /// Parses JSON text (RFC 8259), rejecting duplicate keys; errors give line and column.
     static func parse(_ data: Data) -> Result<JSONValue, RecordJSONError> {
-        do {
-            return .success(try JSONDecoder().decode(JSONValue.self, from: data))
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return .failure(RecordJSONError(path: "", reason: "not valid JSON" + (detail.map { ": \($0)" } ?? "")))
+        var parser = JSONParser(Array(data))
+        do throws(JSONParser.Failure) {
+            return .success(try parser.document())
         } catch {
-            return .failure(RecordJSONError(path: "", reason: "not valid JSON"))
+            let (line, column) = parser.position(of: error.offset)
+            return .failure(RecordJSONError(path: "", reason: "not valid JSON at line \(line), column \(column): \(error.reason)"))
         }
     }
 
@@ -74,26 +73,5 @@ enum JSONValue: Sendable, Hashable {
             }
         }
         return out + "\""
-    }
-}
-
-extension JSONValue: Decodable {
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
     }
 }

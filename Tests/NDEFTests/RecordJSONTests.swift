@@ -46,6 +46,18 @@ import Testing
         #expect(message.records == expected)
     }
 
+    @Test func parsesJSONEscapesNumbersAndLiterals() throws {
+        let message = try decode(
+            #"\#u{FEFF}[{"type":"smartposter","uri":"https:\/\/a","size":4294967295,"titles":[{"text":"\u00e9\ud83d\ude00\"\\\b\f\n\r\t","lang":"fr"}]}]"#)
+        let poster = NDEFSmartPoster(
+            uri: "https://a", titles: [NDEFText("é😀\"\\\u{08}\u{0C}\n\r\t", languageCode: "fr")], size: UInt32.max)
+        #expect(message.records == [try .smartPoster(poster)])
+        #expect(try RecordJSON.decode(RecordJSON.encode(message)) == message)
+        #expect(throws: RecordJSONError.self) { try decode(#"[{"type":"smartposter","uri":"a","size":1e3}]"#) }
+        #expect(throws: RecordJSONError.self) { try decode(#"[{"type":"smartposter","uri":"a","size":true}]"#) }
+        #expect(throws: RecordJSONError.self) { try decode(#"[{"type":"empty"}, null]"#) }
+    }
+
     @Test func acceptsABareArray() throws {
         #expect(try decode(#"[{"type": "uri", "uri": "https://a"}]"#).records == [.uri("https://a")])
     }
@@ -122,7 +134,15 @@ import Testing
     }
 
     static let errors: [(json: String, path: String, reason: String)] = [
-        ("nope", "", "not valid JSON"),
+        ("nope", "", "not valid JSON at line 1, column 1: expected null"),
+        ("{\n  \"records\": [,]}", "", "not valid JSON at line 2, column 15: expected a value"),
+        (#"[{"type":"uri","uri":"a","uri":"b"}]"#, "", #"not valid JSON at line 1, column 26: duplicate key "uri""#),
+        (#"[{"type":"uri","uri":"a"}] x"#, "", "not valid JSON at line 1, column 28: unexpected text after the value"),
+        (#"[{"type":"uri","uri":"\x"}]"#, "", "not valid JSON at line 1, column 23: invalid escape"),
+        (#"[{"type":"uri","uri":"\ud800"}]"#, "", "not valid JSON at line 1, column 29: a high surrogate needs"),
+        ("[{\"type\":\"uri\",\"uri\":\"a\tb\"}]", "", "not valid JSON at line 1, column 24: control character"),
+        (#"[{"type":"uri","uri":"a"}"#, "", "not valid JSON at line 1, column 26: unexpected end of input"),
+        (#"[{"type":"text","text":"x","lang":"en","encoding":01}]"#, "", "not valid JSON at line 1, column 52: expected ',' or '}'"),
         ("42", "", "expected {\"records\": [...]} or an array, got a number"),
         ("{}", "records", "missing"),
         (#"{"records": {}}"#, "records", "expected an array, got an object"),
