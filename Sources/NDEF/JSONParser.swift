@@ -211,14 +211,20 @@ struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             integral = false
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw Failure(offset: start, reason: "invalid number") }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw Failure(offset: start, reason: "invalid number")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             integral = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw Failure(offset: start, reason: "invalid number") }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw Failure(offset: start, reason: "invalid number")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)

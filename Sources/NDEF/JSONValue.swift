@@ -19,7 +19,8 @@ enum JSONValue: Sendable, Hashable {
             return .success(try parser.document())
         } catch {
             let (line, column) = parser.position(of: error.offset)
-            return .failure(RecordJSONError(path: "", reason: "not valid JSON at line \(line), column \(column): \(error.reason)"))
+            return .failure(
+                RecordJSONError(path: "", reason: "not valid JSON at line \(line), column \(column): \(error.reason)"))
         }
     }
 

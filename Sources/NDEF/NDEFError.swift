@@ -81,7 +81,7 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Smart Posters nested inside each other more than a few levels deep.
         public static let nestingTooDeep = Code("nestingTooDeep")
 
-        /// The code's name, e.g. `truncatedPayload`.
+        /// The code's name, such as `truncatedPayload`.
         public var description: String { name }
     }
 

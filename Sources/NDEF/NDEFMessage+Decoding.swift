@@ -80,11 +80,13 @@ extension NDEFMessage {
             let typeOffset = cursor.readerIndex
             guard let type = cursor.readBytes(Int(typeLength)) else {
                 throw NDEFError(
-                    .truncatedType, at: typeOffset, "the TYPE needs \(typeLength) bytes, \(cursor.readableBytes) remain")
+                    .truncatedType, at: typeOffset, "the TYPE needs \(typeLength) bytes, \(cursor.readableBytes) remain"
+                )
             }
             let idOffset = cursor.readerIndex
             guard let id = cursor.readBytes(idLength) else {
-                throw NDEFError(.truncatedID, at: idOffset, "the ID needs \(idLength) bytes, \(cursor.readableBytes) remain")
+                throw NDEFError(
+                    .truncatedID, at: idOffset, "the ID needs \(idLength) bytes, \(cursor.readableBytes) remain")
             }
             let payloadOffset = cursor.readerIndex
             guard let payload = cursor.readBytes(payloadLength) else {
@@ -110,7 +112,8 @@ extension NDEFMessage {
             if me {
                 guard cursor.readableBytes == 0 else {
                     throw NDEFError(
-                        .bytesAfterME, at: cursor.readerIndex, "\(cursor.readableBytes) bytes follow the record flagged ME")
+                        .bytesAfterME, at: cursor.readerIndex,
+                        "\(cursor.readableBytes) bytes follow the record flagged ME")
                 }
                 return records
             }

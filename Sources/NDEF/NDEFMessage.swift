@@ -48,7 +48,9 @@ public struct NDEFMessage: Sendable, Hashable {
             if short {
                 out.append(UInt8(count))
             } else {
-                out += [UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
+                out += [
+                    UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF),
+                ]
             }
             if !id.isEmpty { out.append(UInt8(id.count)) }
             out += type

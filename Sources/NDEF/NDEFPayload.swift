@@ -18,7 +18,7 @@ import Foundation
 public struct NDEFPayload: Sendable, Hashable {
     /// How to read `type` (TNF).
     public var typeNameFormat: NDEFTypeNameFormat
-    /// The TYPE field, e.g. `"U"` for a URI record or `"text/plain"` for a media record.
+    /// The TYPE field, such as `"U"` for a URI record or `"text/plain"` for a media record.
     public var type: [UInt8]
     /// The ID field (often empty).
     public var identifier: [UInt8]

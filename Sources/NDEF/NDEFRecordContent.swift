@@ -38,44 +38,44 @@ extension NDEFPayload {
     /// Decodes the content, reporting errors at the given absolute field offsets.
     func content(typeOffset: Int, payloadOffset: Int, depth: Int) throws(NDEFError) -> NDEFRecordContent {
         try checkFieldShape(typeOffset: typeOffset)
-            switch typeNameFormat {
-            case .empty:
-                return .empty
-            case .nfcWellKnown:
-                do {
-                    try NDEFTypeSyntax.checkWellKnownType(type)
-                } catch {
-                    throw error.shifted(by: typeOffset)
-                }
-                return try wellKnownContent(payloadOffset: payloadOffset, depth: depth)
-            case .media:
-                do {
-                    try NDEFTypeSyntax.checkMediaType(type)
-                } catch {
-                    throw error.shifted(by: typeOffset)
-                }
-                return .mime(type: String(decoding: type, as: UTF8.self), payload: payload)
-            case .absoluteURI:
-                do {
-                    try NDEFTypeSyntax.checkAbsoluteURI(type)
-                } catch {
-                    throw error.shifted(by: typeOffset)
-                }
-                return .absoluteURI(String(decoding: type, as: UTF8.self), payload: payload)
-            case .nfcExternal:
-                do {
-                    try NDEFTypeSyntax.checkExternalType(type)
-                } catch {
-                    throw error.shifted(by: typeOffset)
-                }
-                return .external(name: String(decoding: type, as: UTF8.self), payload: payload)
-            case .unknown:
-                return .unknown(payload: payload)
-            case .unchanged:
-                throw NDEFError(.unchangedOutsideChunk, at: typeOffset, "TNF 6 (unchanged) outside a chunked record")
-            case .reserved:
-                throw NDEFError(.reservedTNF, at: typeOffset, "TNF 7 is reserved")
+        switch typeNameFormat {
+        case .empty:
+            return .empty
+        case .nfcWellKnown:
+            do {
+                try NDEFTypeSyntax.checkWellKnownType(type)
+            } catch {
+                throw error.shifted(by: typeOffset)
             }
+            return try wellKnownContent(payloadOffset: payloadOffset, depth: depth)
+        case .media:
+            do {
+                try NDEFTypeSyntax.checkMediaType(type)
+            } catch {
+                throw error.shifted(by: typeOffset)
+            }
+            return .mime(type: String(decoding: type, as: UTF8.self), payload: payload)
+        case .absoluteURI:
+            do {
+                try NDEFTypeSyntax.checkAbsoluteURI(type)
+            } catch {
+                throw error.shifted(by: typeOffset)
+            }
+            return .absoluteURI(String(decoding: type, as: UTF8.self), payload: payload)
+        case .nfcExternal:
+            do {
+                try NDEFTypeSyntax.checkExternalType(type)
+            } catch {
+                throw error.shifted(by: typeOffset)
+            }
+            return .external(name: String(decoding: type, as: UTF8.self), payload: payload)
+        case .unknown:
+            return .unknown(payload: payload)
+        case .unchanged:
+            throw NDEFError(.unchangedOutsideChunk, at: typeOffset, "TNF 6 (unchanged) outside a chunked record")
+        case .reserved:
+            throw NDEFError(.reservedTNF, at: typeOffset, "TNF 7 is reserved")
+        }
     }
 
     /// Checks what the TNF demands of the TYPE, ID and PAYLOAD lengths (NDEF 1.0 §3.2.6).
@@ -86,7 +86,8 @@ extension NDEFPayload {
         switch typeNameFormat {
         case .empty:
             guard type.isEmpty, identifier.isEmpty, payload.isEmpty else {
-                throw NDEFError(.emptyRecordNotEmpty, at: typeOffset, "an empty record (TNF 0) has a type, ID or payload")
+                throw NDEFError(
+                    .emptyRecordNotEmpty, at: typeOffset, "an empty record (TNF 0) has a type, ID or payload")
             }
         case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
             guard !type.isEmpty else {

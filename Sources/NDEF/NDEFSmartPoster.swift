@@ -36,7 +36,7 @@ public struct NDEFSmartPoster: Sendable, Hashable {
     public var size: UInt32?
     /// The media type of the referenced content, if given.
     public var mediaType: String?
-    /// Records the Smart Poster carries that this type does not model (e.g. icons).
+    /// Records the Smart Poster carries that this type does not model (icons, for example).
     public var otherRecords: [NDEFPayload]
 
     /// Creates a Smart Poster value.

@@ -30,7 +30,7 @@ public enum NDEFTypeNameFormat: UInt8, Sendable, Hashable, CaseIterable, CustomS
     /// TNF 7: reserved by the NFC Forum; only used to report the error.
     case reserved = 7
 
-    /// The Core NFC case name, e.g. `nfcWellKnown`.
+    /// The Core NFC case name, such as `nfcWellKnown`.
     public var description: String {
         switch self {
         case .empty: "empty"

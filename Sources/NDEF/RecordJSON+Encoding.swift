@@ -51,7 +51,9 @@ extension RecordJSON {
             if !poster.titles.isEmpty {
                 members["titles"] = .array(
                     poster.titles.map { title in
-                        var item: [String: JSONValue] = ["text": .string(title.text), "lang": .string(title.languageCode)]
+                        var item: [String: JSONValue] = [
+                            "text": .string(title.text), "lang": .string(title.languageCode),
+                        ]
                         if title.encoding == .utf16 { item["encoding"] = .string("utf16") }
                         return .object(item)
                     })

@@ -61,7 +61,8 @@ extension RecordJSON {
             }
             guard let key = present.first else {
                 if required {
-                    throw RecordJSONError(path: at(keys[0]), reason: "missing (give one of \(keys.joined(separator: ", ")))")
+                    throw RecordJSONError(
+                        path: at(keys[0]), reason: "missing (give one of \(keys.joined(separator: ", ")))")
                 }
                 return nil
             }
@@ -86,12 +87,16 @@ extension RecordJSON {
                 throw RecordJSONError(path: path, reason: "give only one of id, idHex")
             }
             if let text = try string("id") {
-                guard text.utf8.count <= 255 else { throw RecordJSONError(path: at("id"), reason: "longer than 255 bytes") }
+                guard text.utf8.count <= 255 else {
+                    throw RecordJSONError(path: at("id"), reason: "longer than 255 bytes")
+                }
                 return Array(text.utf8)
             }
             if let text = try string("idHex") {
                 guard let bytes = Hex.bytes(text) else { throw RecordJSONError(path: at("idHex"), reason: "not hex") }
-                guard bytes.count <= 255 else { throw RecordJSONError(path: at("idHex"), reason: "longer than 255 bytes") }
+                guard bytes.count <= 255 else {
+                    throw RecordJSONError(path: at("idHex"), reason: "longer than 255 bytes")
+                }
                 return bytes
             }
             return []

@@ -48,7 +48,9 @@ public enum RecordJSON {
         default:
             throw RecordJSONError(path: "", reason: "expected {\"records\": [...]} or an array, got \(root.kind)")
         }
-        guard !items.isEmpty else { throw RecordJSONError(path: "records", reason: "a message needs at least one record") }
+        guard !items.isEmpty else {
+            throw RecordJSONError(path: "records", reason: "a message needs at least one record")
+        }
         var records: [NDEFPayload] = []
         for (index, item) in items.enumerated() {
             records.append(try record(from: item, path: "records[\(index)]"))

@@ -3,9 +3,9 @@
 /// `description` reads `records[2].uri: missing`; a problem with the document as a whole (not JSON,
 /// wrong top-level shape) has an empty path and only the reason.
 public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Where the problem is, e.g. `records[2].uri` or `records[0].titles[1].lang`.
+    /// Where the problem is, such as `records[2].uri` or `records[0].titles[1].lang`.
     public let path: String
-    /// What is wrong there, e.g. `missing` or `expected a string, got a number`.
+    /// What is wrong there, such as `missing` or `expected a string, got a number`.
     public let reason: String
 
     /// Creates an error.

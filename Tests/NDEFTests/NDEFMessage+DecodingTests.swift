@@ -72,7 +72,8 @@ struct ErrorVector: Sendable, CustomTestStringConvertible {
         ErrorVector("well-known control char", "D1 01 00 01", .invalidWellKnownType, at: 3),
         ErrorVector("absolute URI with space", "D3 03 00 61 20 62", .invalidAbsoluteURI, at: 4),
         ErrorVector(
-            "Smart Poster without URI", "D1 02 0C 53 70 D1 01 08 54 02 65 6E 48 65 6C 6C 6F", .smartPosterURICount, at: 5),
+            "Smart Poster without URI", "D1 02 0C 53 70 D1 01 08 54 02 65 6E 48 65 6C 6C 6F", .smartPosterURICount,
+            at: 5),
         ErrorVector(
             "Smart Poster with two URIs", "D1 02 0C 53 70 91 01 02 55 04 61 51 01 02 55 04 62", .smartPosterURICount,
             at: 14),
@@ -80,13 +81,16 @@ struct ErrorVector: Sendable, CustomTestStringConvertible {
         ErrorVector("Smart Poster empty payload", "D1 02 00 53 70", .emptyBuffer, at: 5),
         ErrorVector("Smart Poster bad URI code", "D1 02 05 53 70 D1 01 01 55 30", .invalidURIPrefix, at: 9),
         ErrorVector(
-            "Smart Poster action 05", "D1 02 0D 53 70 91 01 02 55 04 61 51 03 01 61 63 74 05", .invalidSmartPosterAction,
+            "Smart Poster action 05", "D1 02 0D 53 70 91 01 02 55 04 61 51 03 01 61 63 74 05",
+            .invalidSmartPosterAction,
             at: 17),
         ErrorVector(
-            "Smart Poster size 3 bytes", "D1 02 0D 53 70 91 01 02 55 04 61 51 01 03 73 00 00 01", .invalidSmartPosterSize,
+            "Smart Poster size 3 bytes", "D1 02 0D 53 70 91 01 02 55 04 61 51 01 03 73 00 00 01",
+            .invalidSmartPosterSize,
             at: 15),
         ErrorVector(
-            "Smart Poster bad type hint", "D1 02 0C 53 70 91 01 02 55 04 61 51 01 02 74 61 62", .invalidMediaType, at: 15),
+            "Smart Poster bad type hint", "D1 02 0C 53 70 91 01 02 55 04 61 51 01 02 74 61 62", .invalidMediaType,
+            at: 15),
         ErrorVector(
             "Smart Poster duplicate title language",
             "D1 02 14 53 70 91 01 02 55 04 61 11 01 03 54 02 65 6E 51 01 03 54 02 45 4E", .duplicateTitleLanguage,
@@ -126,7 +130,8 @@ struct ErrorVector: Sendable, CustomTestStringConvertible {
     /// Valid inputs the encoder never produces: chunks, long form for short payloads, other UTF-16 forms.
     static let decodeOnly: [MessageVector] = [
         MessageVector(
-            "chunked Text", "B1 01 03 54 02 65 6E 36 00 02 48 69 56 00 01 21", [.text(NDEFText("Hi!", languageCode: "en"))]),
+            "chunked Text", "B1 01 03 54 02 65 6E 36 00 02 48 69 56 00 01 21",
+            [.text(NDEFText("Hi!", languageCode: "en"))]),
         MessageVector(
             "chunked unknown with ID then URI", "BD 00 01 01 49 AA 36 00 00 16 00 01 BB 51 01 02 55 04 61",
             [.unknown(payload: [0xAA, 0xBB]), .uri("https://a")], ids: [ascii("I"), []]),
@@ -136,7 +141,8 @@ struct ErrorVector: Sendable, CustomTestStringConvertible {
         MessageVector("long form for a short payload", "C1 01 00 00 00 02 55 04 61", [.uri("https://a")]),
         MessageVector("IL with zero-length ID", "D9 01 02 00 55 04 61", [.uri("https://a")]),
         MessageVector(
-            "UTF-16 without BOM", "D1 01 07 54 82 65 6E 00 48 00 69", [.text(NDEFText("Hi", languageCode: "en", encoding: .utf16))]),
+            "UTF-16 without BOM", "D1 01 07 54 82 65 6E 00 48 00 69",
+            [.text(NDEFText("Hi", languageCode: "en", encoding: .utf16))]),
         MessageVector(
             "UTF-16 little-endian BOM", "D1 01 09 54 82 65 6E FF FE 48 00 69 00",
             [.text(NDEFText("Hi", languageCode: "en", encoding: .utf16))]),
@@ -165,7 +171,8 @@ struct ErrorVector: Sendable, CustomTestStringConvertible {
     @Test func deeplyNestedSmartPostersAreRejected() throws {
         var payload = NDEFMessage(records: [.uri("https://a")]).bytes
         for _ in 0..<6 {
-            payload = NDEFMessage(records: [NDEFPayload(format: .nfcWellKnown, type: ascii("Sp"), payload: payload)]).bytes
+            payload =
+                NDEFMessage(records: [NDEFPayload(format: .nfcWellKnown, type: ascii("Sp"), payload: payload)]).bytes
         }
         #expect(throws: NDEFError.self) { try NDEFMessage(bytes: payload) }
         do {

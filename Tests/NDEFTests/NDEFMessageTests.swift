@@ -35,7 +35,8 @@ import Testing
     }
 
     @Test func encoderNeverWritesMoreThan255TypeBytes() {
-        let record = NDEFPayload(format: .unknown, type: [], identifier: Array(repeating: 0x41, count: 300), payload: [])
+        let record = NDEFPayload(
+            format: .unknown, type: [], identifier: Array(repeating: 0x41, count: 300), payload: [])
         let message = NDEFMessage(records: [record])
         #expect(message.bytes.count == 4 + 255)
         #expect(message.length == message.bytes.count)
@@ -44,9 +45,10 @@ import Testing
     @Test func randomMessagesRoundTrip() throws {
         var random = SeededGenerator(seed: 0x5EED_0001)
         for _ in 0..<400 {
-            let message = NDEFMessage(records: (0..<Int.random(in: 1...4, using: &random)).map { _ in
-                RandomRecords.record(using: &random)
-            })
+            let message = NDEFMessage(
+                records: (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                    RandomRecords.record(using: &random)
+                })
             let bytes = message.bytes
             #expect(bytes.count == message.length)
             let decoded = try NDEFMessage(bytes: bytes)

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func coreNFCTextFactoryAndAccessorRoundTrip() throws {
-        let record = try #require(NDEFPayload.wellKnownTypeTextPayload(string: "Hallo", locale: Locale(identifier: "de_DE")))
+        let record = try #require(
+            NDEFPayload.wellKnownTypeTextPayload(string: "Hallo", locale: Locale(identifier: "de_DE")))
         #expect(record.payload == [0x05] + ascii("de-DEHallo"))
         let (text, locale) = record.wellKnownTypeTextPayload()
         #expect(text == "Hallo")
@@ -79,7 +80,10 @@ import Testing
             (NDEFPayload(format: .empty, type: [], payload: [1]), .emptyRecordNotEmpty),
             (NDEFPayload(format: .media, type: [], payload: []), .missingType),
             (NDEFPayload(format: .unknown, type: [1], payload: []), .unknownWithType),
-            (NDEFPayload(format: .unknown, type: [], identifier: Array(repeating: 1, count: 256), payload: []), .fieldTooLong),
+            (
+                NDEFPayload(format: .unknown, type: [], identifier: Array(repeating: 1, count: 256), payload: []),
+                .fieldTooLong
+            ),
         ]
         for (record, code) in cases {
             #expect(throws: NDEFError.self) { try record.content() }

@@ -38,9 +38,11 @@ enum Vectors {
     }
 
     static let text: [MessageVector] = [
-        MessageVector("Text en UTF-8", "D1 01 08 54 02 65 6E 48 65 6C 6C 6F", [.text(NDEFText("Hello", languageCode: "en"))]),
         MessageVector(
-            "Text de UTF-8", "D1 01 0A 54 02 64 65 47 72 C3 BC C3 9F 65", [.text(NDEFText("Grüße", languageCode: "de"))]),
+            "Text en UTF-8", "D1 01 08 54 02 65 6E 48 65 6C 6C 6F", [.text(NDEFText("Hello", languageCode: "en"))]),
+        MessageVector(
+            "Text de UTF-8", "D1 01 0A 54 02 64 65 47 72 C3 BC C3 9F 65", [.text(NDEFText("Grüße", languageCode: "de"))]
+        ),
         MessageVector(
             "Text ja UTF-8", "D1 01 09 54 02 6A 61 E6 97 A5 E6 9C AC", [.text(NDEFText("日本", languageCode: "ja"))]),
         MessageVector(
@@ -72,7 +74,8 @@ enum Vectors {
         MessageVector(
             "Smart Poster with title",
             "D1 02 1C 53 70 91 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D 51 01 08 54 02 65 6E 48 65 6C 6C 6F",
-            [.smartPoster(NDEFSmartPoster(uri: "https://example.com", titles: [NDEFText("Hello", languageCode: "en")]))]),
+            [.smartPoster(NDEFSmartPoster(uri: "https://example.com", titles: [NDEFText("Hello", languageCode: "en")]))]
+        ),
         MessageVector(
             "Smart Poster two titles and action",
             "D1 02 23 53 70 91 01 04 55 05 31 32 33 11 01 05 54 02 65 6E 48 69 11 01 07 54 02 66 72 53 61 6C 75 "
@@ -97,7 +100,9 @@ enum Vectors {
 
     static let formats: [MessageVector] = [
         MessageVector("empty record", "D0 00 00", [.empty]),
-        MessageVector("media text/plain", "D2 0A 02 74 65 78 74 2F 70 6C 61 69 6E 68 69", [.mime(type: "text/plain", payload: ascii("hi"))]),
+        MessageVector(
+            "media text/plain", "D2 0A 02 74 65 78 74 2F 70 6C 61 69 6E 68 69",
+            [.mime(type: "text/plain", payload: ascii("hi"))]),
         MessageVector("media empty payload", "D2 03 00 61 2F 62", [.mime(type: "a/b", payload: [])]),
         MessageVector("absolute URI", "D3 07 00 75 72 6E 3A 78 3A 31", [.absoluteURI("urn:x:1", payload: [])]),
         MessageVector("absolute URI with payload", "D3 03 01 61 3A 62 FF", [.absoluteURI("a:b", payload: [0xFF])]),
@@ -114,7 +119,8 @@ enum Vectors {
         MessageVector(
             "URI with ID", "D9 01 0C 01 55 61 04 65 78 61 6D 70 6C 65 2E 63 6F 6D", [.uri("https://example.com")],
             ids: [ascii("a")]),
-        MessageVector("unknown with binary ID", "DD 00 01 02 00 FF 7F", [.unknown(payload: [0x7F])], ids: [[0x00, 0xFF]]),
+        MessageVector(
+            "unknown with binary ID", "DD 00 01 02 00 FF 7F", [.unknown(payload: [0x7F])], ids: [[0x00, 0xFF]]),
         MessageVector(
             "two records with IDs", "99 01 02 01 55 31 03 61 59 01 03 02 54 32 33 02 65 6E",
             [.uri("http://a"), .text(NDEFText("", languageCode: "en"))], ids: [ascii("1"), ascii("23")]),

@@ -38,19 +38,32 @@ enum RandomRecords {
             switch Int.random(in: 0..<9, using: &random) {
             case 0: return .uri(uriPrefix + string(maxLength: 40, using: &random), identifier: id)
             case 1:
-                return try .text(string(maxLength: 300, using: &random), languageCode: language, encoding: encoding, identifier: id)
+                return try .text(
+                    string(maxLength: 300, using: &random), languageCode: language, encoding: encoding, identifier: id)
             case 2:
                 let poster = NDEFSmartPoster(
                     uri: uriPrefix + string(maxLength: 20, using: &random),
-                    titles: Bool.random(using: &random) ? [NDEFText(string(maxLength: 20, using: &random), languageCode: language, encoding: encoding)] : [],
+                    titles: Bool.random(using: &random)
+                        ? [NDEFText(string(maxLength: 20, using: &random), languageCode: language, encoding: encoding)]
+                        : [],
                     action: NDEFSmartPoster.Action(rawValue: UInt8.random(in: 0...3, using: &random)),
                     size: Bool.random(using: &random) ? UInt32.random(in: 0...UInt32.max, using: &random) : nil,
                     mediaType: Bool.random(using: &random) ? "image/png" : nil)
                 return try .smartPoster(poster, identifier: id)
-            case 3: return try .mime("application/x-test", payload: bytes(maxLength: 600, using: &random), identifier: id)
-            case 4: return try .absoluteURI("urn:test:\(UInt16.random(in: 0...999, using: &random))", payload: bytes(maxLength: 4, using: &random), identifier: id)
-            case 5: return try .external("example.com:t\(UInt8.random(in: 0...9, using: &random))", payload: bytes(maxLength: 300, using: &random), identifier: id)
-            case 6: return try .wellKnown(["Hc", "Hr", "ac", "x"][Int.random(in: 0..<4, using: &random)], payload: bytes(maxLength: 30, using: &random), identifier: id)
+            case 3:
+                return try .mime("application/x-test", payload: bytes(maxLength: 600, using: &random), identifier: id)
+            case 4:
+                return try .absoluteURI(
+                    "urn:test:\(UInt16.random(in: 0...999, using: &random))",
+                    payload: bytes(maxLength: 4, using: &random), identifier: id)
+            case 5:
+                return try .external(
+                    "example.com:t\(UInt8.random(in: 0...9, using: &random))",
+                    payload: bytes(maxLength: 300, using: &random), identifier: id)
+            case 6:
+                return try .wellKnown(
+                    ["Hc", "Hr", "ac", "x"][Int.random(in: 0..<4, using: &random)],
+                    payload: bytes(maxLength: 30, using: &random), identifier: id)
             case 7: return .unknown(payload: bytes(maxLength: 270, using: &random), identifier: id)
             default: return .empty
             }

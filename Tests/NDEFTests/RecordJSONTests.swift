@@ -48,7 +48,8 @@ import Testing
 
     @Test func parsesJSONEscapesNumbersAndLiterals() throws {
         let message = try decode(
-            #"\#u{FEFF}[{"type":"smartposter","uri":"https:\/\/a","size":4294967295,"titles":[{"text":"\u00e9\ud83d\ude00\"\\\b\f\n\r\t","lang":"fr"}]}]"#)
+            #"\#u{FEFF}[{"type":"smartposter","uri":"https:\/\/a","size":4294967295,"titles":[{"text":"\u00e9\ud83d\ude00\"\\\b\f\n\r\t","lang":"fr"}]}]"#
+        )
         let poster = NDEFSmartPoster(
             uri: "https://a", titles: [NDEFText("é😀\"\\\u{08}\u{0C}\n\r\t", languageCode: "fr")], size: UInt32.max)
         #expect(message.records == [try .smartPoster(poster)])
@@ -107,7 +108,8 @@ import Testing
     }
 
     @Test func nonCanonicalRecordsFallBackToRawHex() throws {
-        let message = try NDEFMessage(bytes: try #require(Hex.bytes("91 01 07 54 82 65 6E 00 48 00 69 51 01 09 55 00 68 74 74 70 3A 2F 2F 61")))
+        let message = try NDEFMessage(
+            bytes: try #require(Hex.bytes("91 01 07 54 82 65 6E 00 48 00 69 51 01 09 55 00 68 74 74 70 3A 2F 2F 61")))
         let text = String(decoding: RecordJSON.encode(message), as: UTF8.self)
         #expect(text.contains(#""hex": "82656E00480069""#))
         #expect(text.contains(#""hex": "00687474703A2F2F61""#))
@@ -126,9 +128,10 @@ import Testing
     @Test func randomMessagesSurviveJSON() throws {
         var random = SeededGenerator(seed: 0x15_0000)
         for _ in 0..<300 {
-            let message = NDEFMessage(records: (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                RandomRecords.record(using: &random)
-            })
+            let message = NDEFMessage(
+                records: (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                    RandomRecords.record(using: &random)
+                })
             #expect(try RecordJSON.decode(RecordJSON.encode(message)) == message)
         }
     }
@@ -142,7 +145,10 @@ import Testing
         (#"[{"type":"uri","uri":"\ud800"}]"#, "", "not valid JSON at line 1, column 29: a high surrogate needs"),
         ("[{\"type\":\"uri\",\"uri\":\"a\tb\"}]", "", "not valid JSON at line 1, column 24: control character"),
         (#"[{"type":"uri","uri":"a"}"#, "", "not valid JSON at line 1, column 26: unexpected end of input"),
-        (#"[{"type":"text","text":"x","lang":"en","encoding":01}]"#, "", "not valid JSON at line 1, column 52: expected ',' or '}'"),
+        (
+            #"[{"type":"text","text":"x","lang":"en","encoding":01}]"#, "",
+            "not valid JSON at line 1, column 52: expected ',' or '}'"
+        ),
         ("42", "", "expected {\"records\": [...]} or an array, got a number"),
         ("{}", "records", "missing"),
         (#"{"records": {}}"#, "records", "expected an array, got an object"),
@@ -161,11 +167,16 @@ import Testing
         (#"[{"type": "text", "text": "x", "lang": ""}]"#, "records[0].lang", "the language code is empty"),
         (#"[{"type": "text", "text": "x", "encoding": "latin1"}]"#, "records[0].encoding", "expected utf8 or utf16"),
         (#"[{"type": "smartposter"}]"#, "records[0].uri", "missing"),
-        (#"[{"type": "smartposter", "uri": "a", "action": "run"}]"#, "records[0].action", "expected exec, save or edit"),
+        (
+            #"[{"type": "smartposter", "uri": "a", "action": "run"}]"#, "records[0].action",
+            "expected exec, save or edit"
+        ),
         (#"[{"type": "smartposter", "uri": "a", "size": -1}]"#, "records[0].size", "expected a whole number"),
         (#"[{"type": "smartposter", "uri": "a", "size": 1.5}]"#, "records[0].size", "expected a whole number"),
-        (#"[{"type": "smartposter", "uri": "a", "titles": [{"text": "t", "lang": "e n"}]}]"#,
-            "records[0].titles[0].lang", "the language code has a byte"),
+        (
+            #"[{"type": "smartposter", "uri": "a", "titles": [{"text": "t", "lang": "e n"}]}]"#,
+            "records[0].titles[0].lang", "the language code has a byte"
+        ),
         (#"[{"type": "smartposter", "uri": "a", "titles": [{"lang": "en"}]}]"#, "records[0].titles[0].text", "missing"),
         (#"[{"type": "smartposter", "uri": "a", "mediaType": "html"}]"#, "records[0].mediaType", "a media type needs"),
         (#"[{"type": "mime", "mediaType": "a/b"}]"#, "records[0].hex", "missing (give one of hex, text, base64)"),

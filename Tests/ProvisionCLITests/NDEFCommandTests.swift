@@ -29,7 +29,10 @@ import Testing
     @Test func encodeWrapsInATLVAndWritesBinary() throws {
         let input = Data(#"[{"type":"empty"}]"#.utf8)
         #expect(try ProvisionProcess.run(["ndef", "encode", "--tlv"], stdin: input).stdout == "03 03 D0 00 00 FE\n")
-        #expect(try rawOutput(["ndef", "encode", "--binary", "--tlv"], stdin: input) == [0x03, 0x03, 0xD0, 0x00, 0x00, 0xFE])
+        #expect(
+            try rawOutput(["ndef", "encode", "--binary", "--tlv"], stdin: input) == [
+                0x03, 0x03, 0xD0, 0x00, 0x00, 0xFE,
+            ])
         let long = Data(#"[{"type":"unknown","hex":"\#(String(repeating: "AB", count: 300))"}]"#.utf8)
         let bytes = try rawOutput(["ndef", "encode", "--binary"], stdin: long)
         #expect(Array(bytes.prefix(6)) == [0xC5, 0x00, 0x00, 0x00, 0x01, 0x2C])
@@ -76,7 +79,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let area: [UInt8] = [0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, 0x06, 0xD1, 0x01, 0x02, 0x55, 0x04, 0x61, 0xFE, 0x00]
         try Data(area).write(to: directory.appendingPathComponent("dump.bin"))
-        let outcome = try ProvisionProcess.run(["ndef", "decode", "dump.bin", "--binary", "--tlv"], directory: directory)
+        let outcome = try ProvisionProcess.run(
+            ["ndef", "decode", "dump.bin", "--binary", "--tlv"], directory: directory)
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "record 0: nfcWellKnown (1), type \"U\", no id, URI \"https://a\", 2-byte payload\n")
     }
@@ -95,14 +99,25 @@ import Testing
     }
 
     @Test(arguments: [
-        (["ndef", "decode"], "D1 01 05 55 04 61", "error: byte 4: truncatedPayload: the PAYLOAD needs 5 bytes, 2 remain\n"),
+        (
+            ["ndef", "decode"], "D1 01 05 55 04 61",
+            "error: byte 4: truncatedPayload: the PAYLOAD needs 5 bytes, 2 remain\n"
+        ),
         (["ndef", "decode"], "D1 01 01 55 30", "error: byte 4: invalidURIPrefix: URI prefix code 30 is above 23\n"),
         (["ndef", "decode"], "D1 0G", "error: character 5: 'G' is not a hex digit\n"),
         (["ndef", "decode"], "", "error: byte 0: emptyBuffer: no bytes to decode\n"),
-        (["ndef", "decode", "--tlv"], "01 03 A0 0C 34 03 03 D1 01 00 FE", "error: byte 10: truncatedType: the TYPE needs 1 bytes, 0 remain\n"),
-        (["ndef", "decode", "--tlv"], "00 FE", "error: byte 1: terminatorBeforeNDEF: a Terminator TLV comes before the NDEF TLV\n"),
-        (["ndef", "encode"], #"{"records": [{"type":"uri","uri":"a"},{"type":"uri","uri":"b"},{"type":"uri"}]}"#,
-            "error: records[2].uri: missing\n"),
+        (
+            ["ndef", "decode", "--tlv"], "01 03 A0 0C 34 03 03 D1 01 00 FE",
+            "error: byte 10: truncatedType: the TYPE needs 1 bytes, 0 remain\n"
+        ),
+        (
+            ["ndef", "decode", "--tlv"], "00 FE",
+            "error: byte 1: terminatorBeforeNDEF: a Terminator TLV comes before the NDEF TLV\n"
+        ),
+        (
+            ["ndef", "encode"], #"{"records": [{"type":"uri","uri":"a"},{"type":"uri","uri":"b"},{"type":"uri"}]}"#,
+            "error: records[2].uri: missing\n"
+        ),
         (["ndef", "encode"], "{", "error: not valid JSON"),
     ])
     func badInputExitsWithDataError(arguments: [String], input: String, error: String) throws {
