@@ -123,6 +123,9 @@ struct NDEFCommand: Command {
                 throw CLIError.data("byte \(error.offset): \(error.code): \(error.message)")
             }
         }
+        if tlv && message.isEmpty {
+            throw CLIError.data("byte \(base - 1): the NDEF TLV is empty (a formatted tag with no message)")
+        }
         do {
             return try NDEFMessage(bytes: message)
         } catch {
