@@ -1,0 +1,2 @@
+import TagEmulator
+import Testing
