@@ -143,12 +143,15 @@ extension NTAGEmulator {
 
     // MARK: Faults that shape the image
 
-    func applyUnformatted() {
+    /// Blanks the capability container and pages 4–5 (the `unformatted` fault).
+    public static func blankCapabilityContainer(_ image: inout [UInt8]) {
         for index in 12..<24 where index < image.count { image[index] = 0 }
     }
 
-    /// Locks the tag the way `writeLock` does: CC3 |= 0F, static FF FF, every dynamic lock bit.
-    func applyPermanentLock() {
+    /// Locks an image the way `writeLock` does: CC3 |= 0F, static `FF FF`, every dynamic lock bit
+    /// (the `preLocked` fault).
+    public static func lockPermanently(_ image: inout [UInt8], chip: ChipModel) {
+        guard image.count == chip.pageCount * 4 else { return }
         if image[12] == 0xE1 { image[15] |= 0x0F }
         image[10] = 0xFF
         image[11] = 0xFF

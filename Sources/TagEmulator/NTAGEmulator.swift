@@ -103,13 +103,17 @@ public final class NTAGEmulator: TagEndpoint {
 
     /// A factory-fresh tag (`type2-ntag.md` §2.8) with `uid`, signing READ_SIG with `signingKey`.
     ///
+    /// The `unformatted` and `preLocked` faults shape this fresh image (never a loaded one).
+    ///
     /// - Throws: `EmulatorError` for a UID that is not 7 bytes or an unusable key.
     public convenience init(
         chip: ChipModel, uid: [UInt8], configuration: EmulatorConfiguration = .init(), faults: TagFaults = .init(),
         signingKey: [UInt8] = TestSigningKey.privateKey
     ) throws(EmulatorError) {
         guard uid.count == 7 else { throw .invalidUID(uid) }
-        let image = Self.factoryImage(chip: chip, uid: uid, configuration: configuration)
+        var image = Self.factoryImage(chip: chip, uid: uid, configuration: configuration)
+        if faults.unformatted { Self.blankCapabilityContainer(&image) }
+        if faults.preLocked { Self.lockPermanently(&image, chip: chip) }
         try self.init(image: image, chip: chip, configuration: configuration, faults: faults, signingKey: signingKey)
     }
 
@@ -137,8 +141,6 @@ public final class NTAGEmulator: TagEndpoint {
         } catch {
             throw .signingKey(error.description)
         }
-        if faults.unformatted { applyUnformatted() }
-        if faults.preLocked { applyPermanentLock() }
         takeConfigSnapshot()
         configLockSnapshot = liveConfigLock
         takeLockSnapshot()
