@@ -148,6 +148,8 @@ public final class NTAGEmulator: TagEndpoint {
 
     // MARK: - TagEndpoint
 
+    /// WUPA, anticollision and SELECT at both cascade levels in one step (airtime of a full
+    /// activation); wakes a halted tag. Returns `nil` only when the tag has left the field.
     public func activate() -> DetectedTag? {
         guard isPresent else { return nil }
         wake(fromHalt: state == .halt)
@@ -156,6 +158,7 @@ public final class NTAGEmulator: TagEndpoint {
         return DetectedTag(uid: uid, atqa: 0x0044, sak: 0x00)
     }
 
+    /// HLTA `50 00`: the tag goes to HALT (authentication and a pending COMPATIBILITY_WRITE are gone).
     public func halt() {
         guard isPresent else { return }
         airtimeMicroseconds += configuration.timing.unanswered(command: 2)
@@ -163,6 +166,8 @@ public final class NTAGEmulator: TagEndpoint {
         pendingCompatibilityWrite = nil
     }
 
+    /// Field off: IDLE, authentication and the per-power-up counter flag cleared; CFGLCK written
+    /// earlier acts from the next power-up (`.nextActivation`).
     public func fieldOff() {
         state = .idle
         wokenFromHalt = false
@@ -177,6 +182,10 @@ public final class NTAGEmulator: TagEndpoint {
         fieldOff()
     }
 
+    /// One command (no CRC) in ACTIVE/AUTHENTICATED; answers without CRC. Any NAK drops the tag to IDLE
+    /// (HALT if woken from HALT); in any other state the tag is silent. Faults fire here: a tear
+    /// (`removedAfterExchanges`) answers `.silence` with `isPresent` false; a no-answer exchange
+    /// answers `.silence` with the tag still present.
     public func exchange(_ command: [UInt8]) -> TagAnswer {
         guard isPresent, state == .active || state == .authenticated else { return .silence }
         exchangeCount += 1
@@ -206,6 +215,11 @@ public final class NTAGEmulator: TagEndpoint {
         return answer
     }
 
+    /// One raw air frame, CRC included where the air frame has one.
+    ///
+    /// Answers are raw too: ATQA (`44 00`) and anticollision answers (`88 U0 U1 U2 BCC0`,
+    /// `U3 U4 U5 U6 BCC1`) carry no CRC; SAK (`04 DA 17`, `00 FE 51`) and every data answer to a
+    /// command carry their CRC_A; ACK/NAK are 4-bit. A command with a bad CRC answers NAK `1`.
     public func receiveRaw(_ frame: [UInt8], lastByteBits: Int) -> TagAnswer {
         guard isPresent, !frame.isEmpty else { return .silence }
         let timing = configuration.timing

@@ -46,6 +46,10 @@ public actor SimulatedReader: TagReader {
         try body(field)
     }
 
+    /// Brings the next tag in if the field is empty and activates the current one.
+    ///
+    /// Returns at once; with `timing=datasheet` it waits the activation airtime, and the whole
+    /// timeout when the field stays empty. Store failures surface as `TransportError.transport`.
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         transceiver = nil
         let state: FieldState
@@ -65,6 +69,9 @@ public actor SimulatedReader: TagReader {
         return state
     }
 
+    /// Runs `body` with an `EmulatorTransceiver` for the tag selected by the last poll.
+    ///
+    /// - Throws: `TransportError.tagLost` when no tag is selected or it has left (a tear).
     public func withTransceiver<Result: Sendable>(
         _ body: @Sendable (any Transceiver) throws -> Result
     ) async throws -> Result {
@@ -72,6 +79,10 @@ public actor SimulatedReader: TagReader {
         return try body(transceiver)
     }
 
+    /// Halts the tag and lets the operator take it away after `removal=` ms (modelled; really waited
+    /// with `timing=datasheet`). When that is longer than the timeout the tag stays (`false`) and the
+    /// rest of the delay is carried to the next release; otherwise it leaves, its image is saved with
+    /// `store=DIR`, and the next tag arrives at the next poll.
     public func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool {
         transceiver = nil
         guard let tag = field.current else { return true }
