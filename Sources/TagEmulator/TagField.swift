@@ -113,8 +113,7 @@ public final class TagField {
     /// A `multi` phantom makes this poll report two tags; the operator then takes it away, so the next
     /// poll sees one.
     public func poll() throws(TagStoreError) -> FieldState {
-        for tag in tags where !tag.isPresent { try depart(tag) }
-        if tags.isEmpty { try arrive() }
+        try refresh()
         if tags.count + extraTags > 1 {
             let n = tags.count + extraTags
             extraTags = 0
@@ -126,6 +125,18 @@ public final class TagField {
             return .empty
         }
         return .tag(detected)
+    }
+
+    /// Clears tags that left on their own (tears) and, in line mode, brings the next tag in when the
+    /// field is empty; no activation. Front ends that activate through `receiveRaw` call this before
+    /// answering a poll.
+    ///
+    /// - Returns: what the field holds afterwards.
+    @discardableResult
+    public func refresh() throws(TagStoreError) -> Presence {
+        for tag in tags where !tag.isPresent { try depart(tag) }
+        if tags.isEmpty { try arrive() }
+        return presence
     }
 
     /// Saves `tag`'s image to the store (no-op without `store=DIR`).

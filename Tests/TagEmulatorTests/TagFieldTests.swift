@@ -46,6 +46,17 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
     #expect(detectedUID(try field.poll()) == (try hex("04 00 00 00 00 00 02")))
 }
 
+@Test func refreshBringsNextTagWithoutActivating() throws {
+    let field = TagField(options: try SimulationOptions("sim:ntag213?count=1"))
+    #expect(try field.refresh() == .one)
+    let tag = try #require(field.current)
+    #expect(tag.state == .idle)
+    #expect(tag.receiveRaw([0x52], lastByteBits: 7) == .data([0x44, 0x00]))
+    tag.remove()
+    #expect(try field.refresh() == .empty)
+    #expect(field.departures == 1)
+}
+
 @Test func insertAndRemoveForControlSockets() throws {
     let field = TagField(options: try SimulationOptions("sim:ntag216?count=0"))
     #expect(try field.poll() == .empty)
