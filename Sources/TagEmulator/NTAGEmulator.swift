@@ -89,6 +89,35 @@ public final class NTAGEmulator: TagEndpoint {
     /// Modelled airtime of every frame so far, microseconds.
     public internal(set) var airtimeMicroseconds = 0.0
 
+    /// Non-volatile state that the `nfc-mfultralight` image cannot hold (saved beside it by `TagField`).
+    public struct HiddenState: Codable, Sendable, Hashable {
+        /// The NFC counter (NTAG21x).
+        public var nfcCounter: UInt32
+        /// The EV1 counters 0–2.
+        public var ev1Counters: [UInt32]
+        /// Failed PWD_AUTH attempts (the tear-safe AUTHLIM counter).
+        public var authenticationFailures: Int
+
+        /// Creates a state record.
+        public init(nfcCounter: UInt32 = 0, ev1Counters: [UInt32] = [0, 0, 0], authenticationFailures: Int = 0) {
+            self.nfcCounter = nfcCounter
+            self.ev1Counters = ev1Counters
+            self.authenticationFailures = authenticationFailures
+        }
+    }
+
+    /// The counters and the AUTHLIM failure count; setting it restores a saved tag (values clamped).
+    public var hiddenState: HiddenState {
+        get {
+            HiddenState(nfcCounter: nfcCounter, ev1Counters: ev1Counters, authenticationFailures: authenticationFailures)
+        }
+        set {
+            nfcCounter = min(newValue.nfcCounter, 0xFF_FFFF)
+            ev1Counters = (0..<3).map { $0 < newValue.ev1Counters.count ? min(newValue.ev1Counters[$0], 0xFF_FFFF) : 0 }
+            authenticationFailures = min(max(newValue.authenticationFailures, 0), 7)
+        }
+    }
+
     var wokenFromHalt = false
     var pendingCompatibilityWrite: Int?
     var counterIncrementedThisPowerUp = false

@@ -23,7 +23,8 @@ import NFCTags
 ///                 wrongchip   the tag is a different chip than CHIP
 ///                 multi       a second tag is in the field when it arrives (the first poll sees two)
 /// store=DIR     load and save each tag's image as DIR/<UID>.bin (nfc-mfultralight layout), saved
-///               after every programmed page and on removal, so a population survives across processes
+///               after every programmed page and on removal, so a population survives across processes;
+///               counters and the AUTHLIM failure count go to DIR/<UID>.state.json beside it
 /// removal=MS    modelled time for the operator to take a released tag away (default 0)
 /// config=WHEN   next (default) | immediate: when AUTH0/PROT/ACCESS writes act (CFGLCK: next power-up)
 /// locks=WHEN    immediate (default) | next: when new lock bits act

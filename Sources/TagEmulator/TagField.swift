@@ -24,7 +24,8 @@ public struct TagStoreError: Error, Hashable, Sendable, CustomStringConvertible 
 /// when the host releases a tag (`removeCurrent()`) it leaves and the next one arrives at the next poll,
 /// until `count` is exhausted. Control sockets place and take tags with `insert(uid:chip:)` and
 /// `remove(uid:)`. With `store=DIR` each tag's image is loaded from `DIR/<UID>.bin` when it arrives
-/// and saved after every programmed page and when it leaves.
+/// and saved after every programmed page and when it leaves; the NFC counter, EV1 counters and the
+/// AUTHLIM failure count go to `DIR/<UID>.state.json` beside it (optional when loading).
 ///
 /// Not `Sendable` and free of Swift concurrency: it is owned by exactly one front end (the
 /// `SimulatedReader` actor, a PN532 pty loop or a vpcd connection) and used from its thread only.
@@ -146,6 +147,8 @@ public final class TagField {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(tag.image).write(to: url, options: .atomic)
+            let state = url.deletingPathExtension().appendingPathExtension("state.json")
+            try JSONEncoder().encode(tag.hiddenState).write(to: state, options: .atomic)
         } catch {
             throw TagStoreError(path: url.path, reason: "cannot write image (\(error.localizedDescription))")
         }
@@ -175,6 +178,10 @@ public final class TagField {
                 let bytes = try [UInt8](Data(contentsOf: url))
                 let stored = ChipModel.allCases.first { $0.pageCount * 4 == bytes.count } ?? chip
                 tag = try NTAGEmulator(image: bytes, chip: stored, configuration: options.configuration, faults: faults)
+                let state = url.deletingPathExtension().appendingPathExtension("state.json")
+                if FileManager.default.fileExists(atPath: state.path) {
+                    tag.hiddenState = try JSONDecoder().decode(NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
+                }
             } else {
                 tag = try NTAGEmulator(chip: chip, uid: uid, configuration: options.configuration, faults: faults)
                 try save(tag)

@@ -94,6 +94,23 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
         #expect(again.image == tag.image)
     }
 
+    @Test func storeKeepsCounterAndAuthFailures() throws {
+        let directory = try Fixtures.temporaryDirectory("tagfield-state")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spec = "sim:ntag213?uid=04000000000030&store=\(directory.path)"
+        let first = TagField(options: try SimulationOptions(spec))
+        _ = try first.poll()
+        let tag = try #require(first.current)
+        #expect(tag.write(0x2A, [0x17, 0x00, 0x00, 0x00]) == .ack)  // NFC_CNT_EN, AUTHLIM 7
+        tag.fieldOff()
+        _ = tag.activate()
+        #expect(tag.readPages(4) != nil)
+        #expect(tag.exchange([0x1B, 0, 0, 0, 0]) == .nak(0x00))
+        try first.removeCurrent()
+        let again = try #require(try TagField(options: try SimulationOptions(spec)).arrive())
+        #expect(again.hiddenState == NTAGEmulator.HiddenState(nfcCounter: 1, ev1Counters: [0, 0, 0], authenticationFailures: 1))
+    }
+
     @Test func storedImageOfAnotherSizeLoadsAsItsChip() throws {
         let directory = try Fixtures.temporaryDirectory("tagfield-chip")
         defer { try? FileManager.default.removeItem(at: directory) }
