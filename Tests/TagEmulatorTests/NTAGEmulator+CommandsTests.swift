@@ -197,3 +197,34 @@ func dynamicLockRFUIBitsFollowSwitch(chip: ChipModel, storeRFUI: Bool, expected:
     #expect(tag.exchange([0x30, 0xFF]) == .nak(0x00))
     #expect(tag.state == .halt)
 }
+
+@Test(arguments: [[0x60, 0x00], [0x3C, 0x01], [0x3C], [0x30], [0x3A, 0x00], [0x1B, 0xFF, 0xFF, 0xFF], [0x39, 0x02, 0x00]] as [[UInt8]])
+func malformedKnownCommandsAreNAK0(command: [UInt8]) throws {
+    let tag = try activeTag(.ntag215)
+    #expect(tag.exchange(command) == .nak(0x00))
+    #expect(tag.state == .idle)
+}
+
+@Test func haltThroughExchangeIsSilentAndNeedsWUPA() throws {
+    let tag = try activeTag()
+    #expect(tag.exchange([0x50, 0x00]) == .silence)
+    #expect(tag.state == .halt)
+    #expect(tag.exchange([0x30, 0x00]) == .silence)
+    #expect(tag.receiveRaw([0x26], lastByteBits: 7) == .silence)
+    #expect(tag.activate() != nil)
+    #expect(tag.readPages(0) != nil)
+}
+
+@Test func ultralightEV1Has16StaticallyLockablePagesAndNoLockPage() throws {
+    let tag = try activeTag(.mf0ul11)
+    #expect(tag.write(2, [0, 0, 0x00, 0x80]) == .ack)  // L15
+    #expect(tag.write(15, [1, 1, 1, 1]) == .nak(0x00))
+    _ = tag.activate()
+    #expect(tag.write(14, [1, 1, 1, 1]) == .ack)
+    #expect(tag.write(0x10, [0x00, 0x00, 0x00, 0x04]) == .ack)  // CFG0 AUTH0 = 04
+    tag.reselect()
+    #expect(tag.write(0x05, [1, 1, 1, 1]) == .nak(0x00))
+    _ = tag.activate()
+    #expect(tag.exchange([0x1B, 0xFF, 0xFF, 0xFF, 0xFF]) == .data([0x00, 0x00]))
+    #expect(tag.write(0x05, [1, 1, 1, 1]) == .ack)
+}
