@@ -52,7 +52,7 @@ public struct AttemptRecord: Sendable, Hashable {
 
     /// The tag's UID.
     public var uid: [UInt8]
-    /// The row it held, if any (`nil` e.g. for a wrong chip refused before claiming).
+    /// The row it held, if any (`nil` for example for a wrong chip refused before claiming).
     public var row: Int?
     /// The reader name.
     public var reader: String

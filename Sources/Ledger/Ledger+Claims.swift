@@ -77,11 +77,12 @@ extension Ledger {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
-                        .text(uidText), .text(tag.chip), .text(job), .int(row), .text(LedgerFormat.digest(tag.bytesSHA256)),
+                        .text(uidText), .text(tag.chip), .text(job), .int(row),
+                        .text(LedgerFormat.digest(tag.bytesSHA256)),
                         .int(tag.byteCount), .bool(tag.locked), .string(tag.signatureStatus),
                         .text(LedgerFormat.time(tag.writtenAt)), .text(now),
                     ])
-            } catch where error.resultCode == .constraintUnique {
+            } catch  where error.resultCode == .constraintUnique {
                 throw LedgerError(
                     .duplicateUID, "UID \(uidText) is already recorded as a tag of job \(job)",
                     resultCode: error.resultCode, sql: error.sql)
@@ -124,7 +125,9 @@ extension Ledger {
         }
     }
 
-    /// Returns a claimed row to `pending` so the next tag gets it (`onFailure` = reuse). Recorded as an event.
+    /// Returns a claimed row to `pending` so the next tag gets it (`onFailure` = reuse).
+    ///
+    /// Recorded as an event.
     ///
     /// - Throws: `.unknownRow`, or `.invalidState` unless the row is `claimed`.
     public func returnToPending(job: String, row: Int, detail: String? = nil) async throws(LedgerError) {
@@ -137,9 +140,10 @@ extension Ledger {
         }
     }
 
-    /// The operator releases a row (`claimed`, `failed` or `burned`) back to `pending`, recorded as a
-    /// `release` event naming `by` and the UID that held it. A `done` row can never be released.
+    /// The operator releases a row (`claimed`, `failed` or `burned`) back to `pending`.
     ///
+    /// Recorded as a `release` event naming `by` and the UID that held it. A `done` row can never be
+    /// released.
     /// - Throws: `.unknownRow`, or `.invalidState` for a `pending` or `done` row.
     public func release(job: String, row: Int, by: String, note: String? = nil) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
@@ -171,7 +175,8 @@ extension Ledger {
         guard let state = RecordState(rawValue: stateText), states.contains(state) else {
             throw LedgerError(
                 .invalidState,
-                "row \(row) of job \(job) is \(stateText), not \(states.map(\.rawValue).sorted().joined(separator: " or "))")
+                "row \(row) of job \(job) is \(stateText), not \(states.map(\.rawValue).sorted().joined(separator: " or "))"
+            )
         }
         return uid
     }
@@ -184,7 +189,8 @@ extension Ledger {
     }
 
     func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {
-        try connection.queryFirst("SELECT job, row FROM tags WHERE uid = ? ORDER BY recorded_at LIMIT 1", [.text(uid)]) {
+        try connection.queryFirst("SELECT job, row FROM tags WHERE uid = ? ORDER BY recorded_at LIMIT 1", [.text(uid)])
+        {
             RowReference(job: $0.text(0), row: $0.int(1))
         }
     }
@@ -196,7 +202,8 @@ extension Ledger {
                 [.text(job), .int(row)], { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) })
         else { throw LedgerError(.unknownRow, "job \(job) has no row \(row)") }
         return ClaimedRow(
-            job: job, row: row, fields: try LedgerFormat.fields(record.0), messageSHA256: try LedgerFormat.bytes(record.1),
+            job: job, row: row, fields: try LedgerFormat.fields(record.0),
+            messageSHA256: try LedgerFormat.bytes(record.1),
             messageLength: record.2, uid: uid, attempts: record.3, resumed: resumed)
     }
 

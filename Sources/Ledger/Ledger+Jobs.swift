@@ -5,6 +5,7 @@ extension Ledger {
     /// Registers `name`, or confirms it is already registered with the same hashes (idempotent).
     ///
     /// - Parameters:
+    ///   - name: the job name, unique in the ledger.
     ///   - manifestHash: SHA-256 of the manifest (lower-case hex).
     ///   - templateHash: SHA-256 of the template (lower-case hex).
     ///   - acceptChangedManifest: replace the stored hashes when they differ (recorded as a
@@ -74,6 +75,7 @@ extension Ledger {
     private func insert(_ batch: [RowInput], job: String) async throws(LedgerError) -> Int {
         try await write { () throws(LedgerError) -> Int in
             let now = LedgerFormat.time(Date())
+            let encoder = LedgerFormat.makeEncoder()
             var inserted = 0
             for row in batch {
                 inserted += try connection.run(
@@ -82,7 +84,7 @@ extension Ledger {
                     VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (job, row) DO NOTHING
                     """,
                     [
-                        .text(job), .int(row.row), .text(try LedgerFormat.json(row.fields)),
+                        .text(job), .int(row.row), .text(try LedgerFormat.json(row.fields, encoder: encoder)),
                         .text(LedgerFormat.digest(row.messageSHA256)), .int(row.messageLength), .text(now),
                     ])
             }

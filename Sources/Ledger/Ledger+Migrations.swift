@@ -123,7 +123,8 @@ extension Ledger {
         guard stored <= Self.schemaVersion else { throw tooNew(stored) }
         guard stored == Self.schemaVersion else {
             throw LedgerError(
-                .readOnly, "ledger \(path) has schema version \(stored), expected \(Self.schemaVersion); "
+                .readOnly,
+                "ledger \(path) has schema version \(stored), expected \(Self.schemaVersion); "
                     + "open it read-write once to migrate it", resultCode: .readOnly)
         }
     }

@@ -50,12 +50,14 @@ public actor Ledger {
     ///   - path: the file; created if missing (unless `readOnly`).
     ///   - readOnly: open with `SQLITE_OPEN_READONLY`; writes then fail with `.readOnly`.
     ///   - busyTimeout: how long a statement waits for another connection's lock before failing `.busy`.
+    /// - Returns: the open ledger (one connection).
     /// - Throws: `.cannotOpen` (missing folder, a directory, not a database), `.readOnly` (the file is
     ///   write-protected and `readOnly` is false), `.schemaTooNew`, `.busy`; all carry SQLite's result code.
     public static func open(
         path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)
     ) async throws(LedgerError) -> Ledger {
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         let ledger = try Ledger(
             path: path, readOnly: readOnly, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
         try await ledger.prepare(readOnly: readOnly)

@@ -30,9 +30,9 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let alreadyProvisioned = Code("alreadyProvisioned")
         /// The UID is already recorded as a tag of the job (unique (job, uid)).
         public static let duplicateUID = Code("duplicateUID")
-        /// The row is not in a state that allows the operation (e.g. not claimed by that UID).
+        /// The row is not in a state that allows the operation (for example not claimed by that UID).
         public static let invalidState = Code("invalidState")
-        /// A stored value could not be decoded (e.g. fields JSON, a timestamp).
+        /// A stored value could not be decoded (for example fields JSON, a timestamp).
         public static let invalidData = Code("invalidData")
         /// The stable name.
         public var description: String { name }

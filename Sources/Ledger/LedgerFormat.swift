@@ -5,22 +5,23 @@ import Foundation
 /// UIDs: upper-case hex without separators (`04A1B2C3D4E5F6`). Digests: lower-case hex.
 /// Times: ISO 8601 UTC with milliseconds (`2026-12-02T16:00:00.123Z`). Fields: a JSON object, keys sorted.
 enum LedgerFormat {
-    private static let digits: [Character] = Array("0123456789ABCDEF")
+    private static let upperDigits = Array("0123456789ABCDEF".utf8)
+    private static let lowerDigits = Array("0123456789abcdef".utf8)
 
     /// Upper-case hex of a UID.
-    static func uid(_ bytes: [UInt8]) -> String { hex(bytes, uppercase: true) }
+    static func uid(_ bytes: [UInt8]) -> String { hex(bytes, digits: upperDigits) }
 
     /// Lower-case hex of a digest.
-    static func digest(_ bytes: [UInt8]) -> String { hex(bytes, uppercase: false) }
+    static func digest(_ bytes: [UInt8]) -> String { hex(bytes, digits: lowerDigits) }
 
-    private static func hex(_ bytes: [UInt8], uppercase: Bool) -> String {
-        var text = ""
+    private static func hex(_ bytes: [UInt8], digits: [UInt8]) -> String {
+        var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])
         }
-        return uppercase ? text : text.lowercased()
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Bytes from hex text (either case).
@@ -65,10 +66,15 @@ enum LedgerFormat {
         return try date(text)
     }
 
-    /// The fields as a JSON object with sorted keys.
-    static func json(_ fields: [String: String]) throws(LedgerError) -> String {
+    /// An encoder writing JSON objects with sorted keys.
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The fields as a JSON object with sorted keys.
+    static func json(_ fields: [String: String], encoder: JSONEncoder = makeEncoder()) throws(LedgerError) -> String {
         do { return String(decoding: try encoder.encode(fields), as: UTF8.self) } catch {
             throw LedgerError(.invalidData, "cannot encode fields: \(error)")
         }

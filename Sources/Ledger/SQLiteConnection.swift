@@ -14,7 +14,9 @@ final class SQLiteConnection {
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
 
-    /// Opens (or creates) `path`. The corresponding C function is `sqlite3_open_v2`.
+    /// Opens (or creates) `path`.
+    ///
+    /// The corresponding C function is `sqlite3_open_v2`.
     ///
     /// Extended result codes are switched on (`sqlite3_extended_result_codes`) and the busy timeout set
     /// (`sqlite3_busy_timeout`).
@@ -40,13 +42,19 @@ final class SQLiteConnection {
         sqlite3_close_v2(database)
     }
 
-    /// Whether the main database was opened read-only. The corresponding C function is `sqlite3_db_readonly`.
+    /// Whether the main database was opened read-only.
+    ///
+    /// The corresponding C function is `sqlite3_db_readonly`.
     var isReadOnly: Bool { sqlite3_db_readonly(database, "main") == 1 }
 
-    /// Whether no transaction is open. The corresponding C function is `sqlite3_get_autocommit`.
+    /// Whether no transaction is open.
+    ///
+    /// The corresponding C function is `sqlite3_get_autocommit`.
     var isAutocommit: Bool { sqlite3_get_autocommit(database) != 0 }
 
-    /// Rows changed by the last statement. The corresponding C function is `sqlite3_changes`.
+    /// Rows changed by the last statement.
+    ///
+    /// The corresponding C function is `sqlite3_changes`.
     var changes: Int { Int(sqlite3_changes(database)) }
 
     /// A handle that can interrupt this connection from another thread.
@@ -119,7 +127,9 @@ final class SQLiteConnection {
         return statement
     }
 
-    /// Compiles the first statement of `script`. The corresponding C function is `sqlite3_prepare_v2`.
+    /// Compiles the first statement of `script`.
+    ///
+    /// The corresponding C function is `sqlite3_prepare_v2`.
     private func prepareFirst(_ script: Substring) throws(LedgerError) -> (SQLiteStatementPointer?, Substring) {
         let utf8 = Array(script.utf8) + [0]
         var statement: SQLiteStatementPointer?
@@ -140,7 +150,9 @@ final class SQLiteConnection {
         return (statement, rest)
     }
 
-    /// The text of the connection's last error. The corresponding C function is `sqlite3_errmsg`.
+    /// The text of the connection's last error.
+    ///
+    /// The corresponding C function is `sqlite3_errmsg`.
     static func message(_ database: SQLiteDatabasePointer) -> String {
         String(cString: sqlite3_errmsg(database))
     }
@@ -164,6 +176,8 @@ extension SQLiteConnection: Sendable {}
 struct InterruptHandle: @unchecked Sendable {
     let database: SQLiteDatabasePointer
 
-    /// Makes the running statement fail with `SQLITE_INTERRUPT`. The corresponding C function is `sqlite3_interrupt`.
+    /// Makes the running statement fail with `SQLITE_INTERRUPT`.
+    ///
+    /// The corresponding C function is `sqlite3_interrupt`.
     func interrupt() { sqlite3_interrupt(database) }
 }

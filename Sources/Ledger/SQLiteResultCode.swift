@@ -18,7 +18,9 @@ public struct SQLiteResultCode: RawRepresentable, Error, Hashable, Sendable, Cus
     /// Whether this is a primary code rather than an extended one.
     public var isPrimary: Bool { rawValue == rawValue & 0xFF }
 
-    /// SQLite's English text for the code. The corresponding C function is `sqlite3_errstr`.
+    /// SQLite's English text for the code.
+    ///
+    /// The corresponding C function is `sqlite3_errstr`.
     public var description: String {
         "\(String(cString: sqlite3_errstr(rawValue))) (\(rawValue))"
     }

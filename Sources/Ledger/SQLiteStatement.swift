@@ -13,7 +13,9 @@ final class SQLiteStatement {
     let sql: String
     private let database: SQLiteDatabasePointer
 
-    /// Compiles `sql`. The corresponding C function is `sqlite3_prepare_v2`.
+    /// Compiles `sql`.
+    ///
+    /// The corresponding C function is `sqlite3_prepare_v2`.
     init(database: SQLiteDatabasePointer, sql: String) throws(LedgerError) {
         var statement: SQLiteStatementPointer?
         let result = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
@@ -53,7 +55,9 @@ final class SQLiteStatement {
         }
     }
 
-    /// Advances to the next row; `false` when done. The corresponding C function is `sqlite3_step`.
+    /// Advances to the next row; `false` when done.
+    ///
+    /// The corresponding C function is `sqlite3_step`.
     func step() throws(LedgerError) -> Bool {
         let result = sqlite3_step(pointer)
         switch result {
@@ -66,25 +70,35 @@ final class SQLiteStatement {
         }
     }
 
-    /// Releases the statement's read snapshot and bindings. The corresponding C function is `sqlite3_reset`.
+    /// Releases the statement's read snapshot and bindings.
+    ///
+    /// The corresponding C function is `sqlite3_reset`.
     func finish() {
         sqlite3_reset(pointer)
         sqlite3_clear_bindings(pointer)
     }
 
-    /// Number of result columns. The corresponding C function is `sqlite3_column_count`.
+    /// Number of result columns.
+    ///
+    /// The corresponding C function is `sqlite3_column_count`.
     var columnCount: Int32 { sqlite3_column_count(pointer) }
 
-    /// Whether column `index` is `NULL`. The corresponding C function is `sqlite3_column_type`.
+    /// Whether column `index` is `NULL`.
+    ///
+    /// The corresponding C function is `sqlite3_column_type`.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(pointer, index) == SQLITE_NULL }
 
-    /// Column `index` as an integer. The corresponding C function is `sqlite3_column_int64`.
+    /// Column `index` as an integer.
+    ///
+    /// The corresponding C function is `sqlite3_column_int64`.
     func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(pointer, index)) }
 
     /// Column `index` as an integer, `nil` if `NULL`.
     func optionalInt(_ index: Int32) -> Int? { isNull(index) ? nil : int(index) }
 
-    /// Column `index` as text (`""` if `NULL`). The corresponding C function is `sqlite3_column_text`.
+    /// Column `index` as text (`""` if `NULL`).
+    ///
+    /// The corresponding C function is `sqlite3_column_text`.
     func text(_ index: Int32) -> String {
         guard let characters = sqlite3_column_text(pointer, index) else { return "" }
         return String(cString: characters)

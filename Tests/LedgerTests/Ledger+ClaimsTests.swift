@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ledger
 
 @Suite struct LedgerClaimsTests {
@@ -27,8 +28,10 @@ import Testing
         let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
         let first = try #require(try await ledger.claim(job: "j", reader: "r1", uid: Sample.uid(1)))
         try await ledger.recordAttempt(
-            job: "j", Sample.attempt(Sample.uid(1), row: first.row, outcome: .failed, failureClass: "tagLost",
-                                     phase: "write", page: 6))
+            job: "j",
+            Sample.attempt(
+                Sample.uid(1), row: first.row, outcome: .failed, failureClass: "tagLost",
+                phase: "write", page: 6))
         let other = try #require(try await ledger.claim(job: "j", reader: "r1", uid: Sample.uid(2)))
         let again = try #require(try await ledger.claim(job: "j", reader: "r2", uid: Sample.uid(1)))
         #expect(first.row == 1 && other.row == 2)
@@ -43,8 +46,9 @@ import Testing
         let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
         let uid = Sample.uid(1)
         let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: uid))
-        try await ledger.markDone(job: "j", row: claimed.row, uid: uid, tag: Sample.tag(uid),
-                                  attempt: Sample.attempt(uid, row: claimed.row))
+        try await ledger.markDone(
+            job: "j", row: claimed.row, uid: uid, tag: Sample.tag(uid),
+            attempt: Sample.attempt(uid, row: claimed.row))
         #expect(try await ledger.isProvisioned(uid: uid) == RowReference(job: "j", row: 1))
         #expect(try await ledger.isProvisioned(uid: Sample.uid(2)) == nil)
         let error = try await #require(throws: LedgerError.self) {
@@ -62,16 +66,19 @@ import Testing
         _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
         let intruder = Sample.uid(2)
         await #expect(throws: LedgerError(.invalidState, "")) {
-            try await ledger.markDone(job: "j", row: 1, uid: intruder, tag: Sample.tag(intruder),
-                                      attempt: Sample.attempt(intruder, row: 1))
+            try await ledger.markDone(
+                job: "j", row: 1, uid: intruder, tag: Sample.tag(intruder),
+                attempt: Sample.attempt(intruder, row: 1))
         }
         await #expect(throws: LedgerError(.invalidState, "")) {
-            try await ledger.markDone(job: "j", row: 2, uid: intruder, tag: Sample.tag(intruder),
-                                      attempt: Sample.attempt(intruder, row: 2))
+            try await ledger.markDone(
+                job: "j", row: 2, uid: intruder, tag: Sample.tag(intruder),
+                attempt: Sample.attempt(intruder, row: 2))
         }
         await #expect(throws: LedgerError(.unknownRow, "")) {
-            try await ledger.markDone(job: "j", row: 9, uid: intruder, tag: Sample.tag(intruder),
-                                      attempt: Sample.attempt(intruder, row: 9))
+            try await ledger.markDone(
+                job: "j", row: 9, uid: intruder, tag: Sample.tag(intruder),
+                attempt: Sample.attempt(intruder, row: 9))
         }
         #expect(try await ledger.tags(job: "j").isEmpty)
     }
@@ -81,7 +88,8 @@ import Testing
         let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
         let uid = Sample.uid(1)
         _ = try await ledger.claim(job: "j", reader: "r", uid: uid)
-        try await ledger.markDone(job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
+        try await ledger.markDone(
+            job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
         // Bypass the API: the schema itself must refuse a duplicate (job, uid) tag ...
         let tagError = try await #require(throws: LedgerError.self) {
             try await ledger.rawExecute(
@@ -118,7 +126,8 @@ import Testing
         try await ledger.rawExecute(
             "CREATE TEMP TRIGGER fail_attempt BEFORE INSERT ON attempts BEGIN SELECT RAISE(ABORT, 'injected'); END")
         let error = try await #require(throws: LedgerError.self) {
-            try await ledger.markDone(job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
+            try await ledger.markDone(
+                job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
         }
         #expect(error.resultCode == .constraintTrigger)
         #expect(try await ledger.record(job: "j", row: 1)?.state == .claimed)
@@ -130,7 +139,8 @@ import Testing
         let other = try await Ledger.open(path: folder.path())
         #expect(try await other.rawQuery("SELECT count(*) FROM tags") == [["0"]])
         try await ledger.rawExecute("DROP TRIGGER fail_attempt")
-        try await ledger.markDone(job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
+        try await ledger.markDone(
+            job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
         #expect(try await other.tags(job: "j").map(\.row) == [1])
     }
 
@@ -146,7 +156,9 @@ import Testing
         let counts = try await ledger.counts(job: "j")
         #expect(counts.failed == 1 && counts.burned == 1 && counts.claimed == 1 && counts.total == 3)
         #expect(try await ledger.record(job: "j", row: 2)?.uid == Sample.uid(2))
-        await #expect(throws: LedgerError(.invalidState, "")) { try await ledger.markFailed(job: "j", row: 1, burn: true) }
+        await #expect(throws: LedgerError(.invalidState, "")) {
+            try await ledger.markFailed(job: "j", row: 1, burn: true)
+        }
         #expect(try await ledger.events(job: "j").map(\.kind) == ["failed", "burned"])
     }
 
@@ -173,9 +185,12 @@ import Testing
         #expect(event.kind == "release" && event.actor == "alice" && event.row == 1)
         #expect(event.detail == "uid 04A1B200000001; tag destroyed")
         #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(3))?.row == 1)
-        try await ledger.markDone(job: "j", row: 1, uid: Sample.uid(3), tag: Sample.tag(Sample.uid(3)),
-                                  attempt: Sample.attempt(Sample.uid(3), row: 1))
-        await #expect(throws: LedgerError(.invalidState, "")) { try await ledger.release(job: "j", row: 1, by: "alice") }
+        try await ledger.markDone(
+            job: "j", row: 1, uid: Sample.uid(3), tag: Sample.tag(Sample.uid(3)),
+            attempt: Sample.attempt(Sample.uid(3), row: 1))
+        await #expect(throws: LedgerError(.invalidState, "")) {
+            try await ledger.release(job: "j", row: 1, by: "alice")
+        }
         await #expect(throws: LedgerError(.unknownRow, "")) { try await ledger.release(job: "j", row: 7, by: "alice") }
         #expect(try await ledger.events(job: "j").count == 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ledger
 
 /// Several connections and a separate process claiming from one file: no row is handed out twice.
@@ -10,7 +11,8 @@ import Testing
         var n = 0
         while true {
             n += 1
-            guard let claimed = try await ledger.claim(job: "j", reader: "w\(worker)", uid: Sample.uid(worker << 16 | n))
+            guard
+                let claimed = try await ledger.claim(job: "j", reader: "w\(worker)", uid: Sample.uid(worker << 16 | n))
             else { return rows }
             #expect(!claimed.resumed)
             rows.append(claimed.row)
@@ -41,8 +43,11 @@ import Testing
         #expect(try await check.rawQuery("SELECT count(DISTINCT uid) FROM records") == [["\(total)"]])
     }
 
-    @Test(.timeLimit(.minutes(1)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
-                                             "needs the sqlite3 shell"))
+    @Test(
+        .timeLimit(.minutes(1)),
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
+            "needs the sqlite3 shell"))
     func sqliteShellInAnotherProcessClaimsAlongside() async throws {
         let folder = try TemporaryFolder()
         let total = 300

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Ledger
 
 @Suite struct LedgerOpenTests {
@@ -37,7 +38,11 @@ import Testing
         }
         let again = try await Ledger.open(path: folder.path())
         #expect(try await again.settings().schemaVersion == Ledger.schemaVersion)
-        #expect(try await again.counts(job: "j") == { var c = StateCounts(); c.pending = 2; c.claimed = 1; return c }())
+        #expect(
+            try await again.counts(job: "j")
+                == {
+                    var c = StateCounts(); c.pending = 2; c.claimed = 1; return c
+                }())
         #expect(try await again.job(named: "j")?.totalRows == 3)
         let third = try await Ledger.open(path: folder.path())
         #expect(try await third.rawQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [["5"]])
@@ -140,7 +145,8 @@ import Testing
         // A statement that runs for many seconds unless interrupted.
         let task = Task {
             try await ledger.rawQuery(
-                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) SELECT count(*) FROM n")
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) SELECT count(*) FROM n"
+            )
         }
         try await Task.sleep(for: .milliseconds(200))
         task.cancel()
