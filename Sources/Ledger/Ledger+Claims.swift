@@ -55,6 +55,8 @@ extension Ledger {
     /// Commits a verified tag: the row becomes `done`, the tag and the attempt are recorded, all in one
     /// durable transaction (all three or none).
     ///
+    /// The attempt is stored with this `row`, this `uid` and outcome `done`, whatever it carried.
+    ///
     /// - Throws: `.invalidState` unless the row is `claimed` by `uid`; `.duplicateUID` if the job already
     ///   has a tag with this UID.
     public func markDone(
@@ -90,6 +92,7 @@ extension Ledger {
             var attempt = attempt
             attempt.row = row
             attempt.uid = uid
+            attempt.outcome = .done
             try insertAttempt(job: job, attempt)
         }
     }
