@@ -13,8 +13,8 @@ public enum HTMLPage {
         <!DOCTYPE html>
         <html lang="en">
         <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta charset="utf-8"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
         <title>\(escape(title))</title>
         <style>
         \(css)
