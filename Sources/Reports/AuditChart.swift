@@ -49,9 +49,12 @@ public struct AuditChart: Sendable, Hashable {
                 SVG.rect(
                     x: center - width / 2, y: y(value), width: width, height: plot.bottom - y(value),
                     fill: Self.fill(entry.status, prefix: prefix), stroke: "#000",
-                    extra: [("class", "bar"), ("data-label", entry.status.rawValue), ("data-value", String(entry.count))]))
+                    extra: [
+                        ("class", "bar"), ("data-label", entry.status.rawValue), ("data-value", String(entry.count)),
+                    ]))
             let share = total > 0 ? " (\(SVG.number((value / Double(total) * 1000).rounded() / 10)) %)" : ""
-            parts.append(SVG.text("\(entry.count)\(share)", x: center, y: y(value) - 6, anchor: "middle", weight: "bold"))
+            parts.append(
+                SVG.text("\(entry.count)\(share)", x: center, y: y(value) - 6, anchor: "middle", weight: "bold"))
             parts.append(SVG.text(entry.status.rawValue, x: center, y: plot.bottom + 20, anchor: "middle", size: 13))
         }
         parts.append(SVG.text("result", x: (plot.left + plot.right) / 2, y: plot.bottom + 44, anchor: "middle"))

@@ -1,8 +1,9 @@
 import Foundation
 
-/// `report.html` for an audit: one self-contained page (inline CSS and SVG, no scripts, nothing
-/// fetched) with the header, the results chart, every finding that did not pass, and the first and
-/// last passes. Same report, same bytes.
+/// `report.html` for an audit, one self-contained page.
+///
+/// Inline CSS and SVG, no scripts, nothing fetched: the header, the results chart, every finding that
+/// did not pass, and the first and last passes. Same report, same bytes.
 public enum AuditReportHTML {
     /// How many of the first and of the last passing tags are listed.
     public static let passesListed = 10
@@ -37,20 +38,20 @@ public enum AuditReportHTML {
         let problems = report.findings.filter { $0.status != .pass }
         body += HTMLPage.table(
             caption: "\(problems.count) finding(s), in read order", headers: headers, rows: problems.map(line),
-            numeric: [1], code: [0])
+            numeric: [1], code: [0], nowrap: [0, 4])
         body += "</section>\n<section>\n<h2>Passed</h2>\n"
         let passes = report.findings.filter { $0.status == .pass }
         if passes.count <= 2 * passesListed {
             body += HTMLPage.table(
                 caption: "All \(passes.count) passing tag(s), in read order", headers: headers,
-                rows: passes.map(line), numeric: [1], code: [0])
+                rows: passes.map(line), numeric: [1], code: [0], nowrap: [0, 4])
         } else {
             body += HTMLPage.table(
                 caption: "First \(passesListed) of \(passes.count) passing tags", headers: headers,
-                rows: passes.prefix(passesListed).map(line), numeric: [1], code: [0])
+                rows: passes.prefix(passesListed).map(line), numeric: [1], code: [0], nowrap: [0, 4])
             body += HTMLPage.table(
                 caption: "Last \(passesListed) passing tags", headers: headers,
-                rows: passes.suffix(passesListed).map(line), numeric: [1], code: [0])
+                rows: passes.suffix(passesListed).map(line), numeric: [1], code: [0], nowrap: [0, 4])
         }
         body += "</section>\n"
         return HTMLPage.document(title: "Audit report — \(report.job)", body: body)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Writes an audit's files into the reports folder: `audit-<when>.md`, `audit-<when>.json`,
-/// `audit-<when>.csv` (`<when>` as `20261202T160226Z`, UTC) and `report.html`. Each file is written
-/// whole to a temporary name and renamed.
+/// Writes an audit's files into the reports folder.
+///
+/// The files are `audit-<when>.md`, `audit-<when>.json`, `audit-<when>.csv` (`<when>` as
+/// `20261202T160226Z`, UTC) and `report.html`. Each is written whole to a temporary name and renamed.
 public enum AuditReportWriter {
     /// Writes every audit file for `report` into `folder` (created if missing) and returns their URLs
     /// in the order md, json, csv, html.
@@ -58,8 +59,9 @@ public enum AuditReportWriter {
             version: 1, job: report.job, when: RunReportWriter.timestamp(report.when), readers: report.readers,
             counts: counts,
             findings: report.findings.map {
-                .init(uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
-                      time: RunReportWriter.timestamp($0.time))
+                .init(
+                    uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
+                    time: RunReportWriter.timestamp($0.time))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -1,4 +1,6 @@
-/// The verdict on one audited tag: stable names used in the audit files. Never rename a case.
+/// The verdict on one audited tag.
+///
+/// The raw values are stable names used in the audit files. Never rename a case.
 public enum AuditStatus: String, Sendable, Hashable, CaseIterable, Codable {
     /// The tag holds exactly what the ledger says was written, and is locked as the job requires.
     case pass

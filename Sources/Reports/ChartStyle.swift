@@ -32,10 +32,12 @@ public enum ChartStyle {
             children: [
                 pattern("hatch", [SVG.line(x1: 0, y1: 6, x2: 6, y2: 0, stroke: "#000", width: 1.2)]),
                 pattern("dots", [SVG.circle(cx: 3, cy: 3, r: 1.3, fill: "#000")]),
-                pattern("cross", [
-                    SVG.line(x1: 0, y1: 6, x2: 6, y2: 0, stroke: "#000", width: 0.9),
-                    SVG.line(x1: 0, y1: 0, x2: 6, y2: 6, stroke: "#000", width: 0.9),
-                ]),
+                pattern(
+                    "cross",
+                    [
+                        SVG.line(x1: 0, y1: 6, x2: 6, y2: 0, stroke: "#000", width: 0.9),
+                        SVG.line(x1: 0, y1: 0, x2: 6, y2: 6, stroke: "#000", width: 0.9),
+                    ]),
             ])
     }
 
@@ -78,8 +80,9 @@ public enum ChartStyle {
         }
         let titleX = labelsOnRight ? x + 50 : x - 52
         parts.append(
-            SVG.text(title, x: titleX, y: (top + bottom) / 2, anchor: "middle", size: 12,
-                     rotate: labelsOnRight ? 90 : -90))
+            SVG.text(
+                title, x: titleX, y: (top + bottom) / 2, anchor: "middle", size: 12,
+                rotate: labelsOnRight ? 90 : -90))
         return SVG.group([("class", "axis")], parts)
     }
 

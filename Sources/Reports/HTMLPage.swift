@@ -28,13 +28,18 @@ public enum HTMLPage {
         """
     }
 
-    /// A `<table>` with a header row; every cell escaped. Cells of columns in `numeric` align right;
-    /// cells of columns in `code` use a monospace font.
+    /// A `<table>` with a header row; every cell escaped.
+    ///
+    /// Cells of columns in `numeric` align right, of columns in `code` use a monospace font, of
+    /// columns in `nowrap` do not wrap.
     public static func table(
-        caption: String, headers: [String], rows: [[String]], numeric: Set<Int> = [], code: Set<Int> = []
+        caption: String, headers: [String], rows: [[String]], numeric: Set<Int> = [], code: Set<Int> = [],
+        nowrap: Set<Int> = []
     ) -> String {
         func cellClass(_ column: Int) -> String {
-            let classes = (numeric.contains(column) ? ["num"] : []) + (code.contains(column) ? ["code"] : [])
+            let classes =
+                (numeric.contains(column) ? ["num"] : []) + (code.contains(column) ? ["code"] : [])
+                + (nowrap.contains(column) ? ["nowrap"] : [])
             return classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
         }
         var html = "<table>\n<caption>\(escape(caption))</caption>\n<thead><tr>"
@@ -76,6 +81,7 @@ public enum HTMLPage {
         h2 { font-size: 17px; margin: 22px 0 8px; border-bottom: 2px solid #111; padding-bottom: 2px; }
         code, .code { font-family: "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 12px;
           word-break: break-all; }
+        td.nowrap { white-space: nowrap; word-break: normal; }
         dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0; }
         dl.facts dt { font-weight: bold; }
         dl.facts dd { margin: 0; }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// A Pareto chart: bars in descending order of count with a cumulative-percentage line on a second
-/// axis. Used for failures by class; each bar and each point carries its value as a direct label.
+/// A Pareto chart: bars in descending order of count, cumulative percentage as a line.
+///
+/// The line uses a second axis (0–100 %). Used for failures by class; each bar and each point
+/// carries its value as a direct label.
 public struct ParetoChart: Sendable, Hashable {
     /// One bar.
     public struct Bar: Sendable, Hashable {
@@ -17,7 +19,7 @@ public struct ParetoChart: Sendable, Hashable {
     public var bars: [Bar]
     /// Title drawn in the chart.
     public var title: String
-    /// What is counted (the value axis title, e.g. `failed attempts`).
+    /// What is counted: the value axis title, such as `failed attempts`.
     public var unit: String
 
     /// Orders `counts` (category, count) descending, dropping zero counts.
@@ -59,8 +61,10 @@ public struct ParetoChart: Sendable, Hashable {
                 format: { "\(SVG.number($0)) %" }))
         parts.append(SVG.line(x1: plot.left, y1: plot.bottom, x2: plot.right, y2: plot.bottom))
         guard !bars.isEmpty else {
-            parts.append(SVG.text("none", x: (plot.left + plot.right) / 2, y: (plot.top + plot.bottom) / 2,
-                                  anchor: "middle", size: 16))
+            parts.append(
+                SVG.text(
+                    "none", x: (plot.left + plot.right) / 2, y: (plot.top + plot.bottom) / 2,
+                    anchor: "middle", size: 16))
             return document(parts, standalone: standalone)
         }
         let slot = (plot.right - plot.left) / Double(bars.count)
@@ -70,7 +74,8 @@ public struct ParetoChart: Sendable, Hashable {
             let width = min(slot * 0.7, 90)
             parts.append(
                 SVG.rect(
-                    x: center - width / 2, y: y(Double(bar.count)), width: width, height: plot.bottom - y(Double(bar.count)),
+                    x: center - width / 2, y: y(Double(bar.count)), width: width,
+                    height: plot.bottom - y(Double(bar.count)),
                     fill: ChartStyle.fill(index, prefix: prefix), stroke: "#000",
                     extra: [("class", "bar"), ("data-label", bar.label), ("data-value", String(bar.count))]))
             parts.append(
@@ -83,9 +88,13 @@ public struct ParetoChart: Sendable, Hashable {
         for (index, point) in points.enumerated() {
             let percent = bars[index].cumulativePercent
             parts.append(
-                SVG.circle(cx: point.0, cy: point.1, r: 4, fill: "#fff", stroke: "#000",
-                           extra: [("class", "point"), ("data-value", SVG.number(percent))]))
-            parts.append(SVG.text("\(SVG.number(percent.rounded())) %", x: point.0 + 7, y: point.1 - 7, size: 10))
+                SVG.circle(
+                    cx: point.0, cy: point.1, r: 4, fill: "#fff", stroke: "#000",
+                    extra: [("class", "point"), ("data-value", SVG.number(percent))]))
+            parts.append(
+                SVG.text(
+                    "\(SVG.number(percent.rounded())) %", x: point.0 - 7, y: point.1 - 8, anchor: "end", size: 10,
+                    extra: [("stroke", "#fff"), ("stroke-width", "3"), ("paint-order", "stroke")]))
         }
         return document(parts, standalone: standalone)
     }

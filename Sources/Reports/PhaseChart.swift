@@ -61,7 +61,8 @@ public struct PhaseChart: Sendable, Hashable {
 
     /// The decades spanned by the log axis (ms).
     public var decades: [Double] {
-        let positive = rows.flatMap { [$0.min, $0.max] }.filter { $0 > 0 } + [radioFloorMilliseconds ?? 0].filter { $0 > 0 }
+        let positive =
+            rows.flatMap { [$0.min, $0.max] }.filter { $0 > 0 } + [radioFloorMilliseconds ?? 0].filter { $0 > 0 }
         return ChartStyle.decades(from: positive.min() ?? 1, to: positive.max() ?? 10)
     }
 
@@ -102,13 +103,16 @@ public struct PhaseChart: Sendable, Hashable {
         if let floor = radioFloorMilliseconds, floor > 0 {
             let x = x(floor)
             parts.append(
-                SVG.line(x1: x, y1: plot.top - 4, x2: x, y2: bottom, stroke: "#000", width: 1.5, dash: "6 3",
-                         extra: [("class", "floor"), ("data-value", SVG.number(floor))]))
+                SVG.line(
+                    x1: x, y1: plot.top - 4, x2: x, y2: bottom, stroke: "#000", width: 1.5, dash: "6 3",
+                    extra: [("class", "floor"), ("data-value", SVG.number(floor))]))
             parts.append(
-                SVG.text("radio floor \(SVG.number(floor)) ms (mean modelled airtime per tag)", x: x, y: plot.top - 8,
-                         anchor: x > (plot.left + plot.right) / 2 ? "end" : "start", size: 11))
+                SVG.text(
+                    "radio floor \(SVG.number(floor)) ms (mean modelled airtime per tag)", x: x, y: plot.top - 8,
+                    anchor: x > (plot.left + plot.right) / 2 ? "end" : "start", size: 11))
         }
-        let description = "Box plots of per-phase time per tag for \(rows.count) rows"
+        let description =
+            "Box plots of per-phase time per tag for \(rows.count) rows"
             + (radioFloorMilliseconds.map { "; radio floor \(SVG.number($0)) ms" } ?? "; timing not modelled") + "."
         return SVG.document(
             width: Self.width, height: height, title: "Time per tag by phase", description: description,

@@ -81,7 +81,7 @@ public enum RunReportHTML {
         return HTMLPage.table(
             caption: "\(rows.count) failed attempt(s), in time order",
             headers: ["UID", "row", "class", "detail", "phase", "time", "reader"], rows: rows, numeric: [1],
-            code: [0])
+            code: [0], nowrap: [0, 5])
     }
 
     /// The first and last `tagsListed` tags done (one table when they overlap).
@@ -99,13 +99,13 @@ public enum RunReportHTML {
         if ordered.count <= 2 * tagsListed {
             return HTMLPage.table(
                 caption: "All \(ordered.count) tag(s) done, in time order", headers: headers, rows: ordered.map(line),
-                numeric: [1], code: [0, 6])
+                numeric: [1], code: [0, 6], nowrap: [0, 4])
         }
         return HTMLPage.table(
             caption: "First \(tagsListed) of \(ordered.count) tags done", headers: headers,
-            rows: ordered.prefix(tagsListed).map(line), numeric: [1], code: [0, 6])
+            rows: ordered.prefix(tagsListed).map(line), numeric: [1], code: [0, 6], nowrap: [0, 4])
             + HTMLPage.table(
                 caption: "Last \(tagsListed) tags done", headers: headers, rows: ordered.suffix(tagsListed).map(line),
-                numeric: [1], code: [0, 6])
+                numeric: [1], code: [0, 6], nowrap: [0, 4])
     }
 }

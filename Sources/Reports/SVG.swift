@@ -11,7 +11,13 @@ public enum SVG {
     /// A root `<svg>` of a fixed size in CSS pixels.
     ///
     /// - Parameters:
-    ///   - standalone: adds the `xmlns` attribute needed when the SVG is a file of its own.
+    ///   - width: Width in CSS pixels.
+    ///   - height: Height in CSS pixels.
+    ///   - title: The `<title>` (the accessible name).
+    ///   - description: The `<desc>` (what the chart shows, in words).
+    ///   - standalone: Adds the `xmlns` attribute needed when the SVG is a file of its own.
+    ///   - children: The drawing.
+    /// - Returns: The `<svg>` element.
     public static func document(
         width: Double, height: Double, title: String, description: String, standalone: Bool = false,
         children: [SVGElement]
@@ -28,8 +34,10 @@ public enum SVG {
     }
 
     /// A `<rect>`; negative sizes are clamped to zero.
-    public static func rect(x: Double, y: Double, width: Double, height: Double, fill: String,
-                            stroke: String? = nil, extra: [(String, String)] = []) -> SVGElement {
+    public static func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String,
+        stroke: String? = nil, extra: [(String, String)] = []
+    ) -> SVGElement {
         var attributes = [
             ("x", number(x)), ("y", number(y)), ("width", number(max(width, 0))), ("height", number(max(height, 0))),
             ("fill", fill),
@@ -39,8 +47,10 @@ public enum SVG {
     }
 
     /// A `<line>`.
-    public static func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String = "#000",
-                            width: Double = 1, dash: String? = nil, extra: [(String, String)] = []) -> SVGElement {
+    public static func line(
+        x1: Double, y1: Double, x2: Double, y2: Double, stroke: String = "#000",
+        width: Double = 1, dash: String? = nil, extra: [(String, String)] = []
+    ) -> SVGElement {
         var attributes = [
             ("x1", number(x1)), ("y1", number(y1)), ("x2", number(x2)), ("y2", number(y2)), ("stroke", stroke),
             ("stroke-width", number(width)),
@@ -50,8 +60,10 @@ public enum SVG {
     }
 
     /// A `<text>`; `anchor` is `start`, `middle` or `end`.
-    public static func text(_ content: String, x: Double, y: Double, anchor: String = "start", size: Double? = nil,
-                            weight: String? = nil, rotate: Double? = nil, extra: [(String, String)] = []) -> SVGElement {
+    public static func text(
+        _ content: String, x: Double, y: Double, anchor: String = "start", size: Double? = nil,
+        weight: String? = nil, rotate: Double? = nil, extra: [(String, String)] = []
+    ) -> SVGElement {
         var attributes = [("x", number(x)), ("y", number(y)), ("text-anchor", anchor)]
         if let size { attributes.append(("font-size", number(size))) }
         if let weight { attributes.append(("font-weight", weight)) }
@@ -60,16 +72,21 @@ public enum SVG {
     }
 
     /// A `<polyline>` through `points`.
-    public static func polyline(_ points: [(Double, Double)], stroke: String = "#000", width: Double = 2,
-                                extra: [(String, String)] = []) -> SVGElement {
+    public static func polyline(
+        _ points: [(Double, Double)], stroke: String = "#000", width: Double = 2,
+        extra: [(String, String)] = []
+    ) -> SVGElement {
         let list = points.map { "\(number($0.0)),\(number($0.1))" }.joined(separator: " ")
         return SVGElement(
-            "polyline", [("points", list), ("fill", "none"), ("stroke", stroke), ("stroke-width", number(width))] + extra)
+            "polyline",
+            [("points", list), ("fill", "none"), ("stroke", stroke), ("stroke-width", number(width))] + extra)
     }
 
     /// A `<circle>`.
-    public static func circle(cx: Double, cy: Double, r: Double, fill: String = "#000", stroke: String? = nil,
-                              extra: [(String, String)] = []) -> SVGElement {
+    public static func circle(
+        cx: Double, cy: Double, r: Double, fill: String = "#000", stroke: String? = nil,
+        extra: [(String, String)] = []
+    ) -> SVGElement {
         var attributes = [("cx", number(cx)), ("cy", number(cy)), ("r", number(r)), ("fill", fill)]
         if let stroke { attributes += [("stroke", stroke), ("stroke-width", "1.5")] }
         return SVGElement("circle", attributes + extra)

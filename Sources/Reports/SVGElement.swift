@@ -25,7 +25,8 @@ public struct SVGElement: Sendable, Hashable {
     public var text: String?
 
     /// Creates an element from `(name, value)` pairs kept in order.
-    public init(_ name: String, _ attributes: [(String, String)] = [], text: String? = nil, children: [SVGElement] = []) {
+    public init(_ name: String, _ attributes: [(String, String)] = [], text: String? = nil, children: [SVGElement] = [])
+    {
         self.name = name
         self.attributes = attributes.map { Attribute(name: $0.0, value: $0.1) }
         self.text = text

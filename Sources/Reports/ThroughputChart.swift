@@ -30,7 +30,8 @@ public struct ThroughputChart: Sendable, Hashable {
         let origin = [report.startedAt, times.min()].compactMap { $0 }.min() ?? Date(timeIntervalSince1970: 0)
         let end = [report.finishedAt, times.max()].compactMap { $0 }.max() ?? origin
         let duration = max(end.timeIntervalSince(origin), 1)
-        let bucket = Self.bucketChoices.first { (duration / Double($0)).rounded(.up) <= Double(Self.maximumBuckets) }
+        let bucket =
+            Self.bucketChoices.first { (duration / Double($0)).rounded(.up) <= Double(Self.maximumBuckets) }
             ?? Self.bucketChoices[Self.bucketChoices.count - 1]
         let slots = max(Int((duration / Double(bucket)).rounded(.up)), 1)
         var counts = Array(repeating: Array(repeating: 0, count: readers.count), count: slots)
@@ -82,7 +83,8 @@ public struct ThroughputChart: Sendable, Hashable {
         let top = ticks.last ?? 1
         func y(_ value: Double) -> Double { plot.bottom - value / top * (plot.bottom - plot.top) }
         var parts: [SVGElement] = [ChartStyle.patterns(prefix: prefix)]
-        parts.append(ChartStyle.heading("Throughput: tags per minute, per reader (\(Self.bucketName(bucketSeconds)) buckets)"))
+        parts.append(
+            ChartStyle.heading("Throughput: tags per minute, per reader (\(Self.bucketName(bucketSeconds)) buckets)"))
         parts.append(
             ChartStyle.legend(
                 readers.enumerated().map { ($0.element, ChartStyle.fill($0.offset, prefix: prefix)) }
@@ -91,8 +93,9 @@ public struct ThroughputChart: Sendable, Hashable {
             let x = plot.left + Double(pause.lowerBound) * slotWidth
             let width = Double(pause.count) * slotWidth
             parts.append(
-                SVG.rect(x: x, y: plot.top, width: width, height: plot.bottom - plot.top, fill: "#f0f0f0",
-                         extra: [("class", "pause")]))
+                SVG.rect(
+                    x: x, y: plot.top, width: width, height: plot.bottom - plot.top, fill: "#f0f0f0",
+                    extra: [("class", "pause")]))
             if width >= 44 {
                 parts.append(SVG.text("no tags", x: x + width / 2, y: plot.top + 14, anchor: "middle", size: 10))
             }
@@ -119,7 +122,8 @@ public struct ThroughputChart: Sendable, Hashable {
             }
         }
         parts.append(timeAxis(slotWidth: slotWidth))
-        let description = "Stacked bars of tags per minute for \(readers.count) reader(s) in \(slots) buckets of "
+        let description =
+            "Stacked bars of tags per minute for \(readers.count) reader(s) in \(slots) buckets of "
             + "\(Self.bucketName(bucketSeconds)); \(pauses.count) pause(s) without tags."
         return SVG.document(
             width: Self.size.width, height: Self.size.height, title: "Throughput over time", description: description,
@@ -140,8 +144,9 @@ public struct ThroughputChart: Sendable, Hashable {
         }
         let start = RunReportWriter.timestamp(origin)
         parts.append(
-            SVG.text("time since start (\(inMinutes ? "min" : "s")), start \(start)", x: (plot.left + plot.right) / 2,
-                     y: plot.bottom + 40, anchor: "middle", size: 12))
+            SVG.text(
+                "time since start (\(inMinutes ? "min" : "s")), start \(start)", x: (plot.left + plot.right) / 2,
+                y: plot.bottom + 40, anchor: "middle", size: 12))
         return SVG.group([("class", "axis")], parts)
     }
 

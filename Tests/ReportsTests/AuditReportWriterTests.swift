@@ -16,9 +16,10 @@ import Testing
     let report = SampleReports.audit()
     let urls = try AuditReportWriter.write(report, to: folder)
     // 1_800_000_000 s after the epoch is 2027-01-15 08:00:00 UTC.
-    #expect(urls.map(\.lastPathComponent) == [
-        "audit-20270115T080000Z.md", "audit-20270115T080000Z.json", "audit-20270115T080000Z.csv", "report.html",
-    ])
+    #expect(
+        urls.map(\.lastPathComponent) == [
+            "audit-20270115T080000Z.md", "audit-20270115T080000Z.json", "audit-20270115T080000Z.csv", "report.html",
+        ])
     let first = try urls.map { try Data(contentsOf: $0) }
     try AuditReportWriter.write(report, to: folder)
     #expect(try urls.map { try Data(contentsOf: $0) } == first)
@@ -60,5 +61,6 @@ import Testing
     #expect(page.elements("td").map(\.text).contains("page 7 <script>alert(\"x\")</script> & more"))
     #expect(page.elements("svg").count == 1)
     #expect(page.elements("rect", class: "bar").count == 4)
-    #expect(page.elements("caption").map(\.text) == ["4 finding(s), in read order", "All 5 passing tag(s), in read order"])
+    #expect(
+        page.elements("caption").map(\.text) == ["4 finding(s), in read order", "All 5 passing tag(s), in read order"])
 }

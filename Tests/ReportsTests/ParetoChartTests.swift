@@ -11,7 +11,8 @@ import Testing
 }
 
 @Test func svgBarsAndLineLandWhereTheyShould() throws {
-    let chart = ParetoChart(title: "Failures <all>", unit: "failed attempts", counts: [("tagLost", 8), ("nak", 2), ("timeout", 4)])
+    let chart = ParetoChart(
+        title: "Failures <all>", unit: "failed attempts", counts: [("tagLost", 8), ("nak", 2), ("timeout", 4)])
     let svg = XMLInspector.parse(chart.svg().render())
     #expect(svg.error == nil)
     let bars = svg.elements("rect", class: "bar")

@@ -5,17 +5,18 @@ import Testing
 
 private func report(airtime: Double?) -> RunReport {
     let start = SampleReports.start
-    let attempts = (1...20).map { index in
-        RunReport.AttemptLine(
-            uid: "04", row: index, reader: "r", failure: nil, detail: "", phase: .ledger,
-            time: start.addingTimeInterval(Double(index)),
-            phaseMicroseconds: [.identify: 1_000, .write: Double(index) * 1_000, .removal: 500_000],
-            exchanges: 10, airtimeMicroseconds: airtime)
-    } + [
-        RunReport.AttemptLine(
-            uid: "05", row: 21, reader: "r", failure: .tagLost, detail: "", phase: .write, time: start,
-            phaseMicroseconds: [.write: 9_000_000], exchanges: 3, airtimeMicroseconds: nil)
-    ]
+    let attempts =
+        (1...20).map { index in
+            RunReport.AttemptLine(
+                uid: "04", row: index, reader: "r", failure: nil, detail: "", phase: .ledger,
+                time: start.addingTimeInterval(Double(index)),
+                phaseMicroseconds: [.identify: 1_000, .write: Double(index) * 1_000, .removal: 500_000],
+                exchanges: 10, airtimeMicroseconds: airtime)
+        } + [
+            RunReport.AttemptLine(
+                uid: "05", row: 21, reader: "r", failure: .tagLost, detail: "", phase: .write, time: start,
+                phaseMicroseconds: [.write: 9_000_000], exchanges: 3, airtimeMicroseconds: nil)
+        ]
     return RunReport(
         job: "p", manifestSHA256: "", templateSHA256: "", readers: ["r"], startedAt: start,
         finishedAt: start.addingTimeInterval(30), rows: .init(), tags: [], attempts: attempts)

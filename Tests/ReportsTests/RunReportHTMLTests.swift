@@ -10,8 +10,9 @@ private func hostileReport() -> RunReport {
     report.job = "job <b>&</b>"
     report.readers.append("reader \"<img src=x onerror=alert(1)>\"")
     report.attempts.append(
-        .init(uid: "04DEADBEEF0001", row: 3, reader: "r<1>", failure: .nak, detail: "<script>alert('csv')</script>",
-              phase: .write, time: SampleReports.start, phaseMicroseconds: [:], exchanges: 1, airtimeMicroseconds: nil))
+        .init(
+            uid: "04DEADBEEF0001", row: 3, reader: "r<1>", failure: .nak, detail: "<script>alert('csv')</script>",
+            phase: .write, time: SampleReports.start, phaseMicroseconds: [:], exchanges: 1, airtimeMicroseconds: nil))
     report.tags[0].serial = "</td><script>x</script>"
     return report
 }
@@ -59,9 +60,11 @@ private func hostileReport() -> RunReport {
     #expect(kpis.contains(String(Int(figures.tagsPerHour.rounded()))))
     #expect(kpis.contains { $0.hasSuffix(" %") })
     let captions = page.elements("caption").map(\.text)
-    #expect(captions == [
-        "\(report.failures.count) failed attempt(s), in time order", "First 10 of 420 tags done", "Last 10 tags done",
-    ])
+    #expect(
+        captions == [
+            "\(report.failures.count) failed attempt(s), in time order", "First 10 of 420 tags done",
+            "Last 10 tags done",
+        ])
     // One failures row per failed attempt; ten rows in each tag table.
     let rows = page.elements("tr")
     #expect(rows.count == 3 + report.failures.count + 20)

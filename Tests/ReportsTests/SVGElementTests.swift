@@ -22,7 +22,10 @@ func escapeReplacesMarkupAndForbiddenCharacters(input: String, expected: String)
         "g", [("id", "a\"b"), ("data-x", "<1>")],
         children: [SVGElement("text", [("x", "1")], text: "</text><script>"), SVGElement("rect")])
     let xml = element.render()
-    #expect(xml == "<g id=\"a&quot;b\" data-x=\"&lt;1&gt;\">\n<text x=\"1\">&lt;/text&gt;&lt;script&gt;</text>\n<rect/>\n</g>")
+    #expect(
+        xml
+            == "<g id=\"a&quot;b\" data-x=\"&lt;1&gt;\">\n<text x=\"1\">&lt;/text&gt;&lt;script&gt;</text>\n<rect/>\n</g>"
+    )
     let parsed = XMLInspector.parse(xml)
     #expect(parsed.error == nil)
     #expect(parsed.elements.map(\.name) == ["g", "text", "rect"])
@@ -55,8 +58,9 @@ func numbersPrintWithAtMostTwoDecimals(value: Double, expected: String) {
 }
 
 @Test func standaloneDocumentCarriesNamespaceTitleAndSize() {
-    let document = SVG.document(width: 300, height: 200, title: "T <1>", description: "D", standalone: true,
-                                children: [SVG.rect(x: 0, y: 0, width: -5, height: 10, fill: "#000")])
+    let document = SVG.document(
+        width: 300, height: 200, title: "T <1>", description: "D", standalone: true,
+        children: [SVG.rect(x: 0, y: 0, width: -5, height: 10, fill: "#000")])
     let parsed = XMLInspector.parse(document.render())
     #expect(parsed.error == nil)
     let root = parsed.elements[0]

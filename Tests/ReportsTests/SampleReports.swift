@@ -7,8 +7,10 @@ import Reports
 enum SampleReports {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// A realistic line run: two readers, 420 rows, about 45 minutes with a six-minute pause, a few
-    /// percent of failures in several classes, modelled airtime. Same bytes every time (a fixed LCG).
+    /// A realistic line run.
+    ///
+    /// Two readers, 420 rows, about 35 minutes with a six-minute pause, a few percent of failures in
+    /// several classes, modelled airtime. Same bytes every time (a fixed LCG).
     static func line() -> RunReport {
         var seed: UInt64 = 0x5EED
         func random() -> Double {
@@ -63,18 +65,22 @@ enum SampleReports {
                 let claimed = failure.0 == .duplicateUID || failure.0 == .wrongChip ? nil : row
                 if failure.0 == .duplicateUID || failure.0 == .wrongChip { phases = [.detect: detect * 1000] }
                 attempts.append(
-                    .init(uid: uid, row: claimed, reader: readers[reader], failure: failure.0, detail: failure.3,
-                          phase: failure.2, time: time, phaseMicroseconds: phases, exchanges: 9,
-                          airtimeMicroseconds: nil))
+                    .init(
+                        uid: uid, row: claimed, reader: readers[reader], failure: failure.0, detail: failure.3,
+                        phase: failure.2, time: time, phaseMicroseconds: phases, exchanges: 9,
+                        airtimeMicroseconds: nil))
                 continue
             }
             attempts.append(
-                .init(uid: uid, row: row, reader: readers[reader], failure: nil, detail: "", phase: .ledger, time: time,
-                      phaseMicroseconds: phases, exchanges: 23, airtimeMicroseconds: 52_000 + random() * 6_000))
+                .init(
+                    uid: uid, row: row, reader: readers[reader], failure: nil, detail: "", phase: .ledger, time: time,
+                    phaseMicroseconds: phases, exchanges: 23, airtimeMicroseconds: 52_000 + random() * 6_000))
             tags.append(
-                .init(uid: uid, row: row, serial: "MUS-2026-" + String(row).leftPadded(to: 5), messageSHA256:
-                    String(repeating: String(row % 16, radix: 16), count: 64), locked: true, time: time,
-                      reader: readers[reader]))
+                .init(
+                    uid: uid, row: row, serial: "MUS-2026-" + String(row).leftPadded(to: 5),
+                    messageSHA256:
+                        String(repeating: String(row % 16, radix: 16), count: 64), locked: true, time: time,
+                    reader: readers[reader]))
             row += 1
         }
         let end = attempts.map(\.time).max() ?? start

@@ -6,8 +6,9 @@ import Testing
 private func report(duration: Double, tags: [(Double, String)]) -> RunReport {
     let start = SampleReports.start
     let lines = tags.enumerated().map { index, tag in
-        RunReport.TagLine(uid: "04000000000000", row: index + 1, serial: "", messageSHA256: "", locked: false,
-                          time: start.addingTimeInterval(tag.0), reader: tag.1)
+        RunReport.TagLine(
+            uid: "04000000000000", row: index + 1, serial: "", messageSHA256: "", locked: false,
+            time: start.addingTimeInterval(tag.0), reader: tag.1)
     }
     return RunReport(
         job: "t", manifestSHA256: "", templateSHA256: "", readers: ["A", "B"], startedAt: start,
@@ -53,9 +54,9 @@ func bucketIsTheShortestThatFitsTheRun(duration: Double, seconds: Int) {
     #expect(abs(upper.number("y") + upper.number("height") - lower.number("y")) < 0.02)
     #expect(upper.number("x") == lower.number("x"))
     #expect(double.number("x") < single.number("x") && single.number("x") < lower.number("x"))
-    // The pause is shaded over buckets 2…58.
+    // The pause is shaded over buckets 2…58 (x is rounded to 0.01 px, so allow 57 × 0.01).
     let pause = try #require(svg.elements("rect", class: "pause").first)
-    #expect(abs(pause.number("width") - 57 * (single.number("x") - double.number("x"))) < 0.6)  // x rounded to 0.01 px, times 57
+    #expect(abs(pause.number("width") - 57 * (single.number("x") - double.number("x"))) < 0.6)
 }
 
 @Test func axesAreLabelledWithUnits() {
