@@ -43,15 +43,15 @@ public enum RunReportHTML {
         var items = [
             ("rows done", "\(rows.done) / \(rows.total)"), ("failed", String(rows.failed)),
             ("pending", String(rows.pending)),
-            ("tags per hour", RunReportWriter.format(figures.tagsPerHour, digits: 0)),
-            ("first-pass yield", RunReportWriter.format(figures.firstPassYield * 100, digits: 1) + " %"),
+            ("tags per hour", SVG.fixed(figures.tagsPerHour, digits: 0)),
+            ("first-pass yield", SVG.fixed(figures.firstPassYield * 100, digits: 1) + " %"),
             ("retries", String(figures.retries)),
-            ("exchanges per tag", RunReportWriter.format(figures.exchangesPerTag, digits: 1)),
+            ("exchanges per tag", SVG.fixed(figures.exchangesPerTag, digits: 1)),
         ]
         if rows.burned > 0 { items.insert(("burned", String(rows.burned)), at: 2) }
         if rows.claimed > 0 { items.insert(("claimed", String(rows.claimed)), at: 2) }
         if let ratio = figures.measuredOverAirtime {
-            items.append(("measured ÷ radio floor", RunReportWriter.format(ratio, digits: 2)))
+            items.append(("measured ÷ radio floor", SVG.fixed(ratio, digits: 2)))
         }
         var html = "<div class=\"kpis\">\n"
         for (name, value) in items {
@@ -62,12 +62,12 @@ public enum RunReportHTML {
     }
 
     private static func phaseCaption(_ figures: RunFigures) -> String {
-        let measured = RunReportWriter.format(figures.measuredPerTagMilliseconds, digits: 2)
+        let measured = SVG.fixed(figures.measuredPerTagMilliseconds, digits: 2)
         guard let air = figures.airtimePerTagMilliseconds else {
             return "Per-phase time per tag; mean tag work \(measured) ms. Timing not modelled: no radio floor."
         }
         return "Per-phase time per tag; mean tag work \(measured) ms against a modelled radio floor of "
-            + "\(RunReportWriter.format(air, digits: 2)) ms (dashed line)."
+            + "\(SVG.fixed(air, digits: 2)) ms (dashed line)."
     }
 
     /// The failures table: UID, row, class, detail, phase, time, reader.

@@ -97,6 +97,21 @@ public enum SVG {
         SVGElement("g", attributes, children: children)
     }
 
+    /// `value` with exactly `digits` decimals (0…6), `.` as separator, no grouping, `0` for non-finite
+    /// values: locale-independent, so a report renders to the same bytes on every machine.
+    public static func fixed(_ value: Double, digits: Int) -> String {
+        let digits = min(max(digits, 0), 6)
+        let scale = pow(10, Double(digits))
+        guard value.isFinite, abs(value * scale) < 1e15 else { return "0" }
+        let scaled = Int64((value * scale).rounded())
+        let sign = scaled < 0 ? "-" : ""
+        let magnitude = scaled.magnitude
+        let unit = UInt64(scale)
+        guard digits > 0 else { return sign + String(magnitude) }
+        let fraction = String(magnitude % unit)
+        return sign + String(magnitude / unit) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
     /// A number with at most two decimals, no trailing zeros, `.` as separator, `0` for non-finite
     /// values: the same value always prints the same way, in any locale.
     public static func number(_ value: Double) -> String {

@@ -70,3 +70,11 @@ func numbersPrintWithAtMostTwoDecimals(value: Double, expected: String) {
     #expect(parsed.elements("rect").first?.attributes["width"] == "0")
     #expect(!SVG.document(width: 1, height: 1, title: "", description: "", children: []).render().contains("http"))
 }
+
+@Test(arguments: [
+    (755.6, 0, "756"), (94.28, 1, "94.3"), (0.0, 2, "0.00"), (-1.005, 2, "-1.00"), (1.395, 2, "1.40"),
+    (12.5, 0, "13"), (-0.04, 1, "0.0"), (Double.nan, 1, "0"), (1234567.0, 1, "1234567.0"), (0.05, 3, "0.050"),
+])
+func fixedDecimalsIgnoreTheLocale(value: Double, digits: Int, expected: String) {
+    #expect(SVG.fixed(value, digits: digits) == expected)
+}
