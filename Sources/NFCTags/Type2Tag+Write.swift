@@ -59,6 +59,11 @@ extension Type2Tag {
 
             var written: [Int] = []
             var skipped: [Int] = []
+            if touched.allSatisfy({ cache[$0] == finals[$0] }) {
+                // The tag already holds exactly this TLV: nothing to write.
+                area = current
+                return Type2WriteResult(pages: finals, writtenPages: [], skippedPages: touched)
+            }
             func put(_ page: Int, _ bytes: [UInt8]) throws {
                 try write(page: page, data: bytes)
                 written.append(page)
