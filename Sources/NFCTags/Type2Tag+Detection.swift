@@ -64,6 +64,8 @@ extension Type2Tag {
     }
 
     private func walk() throws -> NDEFArea {
+        // READ 00 brings UID, static locks and CC in one exchange (not READ 03).
+        if cache[2] == nil || cache[3] == nil { _ = try read(page: 0) }
         let ccBytes = try (12..<16).map { try byte(at: $0) }
         guard let cc = CapabilityContainer(ccBytes), cc.hasNDEFMagic else {
             throw Type2Error(.notNDEF, "CC0 is \(Hex.string(ccBytes.prefix(1))), not E1: not NDEF formatted", page: 3)
