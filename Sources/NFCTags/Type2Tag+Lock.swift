@@ -17,6 +17,12 @@ extension Type2Tag {
     ///   `.unknownChip`; `TransportError`.
     public func writeLock(configLock: Bool = false) throws {
         try measure("lock") {
+            if chip == nil && area == nil {
+                // A generic tag's dynamic lock bytes come from its TLVs: detect (READ 00, READ 04).
+                do {
+                    try detectNDEF()
+                } catch let error as Type2Error where error.code == .notNDEF || error.code == .unsupportedCC {}
+            }
             if cache[2] == nil || cache[3] == nil { _ = try read(page: 2) }
             guard let page2 = cache[2], let cc = cache[3].flatMap(CapabilityContainer.init) else {
                 throw Type2Error(.invalidResponse, "pages 2–3 could not be read", page: 2)
@@ -65,7 +71,9 @@ extension Type2Tag {
     /// Pages to write for a generic tag's dynamic lock bits (Lock Control TLVs or the default area).
     private func genericLockPages(_ cc: CapabilityContainer) throws -> [(page: Int, bytes: [UInt8], mask: [UInt8])] {
         guard cc.hasNDEFMagic, cc.majorVersion == 1, cc.bytes[2] > 0x06 else { return [] }
-        let found = try area ?? detectNDEF()
+        guard let found = area else {
+            throw Type2Error(.unknownChip, "chip unknown and no NDEF TLV layout: the dynamic lock bytes cannot be located")
+        }
         let declared = found.lockAreas.filter { !$0.isDefault }
         if declared.isEmpty && (cc.bytes[2] == 0x3E || cc.bytes[2] == 0x6D) {
             throw Type2Error(
@@ -80,12 +88,10 @@ extension Type2Tag {
             }
         }
         let pages = Set(lockBytes.keys.map { $0 / 4 }).sorted()
-        let missing = pages.filter { cache[$0] == nil }
-        if let low = missing.first, let high = missing.last { _ = try readPages(low...high) }
         return try pages.map { page in
-            guard let current = cache[page] else {
-                throw Type2Error(.invalidResponse, "lock page \(page) could not be read", page: page)
-            }
+            // Lock pages usually lie past the data area, where a generic tag's READ answers are not
+            // cached (roll-over is unknown), so the page is taken from its own READ answer.
+            let current = try cache[page] ?? Array(read(page: page).prefix(4))
             let mask = (0..<4).map { lockBytes[page * 4 + $0] ?? 0x00 }
             return (page, (0..<4).map { current[$0] | mask[$0] }, mask)
         }
