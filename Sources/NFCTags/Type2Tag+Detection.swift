@@ -115,7 +115,8 @@ extension Type2Tag {
                 if !locks.contains(where: { !$0.isDefault }), let area = Self.defaultLockArea(cc) {
                     found.lockAreas.append(area)
                 }
-                found.isReadOnly = cc.writeAccess != 0 || Self.staticLockCovers(found, staticLock)
+                found.isReadOnly =
+                    cc.writeAccess != 0 || Self.staticLockCovers(found, staticLock) || dynamicLockCovers(found)
                 return found
             }
             // Walk the value bytes (skipping reserved ones) to find the next TLV.
@@ -148,6 +149,17 @@ extension Type2Tag {
         guard cc.bytes[2] > 0x06 else { return nil }
         let bits = (cc.dataAreaBytes - 48 + 7) / 8
         return .init(bytes: cc.dataAreaEnd..<cc.dataAreaEnd + (bits + 7) / 8, bits: bits, bytesPerBit: 8, isDefault: true)
+    }
+
+    /// Whether a dynamic lock bit covers a page of the NDEF area; only when the lock page is cached
+    /// (e.g. by `readConfiguration()`), so detection never costs an extra READ for it.
+    func dynamicLockCovers(_ area: NDEFArea) -> Bool {
+        guard let chip, let page = chip.dynamicLockPage, let bytes = cache[page] else { return false }
+        let locked = Type2Configuration(dynamicLock: bytes, cfg0: [0, 0, 0, 0], cfg1: [0, 0, 0, 0])
+            .dynamicallyLockedPages(on: chip)
+        let first = area.tlvAddress / 4
+        let last = (area.dataAreaEnd - 1) / 4
+        return locked.contains { $0 >= first && $0 <= last }
     }
 
     /// Whether a static lock bit is set for any page 3–15 holding the NDEF TLV or data area after it.
