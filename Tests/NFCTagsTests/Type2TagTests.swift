@@ -62,3 +62,25 @@ final class TimedTransceiver: Transceiver {
         expectScriptDone(transceiver)
     }
 }
+
+/// UID cross-checks (`type2-ntag.md` §2.2, §11).
+@Suite struct Type2TagUIDTests {
+    @Test func factoryPagesAreConsistent() throws {
+        let image = Images.factory(.ntag213)
+        let (transceiver, tag) = Images.tag(.ntag213, [.exchange([0x30, 0x00], Images.read(image, 0))])
+        #expect(try tag.readUID() == Images.goldenUID)
+        #expect(try tag.uidAnomalies(anticollisionUID: Images.goldenUID).isEmpty)
+        #expect(Array(image[8..<12]) == [0xA9, 0x48, 0x00, 0x00])  // reference page 2
+        expectScriptDone(transceiver)
+    }
+
+    @Test func cloneSignsAreReported() throws {
+        var image = Images.factory(.ntag213, uid: [0x1D, 0x51, 0x7C, 0xE1, 0xED, 0x25, 0x80])
+        image[3] ^= 0x01
+        image[9] = 0x00
+        let (transceiver, tag) = Images.tag(.ntag213, [.exchange([0x30, 0x00], Images.read(image, 0))])
+        let anomalies = try tag.uidAnomalies(anticollisionUID: Images.goldenUID)
+        #expect(anomalies.count == 4)
+        expectScriptDone(transceiver)
+    }
+}
