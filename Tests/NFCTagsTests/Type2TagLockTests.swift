@@ -178,4 +178,29 @@ import Testing
         try tag.writeLock()
         expectScriptDone(transceiver)
     }
+
+    @Test func genericDefaultAreaWithCC2Of08SetsTwoBits() throws {
+        // nfcpy's case: CC2 = 08 (64-byte data area), no Lock Control TLV -> 2 bits at byte 80.
+        var image = [UInt8](repeating: 0, count: 48 * 4)
+        Images.set(&image, page: 0, [0x04, 0x51, 0x7C, 0xA1])
+        Images.set(&image, page: 3, [0xE1, 0x10, 0x08, 0x00])
+        Images.set(&image, page: 4, [0x03, 0x00, 0xFE, 0x00])
+        var after = image
+        after[10] = 0xFF
+        after[11] = 0xFF
+        after[15] = 0x0F
+        after[80] = 0x03
+        let steps = Images.detectionSteps(image) + [
+            .exchange([0x30, 0x14], Images.read(image, 0x14)),
+            .ack([0xA2, 0x03, 0xE1, 0x10, 0x08, 0x0F]),
+            .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
+            .ack([0xA2, 0x14, 0x03, 0x00, 0x00, 0x00]),
+            .reactivation,
+            .exchange([0x30, 0x02], Images.read(after, 2)),
+            .exchange([0x30, 0x14], Images.read(after, 0x14)),
+        ]
+        let (transceiver, tag) = Images.tag(nil, steps)
+        try tag.writeLock()
+        expectScriptDone(transceiver)
+    }
 }

@@ -195,4 +195,12 @@ import Testing
         try tag.verify(pages: expected)
         expectScriptDone(transceiver)
     }
+
+    @Test func blankTagWithoutCCIsNotNDEF() {
+        let image = Images.factory(.mf0ul21)
+        let (transceiver, tag) = Images.tag(.mf0ul21, [Images.detectionSteps(image)[0]])
+        #expect(type2Code { try tag.writeNDEF(Self.exampleURI) } == .notNDEF)
+        #expect(!transceiver.sent.contains { $0.first == 0xA2 })
+        expectScriptDone(transceiver)
+    }
 }
