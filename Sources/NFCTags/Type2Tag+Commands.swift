@@ -95,7 +95,13 @@ extension Type2Tag {
             guard (0...0xFF).contains(page) else {
                 throw Type2Error(.invalidArgument, "WRITE page \(page) is out of range", page: page)
             }
-            let answer = try send([0xA2, UInt8(page)] + data, timeoutMilliseconds: 10)
+            let answer: [UInt8]
+            do {
+                answer = try send([0xA2, UInt8(page)] + data, timeoutMilliseconds: 10)
+            } catch {
+                cache[page] = nil  // a failed or torn WRITE leaves the page unknown
+                throw error
+            }
             guard answer == [0x0A] else {
                 cache[page] = nil
                 throw Type2Error(

@@ -23,79 +23,88 @@ extension Type2Tag {
     @discardableResult
     public func writeNDEF(_ message: [UInt8]) throws -> Type2WriteResult {
         try measure("write") {
-            let current = try area ?? detectNDEF()
-            guard !current.isReadOnly else {
-                throw Type2Error(.readOnly, "the tag is read-only (CC3 \(Hex.string([current.cc.bytes[3]])) or lock bits)")
+            do {
+                return try writeMessage(message)
+            } catch {
+                area = nil  // the TLV may be half written: detect again before the next step
+                throw error
             }
-            let long = message.count >= 0xFF
-            let header: [UInt8] =
-                long ? [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)] : [0x03, UInt8(message.count)]
-            guard message.count <= 0xFFFE, header.count + message.count <= current.usableBytes else {
-                throw Type2Error(
-                    .capacity, "message of \(message.count) bytes exceeds the capacity of \(current.capacity) bytes")
-            }
-            let stream = header + message
-            let addresses = current.addresses(from: current.tlvAddress, count: stream.count)
-            var desired: [Int: UInt8] = [:]
-            for (address, value) in zip(addresses, stream) { desired[address] = value }
-            let afterMessage = current.usable(atOrAfter: (addresses.last ?? current.tlvAddress) + 1)
-            if afterMessage < current.dataAreaEnd { desired[afterMessage] = 0xFE }
-            let lengthAddress = addresses[1]
-            let lengthPage = lengthAddress / 4
-            let headerAddresses = Set(addresses.prefix(header.count))
-            let touched = Set(desired.keys.map { $0 / 4 }).sorted()
-
-            try prefetchForWrite(touched, current: current, desired: desired)
-
-            var finals: [Int: [UInt8]] = [:]
-            for page in touched {
-                finals[page] = (0..<4).map { desired[page * 4 + $0] ?? cache[page]?[$0] ?? 0x00 }
-            }
-            var interim = finals[lengthPage] ?? []
-            interim[lengthAddress % 4] = 0x00
-            let lengthPageHasData = (0..<4).contains {
-                desired[lengthPage * 4 + $0] != nil && !headerAddresses.contains(lengthPage * 4 + $0)
-            }
-
-            var written: [Int] = []
-            var skipped: [Int] = []
-            if touched.allSatisfy({ cache[$0] == finals[$0] }) {
-                // The tag already holds exactly this TLV: nothing to write.
-                area = current
-                return Type2WriteResult(pages: finals, writtenPages: [], skippedPages: touched)
-            }
-            func put(_ page: Int, _ bytes: [UInt8]) throws {
-                try write(page: page, data: bytes)
-                written.append(page)
-            }
-            // (1) Empty the TLV first so a tear leaves a valid empty tag, never a truncated message.
-            let lengthIsZero = cache[lengthPage]?[lengthAddress % 4] == 0x00
-            if !lengthIsZero { try put(lengthPage, interim) }
-            // (2) Data pages ascending, Terminator included; the length byte stays 0.
-            for page in touched {
-                let target = page == lengthPage ? interim : finals[page] ?? []
-                if page == lengthPage && !lengthPageHasData { continue }
-                if cache[page] == target {
-                    if page != lengthPage { skipped.append(page) }
-                    continue
-                }
-                try put(page, target)
-            }
-            // (3) The real length last.
-            if let final = finals[lengthPage] {
-                if cache[lengthPage] != final {
-                    try put(lengthPage, final)
-                } else if !written.contains(lengthPage) {
-                    skipped.append(lengthPage)
-                }
-            }
-            var updated = current
-            updated.lengthAddresses = Array(addresses[1..<header.count])
-            updated.messageAddress = current.usable(atOrAfter: (updated.lengthAddresses.last ?? lengthAddress) + 1)
-            updated.messageLength = message.count
-            area = updated
-            return Type2WriteResult(pages: finals, writtenPages: written, skippedPages: skipped.sorted())
         }
+    }
+
+    private func writeMessage(_ message: [UInt8]) throws -> Type2WriteResult {
+        let current = try area ?? detectNDEF()
+        guard !current.isReadOnly else {
+            throw Type2Error(.readOnly, "the tag is read-only (CC3 \(Hex.string([current.cc.bytes[3]])) or lock bits)")
+        }
+        let long = message.count >= 0xFF
+        let header: [UInt8] =
+            long ? [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)] : [0x03, UInt8(message.count)]
+        guard message.count <= 0xFFFE, header.count + message.count <= current.usableBytes else {
+            throw Type2Error(
+                .capacity, "message of \(message.count) bytes exceeds the capacity of \(current.capacity) bytes")
+        }
+        let stream = header + message
+        let addresses = current.addresses(from: current.tlvAddress, count: stream.count)
+        var desired: [Int: UInt8] = [:]
+        for (address, value) in zip(addresses, stream) { desired[address] = value }
+        let afterMessage = current.usable(atOrAfter: (addresses.last ?? current.tlvAddress) + 1)
+        if afterMessage < current.dataAreaEnd { desired[afterMessage] = 0xFE }
+        let lengthAddress = addresses[1]
+        let lengthPage = lengthAddress / 4
+        let headerAddresses = Set(addresses.prefix(header.count))
+        let touched = Set(desired.keys.map { $0 / 4 }).sorted()
+
+        try prefetchForWrite(touched, current: current, desired: desired)
+
+        var finals: [Int: [UInt8]] = [:]
+        for page in touched {
+            finals[page] = (0..<4).map { desired[page * 4 + $0] ?? cache[page]?[$0] ?? 0x00 }
+        }
+        var interim = finals[lengthPage] ?? []
+        interim[lengthAddress % 4] = 0x00
+        let lengthPageHasData = (0..<4).contains {
+            desired[lengthPage * 4 + $0] != nil && !headerAddresses.contains(lengthPage * 4 + $0)
+        }
+
+        var written: [Int] = []
+        var skipped: [Int] = []
+        if touched.allSatisfy({ cache[$0] == finals[$0] }) {
+            // The tag already holds exactly this TLV: nothing to write.
+            area = current
+            return Type2WriteResult(pages: finals, writtenPages: [], skippedPages: touched)
+        }
+        func put(_ page: Int, _ bytes: [UInt8]) throws {
+            try write(page: page, data: bytes)
+            written.append(page)
+        }
+        // (1) Empty the TLV first so a tear leaves a valid empty tag, never a truncated message.
+        let lengthIsZero = cache[lengthPage]?[lengthAddress % 4] == 0x00
+        if !lengthIsZero { try put(lengthPage, interim) }
+        // (2) Data pages ascending, Terminator included; the length byte stays 0.
+        for page in touched {
+            let target = page == lengthPage ? interim : finals[page] ?? []
+            if page == lengthPage && !lengthPageHasData { continue }
+            if cache[page] == target {
+                if page != lengthPage { skipped.append(page) }
+                continue
+            }
+            try put(page, target)
+        }
+        // (3) The real length last.
+        if let final = finals[lengthPage] {
+            if cache[lengthPage] != final {
+                try put(lengthPage, final)
+            } else if !written.contains(lengthPage) {
+                skipped.append(lengthPage)
+            }
+        }
+        var updated = current
+        updated.lengthAddresses = Array(addresses[1..<header.count])
+        updated.messageAddress = current.usable(atOrAfter: (updated.lengthAddresses.last ?? lengthAddress) + 1)
+        updated.messageLength = message.count
+        area = updated
+        return Type2WriteResult(pages: finals, writtenPages: written, skippedPages: skipped.sorted())
     }
 
     /// Re-activates the tag, reads back every page of `result` (FAST_READ in chunks of ≤ 60 pages, or
@@ -115,7 +124,12 @@ extension Type2Tag {
             try reactivateCounted()
             _ = try readPages(first...last, useCache: false)
             for page in pages {
-                guard let want = expected[page], let got = cache[page] else { continue }
+                guard let want = expected[page], want.count == 4 else {
+                    throw Type2Error(.invalidArgument, "expected content of page \(page) is not 4 bytes", page: page)
+                }
+                guard let got = cache[page] else {
+                    throw Type2Error(.invalidResponse, "page \(page) could not be read back", page: page)
+                }
                 for index in 0..<4 where want[index] != got[index] {
                     let address = page * 4 + index
                     if mask.contains(where: { $0.contains(address) }) { continue }

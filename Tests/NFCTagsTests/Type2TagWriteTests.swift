@@ -203,4 +203,18 @@ import Testing
         #expect(!transceiver.sent.contains { $0.first == 0xA2 })
         expectScriptDone(transceiver)
     }
+
+    @Test func nakMidWriteReactivatesAndForgetsTheLayout() {
+        let image = Images.factory(.ntag213)
+        let steps = Images.detectionSteps(image) + [
+            .ack([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1]),
+            .fail([0xA2, 0x06, 0x01, 0x0C, 0x55, 0x04], .nak(5)), .reactivation,
+        ]
+        let (transceiver, tag) = Images.tag(.ntag213, steps)
+        #expect(throws: TransportError.nak(5)) { try tag.writeNDEF(Self.exampleURI) }
+        #expect(tag.area == nil)
+        #expect(tag.cachedPage(6) == nil)
+        #expect(tag.operations.last?.writes == 2)
+        expectScriptDone(transceiver)
+    }
 }
