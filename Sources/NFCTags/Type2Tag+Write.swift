@@ -148,8 +148,9 @@ extension Type2Tag {
     private func prefetchForWrite(_ touched: [Int], current: NDEFArea, desired: [Int: UInt8]) throws {
         var oldEndPage = -1
         if current.messageLength > 0 {
-            let oldLast = current.addresses(from: current.messageAddress, count: current.messageLength).last
-            oldEndPage = (oldLast ?? 0) / 4
+            // The old message and the byte after it (its Terminator, usually).
+            let oldLast = current.addresses(from: current.messageAddress, count: current.messageLength).last ?? 0
+            oldEndPage = min(current.usable(atOrAfter: oldLast + 1), current.dataAreaEnd - 1) / 4
         }
         let needed = touched.filter { page in
             guard cache[page] == nil else { return false }
