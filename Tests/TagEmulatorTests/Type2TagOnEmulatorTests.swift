@@ -1,3 +1,4 @@
+import NDEF
 import NFCTags
 import TagEmulator
 import TestSupport
@@ -121,5 +122,26 @@ private final class RecordingTransceiver: Transceiver {
         } catch {
             return nil
         }
+    }
+}
+
+/// The Core NFC-shaped `ReaderNDEFTag` on the simulated reader (`sim:` spec).
+@Suite struct ReaderNDEFTagOnSimulatorTests {
+    @Test(arguments: ["sim:ntag213", "sim:ntag215", "sim:ntag216"])
+    func writeReadLockOnTheSimulatedReader(spec: String) async throws {
+        let reader = try SimulatedReader(spec: ReaderSpec(spec))
+        guard case .tag(let detected) = try await reader.poll(timeoutMilliseconds: 100) else {
+            Issue.record("no tag presented")
+            return
+        }
+        let tag = try await ReaderNDEFTag.connect(to: reader, identifier: detected.uid)
+        #expect(tag.identity?.isGeneric == false)
+        #expect(try await tag.queryNDEFStatus().0 == .readWrite)
+        let message = NDEFMessage(records: [.uri("https://example.com/a"), try .text("hello", languageCode: "en")])
+        try await tag.writeNDEF(message)
+        #expect(try await tag.readNDEF() == message)
+        try await tag.writeLock()
+        #expect(try await tag.queryNDEFStatus().0 == .readOnly)
+        await #expect(throws: Type2Error(.readOnly, "")) { try await tag.writeNDEF(message) }
     }
 }
