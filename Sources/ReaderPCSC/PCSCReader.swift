@@ -77,10 +77,14 @@ public actor PCSCReader: OperatorFeedbackReader {
             case .success(let state):
                 current = state.currentState
                 if state.isUnavailable { throw .transport("reader '\(name)' is unavailable (unplugged?)") }
-                if state.isPresent, state.eventState & PCSCConstant.stateMute == 0,
-                    let tag = try connect(eventCount: state.eventCount)
-                {
-                    return .tag(tag)
+                if state.isPresent, state.eventState & PCSCConstant.stateMute == 0 {
+                    if let tag = try connect(eventCount: state.eventCount) { return .tag(tag) }
+                    // Present but not answering: a tag swapped faster than the reader's presence check
+                    // comes good without any state change, so look again after a short pause.
+                    guard remaining > 0 else { return .empty }
+                    try? await Task.sleep(for: .milliseconds(min(remaining, Self.retryMilliseconds)))
+                    current = PCSCConstant.stateUnaware
+                    continue
                 }
             }
             if remaining == 0 { return .empty }
@@ -220,6 +224,9 @@ public actor PCSCReader: OperatorFeedbackReader {
             cancel.cancel()
         }
     }
+
+    /// Pause before connecting again to a card that is present but did not answer.
+    static let retryMilliseconds = 100
 
     private static func milliseconds(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Int {
         let left = clock.now.duration(to: deadline)

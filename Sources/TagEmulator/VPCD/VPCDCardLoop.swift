@@ -69,6 +69,7 @@ final class VPCDCardLoop {
         vpcdFD = fd
         decoder = VPCDFrameDecoder()
         connections += 1
+        card.enterField()
     }
 
     private func disconnect() {
