@@ -49,8 +49,20 @@ public final class PCSCDaemon: Sendable {
     ///
     /// - Parameter readerCount: lists readers through pcsc-lite (e.g. `PCSCReader.listReaders().count`);
     ///   called after `PCSCLITE_CSOCK_NAME` is set.
+    /// Only one daemon runs per test process at a time (they share `socketPath`): `start` waits until
+    /// the previous daemon was stopped, so suites in different files and targets cannot collide.
     public static func start(slots: Int, readerCount: @Sendable () throws -> Int) async throws -> PCSCDaemon {
         _ = socketPath
+        await DaemonLock.shared.acquire()
+        do {
+            return try await startLocked(slots: slots, readerCount: readerCount)
+        } catch {
+            await DaemonLock.shared.release()
+            throw error
+        }
+    }
+
+    private static func startLocked(slots: Int, readerCount: @Sendable () throws -> Int) async throws -> PCSCDaemon {
         var lastLog = ""
         for _ in 0..<4 {
             let daemon = try launch(entries: max(1, (slots + 1) / 2))
@@ -61,7 +73,7 @@ public final class PCSCDaemon: Sendable {
                 try await Task.sleep(for: .milliseconds(10))
             }
             lastLog = daemon.log
-            await daemon.stop()
+            await daemon.terminate()
         }
         throw HarnessError("pcscd did not register its virtual readers; last log:\n\(lastLog)")
     }
@@ -74,8 +86,14 @@ public final class PCSCDaemon: Sendable {
     /// Whether the process is still running.
     public var isRunning: Bool { kill(processID, 0) == 0 && !Self.reap(processID, block: false) }
 
-    /// Sends SIGTERM, waits for the process to exit (SIGKILL after 5 s) and removes the private folder.
+    /// Sends SIGTERM, waits for the process to exit (SIGKILL after 5 s), removes the private folder and
+    /// lets the next `start` go ahead. Call exactly once.
     public func stop() async {
+        await terminate()
+        await DaemonLock.shared.release()
+    }
+
+    private func terminate() async {
         kill(processID, SIGTERM)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
@@ -219,6 +237,29 @@ public final class PCSCDaemon: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
+        }
+    }
+}
+
+/// A first-come, first-served async lock: one private pcscd per test process at a time.
+private actor DaemonLock {
+    static let shared = DaemonLock()
+    private var held = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        if !held {
+            held = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if waiters.isEmpty {
+            held = false
+        } else {
+            waiters.removeFirst().resume()
         }
     }
 }

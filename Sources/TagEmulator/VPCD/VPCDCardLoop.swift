@@ -96,7 +96,18 @@ final class VPCDCardLoop {
                     return
                 }
             }
-            if configuration.lineMode, usedBeforePowerOff { nextTagInLine() }
+            if card.tag != nil, source.currentHasLeft {
+                // Torn away mid-exchange: the link closes (removal); in line mode the next tag comes.
+                if configuration.lineMode {
+                    nextTagInLine()
+                } else {
+                    disconnect()
+                    card.removeTag()
+                    source.remove()
+                }
+            } else if configuration.lineMode, usedBeforePowerOff {
+                nextTagInLine()
+            }
         }
     }
 

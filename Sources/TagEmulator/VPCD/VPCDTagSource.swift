@@ -24,6 +24,14 @@ public protocol VPCDTagSource: AnyObject {
 
     /// A human-readable memory image of the current tag (the control socket's `dump`).
     func dump() -> String
+
+    /// Whether the current tag left the field on its own (a tear fault); the card then closes the link.
+    var currentHasLeft: Bool { get }
+}
+
+extension VPCDTagSource {
+    /// Sources without faults never lose a tag on their own.
+    public var currentHasLeft: Bool { false }
 }
 
 /// A control-socket failure message (`error: …`).
