@@ -146,6 +146,8 @@ struct PCSCReaderTests {
             }
             #expect(!supportsRaw)
             #expect(page.prefix(4) == [0x11, 0x22, 0x33, 0x44])
+            // FF CA at poll, FF D6, FF CA again after the write, FF B0: the raw attempt sent nothing.
+            #expect(await reader.transmittedAPDUs == 4)
         }
     }
 
@@ -176,6 +178,20 @@ struct PCSCReaderTests {
             #expect(seen == (0..<3).map { population.uid(at: $0) })
             #expect(Set(seen).count == 3)
             #expect(try await reader.poll(timeoutMilliseconds: 900) == .empty)
+        }
+    }
+
+    @Test func cancellingAPollEndsTheWaitThroughSCardCancel() async throws {
+        try await withVirtualReaders([ntag213(uidA)]) { readers in
+            let empty = try await readers.reader(1)  // the entry's second slot has no card
+            let clock = ContinuousClock()
+            let start = clock.now
+            let waiting = Task { try await empty.poll(timeoutMilliseconds: 30_000) }
+            try await Task.sleep(for: .milliseconds(300))
+            waiting.cancel()
+            #expect(try await waiting.value == .empty)
+            #expect(clock.now - start < .seconds(5))
+            #expect(try await empty.poll(timeoutMilliseconds: 0) == .empty)
         }
     }
 
