@@ -6,8 +6,9 @@ public enum TagCycleOutcome: Sendable, Hashable {
     case fail
 }
 
-/// A reader that can show the outcome of a tag cycle to the operator (LED and buzzer on ACR122U-class
-/// readers). The line worker calls `signal(_:)` before `release`.
+/// A reader that can show the outcome of a tag cycle to the operator.
+///
+/// ACR122U-class readers use their LED and buzzer. The line worker calls `signal(_:)` before `release`.
 public protocol OperatorFeedbackReader: TagReader {
     /// Shows `outcome`; best effort, never throws (a failed LED command must not fail the tag).
     func signal(_ outcome: TagCycleOutcome) async

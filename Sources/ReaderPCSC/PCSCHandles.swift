@@ -5,7 +5,9 @@
 final class PCSCContext {
     let value: PCSCContextValue
 
-    /// Establishes a context. The corresponding C function is `SCardEstablishContext`.
+    /// Establishes a context.
+    ///
+    /// The corresponding C function is `SCardEstablishContext`.
     init() throws(PCSCStatus) {
         value = try PCSCCalls.establishContext().get()
     }
@@ -37,13 +39,16 @@ final class PCSCCard {
         self.activeProtocol = activeProtocol
     }
 
-    /// Sends one APDU. The corresponding C function is `SCardTransmit`.
+    /// Sends one APDU.
+    ///
+    /// The corresponding C function is `SCardTransmit`.
     func transmit(_ apdu: [UInt8]) throws(PCSCStatus) -> [UInt8] {
         guard isOpen else { throw .invalidHandle }
         return try PCSCCalls.transmit(value, activeProtocol: activeProtocol, apdu).get()
     }
 
     /// Reconnects exclusively with `initialization` (`SCARD_RESET_CARD` re-activates the tag).
+    ///
     /// The corresponding C function is `SCardReconnect`.
     func reconnect(initialization: PCSCDWord) throws(PCSCStatus) {
         guard isOpen else { throw .invalidHandle }
@@ -53,7 +58,9 @@ final class PCSCCard {
         ).get()
     }
 
-    /// Ends the connection with `disposition`. The corresponding C function is `SCardDisconnect`.
+    /// Ends the connection with `disposition`.
+    ///
+    /// The corresponding C function is `SCardDisconnect`.
     func disconnect(_ disposition: PCSCDWord) {
         guard isOpen else { return }
         isOpen = false

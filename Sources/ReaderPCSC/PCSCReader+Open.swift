@@ -82,7 +82,8 @@ extension PCSCReader {
             }
             guard index < names.count else {
                 throw PCSCError(
-                    .readerNotFound, "reader '\(spec)': no reader #\(index); there are \(names.count): "
+                    .readerNotFound,
+                    "reader '\(spec)': no reader #\(index); there are \(names.count): "
                         + names.joined(separator: ", "))
             }
             return [names[index]]

@@ -124,8 +124,10 @@ public actor PCSCReader: OperatorFeedbackReader {
         }
     }
 
-    /// Shows pass (green LED, short beep) or fail (red LED, long beep) on ACR122U-style readers
-    /// (`FF 00 40 …`, ACR122U API §6.2 [UNVERIFIED on hardware]). Best effort; no-op otherwise.
+    /// Shows pass (green LED, short beep) or fail (red LED, long beep) on ACR122U-style readers.
+    ///
+    /// Sends `FF 00 40 …` (ACR122U API §6.2, [UNVERIFIED] on hardware). Best effort; a no-op for other
+    /// styles, with feedback off, or without a connected tag.
     public func signal(_ outcome: TagCycleOutcome) async {
         guard feedbackEnabled, style == .acr122u, let transceiver else { return }
         _ = try? transceiver.transmit(Self.feedbackAPDU(outcome))

@@ -1,5 +1,5 @@
-import NFCTags
 internal import CPCSC
+import NFCTags
 
 /// A pcsc-lite status code (`LONG`, an `Int` on Linux x86_64).
 public struct PCSCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
@@ -42,9 +42,12 @@ public struct PCSCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStr
     /// The corresponding C constant is `SCARD_E_INVALID_HANDLE`.
     public static let invalidHandle = PCSCStatus(rawValue: Int(SCARD_E_INVALID_HANDLE))
 
-    /// pcsc-lite's text for the code. The corresponding C function is `pcsc_stringify_error`.
+    /// pcsc-lite's text for the code with its hex value.
+    ///
+    /// The corresponding C function is `pcsc_stringify_error`.
     public var description: String {
-        String(cString: pcsc_stringify_error(rawValue)) + " (" + String(UInt32(truncatingIfNeeded: rawValue), radix: 16, uppercase: true) + "h)"
+        String(cString: pcsc_stringify_error(rawValue)) + " ("
+            + String(UInt32(truncatingIfNeeded: rawValue), radix: 16, uppercase: true) + "h)"
     }
 
     /// Whether the code means the card (tag) left or was swapped (`pcsc-vpcd.md` §4): the tag's job

@@ -47,8 +47,12 @@ public final class PCSCDaemon: Sendable {
     /// Starts pcscd with at least `slots` virtual readers (rounded up to an even number) and waits until
     /// `readerCount()` reports all of them.
     ///
-    /// - Parameter readerCount: lists readers through pcsc-lite (e.g. `PCSCReader.listReaders().count`);
-    ///   called after `PCSCLITE_CSOCK_NAME` is set.
+    /// - Parameters:
+    ///   - slots: the virtual reader slots wanted.
+    ///   - readerCount: lists readers through pcsc-lite (e.g. `PCSCReader.listReaders().count`);
+    ///     called after `PCSCLITE_CSOCK_NAME` is set.
+    /// - Returns: the running daemon; call `stop()` exactly once.
+    /// - Throws: `HarnessError` when pcscd does not come up with every reader after four tries.
     /// Only one daemon runs per test process at a time (they share `socketPath`): `start` waits until
     /// the previous daemon was stopped, so suites in different files and targets cannot collide.
     public static func start(slots: Int, readerCount: @Sendable () throws -> Int) async throws -> PCSCDaemon {
@@ -86,8 +90,9 @@ public final class PCSCDaemon: Sendable {
     /// Whether the process is still running.
     public var isRunning: Bool { kill(processID, 0) == 0 && !Self.reap(processID, block: false) }
 
-    /// Sends SIGTERM, waits for the process to exit (SIGKILL after 5 s), removes the private folder and
-    /// lets the next `start` go ahead. Call exactly once.
+    /// Stops pcscd and lets the next `start` go ahead; call exactly once.
+    ///
+    /// Sends SIGTERM, waits for the process to exit (SIGKILL after 5 s) and removes the private folder.
     public func stop() async {
         await terminate()
         await DaemonLock.shared.release()
@@ -140,8 +145,9 @@ public final class PCSCDaemon: Sendable {
             ports += [port, port + 1]
         }
         try config.write(to: directory.appendingPathComponent("conf/vpcd"), atomically: true, encoding: .utf8)
-        let pid = try spawn(configDirectory: directory.appendingPathComponent("conf").path,
-                            logPath: directory.appendingPathComponent("pcscd.log").path)
+        let pid = try spawn(
+            configDirectory: directory.appendingPathComponent("conf").path,
+            logPath: directory.appendingPathComponent("pcscd.log").path)
         return PCSCDaemon(readerNames: names, ports: ports, directory: directory, processID: pid)
     }
 

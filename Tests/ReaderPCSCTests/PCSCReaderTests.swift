@@ -6,8 +6,9 @@ import TagEmulator
 import TestSupport
 import Testing
 
-/// End-to-end tests through a real pcscd (Debian 1.9.9) with the vsmartcard vpcd driver and the vpcd
-/// virtual card. Presence is polled by pcscd every 400 ms, so waits are generous (`pcsc-vpcd.md` §4).
+/// End-to-end tests through a real pcscd with the vsmartcard vpcd driver and the vpcd virtual card.
+///
+/// pcscd is Debian's 1.9.9. Presence is polled by pcscd every 400 ms, so waits are generous (`pcsc-vpcd.md` §4).
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct PCSCReaderTests {
     /// The tag in `reader`'s field, waiting up to 5 s.
@@ -139,7 +140,10 @@ struct PCSCReaderTests {
             let raw = await #expect(throws: TransportError.self) {
                 try await reader.withTransceiver { try $0.transceive([0x60], timeoutMilliseconds: 5) }
             }
-            if case .transport = raw {} else { Issue.record("expected a transport error, got \(String(describing: raw))") }
+            if case .transport = raw {
+            } else {
+                Issue.record("expected a transport error, got \(String(describing: raw))")
+            }
             let (supportsRaw, page) = try await reader.withTransceiver { link in
                 _ = try link.transceive([0xA2, 0x08, 0x11, 0x22, 0x33, 0x44], timeoutMilliseconds: 10)
                 return (link.supportsRawCommands, try link.transceive([0x30, 0x08], timeoutMilliseconds: 5))
@@ -158,8 +162,9 @@ struct PCSCReaderTests {
             await reader.signal(.pass)
             await reader.signal(.fail)
             let log = await readers.cards[0].command("feedback")
-            #expect(log == Hex.string(PCSCReader.feedbackAPDU(.pass)) + "\n" + Hex.string(PCSCReader.feedbackAPDU(.fail))
-                + "\nok\n")
+            #expect(
+                log == Hex.string(PCSCReader.feedbackAPDU(.pass)) + "\n" + Hex.string(PCSCReader.feedbackAPDU(.fail))
+                    + "\nok\n")
             let quiet = try await readers.reader(0, options: "?style=acr122u&feedback=off")
             #expect(!quiet.feedbackEnabled)
         }

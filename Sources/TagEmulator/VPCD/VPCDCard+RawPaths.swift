@@ -2,7 +2,9 @@ extension VPCDCard {
     /// The ACR122U firmware string answered to `FF 00 48 00 00` (ASCII, no status word).
     static let firmware = Array("ACR122U215".utf8)
 
-    /// `FF 00 P1 P2 …`: ACR122U pseudo-APDUs (`pcsc-vpcd.md` §10.3). Other styles answer `6A 81`.
+    /// Answers the ACR122U pseudo-APDUs `FF 00 P1 P2 …` (`pcsc-vpcd.md` §10.3).
+    ///
+    /// Other styles answer `6A 81`.
     ///
     /// * `FF 00 00 00 Lc D4 42 <cmd>` InCommunicateThru → `D5 43 <status> <answer> 90 00`; status `00`
     ///   with data, `01` silence, `02` for a 4-bit ACK/NAK (the PN532's RX CRC check is on).

@@ -59,8 +59,10 @@ public final class VPCDCard {
         statistics.insertions += 1
     }
 
-    /// The tag entered the reader's field (the link to vpcd is up): the reader's polling loop selects it
-    /// at once, as a contactless reader does, even before pcscd sends power-on. This matters when a tag
+    /// The tag entered the reader's field (the link to vpcd is up).
+    ///
+    /// The reader's polling loop selects it at once, as a contactless reader does, even before pcscd
+    /// sends power-on. This matters when a tag
     /// is swapped faster than pcscd's presence check: pcscd then sees no removal and no power-on.
     public func enterField() {
         guard let tag else { return }

@@ -5,8 +5,10 @@ import NDEF
     import Glibc
 #endif
 
-/// The virtual card's event loop: one thread, `poll(2)` over the vpcd connection, the wake-up pipe,
-/// the control socket and its clients. Never sleeps; waits only in `poll`.
+/// The virtual card's event loop: one thread waiting in `poll(2)`.
+///
+/// It watches the vpcd connection, the wake-up pipe, the control socket and its clients, and never
+/// sleeps.
 ///
 /// Not `Sendable`: created on and confined to the card's thread.
 final class VPCDCardLoop {

@@ -65,8 +65,11 @@ public final class VPCDVirtualTag: Sendable {
 
     /// Starts a virtual card on a new thread.
     ///
-    /// - Parameter makeSource: builds the tag source on the card's thread (tag models are not
-    ///   `Sendable`, so they are created where they are used).
+    /// - Parameters:
+    ///   - configuration: where vpcd listens and what to imitate.
+    ///   - makeSource: builds the tag source on the card's thread (tag models are not `Sendable`, so
+    ///     they are created where they are used).
+    /// - Returns: the running card.
     /// - Throws: `VPCDControlError` when the control socket cannot be created or `makeSource` fails.
     public static func start(
         _ configuration: VPCDConfiguration, makeSource: @escaping @Sendable () throws -> any VPCDTagSource

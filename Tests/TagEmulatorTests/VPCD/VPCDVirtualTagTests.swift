@@ -108,7 +108,8 @@ func powerOffWithoutAnyAPDUKeepsTheTagAndControlCommandsMoveIt() async throws {
     #expect(await card.command("insert 04AABBCCDDEEFF") == "inserted 04AABBCCDDEEFF\nok\n")
     let second = try vpcd.accept()
     defer { close(second) }
-    #expect(vpcd.send(second, [0xFF, 0xCA, 0x00, 0x00, 0x00]) == [0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x90, 0x00])
+    #expect(
+        vpcd.send(second, [0xFF, 0xCA, 0x00, 0x00, 0x00]) == [0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x90, 0x00])
     #expect(await card.command("insert 0411").hasPrefix("error: UID must be 7 bytes"))
     #expect(await card.command("frobnicate").hasPrefix("error: unknown command"))
     #expect(await card.command("dump").contains("03: E1 10 12 00"))
