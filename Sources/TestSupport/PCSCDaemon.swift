@@ -111,6 +111,8 @@ public final class PCSCDaemon: Sendable {
             try? await Task.sleep(for: .milliseconds(5))
         }
         try? FileManager.default.removeItem(at: directory)
+        unlink(Self.socketPath)
+        rmdir((Self.socketPath as NSString).deletingLastPathComponent)
     }
 
     private static func reap(_ pid: pid_t, block: Bool) -> Bool {
@@ -153,6 +155,7 @@ public final class PCSCDaemon: Sendable {
 
     /// Spawns `pcscd --foreground --config DIR` with the private socket as descriptor 3.
     private static func spawn(configDirectory: String, logPath: String) throws -> pid_t {
+        mkdir((socketPath as NSString).deletingLastPathComponent, 0o755)
         unlink(socketPath)
         var listener = try listenUnix(socketPath)
         if listener == 3 {
