@@ -69,7 +69,9 @@ public actor PCSCReader: OperatorFeedbackReader {
         var current = PCSCConstant.stateUnaware
         while !Task.isCancelled {
             let remaining = Self.milliseconds(until: deadline, clock: clock)
-            switch await waitForChange(current, timeoutMilliseconds: remaining) {
+            switch await waitForChange(current, timeoutMilliseconds: min(remaining, Self.waitSliceMilliseconds)) {
+            case .failure(let status) where status == .timeout && remaining > Self.waitSliceMilliseconds:
+                continue
             case .failure(let status) where status == .timeout || status == .cancelled:
                 return .empty
             case .failure(let status):
@@ -156,7 +158,9 @@ public actor PCSCReader: OperatorFeedbackReader {
         var current = PCSCConstant.stateUnaware
         while !Task.isCancelled {
             let remaining = Self.milliseconds(until: deadline, clock: clock)
-            switch await waitForChange(current, timeoutMilliseconds: remaining) {
+            switch await waitForChange(current, timeoutMilliseconds: min(remaining, Self.waitSliceMilliseconds)) {
+            case .failure(let status) where status == .timeout && remaining > Self.waitSliceMilliseconds:
+                continue
             case .failure(let status) where status == .timeout || status == .cancelled:
                 return false
             case .failure(let status):
@@ -226,6 +230,10 @@ public actor PCSCReader: OperatorFeedbackReader {
             cancel.cancel()
         }
     }
+
+    /// Longest single `SCardGetStatusChange` wait. `SCardCancel` normally ends a wait at once; a
+    /// cancellation that races the start of the call is still noticed within this time.
+    static let waitSliceMilliseconds = 1000
 
     /// Pause before connecting again to a card that is present but did not answer.
     static let retryMilliseconds = 100
