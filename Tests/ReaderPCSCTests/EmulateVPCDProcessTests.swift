@@ -94,5 +94,10 @@ struct EmulateVPCDProcessTests {
         let tags = try ProvisionProcess.run(["emulate", "vpcd", "--tags", "sim:ntag999"])
         #expect(tags.status == 64)
         #expect(tags.stderr.contains("--tags"))
+        let host = try ProvisionProcess.run(["emulate", "vpcd", "--host", "localhost"])
+        #expect(host.status == 64)
+        #expect(host.stderr.contains("--host"))
+        let device = try ProvisionProcess.run(["emulate", "vpcd2"])
+        #expect(device.status == 64)
     }
 }

@@ -37,9 +37,14 @@ enum EmulateVPCD {
         guard let style = VPCDReaderStyle(rawValue: styleName) else {
             throw CLIError.usage("--reader-style must be acr122u, acr1252u or plain, got '\(styleName)'")
         }
+        let host = options.value("host") ?? "127.0.0.1"
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else {
+            throw CLIError.usage("--host must be an IPv4 address such as 127.0.0.1, got '\(host)'")
+        }
         let (simulation, lineMode) = try population(options.value("tags") ?? "sim:ntag215")
         let configuration = VPCDConfiguration(
-            host: options.value("host") ?? "127.0.0.1", port: UInt16(port), style: style,
+            host: host, port: UInt16(port), style: style,
             controlPath: options.value("control").map { context.url(forPath: $0).path }, lineMode: lineMode)
         let card: VPCDVirtualTag
         do {
