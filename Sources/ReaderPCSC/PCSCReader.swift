@@ -231,8 +231,10 @@ public actor PCSCReader: OperatorFeedbackReader {
         }
     }
 
-    /// Longest single `SCardGetStatusChange` wait. `SCardCancel` normally ends a wait at once; a
-    /// cancellation that races the start of the call is still noticed within this time.
+    /// Longest single `SCardGetStatusChange` wait, in milliseconds.
+    ///
+    /// `SCardCancel` normally ends a wait at once; a cancellation that races the start of the call is
+    /// still noticed within this time.
     static let waitSliceMilliseconds = 1000
 
     /// Pause before connecting again to a card that is present but did not answer.
