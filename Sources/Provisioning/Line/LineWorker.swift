@@ -15,6 +15,7 @@ public struct LineWorker: Sendable {
     let events: @Sendable (LineEvent) -> Void
     let shouldStop: @Sendable () -> Bool
     let clock = ContinuousClock()
+    let lateTimings = LateTimings()
 
     /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
     public init(
@@ -34,6 +35,17 @@ public struct LineWorker: Sendable {
     /// - Throws: ledger errors (the ledger cannot record: stop the line) and reader transport failures
     ///   while polling.
     public func run() async throws -> WorkerStop {
+        let stop = try await loop()
+        try await flushTimings()
+        return stop
+    }
+
+    /// Writes the batched ledger/removal timings.
+    private func flushTimings() async throws {
+        try await ledger.recordLateTimings(job: job.name, lateTimings.drain())
+    }
+
+    private func loop() async throws -> WorkerStop {
         while true {
             if shouldStop() { return .stopRequested }
             let counts = try await ledger.counts(job: job.name)
@@ -125,11 +137,16 @@ public struct LineWorker: Sendable {
                     uid: uid, row: claim.row, reader: reader.name, outcome: .done, phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
-                record.durations.ledger = 0
                 try await ledger.markDone(job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record)
-                durations.ledger = Self.micros(clock.now - ledgerStart)
+                let ledgerMicros = Self.micros(clock.now - ledgerStart)
                 events(.done(reader: reader.name, uid: uidText, row: claim.row, resumed: claim.resumed))
+                let removalStart = clock.now
                 try await remove(uidText)
+                let pending = lateTimings.add(
+                    Ledger.LateTiming(
+                        uid: uid, ledgerMicroseconds: ledgerMicros,
+                        removalMicroseconds: Self.micros(clock.now - removalStart)))
+                if pending >= 64 { try await flushTimings() }
                 return
             }
             let retry = failure.isRetryable && attempt < job.retries
