@@ -133,7 +133,7 @@ public struct LineWorker: Sendable {
                 let tag = TagRecord(
                     uid: uid, chip: outcome.chip?.rawValue ?? "type2", bytesSHA256: Digest.sha256(message),
                     byteCount: message.count, locked: outcome.locked, writtenAt: Date())
-                var record = AttemptRecord(
+                let record = AttemptRecord(
                     uid: uid, row: claim.row, reader: reader.name, outcome: .done, phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
