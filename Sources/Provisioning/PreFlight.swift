@@ -1,0 +1,107 @@
+import Foundation
+
+/// Checks a whole job before any tag is touched: manifest, template, every row rendered and encoded.
+///
+/// Rows stream through one at a time: memory holds one chunk of the row file, the running size
+/// statistics, the first `problemLimit` problems and, for `unique` names only, a 16-byte digest per
+/// distinct value (`UniqueIndex`). Pre-flight creates no file.
+public enum PreFlight {
+    /// Runs pre-flight for the manifest at `url`.
+    ///
+    /// - Returns: the summary; `isValid` is false when any row has a problem.
+    /// - Throws: `JobInputError` when the manifest, the template or the row file's header cannot be used.
+    public static func run(
+        manifestAt url: URL, currentDirectory: URL, problemLimit: Int = 100
+    ) throws(JobInputError) -> PreFlightSummary {
+        let manifest = try Manifest.load(from: url, currentDirectory: currentDirectory)
+        return try run(manifest, problemLimit: problemLimit)
+    }
+
+    /// Runs pre-flight for a loaded manifest.
+    public static func run(_ manifest: Manifest, problemLimit: Int = 100, chunkSize: Int = 64 * 1024)
+        throws(JobInputError) -> PreFlightSummary
+    {
+        let template = try Template.load(for: manifest)
+        let reader = try manifest.openRows(chunkSize: chunkSize)
+        if let columns = reader.columns {
+            try template.check(columns: columns, dataFile: reader.file)
+            for (index, name) in manifest.unique.enumerated()
+            where !columns.contains(name) && !Template.builtinNames.contains(name) {
+                throw JobInputError(.manifestInvalid, file: manifest.file,
+                    "unique[\(index)]: '\(name)' is neither a column of \(reader.file) nor a built-in (serial, row, job)")
+            }
+        }
+        var summary = PreFlightSummary(job: manifest.job, tag: manifest.tag)
+        summary.hasLateBoundValues = template.hasLateBoundValues
+        var unique = UniqueIndex(names: manifest.unique)
+        var total = 0
+        func report(_ problem: JobInputError) {
+            summary.problemCount += 1
+            if summary.problems.count < problemLimit { summary.problems.append(problem) }
+        }
+        while true {
+            let row: JobRow
+            do {
+                guard let next = try reader.next() else { break }
+                row = next
+            } catch {
+                summary.rows += 1
+                report(error)
+                if reader.isFinished { break }
+                continue
+            }
+            summary.rows += 1
+            if check(row, template: template, manifest: manifest, file: reader.file, unique: &unique, total: &total,
+                summary: &summary, report: report)
+            {
+                summary.validRows += 1
+            }
+        }
+        if summary.rows == 0 {
+            report(JobInputError(.recordInvalid, file: reader.file, "the job has no rows"))
+        }
+        if summary.validRows > 0 { summary.messageBytesMean = Double(total) / Double(summary.validRows) }
+        summary.peakBufferedBytes = reader.peakBufferedBytes
+        summary.uniqueValuesTracked = unique.count
+        return summary
+    }
+
+    private static func check(
+        _ row: JobRow, template: Template, manifest: Manifest, file: String, unique: inout UniqueIndex,
+        total: inout Int, summary: inout PreFlightSummary, report: (JobInputError) -> Void
+    ) -> Bool {
+        var ok = true
+        let at = TextPosition(line: row.line, column: 1)
+        for (index, name) in unique.names.enumerated() {
+            guard let value = template.value(named: name, row: row) else {
+                report(JobInputError(.recordInvalid, file: file, position: at, row: row.row, "no field '\(name)' (listed in unique)"))
+                ok = false
+                continue
+            }
+            if let earlier = unique.insert(value, nameIndex: index, row: row.row) {
+                report(JobInputError(.duplicateValue, file: file, position: at, row: row.row,
+                    "\(name) '\(value)' repeats row \(earlier) (listed in unique)"))
+                ok = false
+            }
+        }
+        let encoded: (message: Int, tlv: Int)
+        do {
+            encoded = try template.encodedSizes(row: row, late: nil)
+        } catch {
+            report(error)
+            return false
+        }
+        if encoded.message > summary.capacity {
+            report(JobInputError(.capacityExceeded, file: file, position: at, row: row.row,
+                "NDEF message is \(encoded.message) bytes; \(summary.tag.displayName) holds \(summary.capacity) "
+                    + "(\(encoded.message - summary.capacity) over)"))
+            ok = false
+        }
+        if summary.messageBytesMax == 0 { summary.messageBytesMin = encoded.message }
+        summary.messageBytesMin = min(summary.messageBytesMin, encoded.message)
+        summary.messageBytesMax = max(summary.messageBytesMax, encoded.message)
+        summary.tlvBytesMax = max(summary.tlvBytesMax, encoded.tlv)
+        if ok { total += encoded.message }
+        return ok
+    }
+}
