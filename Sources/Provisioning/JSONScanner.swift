@@ -43,7 +43,26 @@ public struct JSONScanner {
         return node
     }
 
-    private var position: TextPosition { position(at: index) }
+    /// The column of `memoOffset` on the line starting at `memoLineStart`, so positions are found in linear time.
+    private var memoLineStart = -1
+    private var memoOffset = 0
+    private var memoColumn = 1
+
+    /// The position of the next byte, counted on from the last position asked for on the same line.
+    private var position: TextPosition {
+        mutating get {
+            if memoLineStart != lineStart || memoOffset > index {
+                memoLineStart = lineStart
+                memoOffset = lineStart
+                memoColumn = 1
+            }
+            while memoOffset < index {
+                if bytes[memoOffset] & 0xC0 != 0x80 { memoColumn += 1 }
+                memoOffset += 1
+            }
+            return TextPosition(line: line, column: memoColumn)
+        }
+    }
 
     private func position(at offset: Int) -> TextPosition {
         var column = 1
@@ -251,6 +270,13 @@ public struct JSONScanner {
                 scalars.append(scalar)
                 columns.append(escapeColumn)
                 column += width
+                continue
+            }
+            if byte < 0x80 {
+                scalars.append(Unicode.Scalar(byte))
+                columns.append(column)
+                column += 1
+                index += 1
                 continue
             }
             let length = UTF8Check.sequenceLength(bytes, at: index)

@@ -51,11 +51,11 @@ public enum PreFlight {
                 continue
             }
             summary.rows += 1
-            if check(row, template: template, manifest: manifest, file: reader.file, unique: &unique, total: &total,
-                summary: &summary, report: report)
-            {
-                summary.validRows += 1
-            }
+            var problems: [JobInputError] = []
+            check(row, template: template, file: reader.file, unique: &unique, total: &total, summary: &summary,
+                problems: &problems)
+            if problems.isEmpty { summary.validRows += 1 }
+            for problem in problems { report(problem) }
         }
         if summary.rows == 0 {
             report(JobInputError(.recordInvalid, file: reader.file, "the job has no rows"))
@@ -66,42 +66,39 @@ public enum PreFlight {
         return summary
     }
 
+    /// Checks one row: unique values, rendering, encoding and capacity; appends what is wrong to `problems`.
     private static func check(
-        _ row: JobRow, template: Template, manifest: Manifest, file: String, unique: inout UniqueIndex,
-        total: inout Int, summary: inout PreFlightSummary, report: (JobInputError) -> Void
-    ) -> Bool {
-        var ok = true
+        _ row: JobRow, template: Template, file: String, unique: inout UniqueIndex, total: inout Int,
+        summary: inout PreFlightSummary, problems: inout [JobInputError]
+    ) {
         let at = TextPosition(line: row.line, column: 1)
         for (index, name) in unique.names.enumerated() {
             guard let value = template.value(named: name, row: row) else {
-                report(JobInputError(.recordInvalid, file: file, position: at, row: row.row, "no field '\(name)' (listed in unique)"))
-                ok = false
+                problems.append(JobInputError(.recordInvalid, file: file, position: at, row: row.row,
+                    "no field '\(name)' (listed in unique)"))
                 continue
             }
             if let earlier = unique.insert(value, nameIndex: index, row: row.row) {
-                report(JobInputError(.duplicateValue, file: file, position: at, row: row.row,
+                problems.append(JobInputError(.duplicateValue, file: file, position: at, row: row.row,
                     "\(name) '\(value)' repeats row \(earlier) (listed in unique)"))
-                ok = false
             }
         }
         let encoded: (message: Int, tlv: Int)
         do {
             encoded = try template.encodedSizes(row: row, late: nil)
         } catch {
-            report(error)
-            return false
+            problems.append(error)
+            return
         }
         if encoded.message > summary.capacity {
-            report(JobInputError(.capacityExceeded, file: file, position: at, row: row.row,
+            problems.append(JobInputError(.capacityExceeded, file: file, position: at, row: row.row,
                 "NDEF message is \(encoded.message) bytes; \(summary.tag.displayName) holds \(summary.capacity) "
                     + "(\(encoded.message - summary.capacity) over)"))
-            ok = false
         }
         if summary.messageBytesMax == 0 { summary.messageBytesMin = encoded.message }
         summary.messageBytesMin = min(summary.messageBytesMin, encoded.message)
         summary.messageBytesMax = max(summary.messageBytesMax, encoded.message)
         summary.tlvBytesMax = max(summary.tlvBytesMax, encoded.tlv)
-        if ok { total += encoded.message }
-        return ok
+        if problems.isEmpty { total += encoded.message }
     }
 }
