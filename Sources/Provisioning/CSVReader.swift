@@ -77,12 +77,15 @@ public final class CSVReader: RowReading {
         if let problem = record.problem { throw problem }
         if record.fields.count != header.count {
             if record.fields.count == 1, record.fields[0].bytes.isEmpty, !record.fields[0].quoted {
-                throw error(TextPosition(line: startLine, column: 1), row: rowNumber,
+                throw error(
+                    TextPosition(line: startLine, column: 1), row: rowNumber,
                     "blank line (expected \(header.count) fields)")
             }
             let position = record.fields.count > header.count ? record.fields[header.count].position : record.end
-            throw error(position, row: rowNumber,
-                "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(header.count)")
+            throw error(
+                position, row: rowNumber,
+                "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(header.count)"
+            )
         }
         var fields: [String: String] = [:]
         fields.reserveCapacity(header.count)
@@ -201,7 +204,11 @@ public final class CSVReader: RowReading {
                     return record
                 }
                 if byte == UInt8(ascii: "\"") {
-                    note(&record, error(here, row: rowLabel, "quote inside an unquoted field; quote the whole field and double the quote"))
+                    note(
+                        &record,
+                        error(
+                            here, row: rowLabel,
+                            "quote inside an unquoted field; quote the whole field and double the quote"))
                 }
                 _ = try take(into: &record)
                 field.bytes.append(byte)

@@ -55,7 +55,8 @@ public final class JSONLinesReader: RowReading {
         }
         if bytes.last == 0x0D { bytes.removeLast() }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-            throw JobInputError(.recordInvalid, file: file, position: TextPosition(line: line, column: 1), row: rowNumber,
+            throw JobInputError(
+                .recordInvalid, file: file, position: TextPosition(line: line, column: 1), row: rowNumber,
                 "blank line (expected a JSON object)")
         }
         let node: JSONNode
@@ -99,10 +100,13 @@ public final class InlineRowReader: RowReading {
 
 extension JobRow {
     /// The fields of one JSON object of scalar values; `path` prefixes messages (`records[3]`).
-    static func fields(of node: JSONNode, file: String, row: Int, path: String?) throws(JobInputError) -> [String: String] {
+    static func fields(of node: JSONNode, file: String, row: Int, path: String?) throws(JobInputError) -> [String:
+        String]
+    {
         let prefix = path.map { "\($0): " } ?? ""
         guard let members = node.members else {
-            throw JobInputError(.recordInvalid, file: file, position: node.position, row: row,
+            throw JobInputError(
+                .recordInvalid, file: file, position: node.position, row: row,
                 "\(prefix)a record must be a JSON object, found \(node.kindName)")
         }
         var fields: [String: String] = [:]
@@ -114,7 +118,8 @@ extension JobRow {
             case .null: fields[member.key] = ""
             case .array, .object:
                 let place = path.map { "\($0).\(member.key)" } ?? member.key
-                throw JobInputError(.recordInvalid, file: file, position: member.value.position, row: row,
+                throw JobInputError(
+                    .recordInvalid, file: file, position: member.value.position, row: row,
                     "\(place): must be a string, number, boolean or null, found \(member.value.kindName)")
             }
         }

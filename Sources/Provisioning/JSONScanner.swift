@@ -89,7 +89,8 @@ public struct JSONScanner {
                 start = offset + 1
             }
             if byte == 0 {
-                throw SyntaxError(position: Self.column(bytes, from: start, to: offset, line: lineNumber), message: "NUL byte")
+                throw SyntaxError(
+                    position: Self.column(bytes, from: start, to: offset, line: lineNumber), message: "NUL byte")
             }
             let length = UTF8Check.sequenceLength(bytes, at: offset)
             guard length > 0 else {
@@ -177,7 +178,9 @@ public struct JSONScanner {
                 throw SyntaxError(position: keyPosition, message: "duplicate key '\(key)'")
             }
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after the key")
+            }
             index += 1
             skipWhitespace()
             let value = try parseValue()
@@ -237,14 +240,18 @@ public struct JSONScanner {
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         let intStart = index
         guard digits(&self) > 0 else { throw error("invalid number") }
-        if bytes[intStart] == UInt8(ascii: "0"), index - intStart > 1 { throw error("leading zero in a number", at: intStart) }
+        if bytes[intStart] == UInt8(ascii: "0"), index - intStart > 1 {
+            throw error("leading zero in a number", at: intStart)
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard digits(&self) > 0 else { throw error("invalid number") }
         }
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits(&self) > 0 else { throw error("invalid number") }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
@@ -309,7 +316,8 @@ public struct JSONScanner {
         case UInt8(ascii: "u"):
             let high = try hex4(start)
             if (0xD800...0xDBFF).contains(high) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
                 else { throw error("unpaired surrogate escape", at: start) }
                 index += 2
                 let low = try hex4(start)

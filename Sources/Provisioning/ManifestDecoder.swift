@@ -7,16 +7,20 @@ struct ManifestDecoder {
     let folder: URL
 
     private func fail(_ node: JSONNode, _ path: String, _ message: String) -> JobInputError {
-        JobInputError(.manifestInvalid, file: file, position: node.position, path.isEmpty ? message : "\(path): \(message)")
+        JobInputError(
+            .manifestInvalid, file: file, position: node.position, path.isEmpty ? message : "\(path): \(message)")
     }
 
-    private func checkKeys(_ node: JSONNode, _ path: String, allowed: [String]) throws(JobInputError) -> [JSONNode.Member] {
+    private func checkKeys(_ node: JSONNode, _ path: String, allowed: [String]) throws(JobInputError) -> [JSONNode
+        .Member]
+    {
         guard let members = node.members else {
             throw fail(node, path, "must be an object, found \(node.kindName)")
         }
         for member in members where !allowed.contains(member.key) {
             let place = path.isEmpty ? member.key : "\(path).\(member.key)"
-            throw JobInputError(.manifestInvalid, file: file, position: member.keyPosition,
+            throw JobInputError(
+                .manifestInvalid, file: file, position: member.keyPosition,
                 "\(place): unknown key (expected one of: \(allowed.joined(separator: ", ")))")
         }
         return members
@@ -34,10 +38,13 @@ struct ManifestDecoder {
 
     private func integer(_ node: JSONNode, _ path: String, in range: ClosedRange<Int>) throws(JobInputError) -> Int {
         guard case .number(let text) = node.kind, let value = Int(text) else {
-            throw fail(node, path, "must be a whole number in \(range.lowerBound)...\(range.upperBound), found \(Self.show(node))")
+            throw fail(
+                node, path,
+                "must be a whole number in \(range.lowerBound)...\(range.upperBound), found \(Self.show(node))")
         }
         guard range.contains(value) else {
-            throw fail(node, path, "must be a whole number in \(range.lowerBound)...\(range.upperBound), found \(value)")
+            throw fail(
+                node, path, "must be a whole number in \(range.lowerBound)...\(range.upperBound), found \(value)")
         }
         return value
     }
@@ -50,7 +57,8 @@ struct ManifestDecoder {
         }
     }
 
-    private func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _: T.Type) throws(JobInputError) -> T
+    private func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _: T.Type)
+        throws(JobInputError) -> T
     where T.RawValue == String {
         let text = try string(node, path)
         guard let value = T(rawValue: text) else {
@@ -79,19 +87,25 @@ struct ManifestDecoder {
         let template = try path(try required(root, "template"), "template")
         let records = try decodeRecords(try required(root, "records"))
         let tag = try choice(try required(root, "tag"), "tag", TagTarget.self)
-        let lock = try root["lock"].map { node throws(JobInputError) in try choice(node, "lock", Manifest.LockMode.self) } ?? .none
-        let retries = try root["retries"].map { node throws(JobInputError) in try integer(node, "retries", in: 0...10) } ?? 2
+        let lock =
+            try root["lock"].map { node throws(JobInputError) in try choice(node, "lock", Manifest.LockMode.self) }
+            ?? .none
+        let retries =
+            try root["retries"].map { node throws(JobInputError) in try integer(node, "retries", in: 0...10) } ?? 2
         let onFailure =
             try root["onFailure"].map { node throws(JobInputError) in
                 try choice(node, "onFailure", Manifest.FailurePolicy.self)
             } ?? .reuse
-        let serial = try root["serial"].map { node throws(JobInputError) in try decodeSerial(node) } ?? SerialNumbering()
+        let serial =
+            try root["serial"].map { node throws(JobInputError) in try decodeSerial(node) } ?? SerialNumbering()
         let unique = try root["unique"].map { node throws(JobInputError) in try decodeUnique(node) } ?? []
         let readers = try root["readers"].map { node throws(JobInputError) in try decodeReaders(node) } ?? []
         let defaultFolder = currentDirectory.appendingPathComponent("reports").appendingPathComponent(job)
-        let ledger = try root["ledger"].map { node throws(JobInputError) in try path(node, "ledger") }
+        let ledger =
+            try root["ledger"].map { node throws(JobInputError) in try path(node, "ledger") }
             ?? defaultFolder.appendingPathComponent("ledger.sqlite")
-        let reports = try root["reports"].map { node throws(JobInputError) in try path(node, "reports") } ?? defaultFolder
+        let reports =
+            try root["reports"].map { node throws(JobInputError) in try path(node, "reports") } ?? defaultFolder
         return Manifest(
             job: job, manifestURL: manifestURL.standardizedFileURL, templateURL: template, records: records, tag: tag,
             lock: lock, retries: retries, onFailure: onFailure, unique: unique, serial: serial, readers: readers,
@@ -133,13 +147,17 @@ struct ManifestDecoder {
     }
 
     private func decodeUnique(_ node: JSONNode) throws(JobInputError) -> [String] {
-        guard let elements = node.elements else { throw fail(node, "unique", "must be an array of names, found \(node.kindName)") }
+        guard let elements = node.elements else {
+            throw fail(node, "unique", "must be an array of names, found \(node.kindName)")
+        }
         var names: [String] = []
         for (index, element) in elements.enumerated() {
             let name = try string(element, "unique[\(index)]")
             guard !name.isEmpty else { throw fail(element, "unique[\(index)]", "must not be empty") }
             if Template.lateBoundNames.contains(name) {
-                throw fail(element, "unique[\(index)]", "'\(name)' is only known when the tag is written; the ledger checks UIDs")
+                throw fail(
+                    element, "unique[\(index)]",
+                    "'\(name)' is only known when the tag is written; the ledger checks UIDs")
             }
             guard !names.contains(name) else { throw fail(element, "unique[\(index)]", "'\(name)' is listed twice") }
             names.append(name)

@@ -82,7 +82,9 @@ struct TemplateText: Sendable {
             let open = index
             var close = index + 2
             while close + 1 < scalars.count, !(scalars[close] == "}" && scalars[close + 1] == "}") {
-                if opens(close) { throw fail(close, "'{{' inside a placeholder; close the one at column \(at(open).column) first") }
+                if opens(close) {
+                    throw fail(close, "'{{' inside a placeholder; close the one at column \(at(open).column) first")
+                }
                 close += 1
             }
             guard close + 1 < scalars.count else { throw fail(open, "unclosed '{{' (no matching '}}')") }
@@ -90,7 +92,8 @@ struct TemplateText: Sendable {
                 segments.append(.literal(String(literal)))
                 literal = String.UnicodeScalarView()
             }
-            segments.append(.placeholder(try parsePlaceholder(scalars, from: open + 2, to: close, open: open, at: at, fail: fail)))
+            segments.append(
+                .placeholder(try parsePlaceholder(scalars, from: open + 2, to: close, open: open, at: at, fail: fail)))
             index = close + 2
         }
         if !literal.isEmpty { segments.append(.literal(String(literal))) }

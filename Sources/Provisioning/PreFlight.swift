@@ -27,8 +27,10 @@ public enum PreFlight {
             try template.check(columns: columns, dataFile: reader.file)
             for (index, name) in manifest.unique.enumerated()
             where !columns.contains(name) && !Template.builtinNames.contains(name) {
-                throw JobInputError(.manifestInvalid, file: manifest.file,
-                    "unique[\(index)]: '\(name)' is neither a column of \(reader.file) nor a built-in (serial, row, job)")
+                throw JobInputError(
+                    .manifestInvalid, file: manifest.file,
+                    "unique[\(index)]: '\(name)' is neither a column of \(reader.file) nor a built-in (serial, row, job)"
+                )
             }
         }
         var summary = PreFlightSummary(job: manifest.job, tag: manifest.tag)
@@ -52,7 +54,8 @@ public enum PreFlight {
             }
             summary.rows += 1
             var problems: [JobInputError] = []
-            check(row, template: template, file: reader.file, unique: &unique, total: &total, summary: &summary,
+            check(
+                row, template: template, file: reader.file, unique: &unique, total: &total, summary: &summary,
                 problems: &problems)
             if problems.isEmpty { summary.validRows += 1 }
             for problem in problems { report(problem) }
@@ -74,13 +77,17 @@ public enum PreFlight {
         let at = TextPosition(line: row.line, column: 1)
         for (index, name) in unique.names.enumerated() {
             guard let value = template.value(named: name, row: row) else {
-                problems.append(JobInputError(.recordInvalid, file: file, position: at, row: row.row,
-                    "no field '\(name)' (listed in unique)"))
+                problems.append(
+                    JobInputError(
+                        .recordInvalid, file: file, position: at, row: row.row,
+                        "no field '\(name)' (listed in unique)"))
                 continue
             }
             if let earlier = unique.insert(value, nameIndex: index, row: row.row) {
-                problems.append(JobInputError(.duplicateValue, file: file, position: at, row: row.row,
-                    "\(name) '\(value)' repeats row \(earlier) (listed in unique)"))
+                problems.append(
+                    JobInputError(
+                        .duplicateValue, file: file, position: at, row: row.row,
+                        "\(name) '\(value)' repeats row \(earlier) (listed in unique)"))
             }
         }
         let encoded: (message: Int, tlv: Int)
@@ -91,9 +98,11 @@ public enum PreFlight {
             return
         }
         if encoded.message > summary.capacity {
-            problems.append(JobInputError(.capacityExceeded, file: file, position: at, row: row.row,
-                "NDEF message is \(encoded.message) bytes; \(summary.tag.displayName) holds \(summary.capacity) "
-                    + "(\(encoded.message - summary.capacity) over)"))
+            problems.append(
+                JobInputError(
+                    .capacityExceeded, file: file, position: at, row: row.row,
+                    "NDEF message is \(encoded.message) bytes; \(summary.tag.displayName) holds \(summary.capacity) "
+                        + "(\(encoded.message - summary.capacity) over)"))
         }
         if summary.messageBytesMax == 0 { summary.messageBytesMin = encoded.message }
         summary.messageBytesMin = min(summary.messageBytesMin, encoded.message)

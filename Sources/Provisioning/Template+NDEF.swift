@@ -26,7 +26,8 @@ extension Template {
             case "text":
                 payload = 1 + (record["lang"]?.string ?? "en").utf8.count + (record["text"]?.string ?? "").utf8.count
             default:
-                throw JobInputError(.renderFailed, file: file, position: position(ofPath: "records[\(index)].type"),
+                throw JobInputError(
+                    .renderFailed, file: file, position: position(ofPath: "records[\(index)].type"),
                     row: row.row, "records[\(index)].type: not supported before the NDEF codec lands")
             }
             total += 3 + 1 + payload + (payload > 255 ? 3 : 0)

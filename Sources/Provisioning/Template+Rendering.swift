@@ -23,12 +23,14 @@ extension Template {
             } else if placeholder.hasDefault {
                 value = ""
             } else {
-                throw JobInputError(.renderFailed, file: file, position: placeholder.position, row: row.row,
+                throw JobInputError(
+                    .renderFailed, file: file, position: placeholder.position, row: row.row,
                     "no field '\(name)' in this row")
             }
         case .serial:
             guard let text = serial.value(forRow: row.row) else {
-                throw JobInputError(.renderFailed, file: file, position: placeholder.position, row: row.row,
+                throw JobInputError(
+                    .renderFailed, file: file, position: placeholder.position, row: row.row,
                     "the serial number overflows")
             }
             value = text

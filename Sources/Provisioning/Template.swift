@@ -60,7 +60,9 @@ public struct Template: Sendable {
         placeholders = found
     }
 
-    private static func build(_ node: JSONNode, file: String, placeholders: inout [Placeholder]) throws(JobInputError) -> Node {
+    private static func build(_ node: JSONNode, file: String, placeholders: inout [Placeholder]) throws(JobInputError)
+        -> Node
+    {
         switch node.kind {
         case .null: return .raw("null")
         case .bool(let flag): return .raw(flag ? "true" : "false")
@@ -77,7 +79,8 @@ public struct Template: Sendable {
             var pairs: [(key: String, value: Node)] = []
             for member in members {
                 if member.key.contains("{{") {
-                    throw JobInputError(.templateInvalid, file: file, position: member.keyPosition,
+                    throw JobInputError(
+                        .templateInvalid, file: file, position: member.keyPosition,
                         "placeholders are allowed only in string values, not in keys")
                 }
                 pairs.append((member.key, try build(member.value, file: file, placeholders: &placeholders)))
@@ -91,18 +94,21 @@ public struct Template: Sendable {
     /// - Parameters:
     ///   - columns: the header names.
     ///   - dataFile: the CSV file, for messages.
+    /// - Throws: `JobInputError` (`templateInvalid`) at the placeholder's position.
     public func check(columns: [String], dataFile: String) throws(JobInputError) {
         let known = Set(columns)
         for placeholder in placeholders {
             switch placeholder.source {
             case .field(let name) where !known.contains(name):
-                throw JobInputError(.templateInvalid, file: file, position: placeholder.position,
+                throw JobInputError(
+                    .templateInvalid, file: file, position: placeholder.position,
                     "unknown name '\(name)' (columns of \(dataFile): \(columns.joined(separator: ", ")); built-ins: "
                         + (Self.builtinNames + Self.lateBoundNames).joined(separator: ", ") + ")")
             case .field: continue
             default:
                 if known.contains(placeholder.name) {
-                    throw JobInputError(.templateInvalid, file: file, position: placeholder.position,
+                    throw JobInputError(
+                        .templateInvalid, file: file, position: placeholder.position,
                         "'\(placeholder.name)' is both a built-in and a column of \(dataFile); rename the column")
                 }
             }

@@ -37,7 +37,8 @@ func jsonLinesErrorsNameLineAndColumn(_ text: String, _ message: String) {
 
 @Test func jsonLinesInvalidUTF8IsReported() {
     do {
-        let reader = try JSONLinesReader(bytes: Array("{\"a\": \"x".utf8) + [0xFE] + Array("\"}\n".utf8), file: "r.jsonl")
+        let reader = try JSONLinesReader(
+            bytes: Array("{\"a\": \"x".utf8) + [0xFE] + Array("\"}\n".utf8), file: "r.jsonl")
         _ = try reader.next()
         Issue.record("no error")
     } catch {

@@ -71,9 +71,11 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
         Issue.record("not inline")
         return
     }
-    #expect(rows == [
-        JobRow(row: 1, line: 3, fields: ["a": "x", "n": "3"]), JobRow(row: 2, line: 4, fields: ["a": "y", "b": "false"]),
-    ])
+    #expect(
+        rows == [
+            JobRow(row: 1, line: 3, fields: ["a": "x", "n": "3"]),
+            JobRow(row: 2, line: 4, fields: ["a": "y", "b": "false"]),
+        ])
 }
 
 @Test func serialNumbering() {
@@ -96,17 +98,31 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
 }
 
 @Test(arguments: [
-    (#"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "signature": "require"}"#,
-     "jobs/x.json:1:69: signature: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports)"),
-    (#"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "protect": {}}"#,
-     "jobs/x.json:1:69: protect: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports)"),
-    (#"{"job": "j", "template": "", "records": "r.csv", "tag": "ntag213"}"#, "jobs/x.json:1:26: template: must not be empty"),
-    (#"{"job": "..", "template": "t", "records": "r.csv", "tag": "ntag213"}"#, "jobs/x.json:1:9: job: '..' is not a job name"),
+    (
+        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "signature": "require"}"#,
+        "jobs/x.json:1:69: signature: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports)"
+    ),
+    (
+        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "protect": {}}"#,
+        "jobs/x.json:1:69: protect: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports)"
+    ),
+    (
+        #"{"job": "j", "template": "", "records": "r.csv", "tag": "ntag213"}"#,
+        "jobs/x.json:1:26: template: must not be empty"
+    ),
+    (
+        #"{"job": "..", "template": "t", "records": "r.csv", "tag": "ntag213"}"#,
+        "jobs/x.json:1:9: job: '..' is not a job name"
+    ),
     (#"{"job": "j", "template": "t", "records": "r.csv"}"#, "jobs/x.json:1:1: tag: missing"),
-    (#"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "unique": "sku"}"#,
-     "jobs/x.json:1:79: unique: must be an array of names, found a string"),
-    (#"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "serial": {"prefix": 1}}"#,
-     "jobs/x.json:1:90: serial.prefix: must be a string, found a number"),
+    (
+        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "unique": "sku"}"#,
+        "jobs/x.json:1:79: unique: must be an array of names, found a string"
+    ),
+    (
+        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "serial": {"prefix": 1}}"#,
+        "jobs/x.json:1:90: serial.prefix: must be a string, found a number"
+    ),
 ])
 func manifestErrorsNamePathAndPosition(_ text: String, _ message: String) {
     do {

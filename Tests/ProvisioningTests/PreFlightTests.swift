@@ -59,7 +59,10 @@ private func job(csv: String, extra: String = "", tag: String = "ntag213") throw
     #expect(!summary.isValid)
     #expect(summary.rows == 3)
     #expect(summary.validRows == 2)
-    #expect(summary.problems.map(\.description) == ["rows.csv:3:1: row 2: NDEF message is 146 bytes; NTAG213 holds 137 (9 over)"])
+    #expect(
+        summary.problems.map(\.description) == [
+            "rows.csv:3:1: row 2: NDEF message is 146 bytes; NTAG213 holds 137 (9 over)"
+        ])
     #expect(summary.problems.first?.row == 2)
     #expect(summary.messageBytesMax == 146)
     #expect(summary.headroom == -9)
@@ -81,10 +84,11 @@ private func job(csv: String, extra: String = "", tag: String = "ntag213") throw
     let url = try job(csv: "sku,name\nA,x\nB,y\nA,z\nB,w\n", extra: #", "unique": ["sku"]"#)
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let summary = try PreFlight.run(manifestAt: url, currentDirectory: url.deletingLastPathComponent())
-    #expect(summary.problems.map(\.description) == [
-        "rows.csv:4:1: row 3: sku 'A' repeats row 1 (listed in unique)",
-        "rows.csv:5:1: row 4: sku 'B' repeats row 2 (listed in unique)",
-    ])
+    #expect(
+        summary.problems.map(\.description) == [
+            "rows.csv:4:1: row 3: sku 'A' repeats row 1 (listed in unique)",
+            "rows.csv:5:1: row 4: sku 'B' repeats row 2 (listed in unique)",
+        ])
     #expect(summary.uniqueValuesTracked == 2)
 }
 
@@ -108,7 +112,8 @@ func largeGeneratedCSVStreamsThroughAFixedBuffer() throws {
     try handle.close()
     try Data(productTemplate.utf8).write(to: folder.appendingPathComponent("t.json"))
     let manifestURL = folder.appendingPathComponent("job.json")
-    try Data(#"{"job": "big", "template": "t.json", "records": "rows.csv", "tag": "ntag216"}"#.utf8).write(to: manifestURL)
+    try Data(#"{"job": "big", "template": "t.json", "records": "rows.csv", "tag": "ntag216"}"#.utf8).write(
+        to: manifestURL)
     let fileSize = try #require(try FileManager.default.attributesOfItem(atPath: csvURL.path)[.size] as? Int)
     #expect(fileSize > 5_000_000)
 

@@ -17,7 +17,8 @@ private func render(
     return try #require(node["v"]?.string)
 }
 
-private let tag = LateBound(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], timestamp: Date(timeIntervalSince1970: 1_764_691_200))
+private let tag = LateBound(
+    uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], timestamp: Date(timeIntervalSince1970: 1_764_691_200))
 
 @Test func builtInsRender() throws {
     let serial = SerialNumbering(start: 100, step: 10, width: 5, prefix: "B-")
@@ -60,7 +61,8 @@ private let tag = LateBound(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], tim
     let sized = try body.renderRecordJSON(row: row, late: nil)
     for uid in [[0x04, 0, 0, 0, 0, 0, 0], [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]] as [[UInt8]] {
         for seconds in [0.0, 1_764_691_200, 4_102_444_799] {
-            let real = try body.renderRecordJSON(row: row, late: LateBound(uid: uid, timestamp: Date(timeIntervalSince1970: seconds)))
+            let real = try body.renderRecordJSON(
+                row: row, late: LateBound(uid: uid, timestamp: Date(timeIntervalSince1970: seconds)))
             #expect(real.count == sized.count)
         }
     }
@@ -69,7 +71,8 @@ private let tag = LateBound(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], tim
 @Test func placeholdersAreListedWithPositions() throws {
     let body = try template("{\n  \"a\": \"x{{sku|upper}}y\",\n  \"b\": [\"\\u00e9{{serial}}\"]\n}")
     #expect(body.placeholders.map(\.name) == ["sku", "serial"])
-    #expect(body.placeholders.map(\.position) == [TextPosition(line: 2, column: 10), TextPosition(line: 3, column: 16)])
+    #expect(
+        body.placeholders.map(\.position) == [TextPosition(line: 2, column: 10), TextPosition(line: 3, column: 16)])
     #expect(body.placeholders[0].filters == [.upper])
     #expect(body.placeholders[1].source == .serial)
 }
@@ -80,8 +83,10 @@ private let tag = LateBound(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], tim
         try body.check(columns: ["sku", "name"], dataFile: "rows.csv")
         Issue.record("no error")
     } catch {
-        #expect(error.description
-            == "t.json:1:16: unknown name 'nmae' (columns of rows.csv: sku, name; built-ins: serial, row, job, uid, timestamp)")
+        #expect(
+            error.description
+                == "t.json:1:16: unknown name 'nmae' (columns of rows.csv: sku, name; built-ins: serial, row, job, uid, timestamp)"
+        )
     }
     try template(#"{"a": "{{sku}} {{serial}} {{uid}}"}"#).check(columns: ["sku"], dataFile: "rows.csv")
 }
@@ -100,11 +105,17 @@ private let tag = LateBound(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], tim
 @Test(arguments: [
     (#"{"a": "{{x"}"#, "t.json:1:8: unclosed '{{' (no matching '}}')"),
     (#"{"a": "{{}}"}"#, "t.json:1:8: empty placeholder '{{}}'"),
-    (#"{"a": "{{x|bold}}"}"#, "t.json:1:12: unknown filter 'bold' (known: upper, lower, urlencode, pad:N, hex, default:TEXT)"),
+    (
+        #"{"a": "{{x|bold}}"}"#,
+        "t.json:1:12: unknown filter 'bold' (known: upper, lower, urlencode, pad:N, hex, default:TEXT)"
+    ),
     (#"{"a": "{{x|pad:0}}"}"#, "t.json:1:12: pad needs a width 1 to 64, found '0'"),
     (#"{"a": "{{x|default}}"}"#, "t.json:1:12: filter 'default' needs an argument ('default:…')"),
     (#"{"a": "{{mac:k1:uid}}"}"#, "t.json:1:10: unknown function 'mac' in '{{mac:k1:uid}}'"),
-    (#"{"a": "{{counterMirror}}"}"#, "t.json:1:10: 'counterMirror' is not supported yet (it arrives with product authentication)"),
+    (
+        #"{"a": "{{counterMirror}}"}"#,
+        "t.json:1:10: 'counterMirror' is not supported yet (it arrives with product authentication)"
+    ),
     (#"{"a": "ok", "a": "again"}"#, "t.json:1:13: duplicate key 'a'"),
 ])
 func templateErrorsNameLineAndColumn(_ text: String, _ message: String) {
@@ -117,7 +128,8 @@ func templateErrorsNameLineAndColumn(_ text: String, _ message: String) {
 }
 
 @Test func recordPathsMapBackToTemplatePositions() throws {
-    let body = try template("{\n \"records\": [\n  {\"type\": \"uri\"},\n  {\"type\": \"text\", \"text\": \"x\"}\n ]\n}")
+    let body = try template(
+        "{\n \"records\": [\n  {\"type\": \"uri\"},\n  {\"type\": \"text\", \"text\": \"x\"}\n ]\n}")
     #expect(body.position(ofPath: "records[1].text") == TextPosition(line: 4, column: 28))
     #expect(body.position(ofPath: "records[0]") == TextPosition(line: 3, column: 3))
     let bare = try template("[\n {\"type\": \"uri\", \"uri\": \"x\"}\n]")
