@@ -176,3 +176,17 @@ func csvErrorsNameFileLineAndColumn(_ testCase: CSVErrorCase) {
         #expect(error.description == "rows.csv: no such file")
     }
 }
+
+@Test func jobRowsYieldRowsAndProblemsInOrder() throws {
+    let reader = try CSVReader(bytes: Array("a,b\n1,2\n3\n4,5\n\"6,7\n".utf8), file: "t.csv", chunkSize: 3)
+    let results = Array(JobRows(reader))
+    #expect(results.count == 4)
+    #expect((try? results[0].get())?.fields == ["a": "1", "b": "2"])
+    #expect((try? results[2].get())?.row == 3)
+    guard case .failure(let short) = results[1], case .failure(let unclosed) = results[3] else {
+        Issue.record("expected failures")
+        return
+    }
+    #expect(short.description == "t.csv:3:2: row 2: row has 1 field, the header has 2")
+    #expect(unclosed.description == "t.csv:5:1: row 4: quoted field is never closed")
+}
