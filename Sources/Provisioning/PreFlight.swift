@@ -22,6 +22,7 @@ public enum PreFlight {
         throws(JobInputError) -> PreFlightSummary
     {
         let template = try Template.load(for: manifest)
+        if let problem = template.structuralProblem() { throw problem }
         let reader = try manifest.openRows(chunkSize: chunkSize)
         if let columns = reader.columns {
             try template.check(columns: columns, dataFile: reader.file)

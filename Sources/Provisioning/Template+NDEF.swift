@@ -1,37 +1,55 @@
-// INTERIM until the NDEF codec lands on main: sizes URI and Text records only.
-extension Template {
-    private static let uriPrefixes = [
-        "", "http://www.", "https://www.", "http://", "https://", "tel:", "mailto:", "ftp://anonymous:anonymous@",
-        "ftp://ftp.", "ftps://", "sftp://", "smb://", "nfs://", "ftp://", "dav://", "news:", "telnet://", "imap:",
-        "rtsp://", "urn:", "pop:", "sip:", "sips:", "tftp:", "btspp://", "btl2cap://", "btgoep://", "tcpobex://",
-        "irdaobex://", "file://", "urn:epc:id:", "urn:epc:tag:", "urn:epc:pat:", "urn:epc:raw:", "urn:epc:", "urn:nfc:",
-    ]
+import Foundation
+import NDEF
+import NFCTags
 
-    /// The encoded NDEF message size and its Type 2 TLV area size (TLV and terminator) for a row.
-    public func encodedSizes(row: JobRow, late: LateBound?) throws(JobInputError) -> (message: Int, tlv: Int) {
+extension Template {
+    /// Renders the NDEF message for a row; `late` carries the tag's UID and write time.
+    ///
+    /// With `late == nil` the late-bound values are sized at their maximum (`LateBound.sizing`), which
+    /// is what pre-flight uses. The filled-in record JSON goes through the NDEF codec
+    /// (`RecordJSON.decode`); a codec error names the template position of its JSON path.
+    ///
+    /// - Throws: `JobInputError` (`renderFailed`) naming the template file, line, column and row.
+    public func render(row: JobRow, late: LateBound?) throws(JobInputError) -> NDEFMessage {
         let json = try renderRecordJSON(row: row, late: late)
-        let node: JSONNode
-        do { node = try JSONScanner.parse(json) } catch {
-            throw JobInputError(.renderFailed, file: file, row: row.row, error.message)
+        do {
+            return try RecordJSON.decode(Data(json))
+        } catch {
+            throw JobInputError(
+                .renderFailed, file: file, position: position(ofPath: error.path), row: row.row, error.description)
         }
-        let records = node["records"]?.elements ?? node.elements ?? []
-        var total = 0
-        for (index, record) in records.enumerated() {
-            let payload: Int
-            switch record["type"]?.string {
-            case "uri":
-                let uri = record["uri"]?.string ?? ""
-                let prefix = Self.uriPrefixes.filter { uri.hasPrefix($0) }.max { $0.count < $1.count } ?? ""
-                payload = 1 + uri.utf8.count - prefix.utf8.count
-            case "text":
-                payload = 1 + (record["lang"]?.string ?? "en").utf8.count + (record["text"]?.string ?? "").utf8.count
-            default:
-                throw JobInputError(
-                    .renderFailed, file: file, position: position(ofPath: "records[\(index)].type"),
-                    row: row.row, "records[\(index)].type: not supported before the NDEF codec lands")
-            }
-            total += 3 + 1 + payload + (payload > 255 ? 3 : 0)
+    }
+
+    /// The encoded NDEF message size and the size of its Type 2 TLV area (`NDEFTLV.wrap`: the NDEF TLV
+    /// with a 1- or 3-byte length, then the terminator) for a row.
+    ///
+    /// - Throws: `JobInputError` (`renderFailed`) as `render(row:late:)` does.
+    public func encodedSizes(row: JobRow, late: LateBound?) throws(JobInputError) -> (message: Int, tlv: Int) {
+        let bytes = try render(row: row, late: late).bytes
+        return (bytes.count, NDEFTLV.wrap(bytes).count)
+    }
+
+    /// A record error that no row can avoid, found by rendering a probe row (every field `X`).
+    ///
+    /// Keys and structure are fixed in a template; only string values vary. So an error at a path
+    /// the template does not have (a missing field) or at a value without placeholders (an unknown
+    /// record type) is the template's, reported once with its position instead of once per row.
+    public func structuralProblem() -> JobInputError? {
+        var fields: [String: String] = [:]
+        for case .field(let name) in placeholders.map(\.source) { fields[name] = "X" }
+        let json: [UInt8]
+        do {
+            json = try renderRecordJSON(row: JobRow(row: 1, line: 1, fields: fields), late: nil)
+        } catch {
+            return nil
         }
-        return (total, 1 + (total < 255 ? 1 : 3) + total + 1)
+        do {
+            _ = try RecordJSON.decode(Data(json))
+            return nil
+        } catch {
+            let (node, complete) = resolve(path: error.path)
+            guard !complete || !Self.hasPlaceholder(node) else { return nil }
+            return JobInputError(.templateInvalid, file: file, position: node.position, error.description)
+        }
     }
 }

@@ -103,6 +103,11 @@ extension Template {
 
     /// The position in the template of a record JSON path such as `records[1].uri` or `[0].text`.
     public func position(ofPath path: String) -> TextPosition {
+        resolve(path: path).node.position
+    }
+
+    /// The template node at a record JSON path, and whether the whole path was found.
+    func resolve(path: String) -> (node: JSONNode, complete: Bool) {
         var node = tree
         var tokens: [String] = []
         var current = ""
@@ -123,9 +128,19 @@ extension Template {
             } else if index == 0, token == "records", node.elements != nil {
                 continue
             } else {
-                break
+                return (node, false)
             }
         }
-        return node.position
+        return (node, true)
+    }
+
+    /// Whether any string in the subtree holds a placeholder.
+    static func hasPlaceholder(_ node: JSONNode) -> Bool {
+        switch node.kind {
+        case .string(let text, _): text.contains("{{")
+        case .array(let elements): elements.contains { hasPlaceholder($0) }
+        case .object(let members): members.contains { hasPlaceholder($0.value) }
+        case .null, .bool, .number: false
+        }
     }
 }

@@ -83,8 +83,9 @@ private func sampleCopy() throws -> URL {
     #expect(json["valid"] as? Bool == true)
     #expect(json["job"] as? String == "event-badges")
     #expect(json["rows"] as? Int == 4)
-    #expect(json["tag"] as? String == "ntag213")
-    #expect(json["capacity"] as? Int == 137)
+    #expect(json["tag"] as? String == "ntag215")
+    #expect(json["capacity"] as? Int == 492)
+    #expect(json["tlvBytesMax"] as? Int == 278)
     #expect(json["problemCount"] as? Int == 0)
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports").path))
 }

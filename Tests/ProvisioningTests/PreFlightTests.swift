@@ -46,9 +46,12 @@ private func job(csv: String, extra: String = "", tag: String = "ntag213") throw
         manifestAt: root.appendingPathComponent("jobs/event-badges.json"), currentDirectory: root)
     #expect(summary.isValid)
     #expect(summary.rows == 4)
-    #expect(summary.tag == .ntag213)
-    #expect(summary.messageBytesMax <= 137)
-    #expect(summary.messageBytesMin < summary.messageBytesMax)
+    #expect(summary.tag == .ntag215)
+    #expect(summary.messageBytesMin == 255)
+    #expect(summary.messageBytesMax == 273)
+    #expect(summary.messageBytesMean == 261)
+    // From 255 bytes on the NDEF TLV needs the 3-byte length form: 1 + 3 + 273 + 1 (terminator).
+    #expect(summary.tlvBytesMax == 278)
 }
 
 @Test func tooLargeRowIsReportedWithItsRowNumber() throws {

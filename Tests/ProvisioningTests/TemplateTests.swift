@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import Provisioning
 import Testing
 
@@ -142,4 +143,38 @@ func templateErrorsNameLineAndColumn(_ text: String, _ message: String) {
     #expect(TemplateFilter.urlencode.apply("?#[]@!$'()*+,;=") == "%3F%23%5B%5D%40%21%24%27%28%29%2A%2B%2C%3B%3D")
     #expect(TemplateFilter.pad(5).apply("") == "00000")
     #expect(TemplateFilter.defaultValue("d").apply("") == "d")
+}
+
+@Test func renderProducesTheNDEFMessageForATag() throws {
+    let body = try template(
+        #"{"records": [{"type": "uri", "uri": "https://example.com/p/{{sku}}/{{serial|pad:4}}?u={{uid}}"},"#
+            + #" {"type": "text", "text": "{{name}}", "lang": "en"}]}"#)
+    let row = JobRow(row: 3, line: 4, fields: ["sku": "A-1", "name": "Bolt"])
+    let message = try body.render(row: row, late: tag)
+    #expect(message.records.count == 2)
+    #expect(message.records[0].wellKnownTypeURIPayload()?.absoluteString == "https://example.com/p/A-1/0003?u=04A1B2C3D4E5F6")
+    #expect(message.records[1].wellKnownTypeTextPayload().0 == "Bolt")
+    // 04 = "https://", then the rest of the URI (NFC Forum URI RTD prefix code).
+    #expect(message.records[0].payload == [0x04] + Array("example.com/p/A-1/0003?u=04A1B2C3D4E5F6".utf8))
+    let sizes = try body.encodedSizes(row: row, late: nil)
+    #expect(sizes.message == message.bytes.count)
+    #expect(sizes.tlv == message.bytes.count + 3)
+}
+
+@Test func codecErrorsFromRowValuesNameTheRowAndTemplatePosition() throws {
+    let body = try template("{\"records\": [\n  {\"type\": \"external\", \"name\": \"example.com:x\", \"hex\": \"{{v}}\"}\n]}")
+    #expect(body.structuralProblem() == nil)
+    do {
+        _ = try body.render(row: JobRow(row: 9, line: 10, fields: ["v": "zz"]), late: nil)
+        Issue.record("no error")
+    } catch {
+        #expect(error.description == "t.json:2:56: row 9: records[0].hex: not hex")
+    }
+}
+
+@Test func structuralProblemsAreFoundOnceWithoutRows() throws {
+    let missing = try template("{\"records\": [\n  {\"type\": \"uri\"}\n]}")
+    #expect(missing.structuralProblem()?.description == "t.json:2:3: records[0].uri: missing")
+    let fine = try template(#"{"records": [{"type": "uri", "uri": "https://x.example/{{v}}"}]}"#)
+    #expect(fine.structuralProblem() == nil)
 }
