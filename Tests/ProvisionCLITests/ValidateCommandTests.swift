@@ -103,3 +103,12 @@ private func sampleCopy() throws -> URL {
     #expect(problems.first?["line"] as? Int == 4)
     #expect(problems.first?["code"] as? String == "capacityExceeded")
 }
+
+@Test func validateIsListedInHelp() async {
+    let context = CommandContext.buffered()
+    #expect(await ProvisionCLI.run(["--help"], context: context) == 0)
+    #expect(context.out.text.contains("  validate "))
+    let own = CommandContext.buffered()
+    #expect(await ProvisionCLI.run(["validate", "--help"], context: own) == 0)
+    #expect(own.out.text.hasPrefix("Usage: provision validate MANIFEST [--json]"))
+}

@@ -152,7 +152,9 @@ func templateErrorsNameLineAndColumn(_ text: String, _ message: String) {
     let row = JobRow(row: 3, line: 4, fields: ["sku": "A-1", "name": "Bolt"])
     let message = try body.render(row: row, late: tag)
     #expect(message.records.count == 2)
-    #expect(message.records[0].wellKnownTypeURIPayload()?.absoluteString == "https://example.com/p/A-1/0003?u=04A1B2C3D4E5F6")
+    #expect(
+        message.records[0].wellKnownTypeURIPayload()?.absoluteString
+            == "https://example.com/p/A-1/0003?u=04A1B2C3D4E5F6")
     #expect(message.records[1].wellKnownTypeTextPayload().0 == "Bolt")
     // 04 = "https://", then the rest of the URI (NFC Forum URI RTD prefix code).
     #expect(message.records[0].payload == [0x04] + Array("example.com/p/A-1/0003?u=04A1B2C3D4E5F6".utf8))
@@ -162,7 +164,8 @@ func templateErrorsNameLineAndColumn(_ text: String, _ message: String) {
 }
 
 @Test func codecErrorsFromRowValuesNameTheRowAndTemplatePosition() throws {
-    let body = try template("{\"records\": [\n  {\"type\": \"external\", \"name\": \"example.com:x\", \"hex\": \"{{v}}\"}\n]}")
+    let body = try template(
+        "{\"records\": [\n  {\"type\": \"external\", \"name\": \"example.com:x\", \"hex\": \"{{v}}\"}\n]}")
     #expect(body.structuralProblem() == nil)
     do {
         _ = try body.render(row: JobRow(row: 9, line: 10, fields: ["v": "zz"]), late: nil)
