@@ -2,6 +2,7 @@
 enum CommandRegistry {
     static let all: [any Command.Type] = [
         NDEFCommand.self,
+        ValidateCommand.self,
         EmulateCommand.self,
     ]
 
