@@ -21,6 +21,8 @@ public final class StandInType2Tag: TagEndpoint {
     public var tearOnWrite: UInt8?
     /// The tag never answers.
     public var mute = false
+    /// The next this many commands in ACTIVE state get no answer (then the tag answers again).
+    public var silenceNext = 0
     /// Whether the tag has left the field (after a tear).
     public private(set) var departed = false
     public private(set) var airtimeMicroseconds = 0.0
@@ -88,6 +90,11 @@ public final class StandInType2Tag: TagEndpoint {
 
     public func exchange(_ command: [UInt8]) -> TagAnswer {
         guard !mute, !departed, state == .active else { return .silence }
+        if silenceNext > 0 {
+            silenceNext -= 1
+            state = .idle
+            return .silence
+        }
         let answer = respond(to: command)
         switch answer {
         case .data(let bytes): airtimeMicroseconds += timing.exchange(command: command.count, answer: bytes.count)
