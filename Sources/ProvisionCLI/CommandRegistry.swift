@@ -1,7 +1,8 @@
 /// Every subcommand, in the order `provision --help` lists them. Add new commands here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
-        NDEFCommand.self
+        NDEFCommand.self,
+        EmulateCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

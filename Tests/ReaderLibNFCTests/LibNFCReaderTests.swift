@@ -153,7 +153,7 @@ struct LibNFCReaderTests {
         let pn532 = try EmulatedPN532()
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["--exclusive", pn532.emulator.slavePath, "sleep", "5"]
+        holder.arguments = ["--exclusive", "--no-fork", pn532.emulator.slavePath, "sleep", "5"]
         try holder.run()
         defer { holder.terminate(); holder.waitUntilExit() }
         var error: LibNFCError?

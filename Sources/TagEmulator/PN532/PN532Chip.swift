@@ -158,7 +158,7 @@ public final class PN532Chip {
         switch item {
         case 0x01:
             let on = data.count > 1 && data[1] & 0x01 != 0
-            if !on || !fieldOn { cycleField() }
+            if !on, fieldOn { cycleField() }
             fieldOn = on
         case 0x05 where data.count >= 4:
             passiveActivationRetries = data[3]

@@ -1,0 +1,38 @@
+/// `provision emulate <device>`: runs a device emulator that unmodified host software talks to.
+///
+/// Sub-verbs: `pn532` (a PN532 on a pseudo-terminal for libnfc).
+struct EmulateCommand: Command {
+    static let name = "emulate"
+    static let summary = "run a reader emulator (pn532: a PN532 on a pseudo-terminal for libnfc)"
+    static let help = """
+        Usage: provision emulate pn532 [--tags SPEC] [--timing instant|datasheet] [--baud 115200]
+                                       [--path-file FILE] [--control SOCKET]
+
+        Serves a software PN532 (firmware 1.6) on a new pseudo-terminal and prints its path
+        (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
+
+          --tags SPEC        tag population, e.g. sim:ntag215?count=20&uid=04A1B2C3D4E5F6&line
+                             (count, uid, line: a released tag leaves and the next arrives)
+          --timing MODE      instant (default) or datasheet (UART byte time plus tag airtime)
+          --baud N           UART speed for the datasheet timing (default 115200)
+          --path-file FILE   also write the pty path to FILE (removed on exit)
+          --control SOCKET   unix socket taking: insert [UID], remove, dump PATH, stats
+
+        Example:
+          provision emulate pn532 --tags 'sim:ntag215?count=5&line' --control /tmp/pn532.sock
+
+        """
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        guard let device = arguments.first else {
+            throw CLIError.usage("missing device; usage: provision emulate pn532 [options]")
+        }
+        let rest = Array(arguments.dropFirst())
+        switch device {
+        case "pn532":
+            return try await runPN532(rest, context: context)
+        default:
+            throw CLIError.usage("unknown device '\(device)'; known: pn532")
+        }
+    }
+}
