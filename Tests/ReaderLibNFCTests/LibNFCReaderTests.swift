@@ -155,7 +155,11 @@ struct LibNFCReaderTests {
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = ["--exclusive", "--no-fork", pn532.emulator.slavePath, "sleep", "5"]
         try holder.run()
-        defer { holder.terminate(); holder.waitUntilExit() }
+        defer {
+            // SIGKILL: a child started from a dispatch thread inherits a mask that blocks SIGTERM.
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+        }
         var error: LibNFCError?
         for _ in 0..<50 {  // wait until flock(1) holds the lock
             do {
