@@ -76,4 +76,33 @@ struct PN532EmulatorTests {
         let written = try #require(emulator.withChip { $0.field.image() })
         #expect(written == image, "\(text)")
     }
+
+    /// 34 READs of 16 bytes at 115200 baud: each costs at least the ACK (6 bytes) and the 26-byte
+    /// reply frame on the wire, ≈ 2.8 ms, so the whole dump cannot take less than ≈ 95 ms.
+    @Test func datasheetTimingDelaysRepliesAndLibnfcStillWorks() throws {
+        let field = StandInTagField(count: 1, firstUID: uid)
+        let emulator = try PN532Emulator(field: field, configuration: .init(timing: .datasheet, baud: 115_200))
+        emulator.start()
+        defer { emulator.stop() }
+        let dump = try Fixtures.temporaryDirectory("pn532").appendingPathComponent("dump.mfd")
+        let start = ContinuousClock.now
+        let (status, text) = try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath)
+        let elapsed = ContinuousClock.now - start
+        #expect(status == 0, "\(text)")
+        #expect(try Data(contentsOf: dump).count == 540)
+        #expect(elapsed > .milliseconds(95), "\(elapsed)")
+        #expect(emulator.stats.replies > 34)
+    }
+
+    @Test func lineModeMovesOnAfterEachReleaseSoNfcListSeesEveryTag() throws {
+        let field = StandInTagField(count: 3, firstUID: uid, lineMode: true)
+        let emulator = try PN532Emulator(field: field)
+        emulator.start()
+        defer { emulator.stop() }
+        let (status, text) = try runTool("nfc-list", ["-t", "1"], connstring: "pn532_uart:" + emulator.slavePath)
+        #expect(status == 0)
+        #expect(text.contains("3 ISO14443A passive target(s) found"), "\(text)")
+        #expect(text.contains("04  11  22  33  44  55  68"))
+        #expect(emulator.withChip { _ in field.current == nil && field.departed.count == 3 })
+    }
 }
