@@ -1,0 +1,96 @@
+import Foundation
+import TagEmulator
+import TestSupport
+import Testing
+
+/// Talks to the emulator's pty slave byte by byte, as a host driver would.
+private final class RawHost {
+    let fd: Int32
+    init(path: String) throws {
+        fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        try #require(fd >= 0)
+    }
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Everything that arrives within `milliseconds`.
+    func receive(milliseconds: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let deadline = ContinuousClock.now + .milliseconds(Int(milliseconds))
+        while ContinuousClock.now < deadline {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 5)
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 { bytes += buffer.prefix(count) }
+        }
+        return bytes
+    }
+}
+
+@Suite(.serialized)
+struct PN532EmulatorFramingTests {
+    private let wakeUp: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
+
+    @Test func hostAckAbortsAPendingSelectAndNackResendsTheLastReply() throws {
+        let field = StandInTagField(count: 0)
+        let emulator = try PN532Emulator(field: field)
+        emulator.start()
+        defer { emulator.stop() }
+        let host = try RawHost(path: emulator.slavePath)
+        host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
+        #expect(host.receive(milliseconds: 50) == PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        // No tag, infinite retries: only the ACK.
+        host.send(PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00]))
+        #expect(host.receive(milliseconds: 50) == PN532Frame.ackBytes)
+        // The host aborts; a tag arriving afterwards produces no late answer.
+        host.send(PN532Frame.ackBytes)
+        _ = host.receive(milliseconds: 20)
+        _ = try emulator.withChip { chip in try chip.field.insert(uid: nil) }
+        #expect(host.receive(milliseconds: 60).isEmpty)
+        #expect(emulator.stats.hostAcks == 1)
+        // NACK: the last reply again.
+        host.send(PN532Frame.encode([0xD4, 0x02]))
+        let version = PN532Frame.encode([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
+        #expect(host.receive(milliseconds: 50) == PN532Frame.ackBytes + version)
+        host.send(PN532Frame.nackBytes)
+        #expect(host.receive(milliseconds: 50) == version)
+    }
+
+    @Test func pendingSelectIsAnsweredWhenATagArrives() throws {
+        let field = StandInTagField(count: 0)
+        let emulator = try PN532Emulator(field: field)
+        emulator.start()
+        defer { emulator.stop() }
+        let host = try RawHost(path: emulator.slavePath)
+        host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
+        _ = host.receive(milliseconds: 50)
+        host.send(PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00]))
+        #expect(host.receive(milliseconds: 50) == PN532Frame.ackBytes)
+        _ = try emulator.withChip { chip in try chip.field.insert(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]) }
+        #expect(host.receive(milliseconds: 100) == PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]))
+    }
+
+    @Test func badChecksumGetsNoAckAndFramesBeforeWakeUpAreRefused() throws {
+        let emulator = try PN532Emulator(field: StandInTagField())
+        emulator.start()
+        defer { emulator.stop() }
+        let host = try RawHost(path: emulator.slavePath)
+        // Strict mode: GetFirmwareVersion before SAMConfiguration is refused.
+        host.send(PN532Frame.encode([0xD4, 0x02]))
+        #expect(host.receive(milliseconds: 40).isEmpty)
+        host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
+        _ = host.receive(milliseconds: 50)
+        var corrupt = PN532Frame.encode([0xD4, 0x02])
+        corrupt[6] ^= 0xFF
+        host.send(corrupt)
+        #expect(host.receive(milliseconds: 40).isEmpty)
+        #expect(emulator.stats.checksumErrors == 1)
+        #expect(emulator.stats.refused == 1)
+        host.send(PN532Frame.encode([0xD4, 0x7E]))
+        #expect(host.receive(milliseconds: 50) == PN532Frame.ackBytes + PN532Frame.errorBytes)
+    }
+}
