@@ -1,0 +1,154 @@
+internal import CCrypto
+
+/// A failure to use an originality-signature key.
+public enum OriginalitySignatureError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The private key is not 1…16 bytes, or is zero or not below the curve order n.
+    case invalidPrivateKey
+    /// The UID is empty or longer than 16 bytes.
+    case invalidUID
+    /// libcrypto refused an operation; the text names the C function.
+    case library(String)
+
+    public var description: String {
+        switch self {
+        case .invalidPrivateKey: "private key must be 16 bytes, non-zero and below the secp128r1 order"
+        case .invalidUID: "UID must be 1 to 16 bytes"
+        case .library(let function): "libcrypto call \(function) failed"
+        }
+    }
+}
+
+/// NXP originality signature: ECDSA over secp128r1 on the raw UID (`type2-ntag.md` §3.8).
+///
+/// The signed "digest" is the 7-byte UID itself, taken as a big-endian integer, with no hash. The
+/// signature is `r ‖ s`, 16 bytes each, big-endian, as READ_SIG `3C 00` returns it. Public keys are
+/// uncompressed points `04 ‖ X ‖ Y` (33 bytes). Everything goes through libcrypto: the curve by
+/// `NID_secp128r1`, `ECDSA_do_sign` and `ECDSA_do_verify`.
+public enum OriginalitySignature {
+    /// NXP's NTAG21x originality public key (AN11350).
+    public static let ntag21xPublicKey: [UInt8] = [
+        0x04, 0x49, 0x4E, 0x1A, 0x38, 0x6D, 0x3D, 0x3C, 0xFE, 0x3D, 0xC1, 0x0E, 0x5D, 0xE6, 0x8A, 0x49, 0x9B,
+        0x1C, 0x20, 0x2D, 0xB5, 0xB1, 0x32, 0x39, 0x3E, 0x89, 0xED, 0x19, 0xFE, 0x5B, 0xE8, 0xBC, 0x61,
+    ]
+
+    /// NXP's MIFARE Ultralight EV1 originality public key (AN11341).
+    public static let ultralightEV1PublicKey: [UInt8] = [
+        0x04, 0x90, 0x93, 0x3B, 0xDC, 0xD6, 0xE9, 0x9B, 0x4E, 0x25, 0x5E, 0x3D, 0xA5, 0x53, 0x89, 0xA8, 0x27,
+        0x56, 0x4E, 0x11, 0x71, 0x8E, 0x01, 0x72, 0x92, 0xFA, 0xF2, 0x32, 0x26, 0xA9, 0x66, 0x14, 0xB8,
+    ]
+
+    /// Signs `uid` with `privateKey` (big-endian scalar, up to 16 bytes); returns `r ‖ s` (32 bytes).
+    ///
+    /// ECDSA uses a fresh random nonce, so two signatures of one UID differ; both verify.
+    /// The corresponding C functions are `EC_KEY_set_private_key` and `ECDSA_do_sign`.
+    public static func sign(uid: [UInt8], privateKey: [UInt8]) throws(OriginalitySignatureError) -> [UInt8] {
+        guard !uid.isEmpty, uid.count <= 16 else { throw .invalidUID }
+        let key = try makeKey(privateKey: privateKey)
+        defer { EC_KEY_free(key) }
+        guard let sig = uid.withUnsafeBufferPointer({ ECDSA_do_sign($0.baseAddress, Int32($0.count), key) }) else {
+            throw .library("ECDSA_do_sign")
+        }
+        defer { ECDSA_SIG_free(sig) }
+        var r: OpaquePointer?
+        var s: OpaquePointer?
+        ECDSA_SIG_get0(sig, &r, &s)
+        guard let r, let s else { throw .library("ECDSA_SIG_get0") }
+        return try bigEndian(r, width: 16) + bigEndian(s, width: 16)
+    }
+
+    /// Whether `signature` (`r ‖ s`, 32 bytes) is valid for `uid` under `publicKey` (`04 ‖ X ‖ Y`).
+    ///
+    /// Any malformed input (wrong lengths, a point not on the curve) gives `false`.
+    /// The corresponding C function is `ECDSA_do_verify`.
+    public static func verify(uid: [UInt8], signature: [UInt8], publicKey: [UInt8]) -> Bool {
+        guard !uid.isEmpty, uid.count <= 16, signature.count == 32,
+            let key = try? makeKey(publicKey: publicKey)
+        else { return false }
+        defer { EC_KEY_free(key) }
+        guard let sig = ECDSA_SIG_new() else { return false }
+        defer { ECDSA_SIG_free(sig) }
+        guard let r = bignum(signature[0..<16]), let s = bignum(signature[16..<32]) else { return false }
+        guard ECDSA_SIG_set0(sig, r, s) == 1 else {
+            BN_free(r)
+            BN_free(s)
+            return false
+        }
+        let result = uid.withUnsafeBufferPointer { ECDSA_do_verify($0.baseAddress, Int32($0.count), sig, key) }
+        ERR_clear_error()
+        return result == 1
+    }
+
+    /// The uncompressed public key `04 ‖ X ‖ Y` (33 bytes) for `privateKey`.
+    ///
+    /// The corresponding C function is `EC_POINT_mul`.
+    public static func publicKey(forPrivateKey privateKey: [UInt8]) throws(OriginalitySignatureError) -> [UInt8] {
+        let key = try makeKey(privateKey: privateKey)
+        defer { EC_KEY_free(key) }
+        guard let group = EC_KEY_get0_group(key), let point = EC_KEY_get0_public_key(key) else {
+            throw .library("EC_KEY_get0_public_key")
+        }
+        var out = [UInt8](repeating: 0, count: 33)
+        let written = out.withUnsafeMutableBufferPointer {
+            EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, $0.baseAddress, 33, nil)
+        }
+        guard written == 33 else { throw .library("EC_POINT_point2oct") }
+        return out
+    }
+
+    // MARK: - libcrypto helpers
+
+    /// secp128r1 group order n (SEC 2), for key range checks.
+    private static let order: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFE, 0x00, 0x00, 0x00, 0x00, 0x75, 0xA3, 0x0D, 0x1B, 0x90, 0x38, 0xA1, 0x15,
+    ]
+
+    private static func makeKey(privateKey: [UInt8]) throws(OriginalitySignatureError) -> OpaquePointer {
+        guard !privateKey.isEmpty, privateKey.count <= 16 else { throw .invalidPrivateKey }
+        let padded = [UInt8](repeating: 0, count: 16 - privateKey.count) + privateKey
+        guard padded.contains(where: { $0 != 0 }), padded.lexicographicallyPrecedes(order) else {
+            throw .invalidPrivateKey
+        }
+        guard let key = EC_KEY_new_by_curve_name(NID_secp128r1) else { throw .library("EC_KEY_new_by_curve_name") }
+        guard let group = EC_KEY_get0_group(key), let d = bignum(padded[...]) else {
+            EC_KEY_free(key)
+            throw .library("BN_bin2bn")
+        }
+        defer { BN_free(d) }
+        guard let point = EC_POINT_new(group) else {
+            EC_KEY_free(key)
+            throw .library("EC_POINT_new")
+        }
+        defer { EC_POINT_free(point) }
+        guard EC_POINT_mul(group, point, d, nil, nil, nil) == 1,
+            EC_KEY_set_private_key(key, d) == 1,
+            EC_KEY_set_public_key(key, point) == 1
+        else {
+            EC_KEY_free(key)
+            throw .library("EC_KEY_set_private_key")
+        }
+        return key
+    }
+
+    private static func makeKey(publicKey: [UInt8]) throws(OriginalitySignatureError) -> OpaquePointer {
+        guard publicKey.count == 33, publicKey[0] == 0x04 else { throw .library("public key shape") }
+        guard let key = EC_KEY_new_by_curve_name(NID_secp128r1) else { throw .library("EC_KEY_new_by_curve_name") }
+        let ok = publicKey.withUnsafeBufferPointer { EC_KEY_oct2key(key, $0.baseAddress, 33, nil) }
+        guard ok == 1, EC_KEY_check_key(key) == 1 else {
+            EC_KEY_free(key)
+            ERR_clear_error()
+            throw .library("EC_KEY_oct2key")
+        }
+        return key
+    }
+
+    private static func bignum(_ bytes: ArraySlice<UInt8>) -> OpaquePointer? {
+        Array(bytes).withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
+    }
+
+    private static func bigEndian(_ number: OpaquePointer, width: Int) throws(OriginalitySignatureError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width)
+        let written = out.withUnsafeMutableBufferPointer { BN_bn2binpad(number, $0.baseAddress, Int32(width)) }
+        guard written == Int32(width) else { throw .library("BN_bn2binpad") }
+        return out
+    }
+}

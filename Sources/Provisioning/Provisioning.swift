@@ -1,2 +1,0 @@
-/// The `Provisioning` module (filled in by its issue).
-public enum ProvisioningModule {}

@@ -1,2 +1,0 @@
-/// The `Reports` module (filled in by its issue).
-public enum ReportsModule {}

@@ -1,0 +1,89 @@
+import Foundation
+import Provisioning
+
+extension RunReportWriter {
+    /// `summary.md`: the header, row counts and figures as Markdown tables.
+    public static func markdown(_ report: RunReport, _ figures: RunFigures) -> String {
+        var text = "# Job \(report.job)\n\n"
+        text += "| | |\n|---|---|\n"
+        text += "| manifest sha256 | `\(report.manifestSHA256)` |\n"
+        text += "| template sha256 | `\(report.templateSHA256)` |\n"
+        text += "| readers | \(report.readers.joined(separator: ", ")) |\n"
+        text += "| started | \(report.startedAt.map(timestamp) ?? "—") |\n"
+        text += "| finished | \(report.finishedAt.map(timestamp) ?? "—") |\n\n"
+        let rows = report.rows
+        text += "## Rows\n\n| total | done | failed | burned | claimed | pending |\n|---|---|---|---|---|---|\n"
+        text += "| \(rows.total) | \(rows.done) | \(rows.failed) | \(rows.burned) | \(rows.claimed) | \(rows.pending) |\n\n"
+        text += "## Figures\n\n| figure | value |\n|---|---|\n"
+        text += "| tags per hour | \(format(figures.tagsPerHour, digits: 0)) |\n"
+        text += "| first-pass yield | \(format(figures.firstPassYield * 100, digits: 1)) % |\n"
+        text += "| retries | \(figures.retries) |\n"
+        text += "| exchanges per tag | \(format(figures.exchangesPerTag, digits: 1)) |\n"
+        text += "| measured tag work per tag | \(format(figures.measuredPerTagMilliseconds, digits: 2)) ms |\n"
+        if let air = figures.airtimePerTagMilliseconds, let ratio = figures.measuredOverAirtime {
+            text += "| modelled airtime per tag | \(format(air, digits: 2)) ms |\n"
+            text += "| measured ÷ airtime | \(format(ratio, digits: 3)) |\n"
+        }
+        text += "\n## Per-phase time (ms, successful tags)\n\n| phase | n | p50 | p95 | max |\n|---|---|---|---|---|\n"
+        for phase in Phase.allCases {
+            guard let spread = figures.phases[phase] else { continue }
+            text += "| \(phase.rawValue) | \(spread.count) | \(format(spread.p50, digits: 2)) | "
+            text += "\(format(spread.p95, digits: 2)) | \(format(spread.max, digits: 2)) |\n"
+        }
+        text += "\n## Failures by class\n\n"
+        if figures.failuresByClass.isEmpty {
+            text += "None.\n"
+        } else {
+            text += "| class | count |\n|---|---|\n"
+            for failure in FailureClass.allCases {
+                if let count = figures.failuresByClass[failure] { text += "| \(failure.rawValue) | \(count) |\n" }
+            }
+        }
+        return text
+    }
+
+    /// `summary.json`: stable, documented keys (docs/ledger.md § summary.json); version 1.
+    public static func json(_ report: RunReport, _ figures: RunFigures) -> String {
+        var phases: [String: [String: Double]] = [:]
+        for (phase, spread) in figures.phases {
+            phases[phase.rawValue] = ["count": Double(spread.count), "p50_ms": spread.p50, "p95_ms": spread.p95, "max_ms": spread.max]
+        }
+        var failures: [String: Int] = [:]
+        for (failure, count) in figures.failuresByClass { failures[failure.rawValue] = count }
+        let summary = SummaryJSON(
+            version: 1, job: report.job, manifest_sha256: report.manifestSHA256,
+            template_sha256: report.templateSHA256, readers: report.readers,
+            started: report.startedAt.map(timestamp), finished: report.finishedAt.map(timestamp),
+            rows: .init(
+                total: report.rows.total, done: report.rows.done, failed: report.rows.failed,
+                burned: report.rows.burned, claimed: report.rows.claimed, pending: report.rows.pending),
+            tags_per_hour: figures.tagsPerHour, first_pass_yield: figures.firstPassYield, retries: figures.retries,
+            failures_by_class: failures, phases: phases, exchanges_per_tag: figures.exchangesPerTag,
+            measured_ms_per_tag: figures.measuredPerTagMilliseconds,
+            airtime_ms_per_tag: figures.airtimePerTagMilliseconds, measured_over_airtime: figures.measuredOverAirtime)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    static func format(_ value: Double, digits: Int) -> String {
+        value.formatted(.number.precision(.fractionLength(digits)).grouping(.never))
+    }
+}
+
+/// The shape of `summary.json` (snake_case keys are the documented contract).
+private struct SummaryJSON: Encodable {
+    struct Rows: Encodable { var total, done, failed, burned, claimed, pending: Int }
+    var version: Int
+    var job, manifest_sha256, template_sha256: String
+    var readers: [String]
+    var started, finished: String?
+    var rows: Rows
+    var tags_per_hour, first_pass_yield: Double
+    var retries: Int
+    var failures_by_class: [String: Int]
+    var phases: [String: [String: Double]]
+    var exchanges_per_tag, measured_ms_per_tag: Double
+    var airtime_ms_per_tag, measured_over_airtime: Double?
+}

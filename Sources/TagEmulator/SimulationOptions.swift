@@ -1,0 +1,228 @@
+import NDEF
+import NFCTags
+
+/// The simulated reader's settings, parsed from a `sim:` reader spec.
+///
+/// ```
+/// sim:CHIP?option=value&…
+///
+/// CHIP          ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (default ntag215)
+/// count=N       tags in the population, presented one after another (default: unlimited)
+/// uid=HEX       first UID, 14 hex digits (7 bytes); later tags count up from it
+///               (default: 04 followed by 6 bytes derived from seed)
+/// seed=N        seed for derived UIDs and faults, so runs repeat (default 0)
+/// timing=MODE   instant (time only accounted, default) | datasheet (really wait the modelled
+///               ISO 14443-A airtime and EEPROM programming)
+/// prog=MS       EEPROM programming time per written page, ms (default 4.1)
+/// faults=LIST   per-tag probabilities, comma-separated kind:p with p in 0…1:
+///                 tear        the tag leaves during one of its first 16 exchanges (a WRITE then is torn)
+///                 nak5        one user page among the first 12 fails its WRITE with NAK 5
+///                 noanswer    one of the first 16 exchanges gets no answer (flaky RF)
+///                 readonly    the tag arrives permanently locked
+///                 unformatted the tag arrives with a blank capability container
+///                 wrongchip   the tag is a different chip than CHIP
+///                 multi       a second tag is in the field when it arrives (the first poll sees two)
+/// store=DIR     load and save each tag's image as DIR/<UID>.bin (nfc-mfultralight layout), saved
+///               after every programmed page and on removal, so a population survives across processes;
+///               counters and the AUTHLIM failure count go to DIR/<UID>.state.json beside it
+/// removal=MS    modelled time for the operator to take a released tag away (default 0)
+/// config=WHEN   next (default) | immediate: when AUTH0/PROT/ACCESS writes act (CFGLCK: next power-up)
+/// locks=WHEN    immediate (default) | next: when new lock bits act
+/// wrongpwd=ANS  nak (default) | silence: answer to a wrong PWD_AUTH
+/// unknown=ANS   nak (default) | silence: answer to an unsupported command
+/// rfui=MODE     ignore (default) | store: whether RFUI dynamic lock bits are kept
+/// ```
+///
+/// Example: `sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02,nak5:0.01`.
+public struct SimulationOptions: Sendable, Hashable {
+    /// Whether the simulator really waits the modelled airtime.
+    public enum TimingMode: String, Sendable, Hashable {
+        /// Time is only accounted.
+        case instant
+        /// The caller waits the modelled time.
+        case datasheet
+    }
+
+    /// Per-tag fault probabilities (0…1) from `faults=`.
+    public struct FaultRates: Sendable, Hashable {
+        /// `tear`: removed mid-session.
+        public var tear = 0.0
+        /// `nak5`: EEPROM write error on one page.
+        public var nak5 = 0.0
+        /// `noanswer`: one silent exchange.
+        public var noAnswer = 0.0
+        /// `readonly`: pre-locked.
+        public var readOnly = 0.0
+        /// `unformatted`: blank CC.
+        public var unformatted = 0.0
+        /// `wrongchip`: another chip.
+        public var wrongChip = 0.0
+        /// `multi`: a second tag in the field.
+        public var multi = 0.0
+
+        /// No faults.
+        public init() {}
+    }
+
+    /// The chip of every tag (unless a wrong-chip fault fires).
+    public var chip: ChipModel = .ntag215
+    /// Tags in the population; `nil` = unlimited.
+    public var count: Int?
+    /// Seed for derived UIDs and faults.
+    public var seed: UInt64 = 0
+    /// The first tag's UID; later tags count up from it.
+    public var firstUID: [UInt8]
+    /// Timing mode.
+    public var timing: TimingMode = .instant
+    /// Fault probabilities.
+    public var faultRates = FaultRates()
+    /// Directory holding `<UID>.bin` images, if any.
+    public var storeDirectory: String?
+    /// Modelled operator removal time after a release, ms.
+    public var removalMilliseconds = 0
+    /// Chip behaviour switches given to every tag (programming time included).
+    public var configuration = EmulatorConfiguration()
+
+    /// Defaults: one unlimited NTAG215 population, seed 0, instant timing, no faults.
+    public init(chip: ChipModel = .ntag215, seed: UInt64 = 0) {
+        self.chip = chip
+        self.seed = seed
+        self.firstUID = Self.derivedUID(seed: seed)
+    }
+
+    /// Parses a spec string such as `sim:ntag213?count=5`.
+    public init(_ text: String) throws(ReaderSpecError) {
+        try self.init(spec: ReaderSpec(text))
+    }
+
+    /// Parses a `sim:` spec; every option is documented on the type.
+    ///
+    /// - Throws: `ReaderSpecError` naming the bad scheme, chip or option.
+    public init(spec: ReaderSpec) throws(ReaderSpecError) {
+        func bad(_ reason: String) -> ReaderSpecError { ReaderSpecError(spec: spec.text, reason: reason) }
+        guard spec.scheme == "sim" else { throw bad("not a simulated reader (scheme '\(spec.scheme)', expected 'sim')") }
+        let chipName = spec.target.isEmpty ? "ntag215" : spec.target.lowercased()
+        guard let chip = ChipModel(rawValue: chipName) else {
+            throw bad("unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11 or mf0ul21")
+        }
+        var seed: UInt64 = 0
+        if let text = spec.option("seed") {
+            guard let value = UInt64(text) else { throw bad("seed must be a non-negative integer, got '\(text)'") }
+            seed = value
+        }
+        self.init(chip: chip, seed: seed)
+        for (key, value) in spec.options {
+            switch key {
+            case "seed": break
+            case "count":
+                guard let n = Int(value), n >= 0 else { throw bad("count must be a non-negative integer, got '\(value)'") }
+                count = n
+            case "uid":
+                guard value.count == 14, let bytes = Hex.bytes(value), bytes.count == 7 else {
+                    throw bad("uid must be 14 hex digits (7 bytes), got '\(value)'")
+                }
+                firstUID = bytes
+            case "timing":
+                guard let mode = TimingMode(rawValue: value) else {
+                    throw bad("timing must be 'instant' or 'datasheet', got '\(value)'")
+                }
+                timing = mode
+            case "prog":
+                guard let ms = Double(value), ms >= 0, ms <= 1000 else {
+                    throw bad("prog must be the programming time in ms (0…1000), got '\(value)'")
+                }
+                configuration.programmingMicroseconds = ms * 1000
+            case "faults": faultRates = try Self.parseFaults(value, bad)
+            case "store":
+                guard !value.isEmpty, value != "true" else { throw bad("store needs a directory: store=DIR") }
+                storeDirectory = value
+            case "removal":
+                guard let ms = Int(value), ms >= 0 else { throw bad("removal must be milliseconds, got '\(value)'") }
+                removalMilliseconds = ms
+            case "config":
+                guard value == "next" || value == "immediate" else { throw bad("config must be 'next' or 'immediate'") }
+                configuration.configActivation = value == "next" ? .nextActivation : .immediate
+            case "locks":
+                guard value == "next" || value == "immediate" else { throw bad("locks must be 'immediate' or 'next'") }
+                configuration.lockActivation = value == "next" ? .nextActivation : .immediate
+            case "wrongpwd":
+                guard value == "nak" || value == "silence" else { throw bad("wrongpwd must be 'nak' or 'silence'") }
+                configuration.wrongPasswordAnswer = value == "nak" ? .nak : .silence
+            case "unknown":
+                guard value == "nak" || value == "silence" else { throw bad("unknown must be 'nak' or 'silence'") }
+                configuration.unknownCommandAnswer = value == "nak" ? .nak : .silence
+            case "rfui":
+                guard value == "ignore" || value == "store" else { throw bad("rfui must be 'ignore' or 'store'") }
+                configuration.storeRFUILockBits = value == "store"
+            default:
+                throw bad(
+                    "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, store, removal, "
+                        + "config, locks, wrongpwd, unknown, rfui")
+            }
+        }
+    }
+
+    private static func parseFaults(
+        _ text: String, _ bad: (String) -> ReaderSpecError
+    ) throws(ReaderSpecError) -> FaultRates {
+        var rates = FaultRates()
+        for item in text.split(separator: ",", omittingEmptySubsequences: true) {
+            let parts = item.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let p = Double(parts[1]), p >= 0, p <= 1 else {
+                throw bad("fault '\(item)' must be kind:probability with a probability in 0…1")
+            }
+            switch parts[0] {
+            case "tear": rates.tear = p
+            case "nak5": rates.nak5 = p
+            case "noanswer": rates.noAnswer = p
+            case "readonly": rates.readOnly = p
+            case "unformatted": rates.unformatted = p
+            case "wrongchip": rates.wrongChip = p
+            case "multi": rates.multi = p
+            default:
+                throw bad(
+                    "unknown fault '\(parts[0])'; kinds are tear, nak5, noanswer, readonly, unformatted, wrongchip, multi")
+            }
+        }
+        return rates
+    }
+
+    /// `04` followed by six bytes from `seed`.
+    static func derivedUID(seed: UInt64) -> [UInt8] {
+        var rng = SplitMix64(seed: seed)
+        let bits = rng.next()
+        return [0x04] + (0..<6).map { UInt8(truncatingIfNeeded: bits >> (8 * UInt64($0))) }
+    }
+
+    /// The UID of the tag at `index` (0-based): `firstUID` with bytes 1–6 counted up as one number.
+    public func uid(at index: Int) -> [UInt8] {
+        var value: UInt64 = 0
+        for byte in firstUID[1...] { value = value << 8 | UInt64(byte) }
+        value = (value &+ UInt64(index)) & 0xFFFF_FFFF_FFFF
+        return [firstUID[0]] + (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - $0))) }
+    }
+
+    /// The faults of the tag at `index`, drawn from `faultRates` with a generator seeded by `seed`
+    /// and `index`, so a run repeats exactly.
+    public func faults(forTagAt index: Int) -> TagFaults {
+        var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD6E8_FEB8_6659_FD93))
+        var faults = TagFaults()
+        let draws = (0..<7).map { _ in rng.next() }
+        func hit(_ p: Double, _ draw: UInt64) -> Bool { p > 0 && Double(draw >> 11) / Double(1 << 53) < p }
+        if hit(faultRates.tear, draws[0]) { faults.removedAfterExchanges = Int(rng.next() % 16) }
+        if hit(faultRates.nak5, draws[1]) {
+            let span = UInt64(min(chip.lastUserPage - chip.firstUserPage + 1, 12))
+            faults.eepromErrorPages = [chip.firstUserPage + Int(rng.next() % span)]
+        }
+        if hit(faultRates.noAnswer, draws[2]) { faults.noAnswerExchanges = [1 + Int(rng.next() % 16)] }
+        faults.preLocked = hit(faultRates.readOnly, draws[3])
+        faults.unformatted = hit(faultRates.unformatted, draws[4])
+        if hit(faultRates.wrongChip, draws[5]) {
+            let others = ChipModel.allCases.filter { $0 != chip }
+            faults.wrongChip = others[Int(rng.next() % UInt64(others.count))]
+        }
+        faults.secondTag = hit(faultRates.multi, draws[6])
+        faults.seed = rng.next()
+        return faults
+    }
+}

@@ -1,2 +1,0 @@
-/// The `TagEmulator` module (filled in by its issue).
-public enum TagEmulatorModule {}

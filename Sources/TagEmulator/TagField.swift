@@ -1,0 +1,201 @@
+import Foundation
+import NDEF
+import NFCTags
+
+/// A failure of the tag store (`store=DIR`).
+public struct TagStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file concerned.
+    public var path: String
+    /// What went wrong.
+    public var reason: String
+
+    /// Creates an error for `path`.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "tag store \(path): \(reason)" }
+}
+
+/// The RF field of a simulated reader and the population of tags that pass through it.
+///
+/// Line mode: tags of the population arrive one at a time (`arrive()`, or automatically on `poll()`);
+/// when the host releases a tag (`removeCurrent()`) it leaves and the next one arrives at the next poll,
+/// until `count` is exhausted. Control sockets place and take tags with `insert(uid:chip:)` and
+/// `remove(uid:)`. With `store=DIR` each tag's image is loaded from `DIR/<UID>.bin` when it arrives
+/// and saved after every programmed page and when it leaves; the NFC counter, EV1 counters and the
+/// AUTHLIM failure count go to `DIR/<UID>.state.json` beside it (optional when loading).
+///
+/// Not `Sendable` and free of Swift concurrency: it is owned by exactly one front end (the
+/// `SimulatedReader` actor, a PN532 pty loop or a vpcd connection) and used from its thread only.
+public final class TagField {
+    /// What the field holds right now.
+    public enum Presence: Sendable, Hashable {
+        /// No tag.
+        case empty
+        /// Exactly one tag.
+        case one
+        /// Several tags (a `multi` fault or `insert` with a tag already present).
+        case several(Int)
+    }
+
+    /// The population's settings.
+    public let options: SimulationOptions
+    /// Tags in the field, in arrival order.
+    public private(set) var tags: [NTAGEmulator] = []
+    /// Population tags brought in so far (the next arrival's index).
+    public private(set) var arrivals = 0
+    /// Tags that have left the field (released, torn or removed).
+    public private(set) var departures = 0
+    /// Airtime of tags that have left, microseconds.
+    private var departedAirtime = 0.0
+    /// Phantom second tags from `multi` faults, seen by the next poll only.
+    public private(set) var extraTags = 0
+    /// The last failure to save an image after a page write (saving is retried on removal).
+    public private(set) var storeError: TagStoreError?
+
+    /// Creates an empty field for `options`' population.
+    public init(options: SimulationOptions = .init()) { self.options = options }
+
+    /// The selected tag: the first tag in the field.
+    public var current: NTAGEmulator? { tags.first }
+
+    /// Whether the population has no more tags to bring in.
+    public var isExhausted: Bool { options.count.map { arrivals >= $0 } ?? false }
+
+    /// What the field holds.
+    public var presence: Presence {
+        let n = tags.count + extraTags
+        return n == 0 ? .empty : n == 1 ? .one : .several(n)
+    }
+
+    /// Modelled airtime of every tag that has been in the field, microseconds.
+    public var airtimeMicroseconds: Double { departedAirtime + tags.reduce(0) { $0 + $1.airtimeMicroseconds } }
+
+    /// Brings the next tag of the population into the field (its faults drawn from the seed).
+    ///
+    /// - Returns: the tag, or `nil` when the population is exhausted.
+    @discardableResult
+    public func arrive() throws(TagStoreError) -> NTAGEmulator? {
+        guard !isExhausted else { return nil }
+        let index = arrivals
+        let faults = options.faults(forTagAt: index)
+        let tag = try makeTag(uid: options.uid(at: index), chip: faults.wrongChip ?? options.chip, faults: faults)
+        arrivals += 1
+        tags.append(tag)
+        if faults.secondTag { extraTags += 1 }
+        return tag
+    }
+
+    /// Places a tag with `uid` in the field (loaded from the store when it has an image there).
+    @discardableResult
+    public func insert(uid: [UInt8], chip: ChipModel? = nil) throws(TagStoreError) -> NTAGEmulator {
+        let tag = try makeTag(uid: uid, chip: chip ?? options.chip, faults: TagFaults())
+        tags.append(tag)
+        return tag
+    }
+
+    /// Takes the tag with `uid` (or every tag and phantom when `nil`) out of the field, saving images.
+    public func remove(uid: [UInt8]? = nil) throws(TagStoreError) {
+        if uid == nil { extraTags = 0 }
+        for tag in tags where uid == nil || tag.uid == uid { try depart(tag) }
+    }
+
+    /// The host is done with the current tag: it leaves (image saved); the next arrives at the next poll.
+    public func removeCurrent() throws(TagStoreError) {
+        guard let tag = current else { return }
+        try depart(tag)
+    }
+
+    /// One poll of the field: clears tags that left (tears), brings the next tag in when the field is
+    /// empty, and activates the current tag (WUPA, anticollision, SELECT).
+    ///
+    /// A `multi` phantom makes this poll report two tags; the operator then takes it away, so the next
+    /// poll sees one.
+    public func poll() throws(TagStoreError) -> FieldState {
+        try refresh()
+        if tags.count + extraTags > 1 {
+            let n = tags.count + extraTags
+            extraTags = 0
+            return .multipleTags(count: n)
+        }
+        guard let tag = current else { return .empty }
+        guard let detected = tag.activate() else {
+            try depart(tag)
+            return .empty
+        }
+        return .tag(detected)
+    }
+
+    /// Clears tags that left on their own (tears) and, in line mode, brings the next tag in when the
+    /// field is empty; no activation. Front ends that activate through `receiveRaw` call this before
+    /// answering a poll.
+    ///
+    /// - Returns: what the field holds afterwards.
+    @discardableResult
+    public func refresh() throws(TagStoreError) -> Presence {
+        for tag in tags where !tag.isPresent { try depart(tag) }
+        if tags.isEmpty { try arrive() }
+        return presence
+    }
+
+    /// Saves `tag`'s image to the store (no-op without `store=DIR`).
+    public func save(_ tag: NTAGEmulator) throws(TagStoreError) {
+        guard let url = storeURL(for: tag.uid) else { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(tag.image).write(to: url, options: .atomic)
+            let state = url.deletingPathExtension().appendingPathExtension("state.json")
+            try JSONEncoder().encode(tag.hiddenState).write(to: state, options: .atomic)
+        } catch {
+            throw TagStoreError(path: url.path, reason: "cannot write image (\(error.localizedDescription))")
+        }
+    }
+
+    /// The store file of `uid`, when `store=DIR` is set.
+    public func storeURL(for uid: [UInt8]) -> URL? {
+        options.storeDirectory.map {
+            URL(fileURLWithPath: $0).appendingPathComponent("\(Hex.compact(uid)).bin")
+        }
+    }
+
+    private func depart(_ tag: NTAGEmulator) throws(TagStoreError) {
+        guard let index = tags.firstIndex(where: { $0 === tag }) else { return }
+        tags.remove(at: index)
+        departures += 1
+        departedAirtime += tag.airtimeMicroseconds
+        tag.onPageWritten = nil
+        tag.remove()
+        try save(tag)
+    }
+
+    private func makeTag(uid: [UInt8], chip: ChipModel, faults: TagFaults) throws(TagStoreError) -> NTAGEmulator {
+        let tag: NTAGEmulator
+        do {
+            if let url = storeURL(for: uid), FileManager.default.fileExists(atPath: url.path) {
+                let bytes = try [UInt8](Data(contentsOf: url))
+                let stored = ChipModel.allCases.first { $0.pageCount * 4 == bytes.count } ?? chip
+                tag = try NTAGEmulator(image: bytes, chip: stored, configuration: options.configuration, faults: faults)
+                let state = url.deletingPathExtension().appendingPathExtension("state.json")
+                if FileManager.default.fileExists(atPath: state.path) {
+                    tag.hiddenState = try JSONDecoder().decode(NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
+                }
+            } else {
+                tag = try NTAGEmulator(chip: chip, uid: uid, configuration: options.configuration, faults: faults)
+                try save(tag)
+            }
+        } catch let error as TagStoreError {
+            throw error
+        } catch {
+            throw TagStoreError(path: storeURL(for: uid)?.path ?? Hex.compact(uid), reason: "\(error)")
+        }
+        if options.storeDirectory != nil {
+            tag.onPageWritten = { [weak self] tag, _ in
+                do throws(TagStoreError) { try self?.save(tag) } catch { self?.storeError = error }
+            }
+        }
+        return tag
+    }
+}

@@ -1,0 +1,65 @@
+import Crypto
+import NDEF
+import Testing
+
+/// Real (UID, READ_SIG) pairs from `type2-ntag.md` §3.8.
+private let realVectors: [(uid: String, signature: String)] = [
+    ("045869D29C3980", "1FA9FE479435E4B60280F7A2B44293DF9127471B3251BC8942F0941AD71A1755"),
+    ("04BE7982355B80", "F2DE84A291222F6A04F663D48104D1F523DA00B9A951CC6126CE1BAA8A9E6A50"),
+]
+
+/// A throwaway secp128r1 key made for these tests with `openssl ecparam -name secp128r1 -genkey`.
+private let privateKey: [UInt8] = [
+    0xE8, 0xE4, 0xE6, 0x63, 0xB6, 0x58, 0x14, 0x3B, 0xD7, 0x0A, 0x1B, 0xC1, 0x50, 0x48, 0x42, 0x7E,
+]
+private let publicKeyHex = "0485E811A76DEECCB04A858C9B936334203F7B880DEACD9C71633B87FCAE3CAAD7"
+
+@Test(arguments: 0..<2)
+func realNTAGSignaturesVerifyAgainstNXPKey(index: Int) throws {
+    let uid = try #require(Hex.bytes(realVectors[index].uid))
+    let signature = try #require(Hex.bytes(realVectors[index].signature))
+    #expect(OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(!OriginalitySignature.verify(
+        uid: uid, signature: signature, publicKey: OriginalitySignature.ultralightEV1PublicKey))
+}
+
+@Test func realSignatureFailsForAnotherUIDOrAFlippedBit() throws {
+    let uid = try #require(Hex.bytes(realVectors[0].uid))
+    var signature = try #require(Hex.bytes(realVectors[0].signature))
+    let otherUID = try #require(Hex.bytes(realVectors[1].uid))
+    #expect(!OriginalitySignature.verify(uid: otherUID, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    signature[31] ^= 0x01
+    #expect(!OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+}
+
+@Test func publicKeyForPrivateKeyMatchesOpenSSLCommandLine() throws {
+    #expect(Hex.compact(try OriginalitySignature.publicKey(forPrivateKey: privateKey)) == publicKeyHex)
+}
+
+@Test func signThenVerifyRoundTrips() throws {
+    let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
+    let publicKey = try #require(Hex.bytes(publicKeyHex))
+    let signature = try OriginalitySignature.sign(uid: uid, privateKey: privateKey)
+    #expect(signature.count == 32)
+    #expect(OriginalitySignature.verify(uid: uid, signature: signature, publicKey: publicKey))
+    #expect(!OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    var other = uid
+    other[6] ^= 0xFF
+    #expect(!OriginalitySignature.verify(uid: other, signature: signature, publicKey: publicKey))
+}
+
+@Test func malformedInputsAreRejected() throws {
+    let uid: [UInt8] = [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]
+    #expect(throws: OriginalitySignatureError.invalidPrivateKey) {
+        try OriginalitySignature.sign(uid: uid, privateKey: [UInt8](repeating: 0, count: 16))
+    }
+    #expect(throws: OriginalitySignatureError.invalidPrivateKey) {
+        try OriginalitySignature.sign(uid: uid, privateKey: [UInt8](repeating: 0xFF, count: 16))
+    }
+    #expect(throws: OriginalitySignatureError.invalidUID) {
+        try OriginalitySignature.sign(uid: [], privateKey: privateKey)
+    }
+    let signature = try OriginalitySignature.sign(uid: uid, privateKey: privateKey)
+    #expect(!OriginalitySignature.verify(uid: uid, signature: Array(signature.prefix(31)), publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(!OriginalitySignature.verify(uid: uid, signature: signature, publicKey: [0x04] + [UInt8](repeating: 1, count: 32)))
+}

@@ -1,6 +1,0 @@
-import Provisioning
-import Testing
-
-@Test func provisioningModuleLinks() {
-    #expect(String(describing: ProvisioningModule.self) == "ProvisioningModule")
-}

@@ -1,6 +1,0 @@
-import Reports
-import Testing
-
-@Test func reportsModuleLinks() {
-    #expect(String(describing: ReportsModule.self) == "ReportsModule")
-}

@@ -1,0 +1,72 @@
+import Foundation
+import NFCTags
+import TagEmulator
+import Testing
+
+private func detectedUID(_ state: FieldState) -> [UInt8]? {
+    if case .tag(let tag) = state { return tag.uid }
+    return nil
+}
+
+@Test func pollTransceiveReleaseWalksThePopulation() async throws {
+    let reader = try SimulatedReader(spec: ReaderSpec("sim:ntag213?count=2&uid=04000000000001"))
+    #expect(reader.name == "sim:ntag213")
+    #expect(detectedUID(try await reader.poll(timeoutMilliseconds: 100)) == (try hex("04 00 00 00 00 00 01")))
+    let version = try await reader.withTransceiver { try $0.transceive([0x60], timeoutMilliseconds: 5) }
+    #expect(version == ChipModel.ntag213.version)
+    let ack = try await reader.withTransceiver { try $0.transceive([0xA2, 0x06, 1, 2, 3, 4], timeoutMilliseconds: 10) }
+    #expect(ack == [0x0A])
+    #expect(try await reader.release(waitingForRemovalMilliseconds: 100))
+    await #expect(throws: TransportError.tagLost) {
+        try await reader.withTransceiver { try $0.transceive([0x30, 0x00], timeoutMilliseconds: 5) }
+    }
+    #expect(detectedUID(try await reader.poll(timeoutMilliseconds: 100)) == (try hex("04 00 00 00 00 00 02")))
+    #expect(try await reader.release(waitingForRemovalMilliseconds: 100))
+    #expect(try await reader.poll(timeoutMilliseconds: 10) == .empty)
+    let airtime = await reader.modelledAirtimeMicroseconds
+    #expect(airtime > 2 * RFTiming().activation + 4_100)
+}
+
+@Test func tearMakesTransceiverReportTagLost() async throws {
+    let reader = SimulatedReader(options: try SimulationOptions("sim:ntag215?count=1&faults=tear:1&seed=3"))
+    _ = try await reader.poll(timeoutMilliseconds: 10)
+    let outcome = try await reader.withTransceiver { transceiver -> TransportError? in
+        for _ in 0..<20 {
+            do throws(TransportError) {
+                _ = try transceiver.transceive([0x30, 0x00], timeoutMilliseconds: 5)
+            } catch {
+                return error
+            }
+        }
+        return nil
+    }
+    #expect(outcome == .tagLost)
+    #expect(try await reader.poll(timeoutMilliseconds: 10) == .empty)
+}
+
+@Test func removalDelayLongerThanTimeoutKeepsTagUntilNextRelease() async throws {
+    let reader = SimulatedReader(options: try SimulationOptions("sim:ntag213?count=2&removal=300"))
+    let first = detectedUID(try await reader.poll(timeoutMilliseconds: 10))
+    #expect(try await reader.release(waitingForRemovalMilliseconds: 200) == false)
+    #expect(detectedUID(try await reader.poll(timeoutMilliseconds: 10)) == first)
+    #expect(try await reader.release(waitingForRemovalMilliseconds: 200))
+    #expect(detectedUID(try await reader.poll(timeoutMilliseconds: 10)) != first)
+}
+
+@Test func datasheetTimingReallyWaits() async throws {
+    let reader = SimulatedReader(options: try SimulationOptions("sim:ntag213?timing=datasheet&prog=20"))
+    _ = try await reader.poll(timeoutMilliseconds: 10)
+    let start = Date()
+    _ = try await reader.withTransceiver { transceiver in
+        try transceiver.transceive([0xA2, 0x06, 1, 2, 3, 4], timeoutMilliseconds: 30)
+    }
+    #expect(Date().timeIntervalSince(start) >= 0.020)
+}
+
+@Test func controlOperationsThroughWithField() async throws {
+    let reader = SimulatedReader(options: try SimulationOptions("sim:ntag215?count=0"))
+    #expect(try await reader.poll(timeoutMilliseconds: 1) == .empty)
+    let uid = try hex("04 AA BB CC DD EE FF")
+    try await reader.withField { field in _ = try field.insert(uid: uid) }
+    #expect(detectedUID(try await reader.poll(timeoutMilliseconds: 1)) == uid)
+}

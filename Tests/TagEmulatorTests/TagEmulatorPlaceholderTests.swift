@@ -1,6 +1,0 @@
-import TagEmulator
-import Testing
-
-@Test func tagEmulatorModuleLinks() {
-    #expect(String(describing: TagEmulatorModule.self) == "TagEmulatorModule")
-}
