@@ -7,13 +7,16 @@ import Testing
 
 /// A PN532 emulator on a pty with one stand-in NTAG215, and a reader spec pointing at it.
 final class EmulatedPN532 {
-    let field: StandInTagField
+    let field: PN532TagPopulation
     let emulator: PN532Emulator
     var spec: ReaderSpec { get throws { try ReaderSpec("nfc:pn532_uart:" + emulator.slavePath) } }
 
     init(count: Int = 1, lineMode: Bool = false) throws {
         setenv("LIBNFC_LOG_LEVEL", "0", 1)
-        field = StandInTagField(count: count, firstUID: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60], lineMode: lineMode)
+        var options = SimulationOptions(chip: .ntag215)
+        options.count = count
+        options.firstUID = [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60]
+        field = PN532TagPopulation(options: options, lineMode: lineMode)
         emulator = try PN532Emulator(field: field)
         emulator.start()
     }
@@ -21,7 +24,7 @@ final class EmulatedPN532 {
     deinit { emulator.stop() }
 
     /// Runs `body` on the tag in the field while the emulator is held off.
-    func withTag<R>(_ body: (StandInType2Tag?) -> R) -> R {
+    func withTag<R>(_ body: (NTAGEmulator?) -> R) -> R {
         emulator.withChip { _ in body(field.currentTag) }
     }
 }
@@ -52,7 +55,7 @@ struct LibNFCReaderTests {
         let pn532 = try EmulatedPN532()
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
-        let image = try #require(pn532.withTag { $0?.memory })
+        let image = try #require(pn532.withTag { $0?.image })
         let (page0, writeAnswer, fastRead, version, signature) = try await reader.withTransceiver { tag in
             let page0 = try tag.transceive([0x30, 0x00], timeoutMilliseconds: 5)
             let write = try tag.transceive([0xA2, 0x04, 0xDE, 0xAD, 0xBE, 0xEF], timeoutMilliseconds: 10)
@@ -65,14 +68,14 @@ struct LibNFCReaderTests {
         #expect(writeAnswer == [0x0A])
         #expect(fastRead == [0xDE, 0xAD, 0xBE, 0xEF] + Array(image[20..<32]))
         #expect(version == [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03])
-        #expect(signature.count == 32)
-        #expect(pn532.withTag { $0.map { Array($0.memory[16..<20]) } } == [0xDE, 0xAD, 0xBE, 0xEF])
+        #expect(signature == pn532.withTag { $0?.signature })
+        #expect(pn532.withTag { $0.map { Array($0.image[16..<20]) } } == [0xDE, 0xAD, 0xBE, 0xEF])
         await reader.close()
     }
 
     @Test func nakFiveSurfacesAsNakFive() async throws {
         let pn532 = try EmulatedPN532()
-        pn532.withTag { $0?.nakOnWrite[0x05] = 0x05 }
+        pn532.withTag { $0?.faults.eepromErrorPages = [5] }
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         await #expect(throws: TransportError.nak(5)) {
@@ -89,7 +92,7 @@ struct LibNFCReaderTests {
 
     @Test func silenceSurfacesAsNoAnswerWhileTheTagStays() async throws {
         let pn532 = try EmulatedPN532()
-        pn532.withTag { $0?.silenceNext = 1 }
+        pn532.withTag { $0?.faults.noAnswerExchanges = [1] }
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         await #expect(throws: TransportError.noAnswer) {
@@ -102,7 +105,7 @@ struct LibNFCReaderTests {
 
     @Test func tearSurfacesAsTagLost() async throws {
         let pn532 = try EmulatedPN532()
-        pn532.withTag { $0?.tearOnWrite = 0x06 }
+        pn532.withTag { $0?.faults.removedAfterExchanges = 0 }
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         await #expect(throws: TransportError.tagLost) {
@@ -111,8 +114,7 @@ struct LibNFCReaderTests {
         await #expect(throws: TransportError.tagLost) {
             try await reader.withTransceiver { tag in try tag.transceive([0x30, 0x00], timeoutMilliseconds: 5) }
         }
-        let torn = pn532.emulator.withChip { _ in pn532.field.departed.last.map { Array($0.memory[24..<28]) } }
-        #expect(torn == [9, 8, 7, 6])
+        #expect(pn532.emulator.withChip { _ in pn532.field.field.departures } == 1)
         #expect(try await reader.poll(timeoutMilliseconds: 100) == .empty)
         await reader.close()
     }

@@ -36,7 +36,7 @@ struct PN532EmulatorFramingTests {
     private let wakeUp: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
 
     @Test func hostAckAbortsAPendingSelectAndNackResendsTheLastReply() throws {
-        let field = StandInTagField(count: 0)
+        let field = population(count: 0, uid: [0x04, 1, 2, 3, 4, 5, 6])
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
@@ -49,7 +49,7 @@ struct PN532EmulatorFramingTests {
         // The host aborts; a tag arriving afterwards produces no late answer.
         host.send(PN532Frame.ackBytes)
         _ = host.receive(milliseconds: 20)
-        _ = try emulator.withChip { chip in try chip.field.insert(uid: nil) }
+        _ = try emulator.withChip { chip in try chip.field.insert(uid: [0x04, 9, 9, 9, 9, 9, 9]) }
         #expect(host.receive(milliseconds: 60).isEmpty)
         #expect(emulator.stats.hostAcks == 1)
         // NACK: the last reply again.
@@ -61,7 +61,7 @@ struct PN532EmulatorFramingTests {
     }
 
     @Test func pendingSelectIsAnsweredWhenATagArrives() throws {
-        let field = StandInTagField(count: 0)
+        let field = population(count: 0, uid: [0x04, 1, 2, 3, 4, 5, 6])
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
@@ -75,7 +75,7 @@ struct PN532EmulatorFramingTests {
     }
 
     @Test func badChecksumGetsNoAckAndFramesBeforeWakeUpAreRefused() throws {
-        let emulator = try PN532Emulator(field: StandInTagField())
+        let emulator = try PN532Emulator(field: population(count: 1, uid: [0x04, 1, 2, 3, 4, 5, 6]))
         emulator.start()
         defer { emulator.stop() }
         let host = try RawHost(path: emulator.slavePath)

@@ -24,12 +24,20 @@ func runTool(_ tool: String, _ arguments: [String], connstring: String) throws -
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
+/// A population of `count` NTAG215s numbered from `uid`.
+func population(count: Int, uid: [UInt8], lineMode: Bool = false) -> PN532TagPopulation {
+    var options = SimulationOptions(chip: .ntag215)
+    options.count = count
+    options.firstUID = uid
+    return PN532TagPopulation(options: options, lineMode: lineMode)
+}
+
 @Suite(.serialized)
 struct PN532EmulatorTests {
     let uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 
     @Test func nfcListFindsExactlyTheEmulatedTag() throws {
-        let field = StandInTagField(count: 1, firstUID: uid)
+        let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
@@ -44,7 +52,7 @@ struct PN532EmulatorTests {
     }
 
     @Test func nfcMfultralightReadDumpsTheTagImage() throws {
-        let field = StandInTagField(count: 1, firstUID: uid)
+        let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
@@ -61,7 +69,7 @@ struct PN532EmulatorTests {
     }
 
     @Test func nfcMfultralightWriteMakesTheTagExactlyTheImage() throws {
-        let field = StandInTagField(count: 1, firstUID: uid)
+        let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
@@ -80,7 +88,7 @@ struct PN532EmulatorTests {
     /// 34 READs of 16 bytes at 115200 baud: each costs at least the ACK (6 bytes) and the 26-byte
     /// reply frame on the wire, ≈ 2.8 ms, so the whole dump cannot take less than ≈ 95 ms.
     @Test func datasheetTimingDelaysRepliesAndLibnfcStillWorks() throws {
-        let field = StandInTagField(count: 1, firstUID: uid)
+        let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field, configuration: .init(timing: .datasheet, baud: 115_200))
         emulator.start()
         defer { emulator.stop() }
@@ -95,7 +103,7 @@ struct PN532EmulatorTests {
     }
 
     @Test func lineModeMovesOnAfterEachReleaseSoNfcListSeesEveryTag() throws {
-        let field = StandInTagField(count: 3, firstUID: uid, lineMode: true)
+        let field = population(count: 3, uid: uid, lineMode: true)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
@@ -103,6 +111,6 @@ struct PN532EmulatorTests {
         #expect(status == 0)
         #expect(text.contains("3 ISO14443A passive target(s) found"), "\(text)")
         #expect(text.contains("04  11  22  33  44  55  68"))
-        #expect(emulator.withChip { _ in field.current == nil && field.departed.count == 3 })
+        #expect(emulator.withChip { _ in field.current == nil && field.field.departures == 3 })
     }
 }

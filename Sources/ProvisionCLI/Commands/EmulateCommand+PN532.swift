@@ -6,15 +6,14 @@ import TagEmulator
 extension EmulateCommand {
     /// `provision emulate pn532`: opens the pty, prints its path, serves until SIGINT/SIGTERM.
     static func runPN532(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let options = try Arguments(arguments, flags: [], options: ["tags", "timing", "baud", "path-file", "control"])
+        let options = try Arguments(arguments, flags: ["line"], options: ["tags", "timing", "baud", "path-file", "control"])
         try options.requirePositionals(0...0, usage: "provision emulate pn532 [options]")
-        let field: StandInTagField
+        let field: PN532TagPopulation
         do {
-            let spec = try ReaderSpec(options.value("tags") ?? "sim:ntag215")
-            field = try StandInTagField(spec: spec)
-        } catch let error as ReaderSpecError {
-            throw CLIError.usage("--tags: \(error)")
-        } catch let error as PN532ControlError {
+            var spec = try ReaderSpec(options.value("tags") ?? "sim:ntag215")
+            if options.flag("line"), spec.option("line") == nil { spec.options.append(("line", "true")) }
+            field = try PN532TagPopulation(spec: spec)
+        } catch {
             throw CLIError.usage("--tags: \(error)")
         }
         guard let timing = PN532Emulator.Timing(rawValue: options.value("timing") ?? "instant") else {

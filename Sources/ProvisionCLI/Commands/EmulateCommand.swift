@@ -6,20 +6,22 @@ struct EmulateCommand: Command {
     static let summary = "run a reader emulator (pn532: a PN532 on a pseudo-terminal for libnfc)"
     static let help = """
         Usage: provision emulate pn532 [--tags SPEC] [--timing instant|datasheet] [--baud 115200]
-                                       [--path-file FILE] [--control SOCKET]
+                                       [--path-file FILE] [--control SOCKET] [--line]
 
         Serves a software PN532 (firmware 1.6) on a new pseudo-terminal and prints its path
         (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
 
-          --tags SPEC        tag population, e.g. sim:ntag215?count=20&uid=04A1B2C3D4E5F6&line
-                             (count, uid, line: a released tag leaves and the next arrives)
+          --tags SPEC        tag population as a sim: spec (chip, count, uid, seed, faults, store=DIR…;
+                             see the sim reader), e.g. sim:ntag215?count=20&faults=tear:0.05
+          --line             line mode: a tag the host releases leaves, the next one arrives
+                             (also accepted as the spec option 'line')
           --timing MODE      instant (default) or datasheet (UART byte time plus tag airtime)
           --baud N           UART speed for the datasheet timing (default 115200)
           --path-file FILE   also write the pty path to FILE (removed on exit)
           --control SOCKET   unix socket taking: insert [UID], remove, dump PATH, stats
 
         Example:
-          provision emulate pn532 --tags 'sim:ntag215?count=5&line' --control /tmp/pn532.sock
+          provision emulate pn532 --tags 'sim:ntag215?count=5' --line --control /tmp/pn532.sock
 
         """
 

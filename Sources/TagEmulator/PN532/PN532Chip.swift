@@ -53,7 +53,8 @@ public final class PN532Chip {
     private var selected: (any TagEndpoint)?
     /// Tags halted by InDeselect/InRelease: invisible to InListPassiveTarget (REQA) until the field
     /// is cycled (`pn532-libnfc.md` §8.4).
-    private var halted: [ObjectIdentifier] = []
+    /// Held strongly so a departed tag's address cannot be reused by the next one.
+    private var halted: [any TagEndpoint] = []
 
     /// Creates a chip in front of `field`.
     public init(field: any PN532TagField) {
@@ -177,8 +178,9 @@ public final class PN532Chip {
 
     /// A visible tag (present, not halted), if any.
     private var visibleTag: (any TagEndpoint)? {
-        guard fieldOn, let tag = field.current, !halted.contains(ObjectIdentifier(tag)) else { return nil }
-        return tag
+        guard fieldOn, let tag = field.current else { return nil }
+        halted.removeAll { $0 !== tag }
+        return halted.isEmpty ? tag : nil
     }
 
     /// InListPassiveTarget `4A MaxTg BrTy [InitiatorData]`.
@@ -218,7 +220,7 @@ public final class PN532Chip {
     private func select(_ data: [UInt8]) -> [UInt8] {
         guard let tag = selected else { return [0x27] }
         guard field.current === tag, fieldOn, tag.activate() != nil else { return [0x01] }
-        halted.removeAll { $0 == ObjectIdentifier(tag) }
+        halted.removeAll { $0 === tag }
         return [0x00]
     }
 
@@ -228,7 +230,7 @@ public final class PN532Chip {
         selected = nil
         if field.current === tag {
             tag.halt()
-            halted.append(ObjectIdentifier(tag))
+            halted.append(tag)
             field.hostReleased()
         }
         return [0x00]
@@ -261,6 +263,7 @@ public final class PN532Chip {
 
     /// InCommunicateThru `42 data`: the register state decides whether the chip adds CRC_A, how
     /// many bits of the last byte go out, and whether the answer's CRC is checked and stripped.
+    /// Raw tag answers carry their CRC_A where the air frame has one (`TagEndpoint.receiveRaw`).
     private func communicateThru(_ data: [UInt8]) -> [UInt8] {
         guard fieldOn, let tag = field.current else { return [0x01] }
         let lastBits = registers.transmitLastBits
@@ -276,9 +279,10 @@ public final class PN532Chip {
             return [0x00, 0x0A]
         case .data(let bytes):
             registers.setReceiveLastBits(0)
-            let hasCRCOnAir = Self.answerCarriesCRC(to: data, lastBits: lastBits)
-            if registers.receiveCRC || !hasCRCOnAir { return [0x00] + bytes }
-            return [0x00] + CRCA.appending(to: bytes)
+            guard registers.receiveCRC else { return [0x00] + bytes }
+            // The chip checks and strips CRC_A; an answer without one (ATQA, anticollision) fails it.
+            guard Self.answerCarriesCRC(to: data, lastBits: lastBits), CRCA.isValid(bytes) else { return [0x02] }
+            return [0x00] + Array(bytes.dropLast(2))
         }
     }
 

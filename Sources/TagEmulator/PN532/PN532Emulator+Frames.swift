@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -115,7 +116,7 @@ extension PN532Emulator {
         do throws(PN532ControlError) {
             switch verb {
             case "insert":
-                let uid = try words.count > 1 ? StandInTagField.parseUID(words[1]) : nil
+                let uid = try words.count > 1 ? Self.parseUID(words[1]) : nil
                 let inserted = try chip.field.insert(uid: uid)
                 return "ok " + inserted.map { String(format: "%02X", $0) }.joined()
             case "remove":
@@ -141,5 +142,14 @@ extension PN532Emulator {
         } catch {
             return "error \(error.message)"
         }
+    }
+
+    /// A 7-byte UID in hex, with or without `:` or space separators.
+    static func parseUID(_ text: String) throws(PN532ControlError) -> [UInt8] {
+        let digits = text.filter { $0 != ":" && $0 != " " }
+        guard digits.count == 14, let bytes = Hex.bytes(digits), bytes.count == 7 else {
+            throw PN532ControlError("a UID is 7 hex bytes, got '\(text)'")
+        }
+        return bytes
     }
 }
