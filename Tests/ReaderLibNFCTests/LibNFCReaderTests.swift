@@ -62,6 +62,8 @@ struct LibNFCReaderTests {
             let fast = try tag.transceive([0x3A, 0x04, 0x07], timeoutMilliseconds: 5)
             let version = try tag.transceive([0x60], timeoutMilliseconds: 5)
             let signature = try tag.transceive([0x3C, 0x00], timeoutMilliseconds: 5)
+            // PWD_AUTH with the factory password FF FF FF FF answers the factory PACK 00 00.
+            #expect(try tag.transceive([0x1B, 0xFF, 0xFF, 0xFF, 0xFF], timeoutMilliseconds: 5) == [0x00, 0x00])
             return (page0, write, fast, version, signature)
         }
         #expect(page0 == Array(image[0..<16]))
@@ -175,6 +177,28 @@ struct LibNFCReaderTests {
         }
         #expect(error?.code == .deviceBusy)
         #expect(error?.message.contains("process \(holder.processIdentifier)") == true, "\(String(describing: error))")
+    }
+
+    @Test func cancellingAPollEndsItPromptly() async throws {
+        let pn532 = try EmulatedPN532(count: 0)
+        let reader = try await LibNFCReader.open(spec: pn532.spec)
+        let start = ContinuousClock.now
+        let task = Task { try await reader.poll(timeoutMilliseconds: 10_000) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        #expect(try await task.value == .empty)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        // The reader still works afterwards.
+        _ = try pn532.emulator.withChip { chip in try chip.field.insert(uid: [0x04, 1, 2, 3, 4, 5, 6]) }
+        #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 1, 2, 3, 4, 5, 6])))
+        await reader.close()
+    }
+
+    @Test func closedReaderRefusesWork() async throws {
+        let pn532 = try EmulatedPN532()
+        let reader = try await LibNFCReader.open(spec: pn532.spec)
+        await reader.close()
+        await #expect(throws: TransportError.self) { try await reader.poll(timeoutMilliseconds: 10) }
     }
 
     @Test func badSpecsAreRefused() async throws {

@@ -16,7 +16,9 @@ extension EmulateCommand {
         } catch {
             throw CLIError.usage("--tags: \(error)")
         }
-        guard let timing = PN532Emulator.Timing(rawValue: options.value("timing") ?? "instant") else {
+        // Default: the spec's own timing= option, else instant.
+        let specTiming = field.field.options.timing == .datasheet ? "datasheet" : "instant"
+        guard let timing = PN532Emulator.Timing(rawValue: options.value("timing") ?? specTiming) else {
             throw CLIError.usage("--timing must be instant or datasheet")
         }
         let baud = try options.integer("baud", in: 1_200...4_000_000) ?? 115_200
