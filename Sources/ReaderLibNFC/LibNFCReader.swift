@@ -19,6 +19,7 @@ public actor LibNFCReader: TagReader {
     /// libnfc passes any Type 2 command through.
     public nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
 
+    /// The actor's own serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private init(connstring: String) {
@@ -110,6 +111,9 @@ public actor LibNFCReader: TagReader {
         return try result.get()
     }
 
+    /// Selects a tag (InListPassiveTarget, finite retries) every 25 ms until one answers or the time
+    /// is up; returns `.empty` on timeout or cancellation. One PN532 select reports one tag, so
+    /// `.multipleTags` is never returned.
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         let device = try device()
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
@@ -123,6 +127,8 @@ public actor LibNFCReader: TagReader {
         }
     }
 
+    /// Runs `body` on this actor's queue with a `LibNFCTransceiver` for the selected tag;
+    /// cancellation aborts the blocking libnfc call (`nfc_abort_command`).
     public func withTransceiver<Result: Sendable>(
         _ body: @Sendable (any Transceiver) throws -> Result
     ) async throws -> Result {

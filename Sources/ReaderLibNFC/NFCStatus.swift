@@ -2,6 +2,7 @@ internal import CNFC
 
 /// A libnfc status code (`int`, negative on failure; `pn532-libnfc.md` §4.8).
 public struct NFCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
+    /// The C status value.
     public let rawValue: Int32
     /// The device's error text when the status was raised (`nfc_strerror`), if captured.
     public let detail: String?
@@ -18,6 +19,7 @@ public struct NFCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStri
         self.detail = detail
     }
 
+    /// Statuses compare by code only (the captured text is informative).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
