@@ -1,0 +1,231 @@
+import Foundation
+
+/// Exactly-once claiming and resolution of rows (docs/ledger.md, "Exactly-once rules").
+extension Ledger {
+    /// Gives `uid` a row of `job`: the row it already holds, or else the lowest pending row.
+    ///
+    /// Runs in one `BEGIN IMMEDIATE` transaction, so concurrent connections and processes never hand out
+    /// the same row. A UID that holds an unresolved claim gets that same row back with `resumed == true`
+    /// (after a tear or a crash the tag may hold a partial or complete write: verify before writing).
+    /// - Returns: the claimed row, or `nil` when the job has no pending row left.
+    /// - Throws: `.unknownJob`; `.alreadyProvisioned` when `uid` is recorded as a done tag in any job
+    ///   (the message names the job and row).
+    public func claim(job: String, reader: String, uid: [UInt8]) async throws(LedgerError) -> ClaimedRow? {
+        let uidText = LedgerFormat.uid(uid)
+        return try await write { () throws(LedgerError) -> ClaimedRow? in
+            guard try jobInfo(job) != nil else {
+                throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
+            }
+            if let done = try provisionedRow(uidText) {
+                throw LedgerError(.alreadyProvisioned, "UID \(uidText) is already provisioned as \(done)")
+            }
+            let now = LedgerFormat.time(Date())
+            if let held = try connection.queryFirst(
+                "SELECT row FROM records WHERE job = ? AND uid = ? AND state = 'claimed'",
+                [.text(job), .text(uidText)], { $0.int(0) })
+            {
+                try connection.run(
+                    "UPDATE records SET claimed_by = ?, claimed_at = ? WHERE job = ? AND row = ?",
+                    [.text(reader), .text(now), .text(job), .int(held)])
+                return try claimedRow(job: job, row: held, uid: uid, resumed: true)
+            }
+            guard
+                let next = try connection.queryFirst(
+                    "SELECT row FROM records WHERE job = ? AND state = 'pending' ORDER BY row LIMIT 1", [.text(job)],
+                    { $0.int(0) })
+            else { return nil }
+            let changed = try connection.run(
+                """
+                UPDATE records SET state = 'claimed', uid = ?, claimed_by = ?, claimed_at = ?
+                WHERE job = ? AND row = ? AND state = 'pending'
+                """, [.text(uidText), .text(reader), .text(now), .text(job), .int(next)])
+            guard changed == 1 else {
+                throw LedgerError(.invalidState, "row \(next) of job \(job) changed while it was being claimed")
+            }
+            return try claimedRow(job: job, row: next, uid: uid, resumed: false)
+        }
+    }
+
+    /// The job and row `uid` was provisioned as, in any job, or `nil`.
+    public func isProvisioned(uid: [UInt8]) async throws(LedgerError) -> RowReference? {
+        let uidText = LedgerFormat.uid(uid)
+        return try await perform { () throws(LedgerError) in try provisionedRow(uidText) }
+    }
+
+    /// Commits a verified tag: the row becomes `done`, the tag and the attempt are recorded, all in one
+    /// durable transaction (all three or none).
+    ///
+    /// The attempt is stored with this `row`, this `uid` and outcome `done`, whatever it carried.
+    ///
+    /// - Throws: `.invalidState` unless the row is `claimed` by `uid`; `.duplicateUID` if the job already
+    ///   has a tag with this UID.
+    public func markDone(
+        job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord
+    ) async throws(LedgerError) {
+        let uidText = LedgerFormat.uid(uid)
+        try await write { () throws(LedgerError) in
+            try requireClaim(job: job, row: row, uid: uidText)
+            let now = LedgerFormat.time(Date())
+            try connection.run(
+                """
+                UPDATE records SET state = 'done', finished_at = ?, attempts = attempts + 1
+                WHERE job = ? AND row = ?
+                """, [.text(now), .text(job), .int(row)])
+            do throws(LedgerError) {
+                try connection.run(
+                    """
+                    INSERT INTO tags(uid, chip, job, row, bytes_sha256, byte_count, locked, signature_status,
+                                     written_at, recorded_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(uidText), .text(tag.chip), .text(job), .int(row),
+                        .text(LedgerFormat.digest(tag.bytesSHA256)),
+                        .int(tag.byteCount), .bool(tag.locked), .string(tag.signatureStatus),
+                        .text(LedgerFormat.time(tag.writtenAt)), .text(now),
+                    ])
+            } catch  where error.resultCode == .constraintUnique {
+                throw LedgerError(
+                    .duplicateUID, "UID \(uidText) is already recorded as a tag of job \(job)",
+                    resultCode: error.resultCode, sql: error.sql)
+            }
+            var attempt = attempt
+            attempt.row = row
+            attempt.uid = uid
+            attempt.outcome = .done
+            try insertAttempt(job: job, attempt)
+        }
+    }
+
+    /// Records an attempt without changing any claim (a `tagLost` keeps the row attached to its UID).
+    ///
+    /// When `attempt.row` is set, the row's attempt count is incremented in the same transaction.
+    public func recordAttempt(job: String, _ attempt: AttemptRecord) async throws(LedgerError) {
+        try await write { () throws(LedgerError) in
+            guard try jobInfo(job) != nil else {
+                throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
+            }
+            try insertAttempt(job: job, attempt)
+            if let row = attempt.row {
+                try connection.run(
+                    "UPDATE records SET attempts = attempts + 1 WHERE job = ? AND row = ?", [.text(job), .int(row)])
+            }
+        }
+    }
+
+    /// Gives up on a claimed row: `failed`, or `burned` when the tag is discarded (`onFailure`).
+    ///
+    /// The UID stays recorded on the row; the row is not reissued unless released. Recorded as an event.
+    /// - Throws: `.unknownRow`, or `.invalidState` unless the row is `claimed`.
+    public func markFailed(job: String, row: Int, burn: Bool, detail: String? = nil) async throws(LedgerError) {
+        let state: RecordState = burn ? .burned : .failed
+        try await write { () throws(LedgerError) in
+            _ = try requireState(job: job, row: row, in: [.claimed])
+            try connection.run(
+                "UPDATE records SET state = ?, finished_at = ? WHERE job = ? AND row = ?",
+                [.text(state.rawValue), .text(LedgerFormat.time(Date())), .text(job), .int(row)])
+            try insertEvent(job: job, row: row, kind: burn ? "burned" : "failed", actor: nil, detail: detail)
+        }
+    }
+
+    /// Returns a claimed row to `pending` so the next tag gets it (`onFailure` = reuse).
+    ///
+    /// Recorded as an event.
+    ///
+    /// - Throws: `.unknownRow`, or `.invalidState` unless the row is `claimed`.
+    public func returnToPending(job: String, row: Int, detail: String? = nil) async throws(LedgerError) {
+        try await write { () throws(LedgerError) in
+            let uid = try requireState(job: job, row: row, in: [.claimed])
+            try reopen(job: job, row: row)
+            try insertEvent(
+                job: job, row: row, kind: "returnToPending", actor: nil,
+                detail: ["uid \(uid ?? "-")", detail].compactMap { $0 }.joined(separator: "; "))
+        }
+    }
+
+    /// The operator releases a row (`claimed`, `failed` or `burned`) back to `pending`.
+    ///
+    /// Recorded as a `release` event naming `by` and the UID that held it. A `done` row can never be
+    /// released.
+    /// - Throws: `.unknownRow`, or `.invalidState` for a `pending` or `done` row.
+    public func release(job: String, row: Int, by: String, note: String? = nil) async throws(LedgerError) {
+        try await write { () throws(LedgerError) in
+            let uid = try requireState(job: job, row: row, in: [.claimed, .failed, .burned])
+            try reopen(job: job, row: row)
+            try insertEvent(
+                job: job, row: row, kind: "release", actor: by,
+                detail: ["uid \(uid ?? "-")", note].compactMap { $0 }.joined(separator: "; "))
+        }
+    }
+
+    // MARK: - Inside a transaction
+
+    private func reopen(job: String, row: Int) throws(LedgerError) {
+        try connection.run(
+            """
+            UPDATE records SET state = 'pending', uid = NULL, claimed_by = NULL, claimed_at = NULL, finished_at = NULL
+            WHERE job = ? AND row = ?
+            """, [.text(job), .int(row)])
+    }
+
+    /// Checks the row is in one of `states` and returns its UID.
+    private func requireState(job: String, row: Int, in states: Set<RecordState>) throws(LedgerError) -> String? {
+        guard
+            let (stateText, uid) = try connection.queryFirst(
+                "SELECT state, uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)],
+                { ($0.text(0), $0.optionalText(1)) })
+        else { throw LedgerError(.unknownRow, "job \(job) has no row \(row)") }
+        guard let state = RecordState(rawValue: stateText), states.contains(state) else {
+            throw LedgerError(
+                .invalidState,
+                "row \(row) of job \(job) is \(stateText), not \(states.map(\.rawValue).sorted().joined(separator: " or "))"
+            )
+        }
+        return uid
+    }
+
+    private func requireClaim(job: String, row: Int, uid: String) throws(LedgerError) {
+        let holder = try requireState(job: job, row: row, in: [.claimed])
+        guard holder == uid else {
+            throw LedgerError(.invalidState, "row \(row) of job \(job) is claimed by \(holder ?? "-"), not \(uid)")
+        }
+    }
+
+    func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {
+        try connection.queryFirst("SELECT job, row FROM tags WHERE uid = ? ORDER BY recorded_at LIMIT 1", [.text(uid)])
+        {
+            RowReference(job: $0.text(0), row: $0.int(1))
+        }
+    }
+
+    private func claimedRow(job: String, row: Int, uid: [UInt8], resumed: Bool) throws(LedgerError) -> ClaimedRow {
+        guard
+            let record = try connection.queryFirst(
+                "SELECT fields_json, message_sha256, message_length, attempts FROM records WHERE job = ? AND row = ?",
+                [.text(job), .int(row)], { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) })
+        else { throw LedgerError(.unknownRow, "job \(job) has no row \(row)") }
+        return ClaimedRow(
+            job: job, row: row, fields: try LedgerFormat.fields(record.0),
+            messageSHA256: try LedgerFormat.bytes(record.1),
+            messageLength: record.2, uid: uid, attempts: record.3, resumed: resumed)
+    }
+
+    private func insertAttempt(job: String, _ attempt: AttemptRecord) throws(LedgerError) {
+        let d = attempt.durations
+        try connection.run(
+            """
+            INSERT INTO attempts(job, uid, row, reader, outcome, failure_class, failure_detail, phase, page,
+                                 detect_us, identify_us, write_us, verify_us, lock_us, ledger_us, removal_us,
+                                 exchanges, airtime_us, started_at, finished_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(job), .text(LedgerFormat.uid(attempt.uid)), .int(attempt.row), .text(attempt.reader),
+                .text(attempt.outcome.rawValue), .string(attempt.failureClass), .string(attempt.failureDetail),
+                .string(attempt.phase), .int(attempt.page), .int(d.detect), .int(d.identify), .int(d.write),
+                .int(d.verify), .int(d.lock), .int(d.ledger), .int(d.removal), .int(attempt.exchanges),
+                .int(attempt.modelledAirtimeMicroseconds), .text(LedgerFormat.time(attempt.startedAt)),
+                .text(LedgerFormat.time(attempt.finishedAt)),
+            ])
+    }
+}

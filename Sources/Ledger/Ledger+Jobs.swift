@@ -1,0 +1,145 @@
+import Foundation
+
+/// Registering jobs and inserting their rows.
+extension Ledger {
+    /// Registers `name`, or confirms it is already registered with the same hashes (idempotent).
+    ///
+    /// - Parameters:
+    ///   - name: the job name, unique in the ledger.
+    ///   - manifestHash: SHA-256 of the manifest (lower-case hex).
+    ///   - templateHash: SHA-256 of the template (lower-case hex).
+    ///   - acceptChangedManifest: replace the stored hashes when they differ (recorded as a
+    ///     `manifestAccepted` event) instead of refusing.
+    /// - Returns: the job as stored.
+    /// - Throws: `.manifestMismatch` when the job exists with other hashes and `acceptChangedManifest` is false.
+    @discardableResult
+    public func registerJob(
+        name: String, manifestHash: String, templateHash: String, acceptChangedManifest: Bool = false
+    ) async throws(LedgerError) -> JobInfo {
+        try await write { () throws(LedgerError) -> JobInfo in
+            if let existing = try jobInfo(name) {
+                guard existing.manifestHash != manifestHash || existing.templateHash != templateHash else {
+                    return existing
+                }
+                guard acceptChangedManifest else {
+                    throw LedgerError(
+                        .manifestMismatch,
+                        "job \(name) was registered with manifest \(existing.manifestHash) and template "
+                            + "\(existing.templateHash), not \(manifestHash) and \(templateHash): use a new job "
+                            + "name, or accept the change explicitly")
+                }
+                try connection.run(
+                    "UPDATE jobs SET manifest_sha256 = ?, template_sha256 = ? WHERE name = ?",
+                    [.text(manifestHash), .text(templateHash), .text(name)])
+                try insertEvent(
+                    job: name, row: nil, kind: "manifestAccepted", actor: nil,
+                    detail: "manifest \(existing.manifestHash) -> \(manifestHash), "
+                        + "template \(existing.templateHash) -> \(templateHash)")
+            } else {
+                try connection.run(
+                    "INSERT INTO jobs(name, manifest_sha256, template_sha256, created_at) VALUES (?, ?, ?, ?)",
+                    [.text(name), .text(manifestHash), .text(templateHash), .text(LedgerFormat.time(Date()))])
+            }
+            guard let job = try jobInfo(name) else { throw LedgerError(.unknownJob, "job \(name) vanished") }
+            return job
+        }
+    }
+
+    /// Inserts `rows` as `pending`, skipping rows already present (idempotent), `batchSize` per transaction.
+    ///
+    /// A row already in the ledger is left untouched whatever its state, so re-running a job continues it.
+    /// - Returns: the number of rows newly inserted.
+    /// - Throws: `.unknownJob`, or an SQLite failure (rows of earlier batches stay inserted).
+    @discardableResult
+    public func addRows(
+        job: String, rows: some Sequence<RowInput> & Sendable, batchSize: Int = 5_000
+    ) async throws(LedgerError) -> Int {
+        guard try await perform({ () throws(LedgerError) in try jobInfo(job) }) != nil else {
+            throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
+        }
+        var inserted = 0
+        var batch: [RowInput] = []
+        batch.reserveCapacity(max(1, batchSize))
+        for row in rows {
+            batch.append(row)
+            if batch.count >= max(1, batchSize) {
+                inserted += try await insert(batch, job: job)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        inserted += try await insert(batch, job: job)
+        return inserted
+    }
+
+    /// Inserts one batch in one transaction and refreshes the job's total.
+    private func insert(_ batch: [RowInput], job: String) async throws(LedgerError) -> Int {
+        try await write { () throws(LedgerError) -> Int in
+            let now = LedgerFormat.time(Date())
+            let encoder = LedgerFormat.makeEncoder()
+            var inserted = 0
+            for row in batch {
+                inserted += try connection.run(
+                    """
+                    INSERT INTO records(job, row, fields_json, message_sha256, message_length, state, created_at)
+                    VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (job, row) DO NOTHING
+                    """,
+                    [
+                        .text(job), .int(row.row), .text(try LedgerFormat.json(row.fields, encoder: encoder)),
+                        .text(LedgerFormat.digest(row.messageSHA256)), .int(row.messageLength), .text(now),
+                    ])
+            }
+            try connection.run(
+                "UPDATE jobs SET total_rows = (SELECT count(*) FROM records WHERE job = ?) WHERE name = ?",
+                [.text(job), .text(job)])
+            return inserted
+        }
+    }
+
+    /// Records that a run of `job` started (keeps the first start time).
+    public func markStarted(job: String) async throws(LedgerError) {
+        try await write { () throws(LedgerError) in
+            let changed = try connection.run(
+                "UPDATE jobs SET started_at = coalesce(started_at, ?), finished_at = NULL WHERE name = ?",
+                [.text(LedgerFormat.time(Date())), .text(job)])
+            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)") }
+        }
+    }
+
+    /// Records that a run of `job` finished.
+    public func markFinished(job: String) async throws(LedgerError) {
+        try await write { () throws(LedgerError) in
+            let changed = try connection.run(
+                "UPDATE jobs SET finished_at = ? WHERE name = ?", [.text(LedgerFormat.time(Date())), .text(job)])
+            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)") }
+        }
+    }
+
+    /// The job named `name`, or `nil`.
+    public func job(named name: String) async throws(LedgerError) -> JobInfo? {
+        try await perform { () throws(LedgerError) in try jobInfo(name) }
+    }
+
+    /// Every job, by name.
+    public func jobs() async throws(LedgerError) -> [JobInfo] {
+        try await perform { () throws(LedgerError) in
+            try connection.query("SELECT \(Self.jobColumns) FROM jobs ORDER BY name") { s throws(LedgerError) in
+                try Self.jobInfo(s)
+            }
+        }
+    }
+
+    static let jobColumns = "name, manifest_sha256, template_sha256, total_rows, created_at, started_at, finished_at"
+
+    func jobInfo(_ name: String) throws(LedgerError) -> JobInfo? {
+        try connection.queryFirst("SELECT \(Self.jobColumns) FROM jobs WHERE name = ?", [.text(name)]) {
+            s throws(LedgerError) in try Self.jobInfo(s)
+        }
+    }
+
+    static func jobInfo(_ s: SQLiteStatement) throws(LedgerError) -> JobInfo {
+        JobInfo(
+            name: s.text(0), manifestHash: s.text(1), templateHash: s.text(2), totalRows: s.int(3),
+            createdAt: try LedgerFormat.date(s.text(4)), startedAt: try LedgerFormat.date(s.optionalText(5)),
+            finishedAt: try LedgerFormat.date(s.optionalText(6)))
+    }
+}

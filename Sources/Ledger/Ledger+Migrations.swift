@@ -1,0 +1,137 @@
+/// Schema migrations, numbered by `PRAGMA user_version` (migration *n* brings the file to version *n*).
+extension Ledger {
+    /// The migrations in order; never edit one that has shipped, append a new one.
+    static let migrations: [String] = [
+        // 1: the initial schema (docs/ledger.md).
+        """
+        CREATE TABLE jobs (
+            name            TEXT PRIMARY KEY NOT NULL,
+            manifest_sha256 TEXT NOT NULL,
+            template_sha256 TEXT NOT NULL,
+            total_rows      INTEGER NOT NULL DEFAULT 0,
+            created_at      TEXT NOT NULL,
+            started_at      TEXT,
+            finished_at     TEXT
+        );
+        CREATE TABLE records (
+            job            TEXT NOT NULL REFERENCES jobs(name),
+            row            INTEGER NOT NULL,
+            fields_json    TEXT NOT NULL,
+            message_sha256 TEXT NOT NULL,
+            message_length INTEGER NOT NULL,
+            state          TEXT NOT NULL DEFAULT 'pending'
+                           CHECK (state IN ('pending', 'claimed', 'done', 'failed', 'burned')),
+            uid            TEXT,
+            claimed_by     TEXT,
+            attempts       INTEGER NOT NULL DEFAULT 0,
+            created_at     TEXT NOT NULL,
+            claimed_at     TEXT,
+            finished_at    TEXT,
+            PRIMARY KEY (job, row),
+            CHECK (state = 'pending' OR uid IS NOT NULL)
+        );
+        CREATE INDEX records_by_state ON records(job, state, row);
+        CREATE UNIQUE INDEX records_one_live_row_per_uid ON records(job, uid) WHERE state IN ('claimed', 'done');
+        CREATE INDEX records_by_uid ON records(uid) WHERE uid IS NOT NULL;
+        CREATE TABLE tags (
+            uid              TEXT NOT NULL,
+            chip             TEXT NOT NULL,
+            job              TEXT NOT NULL REFERENCES jobs(name),
+            row              INTEGER NOT NULL,
+            bytes_sha256     TEXT NOT NULL,
+            byte_count       INTEGER NOT NULL,
+            locked           INTEGER NOT NULL CHECK (locked IN (0, 1)),
+            signature_status TEXT,
+            written_at       TEXT NOT NULL,
+            recorded_at      TEXT NOT NULL,
+            UNIQUE (job, uid),
+            UNIQUE (job, row),
+            FOREIGN KEY (job, row) REFERENCES records(job, row)
+        );
+        CREATE INDEX tags_by_uid ON tags(uid);
+        CREATE TABLE attempts (
+            id             INTEGER PRIMARY KEY,
+            job            TEXT NOT NULL REFERENCES jobs(name),
+            uid            TEXT NOT NULL,
+            row            INTEGER,
+            reader         TEXT NOT NULL,
+            outcome        TEXT NOT NULL,
+            failure_class  TEXT,
+            failure_detail TEXT,
+            phase          TEXT,
+            page           INTEGER,
+            detect_us      INTEGER,
+            identify_us    INTEGER,
+            write_us       INTEGER,
+            verify_us      INTEGER,
+            lock_us        INTEGER,
+            ledger_us      INTEGER,
+            removal_us     INTEGER,
+            exchanges      INTEGER NOT NULL DEFAULT 0,
+            airtime_us     INTEGER,
+            started_at     TEXT NOT NULL,
+            finished_at    TEXT NOT NULL
+        );
+        CREATE INDEX attempts_by_row ON attempts(job, row);
+        CREATE INDEX attempts_by_uid ON attempts(uid);
+        CREATE TABLE events (
+            id     INTEGER PRIMARY KEY,
+            job    TEXT,
+            row    INTEGER,
+            kind   TEXT NOT NULL,
+            actor  TEXT,
+            detail TEXT,
+            at     TEXT NOT NULL
+        );
+        CREATE INDEX events_by_job ON events(job, id);
+        CREATE VIEW job_progress AS
+            SELECT job,
+                   count(*) AS total,
+                   sum(state = 'pending') AS pending,
+                   sum(state = 'claimed') AS claimed,
+                   sum(state = 'done') AS done,
+                   sum(state = 'failed') AS failed,
+                   sum(state = 'burned') AS burned
+            FROM records GROUP BY job;
+        """
+    ]
+
+    /// The schema version this build writes.
+    public static var schemaVersion: Int { migrations.count }
+
+    /// The file's `PRAGMA user_version`.
+    func storedVersion() throws(LedgerError) -> Int {
+        try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
+    }
+
+    /// Applies every migration newer than the file, in one `BEGIN IMMEDIATE` transaction.
+    func migrate() throws(LedgerError) {
+        try connection.transaction(.immediate) { () throws(LedgerError) in
+            let stored = try storedVersion()
+            guard stored <= Self.schemaVersion else { throw tooNew(stored) }
+            for version in stored..<Self.schemaVersion {
+                try connection.execute(Self.migrations[version])
+                // PRAGMA takes no parameters; the value is this build's own constant.
+                try connection.execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+    }
+
+    /// Refuses a file that is not at this build's version (read-only opens cannot migrate).
+    func checkVersion() throws(LedgerError) {
+        let stored = try storedVersion()
+        guard stored <= Self.schemaVersion else { throw tooNew(stored) }
+        guard stored == Self.schemaVersion else {
+            throw LedgerError(
+                .readOnly,
+                "ledger \(path) has schema version \(stored), expected \(Self.schemaVersion); "
+                    + "open it read-write once to migrate it", resultCode: .readOnly)
+        }
+    }
+
+    private func tooNew(_ stored: Int) -> LedgerError {
+        LedgerError(
+            .schemaTooNew,
+            "ledger \(path) has schema version \(stored), newer than \(Self.schemaVersion): use a newer provision")
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What was written to one tag, recorded with the row in `Ledger.markDone`.
+public struct TagRecord: Sendable, Hashable {
+    /// The tag's UID (7 bytes for NTAG21x).
+    public var uid: [UInt8]
+    /// The chip model name (`NTAG213`, `NTAG215`, `NTAG216`).
+    public var chip: String
+    /// SHA-256 of the bytes written (and read back).
+    public var bytesSHA256: [UInt8]
+    /// Number of bytes written.
+    public var byteCount: Int
+    /// Whether the tag was permanently locked and the lock state confirmed.
+    public var locked: Bool
+    /// Originality-signature check result (`valid`, `invalid`, `absent`, …), `nil` when not checked.
+    public var signatureStatus: String?
+    /// When the verified write finished.
+    public var writtenAt: Date
+
+    /// Creates a tag record.
+    public init(
+        uid: [UInt8], chip: String, bytesSHA256: [UInt8], byteCount: Int, locked: Bool,
+        signatureStatus: String? = nil, writtenAt: Date
+    ) {
+        self.uid = uid
+        self.chip = chip
+        self.bytesSHA256 = bytesSHA256
+        self.byteCount = byteCount
+        self.locked = locked
+        self.signatureStatus = signatureStatus
+        self.writtenAt = writtenAt
+    }
+}
+
+/// A tag as stored in the ledger: the job and row it carries, and when it was recorded.
+public struct ProvisionedTag: Sendable, Hashable {
+    /// The job name.
+    public var job: String
+    /// The row number.
+    public var row: Int
+    /// What was written.
+    public var tag: TagRecord
+    /// When the ledger committed it.
+    public var recordedAt: Date
+}
+
+/// A (job, row) pair.
+public struct RowReference: Sendable, Hashable, CustomStringConvertible {
+    /// The job name.
+    public var job: String
+    /// The row number.
+    public var row: Int
+
+    /// Creates a reference.
+    public init(job: String, row: Int) {
+        self.job = job
+        self.row = row
+    }
+
+    /// `row N of job J`.
+    public var description: String { "row \(row) of job \(job)" }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import Ledger
+
+@Suite struct LedgerClaimsTests {
+    @Test func claimsTakeTheLowestPendingRowThenNil() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Ledger.open(path: folder.path())
+        try await ledger.registerJob(name: "j", manifestHash: "m", templateHash: "t")
+        try await ledger.addRows(job: "j", rows: Sample.rows([5, 1, 3]))
+        var rows: [Int] = []
+        for n in 1...4 {
+            if let claimed = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(n)) {
+                #expect(!claimed.resumed)
+                #expect(claimed.uid == Sample.uid(n))
+                rows.append(claimed.row)
+            }
+        }
+        #expect(rows == [1, 3, 5])
+        await #expect(throws: LedgerError(.unknownJob, "")) {
+            try await ledger.claim(job: "other", reader: "r", uid: Sample.uid(9))
+        }
+    }
+
+    @Test func sameUIDResumesItsClaimAfterATear() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+        let first = try #require(try await ledger.claim(job: "j", reader: "r1", uid: Sample.uid(1)))
+        try await ledger.recordAttempt(
+            job: "j",
+            Sample.attempt(
+                Sample.uid(1), row: first.row, outcome: .failed, failureClass: "tagLost",
+                phase: "write", page: 6))
+        let other = try #require(try await ledger.claim(job: "j", reader: "r1", uid: Sample.uid(2)))
+        let again = try #require(try await ledger.claim(job: "j", reader: "r2", uid: Sample.uid(1)))
+        #expect(first.row == 1 && other.row == 2)
+        #expect(again.row == 1 && again.resumed && again.attempts == 1)
+        #expect(again.fields == ["serial": "S1"] && again.messageSHA256 == Sample.digest(1))
+        let record = try #require(try await ledger.record(job: "j", row: 1))
+        #expect(record.state == .claimed && record.uid == Sample.uid(1) && record.claimedBy == "r2")
+    }
+
+    @Test func doneUIDIsReportedAndNotClaimedAgain() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+        let uid = Sample.uid(1)
+        let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: uid))
+        try await ledger.markDone(
+            job: "j", row: claimed.row, uid: uid, tag: Sample.tag(uid),
+            attempt: Sample.attempt(uid, row: claimed.row))
+        #expect(try await ledger.isProvisioned(uid: uid) == RowReference(job: "j", row: 1))
+        #expect(try await ledger.isProvisioned(uid: Sample.uid(2)) == nil)
+        let error = try await #require(throws: LedgerError.self) {
+            try await ledger.claim(job: "j", reader: "r", uid: uid)
+        }
+        #expect(error.code == .alreadyProvisioned)
+        #expect(error.message.contains("row 1 of job j"))
+        let record = try #require(try await ledger.record(job: "j", row: 1))
+        #expect(record.state == .done && record.attempts == 1 && record.finishedAt != nil)
+    }
+
+    @Test func markDoneRequiresTheClaimingUID() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+        _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
+        let intruder = Sample.uid(2)
+        await #expect(throws: LedgerError(.invalidState, "")) {
+            try await ledger.markDone(
+                job: "j", row: 1, uid: intruder, tag: Sample.tag(intruder),
+                attempt: Sample.attempt(intruder, row: 1))
+        }
+        await #expect(throws: LedgerError(.invalidState, "")) {
+            try await ledger.markDone(
+                job: "j", row: 2, uid: intruder, tag: Sample.tag(intruder),
+                attempt: Sample.attempt(intruder, row: 2))
+        }
+        await #expect(throws: LedgerError(.unknownRow, "")) {
+            try await ledger.markDone(
+                job: "j", row: 9, uid: intruder, tag: Sample.tag(intruder),
+                attempt: Sample.attempt(intruder, row: 9))
+        }
+        #expect(try await ledger.tags(job: "j").isEmpty)
+    }
+
+    @Test func uniqueIndexesRejectASecondDoneRowForOneUID() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+        let uid = Sample.uid(1)
+        _ = try await ledger.claim(job: "j", reader: "r", uid: uid)
+        try await ledger.markDone(
+            job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
+        // Bypass the API: the schema itself must refuse a duplicate (job, uid) tag ...
+        let tagError = try await #require(throws: LedgerError.self) {
+            try await ledger.rawExecute(
+                """
+                INSERT INTO tags(uid, chip, job, row, bytes_sha256, byte_count, locked, written_at, recorded_at)
+                VALUES ('04A1B200000001', 'NTAG215', 'j', 2, 'x', 1, 0, 't', 't')
+                """)
+        }
+        #expect(tagError.code == .constraint)
+        #expect(tagError.resultCode == .constraintUnique)
+        // ... and a second live row for the same UID in the job.
+        let rowError = try await #require(throws: LedgerError.self) {
+            try await ledger.rawExecute("UPDATE records SET state = 'claimed', uid = '04A1B200000001' WHERE row = 2")
+        }
+        #expect(rowError.resultCode == .constraintUnique)
+        // A second tag for a done row is refused too.
+        let rowTagError = try await #require(throws: LedgerError.self) {
+            try await ledger.rawExecute(
+                """
+                INSERT INTO tags(uid, chip, job, row, bytes_sha256, byte_count, locked, written_at, recorded_at)
+                VALUES ('04A1B2000000FF', 'NTAG215', 'j', 1, 'x', 1, 0, 't', 't')
+                """)
+        }
+        #expect(rowTagError.resultCode == .constraintUnique)
+        #expect(try await ledger.counts(job: "j").done == 1)
+    }
+
+    @Test func markDoneIsAllOrNothing() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+        let uid = Sample.uid(1)
+        _ = try await ledger.claim(job: "j", reader: "r", uid: uid)
+        // Fail the last of markDone's three writes (the attempt insert).
+        try await ledger.rawExecute(
+            "CREATE TEMP TRIGGER fail_attempt BEFORE INSERT ON attempts BEGIN SELECT RAISE(ABORT, 'injected'); END")
+        let error = try await #require(throws: LedgerError.self) {
+            try await ledger.markDone(
+                job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
+        }
+        #expect(error.resultCode == .constraintTrigger)
+        #expect(try await ledger.record(job: "j", row: 1)?.state == .claimed)
+        #expect(try await ledger.record(job: "j", row: 1)?.attempts == 0)
+        #expect(try await ledger.tags(job: "j").isEmpty)
+        #expect(try await ledger.attempts(job: "j").isEmpty)
+        #expect(try await ledger.isProvisioned(uid: uid) == nil)
+        // Another connection sees nothing either, and the failed one is usable again.
+        let other = try await Ledger.open(path: folder.path())
+        #expect(try await other.rawQuery("SELECT count(*) FROM tags") == [["0"]])
+        try await ledger.rawExecute("DROP TRIGGER fail_attempt")
+        try await ledger.markDone(
+            job: "j", row: 1, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: 1))
+        #expect(try await other.tags(job: "j").map(\.row) == [1])
+    }
+
+    @Test func failedAndBurnedRowsAreNotReissued() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+        _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
+        _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))
+        try await ledger.markFailed(job: "j", row: 1, burn: false, detail: "verifyMismatch x3")
+        try await ledger.markFailed(job: "j", row: 2, burn: true)
+        #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))?.row == 3)
+        #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(4)) == nil)
+        let counts = try await ledger.counts(job: "j")
+        #expect(counts.failed == 1 && counts.burned == 1 && counts.claimed == 1 && counts.total == 3)
+        #expect(try await ledger.record(job: "j", row: 2)?.uid == Sample.uid(2))
+        await #expect(throws: LedgerError(.invalidState, "")) {
+            try await ledger.markFailed(job: "j", row: 1, burn: true)
+        }
+        #expect(try await ledger.events(job: "j").map(\.kind) == ["failed", "burned"])
+    }
+
+    @Test func returnedRowGoesToTheNextTag() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+        _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
+        try await ledger.returnToPending(job: "j", row: 1, detail: "reuse")
+        let record = try #require(try await ledger.record(job: "j", row: 1))
+        #expect(record.state == .pending && record.uid == nil && record.claimedBy == nil)
+        #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))?.row == 1)
+        await #expect(throws: LedgerError(.invalidState, "")) { try await ledger.returnToPending(job: "j", row: 2) }
+    }
+
+    @Test func operatorReleaseIsRecordedAndDoneRowsCannotBeReleased() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+        let uid = Sample.uid(1)
+        _ = try await ledger.claim(job: "j", reader: "r", uid: uid)
+        // Unresolved: another UID never gets row 1.
+        #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))?.row == 2)
+        try await ledger.release(job: "j", row: 1, by: "alice", note: "tag destroyed")
+        let event = try #require(try await ledger.events(job: "j").last)
+        #expect(event.kind == "release" && event.actor == "alice" && event.row == 1)
+        #expect(event.detail == "uid 04A1B200000001; tag destroyed")
+        #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(3))?.row == 1)
+        try await ledger.markDone(
+            job: "j", row: 1, uid: Sample.uid(3), tag: Sample.tag(Sample.uid(3)),
+            attempt: Sample.attempt(Sample.uid(3), row: 1))
+        await #expect(throws: LedgerError(.invalidState, "")) {
+            try await ledger.release(job: "j", row: 1, by: "alice")
+        }
+        await #expect(throws: LedgerError(.unknownRow, "")) { try await ledger.release(job: "j", row: 7, by: "alice") }
+        #expect(try await ledger.events(job: "j").count == 1)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import Ledger
+
+@Suite struct LedgerOpenTests {
+    @Test func newFileIsMigratedWithWALAndFullSync() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Ledger.open(path: folder.path(), busyTimeout: .milliseconds(1_500))
+        let settings = try await ledger.settings()
+        #expect(settings.journalMode == "wal")
+        #expect(settings.synchronous == 2)
+        #expect(settings.foreignKeys)
+        #expect(settings.schemaVersion == Ledger.schemaVersion)
+        #expect(settings.busyTimeoutMilliseconds == 1_500)
+        let tables = try await ledger.rawQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        #expect(tables.map { $0.first ?? nil } == ["attempts", "events", "jobs", "records", "tags"])
+    }
+
+    @Test func sqliteCallsRunOnTheLedgersOwnQueue() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Ledger.open(path: folder.path())
+        #expect(try await ledger.sqliteRunsOnOwnQueue())
+    }
+
+    @Test func emptyExistingFileIsMigrated() async throws {
+        let folder = try TemporaryFolder()
+        #expect(FileManager.default.createFile(atPath: folder.path(), contents: Data()))
+        let ledger = try await Ledger.open(path: folder.path())
+        #expect(try await ledger.settings().schemaVersion == Ledger.schemaVersion)
+    }
+
+    @Test func reopeningKeepsDataAndVersion() async throws {
+        let folder = try TemporaryFolder()
+        do {
+            let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+            _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
+        }
+        let again = try await Ledger.open(path: folder.path())
+        #expect(try await again.settings().schemaVersion == Ledger.schemaVersion)
+        #expect(
+            try await again.counts(job: "j")
+                == {
+                    var c = StateCounts(); c.pending = 2; c.claimed = 1; return c
+                }())
+        #expect(try await again.job(named: "j")?.totalRows == 3)
+        let third = try await Ledger.open(path: folder.path())
+        #expect(try await third.rawQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [["5"]])
+    }
+
+    @Test func newerSchemaIsRefused() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Ledger.open(path: folder.path())
+        try await ledger.rawExecute("PRAGMA user_version = 99")
+        await #expect(throws: LedgerError(.schemaTooNew, "")) { try await Ledger.open(path: folder.path()) }
+    }
+
+    @Test func directoryCannotBeOpened() async throws {
+        let folder = try TemporaryFolder()
+        let error = try await #require(throws: LedgerError.self) { try await Ledger.open(path: folder.url.path) }
+        #expect(error.code == .cannotOpen)
+        let result = try #require(error.resultCode)
+        #expect(SQLiteResultCode.cannotOpen ~= result)
+        #expect(error.message.contains(folder.url.path))
+    }
+
+    @Test func missingFolderCannotBeOpened() async throws {
+        let folder = try TemporaryFolder()
+        let error = try await #require(throws: LedgerError.self) {
+            try await Ledger.open(path: folder.path("no/such/ledger.sqlite"))
+        }
+        #expect(error.code == .cannotOpen)
+        #expect(error.resultCode.map { SQLiteResultCode.cannotOpen ~= $0 } == true)
+    }
+
+    @Test func garbageFileIsNotADatabase() async throws {
+        let folder = try TemporaryFolder()
+        let junk = Data(String(repeating: "not a database; ", count: 100).utf8)
+        #expect(FileManager.default.createFile(atPath: folder.path(), contents: junk))
+        let error = try await #require(throws: LedgerError.self) { try await Ledger.open(path: folder.path()) }
+        #expect(error.code == .cannotOpen)
+        #expect(error.resultCode == .notADatabase)
+    }
+
+    @Test func readOnlyOpenRefusesWritesWithReadOnlyCode() async throws {
+        let folder = try TemporaryFolder()
+        _ = try await Sample.ledger(at: folder.path(), rows: 2)
+        let reader = try await Ledger.open(path: folder.path(), readOnly: true)
+        #expect(try await reader.counts(job: "j").pending == 2)
+        let error = try await #require(throws: LedgerError.self) {
+            try await reader.registerJob(name: "k", manifestHash: "m", templateHash: "t")
+        }
+        #expect(error.code == .readOnly)
+        #expect(error.resultCode.map { SQLiteResultCode.readOnly ~= $0 } == true)
+    }
+
+    @Test func writerWaitsForBusyTimeoutThenFailsWithBusy() async throws {
+        let folder = try TemporaryFolder()
+        let holder = try await Ledger.open(path: folder.path())
+        let waiter = try await Ledger.open(path: folder.path(), busyTimeout: .milliseconds(300))
+        try await holder.rawExecute("BEGIN IMMEDIATE")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try await #require(throws: LedgerError.self) {
+            try await waiter.registerJob(name: "j", manifestHash: "m", templateHash: "t")
+        }
+        let waited = clock.now - start
+        try await holder.rawExecute("COMMIT")
+        #expect(error.code == .busy)
+        #expect(error.resultCode.map { SQLiteResultCode.busy ~= $0 } == true)
+        #expect(waited >= .milliseconds(250))
+        #expect(waited < .seconds(30))  // a bound against hanging, not a speed check
+    }
+
+    @Test func writerSucceedsWhenLockIsReleasedWithinTimeout() async throws {
+        let folder = try TemporaryFolder()
+        let holder = try await Ledger.open(path: folder.path())
+        let waiter = try await Ledger.open(path: folder.path(), busyTimeout: .seconds(5))
+        try await holder.rawExecute("BEGIN IMMEDIATE")
+        let release = Task {
+            try await Task.sleep(for: .milliseconds(300))
+            try await holder.rawExecute("COMMIT")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await waiter.registerJob(name: "j", manifestHash: "m", templateHash: "t")
+        #expect(clock.now - start >= .milliseconds(250))
+        try await release.value
+        #expect(try await holder.job(named: "j") != nil)
+    }
+
+    @Test func cancellationInterruptsARunningStatement() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Ledger.open(path: folder.path())
+        // A statement that runs for many seconds unless interrupted.
+        let task = Task {
+            try await ledger.rawQuery(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) SELECT count(*) FROM n"
+            )
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        let error = try await #require(throws: LedgerError.self) { try await task.value }
+        #expect(error.code == .interrupted)
+        #expect(error.resultCode == .interrupt)
+        #expect(try await ledger.settings().journalMode == "wal")
+    }
+}
