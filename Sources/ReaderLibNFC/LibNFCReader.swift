@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Synchronization
 
 /// A PN53x reader driven through libnfc's initiator API, opened from a spec `nfc` (the first device
 /// libnfc finds) or `nfc:<connstring>` (`nfc:pn532_uart:/dev/ttyUSB0`).
@@ -30,7 +31,8 @@ public actor LibNFCReader: TagReader {
     /// Opens the reader a spec names: lock, `nfc_open`, a first real command (field off), init,
     /// infinite select off.
     ///
-    /// - Parameter verbose: let libnfc log (`LIBNFC_LOG_LEVEL` 2) unless the environment sets it.
+    /// - Parameter verbose: let libnfc log (`LIBNFC_LOG_LEVEL` 2) unless the environment sets it;
+    ///   only the first open or `listDevices` of a process decides.
     /// - Throws: `LibNFCError` (`badSpec`, `noDevice`, `deviceBusy`, `openFailed`, `notResponding`).
     public static func open(spec: ReaderSpec, verbose: Bool = false) async throws -> LibNFCReader {
         guard spec.scheme == "nfc" else {
@@ -59,11 +61,19 @@ public actor LibNFCReader: TagReader {
         return LibNFCCalls.listDevices(context)
     }
 
+    /// Sets `LIBNFC_LOG_LEVEL` (0, or 2 when verbose) unless the environment already has it. Done
+    /// once per process, before the first `nfc_init`: `setenv` must not race libnfc's `getenv`.
     private static func configureLogging(verbose: Bool) {
-        if ProcessInfo.processInfo.environment["LIBNFC_LOG_LEVEL"] == nil {
-            setenv("LIBNFC_LOG_LEVEL", verbose ? "2" : "0", 1)
+        logLevelSet.withLock { done in
+            guard !done else { return }
+            done = true
+            if ProcessInfo.processInfo.environment["LIBNFC_LOG_LEVEL"] == nil {
+                setenv("LIBNFC_LOG_LEVEL", verbose ? "2" : "0", 1)
+            }
         }
     }
+
+    private static let logLevelSet = Mutex(false)
 
     private func connect() throws(LibNFCError) {
         let lock = try DeviceLock(connstring: connstring)

@@ -45,7 +45,6 @@ final class EmulatorProcess {
 struct LibNFCLineTests {
     /// What a line worker does per tag: select, write, read back, release and wait for the next.
     @Test func aLineOfTagsRunsThroughTheEmulatorProcess() async throws {
-        setenv("LIBNFC_LOG_LEVEL", "0", 1)
         let store = try Fixtures.temporaryDirectory("pn532-store")
         let child = try EmulatorProcess(["--tags", "sim:ntag215?count=5&uid=04A00000000000&store=\(store.path)", "--line"])
         try #require(child.slavePath.hasPrefix("/dev/pts/"))
@@ -77,7 +76,6 @@ struct LibNFCLineTests {
 
     /// A `nak5` fault from the spec reaches the reader as NAK 5 on exactly one page.
     @Test func specFaultNakFiveReachesTheReader() async throws {
-        setenv("LIBNFC_LOG_LEVEL", "0", 1)
         let child = try EmulatorProcess(["--tags", "sim:ntag215?count=1&faults=nak5:1"])
         try #require(child.slavePath.hasPrefix("/dev/pts/"))
         let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath))

@@ -12,7 +12,6 @@ final class EmulatedPN532 {
     var spec: ReaderSpec { get throws { try ReaderSpec("nfc:pn532_uart:" + emulator.slavePath) } }
 
     init(count: Int = 1, lineMode: Bool = false) throws {
-        setenv("LIBNFC_LOG_LEVEL", "0", 1)
         var options = SimulationOptions(chip: .ntag215)
         options.count = count
         options.firstUID = [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60]
