@@ -95,4 +95,19 @@ struct PN532EmulatorFramingTests {
         host.send(PN532Frame.encode([0xD4, 0x7E]))
         #expect(host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.errorBytes) == PN532Frame.ackBytes + PN532Frame.errorBytes)
     }
+
+    @Test func autoPollGivesUpAfterItsPolls() throws {
+        let emulator = try PN532Emulator(field: population(count: 0, uid: [0x04, 1, 2, 3, 4, 5, 6]))
+        emulator.start()
+        defer { emulator.stop() }
+        let host = try RawHost(path: emulator.slavePath)
+        host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
+        _ = host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        // One poll of one 150 ms period, type 10 (106 kbps type A), nothing in the field.
+        let start = ContinuousClock.now
+        host.send(PN532Frame.encode([0xD4, 0x60, 0x01, 0x01, 0x10]))
+        let expected = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x61, 0x00])
+        #expect(host.receive(milliseconds: 0, expected: expected) == expected)
+        #expect(ContinuousClock.now - start >= .milliseconds(150))
+    }
 }
