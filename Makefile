@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev pkg-config sqlite3 \
-	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd
+	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd chromium
 JOB ?= jobs/batch.json
 
 .PHONY: deps build test run bench reliability fuzz clean

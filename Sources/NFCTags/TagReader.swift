@@ -23,6 +23,9 @@ public enum FieldState: Sendable, Hashable {
     case tag(DetectedTag)
     /// More than one tag answered; the operator must remove the extras.
     case multipleTags(count: Int)
+    /// No tag will ever arrive again (a simulated population that is used up). Real readers never
+    /// report this.
+    case exhausted
 }
 
 /// A reader backend: polls its field, lends the selected tag's transceiver, and reports removal.

@@ -2,11 +2,11 @@ import Foundation
 import Provisioning
 
 /// Writes a run's report files into the reports folder: `summary.md`, `summary.json`, `tags.csv`,
-/// `failures.csv`. Files are written whole to a temporary name and renamed, so a reader never sees
-/// half a file.
+/// `failures.csv`, `report.html`. Files are written whole to a temporary name and renamed, so a reader
+/// never sees half a file.
 public enum RunReportWriter {
     /// The file names written, in order.
-    public static let fileNames = ["summary.md", "summary.json", "tags.csv", "failures.csv"]
+    public static let fileNames = ["summary.md", "summary.json", "tags.csv", "failures.csv", "report.html"]
 
     /// Writes every report file for `report` into `folder` (created if missing).
     ///
@@ -18,6 +18,7 @@ public enum RunReportWriter {
         try atomicWrite(json(report, figures), to: folder.appendingPathComponent("summary.json"))
         try atomicWrite(tagsCSV(report), to: folder.appendingPathComponent("tags.csv"))
         try atomicWrite(failuresCSV(report), to: folder.appendingPathComponent("failures.csv"))
+        try atomicWrite(RunReportHTML.render(report), to: folder.appendingPathComponent("report.html"))
     }
 
     /// `tags.csv`: UID, row, serial, message sha256, locked, time, reader.

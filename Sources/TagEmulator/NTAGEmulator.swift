@@ -211,6 +211,15 @@ public final class NTAGEmulator: TagEndpoint {
         fieldOff()
     }
 
+    /// Puts a tag that left back into the field, as an operator re-presents a torn tag: memory kept,
+    /// power-up state fresh, and the given faults (usually none) from now on.
+    public func represent(faults newFaults: TagFaults = TagFaults()) {
+        fieldOff()
+        faults = newFaults
+        exchangeCount = 0
+        isPresent = true
+    }
+
     /// One command (no CRC) in ACTIVE/AUTHENTICATED; answers without CRC. Any NAK drops the tag to IDLE
     /// (HALT if woken from HALT); in any other state the tag is silent. Faults fire here: a tear
     /// (`removedAfterExchanges`) answers `.silence` with `isPresent` false; a no-answer exchange

@@ -52,6 +52,9 @@ public final class TagField {
     private var departedAirtime = 0.0
     /// Phantom second tags from `multi` faults, seen by the next poll only.
     public private(set) var extraTags = 0
+    /// Tags that tore (left mid-cycle on their own), re-presented before the next new arrival, as an
+    /// operator puts a torn tag back on the antenna so its claimed row can finish.
+    private var torn: [NTAGEmulator] = []
     /// The last failure to save an image after a page write (saving is retried on removal).
     public private(set) var storeError: TagStoreError?
 
@@ -62,7 +65,12 @@ public final class TagField {
     public var current: NTAGEmulator? { tags.first }
 
     /// Whether the population has no more tags to bring in.
-    public var isExhausted: Bool { options.count.map { arrivals >= $0 } ?? false }
+    ///
+    /// `count=0` is a population fed only by `insert(uid:)` (control sockets): never exhausted.
+    public var isExhausted: Bool {
+        guard torn.isEmpty, let count = options.count, count > 0 else { return false }
+        return arrivals >= count
+    }
 
     /// What the field holds.
     public var presence: Presence {
@@ -78,7 +86,13 @@ public final class TagField {
     /// - Returns: the tag, or `nil` when the population is exhausted.
     @discardableResult
     public func arrive() throws(TagStoreError) -> NTAGEmulator? {
-        guard !isExhausted else { return nil }
+        if !torn.isEmpty {
+            let tag = torn.removeFirst()
+            tag.represent()
+            tags.append(tag)
+            return tag
+        }
+        if let count = options.count, arrivals >= count { return nil }
         let index = arrivals
         let faults = options.faults(forTagAt: index)
         let tag = try makeTag(uid: options.uid(at: index), chip: faults.wrongChip ?? options.chip, faults: faults)
@@ -120,7 +134,7 @@ public final class TagField {
             extraTags = 0
             return .multipleTags(count: n)
         }
-        guard let tag = current else { return .empty }
+        guard let tag = current else { return isExhausted ? .exhausted : .empty }
         guard let detected = tag.activate() else {
             try depart(tag)
             return .empty
@@ -135,7 +149,11 @@ public final class TagField {
     /// - Returns: what the field holds afterwards.
     @discardableResult
     public func refresh() throws(TagStoreError) -> Presence {
-        for tag in tags where !tag.isPresent { try depart(tag) }
+        for tag in tags where !tag.isPresent {
+            let tore = tag.faults.removedAfterExchanges != nil
+            try depart(tag)
+            if tore { torn.append(tag) }
+        }
         if tags.isEmpty { try arrive() }
         return presence
     }

@@ -1,4 +1,12 @@
-/// `provision ndef encode|decode`: the NDEF codec on the command line (placeholder until the NDEF issue lands).
+import Foundation
+import NDEF
+import NFCTags
+
+/// `provision ndef encode|decode`: the NDEF codec on the command line.
+///
+/// `encode` turns record JSON into message bytes (upper-case hex, raw with `--binary`, wrapped in a
+/// Type 2 NDEF TLV with `--tlv`); `decode` does the reverse and prints one line per record, or record
+/// JSON with `--json` (stable output; the one-line text form is for people and may change).
 struct NDEFCommand: Command {
     static let name = "ndef"
     static let summary = "encode record JSON to NDEF bytes, or decode NDEF bytes"
@@ -6,9 +14,183 @@ struct NDEFCommand: Command {
         Usage: provision ndef encode [FILE|-] [--binary] [--tlv]
                provision ndef decode [FILE|-] [--binary] [--tlv] [--json]
 
+        encode  reads record JSON ({"records": [...]} or a bare array) from FILE or standard input
+                and prints the NDEF message as upper-case hex.
+                --binary  write the raw bytes instead of hex
+                --tlv     wrap the message in a Type 2 NDEF TLV (03 LL or 03 FF hi lo) and a
+                          Terminator (FE)
+
+        decode  reads an NDEF message as hex (spaces, newlines, 0x prefixes allowed) from FILE or
+                standard input and prints one line per record: index, TNF name and number, type,
+                ID, a payload summary and the payload size.
+                --binary  read raw bytes instead of hex
+                --tlv     the input is a Type 2 TLV area: skip NULL, Lock Control, Memory Control
+                          and proprietary TLVs up to the NDEF TLV
+                --json    print the message as record JSON (stable, sorted keys; feeding it back to
+                          encode gives the same bytes)
+
+        Record JSON, one object per record:
+          {"type": "uri", "uri": "https://example.com"}
+          {"type": "text", "text": "Hello", "lang": "en", "encoding": "utf8"}
+          {"type": "smartposter", "uri": "…", "titles": [{"text": "…", "lang": "en"}],
+           "action": "exec", "size": 1024, "mediaType": "text/html"}
+          {"type": "mime", "mediaType": "application/json", "text": "{}"}     (or "hex", "base64")
+          {"type": "absoluteURI", "uri": "urn:example:1"}
+          {"type": "external", "name": "example.com:auth", "hex": "0102"}     (or "text")
+          {"type": "wellknown", "name": "Hc", "hex": "…"}
+          {"type": "unknown", "hex": "…"}
+          {"type": "empty"}
+          Any record but empty may add "id": "…" (text) or "idHex": "…".
+
+        Examples:
+          echo '[{"type":"uri","uri":"https://example.com"}]' | provision ndef encode -
+              D1 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D
+          provision ndef encode message.json --tlv
+          echo 'D1 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D' | provision ndef decode
+          provision ndef decode dump.bin --binary --tlv --json
+
+        Exit codes: 0 ok, 64 usage, 65 bad input (the error names the JSON path or byte offset),
+        66 missing input file.
+
         """
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        throw CLIError(.unavailable, "ndef is not implemented yet")
+        guard let verb = arguments.first else {
+            throw CLIError.usage("missing subcommand; usage: provision ndef encode|decode [FILE|-]")
+        }
+        let rest = Array(arguments.dropFirst())
+        switch verb {
+        case "encode":
+            let args = try Arguments(rest, flags: ["binary", "tlv"], options: [])
+            try args.requirePositionals(0...1, usage: "provision ndef encode [FILE|-] [--binary] [--tlv]")
+            let message = try encode(input: try readInput(args.positionals.first, context: context))
+            let bytes = args.flag("tlv") ? NDEFTLV.wrap(message.bytes) : message.bytes
+            if args.flag("binary") {
+                context.out.write(bytes: bytes)
+            } else {
+                context.out.line(Hex.string(bytes))
+            }
+        case "decode":
+            let args = try Arguments(rest, flags: ["binary", "tlv", "json"], options: [])
+            try args.requirePositionals(0...1, usage: "provision ndef decode [FILE|-] [--binary] [--tlv] [--json]")
+            let input = try readInput(args.positionals.first, context: context)
+            let bytes = args.flag("binary") ? Array(input) : try parseHex(String(decoding: input, as: UTF8.self))
+            let message = try decode(bytes, tlv: args.flag("tlv"))
+            if args.flag("json") {
+                context.out.write(String(decoding: RecordJSON.encode(message), as: UTF8.self))
+            } else {
+                for (index, record) in message.records.enumerated() {
+                    context.out.line(describe(record, index: index))
+                }
+            }
+        default:
+            throw CLIError.usage("unknown subcommand '\(verb)'; usage: provision ndef encode|decode [FILE|-]")
+        }
+        return .success
+    }
+
+    /// Reads a file, or standard input for `-` or no argument.
+    static func readInput(_ path: String?, context: CommandContext) throws(CLIError) -> Data {
+        guard let path, path != "-" else { return context.readStandardInput() }
+        let url = context.url(forPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw CLIError(.noInput, "cannot read '\(path)': no such file")
+        }
+        guard !isDirectory.boolValue, let data = try? Data(contentsOf: url) else {
+            throw CLIError(.noInput, "cannot read '\(path)'")
+        }
+        return data
+    }
+
+    static func encode(input: Data) throws(CLIError) -> NDEFMessage {
+        do {
+            return try RecordJSON.decode(input)
+        } catch {
+            throw CLIError.data(error.description)
+        }
+    }
+
+    static func decode(_ bytes: [UInt8], tlv: Bool) throws(CLIError) -> NDEFMessage {
+        var base = 0
+        var message = bytes
+        if tlv {
+            do {
+                let range = try NDEFTLV.locateMessage(inArea: bytes)
+                base = range.lowerBound
+                message = Array(bytes[range])
+            } catch {
+                throw CLIError.data("byte \(error.offset): \(error.code): \(error.message)")
+            }
+        }
+        if tlv && message.isEmpty {
+            throw CLIError.data("byte \(base - 1): the NDEF TLV is empty (a formatted tag with no message)")
+        }
+        do {
+            return try NDEFMessage(bytes: message)
+        } catch {
+            throw CLIError.data("byte \(error.offset + base): \(error.code): \(error.message)")
+        }
+    }
+
+    /// Parses hex text, naming the first offending character (1-based) when it is not hex.
+    static func parseHex(_ text: String) throws(CLIError) -> [UInt8] {
+        if let bytes = Hex.bytes(text) { return bytes }
+        let allowed = Set("0123456789abcdefABCDEFxX \n\r\t:,".unicodeScalars)
+        for (index, scalar) in text.unicodeScalars.enumerated() where !allowed.contains(scalar) {
+            throw CLIError.data("character \(index + 1): '\(scalar.escaped(asASCII: true))' is not a hex digit")
+        }
+        throw CLIError.data("input: not hex (an odd number of digits or a misplaced 0x)")
+    }
+
+    /// One line for a record: index, TNF, type, ID, payload summary, payload size.
+    static func describe(_ record: NDEFPayload, index: Int) -> String {
+        let tnf = "\(record.typeNameFormat) (\(record.typeNameFormat.rawValue))"
+        let type = record.type.isEmpty ? "no type" : "type \(field(record.type))"
+        let id = record.identifier.isEmpty ? "no id" : "id \(field(record.identifier))"
+        let size = "\(record.payload.count)-byte payload"
+        return "record \(index): \(tnf), \(type), \(id), \(summary(record)), \(size)"
+    }
+
+    private static func summary(_ record: NDEFPayload) -> String {
+        guard let content = try? record.content() else { return "data \(preview(record.payload))" }
+        switch content {
+        case .empty: return "empty"
+        case .uri(let uri): return "URI \(quoted(uri))"
+        case .text(let text): return "text \(quoted(text.text)) (\(text.languageCode), \(text.encoding.rawValue))"
+        case .smartPoster(let poster):
+            var parts = ["smart poster \(quoted(poster.uri))"]
+            parts += poster.titles.map { "title \(quoted($0.text)) (\($0.languageCode))" }
+            if let action = poster.action { parts.append("action \(action.name)") }
+            if let size = poster.size { parts.append("size \(size)") }
+            if let mediaType = poster.mediaType { parts.append("type \(mediaType)") }
+            if !poster.otherRecords.isEmpty { parts.append("\(poster.otherRecords.count) other records") }
+            return parts.joined(separator: ", ")
+        case .absoluteURI(let uri, let payload):
+            return "absolute URI \(quoted(uri))" + (payload.isEmpty ? "" : ", data \(preview(payload))")
+        case .wellKnown(_, let payload), .mime(_, let payload), .external(_, let payload), .unknown(let payload):
+            if let text = String(validating: payload, as: UTF8.self), !payload.isEmpty,
+                !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })
+            {
+                return "text \(quoted(text))"
+            }
+            return "data \(preview(payload))"
+        }
+    }
+
+    /// A TYPE or ID: quoted when printable ASCII, else hex.
+    private static func field(_ bytes: [UInt8]) -> String {
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return quoted(String(decoding: bytes, as: UTF8.self)) }
+        return Hex.compact(bytes)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let short = text.count > 60 ? String(text.prefix(60)) + "…" : text
+        return "\"" + short.unicodeScalars.map { $0.escaped(asASCII: false) }.joined() + "\""
+    }
+
+    private static func preview(_ bytes: [UInt8]) -> String {
+        if bytes.isEmpty { return "none" }
+        return Hex.string(bytes.prefix(16)) + (bytes.count > 16 ? " …" : "")
     }
 }

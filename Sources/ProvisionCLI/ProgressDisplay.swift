@@ -1,0 +1,52 @@
+import Foundation
+
+/// Live progress for the operator: one redrawn line on a terminal, plain log lines otherwise,
+/// nothing with `--quiet` (errors still go to stderr).
+struct ProgressDisplay: Sendable {
+    enum Mode: Sendable { case terminal, lines, quiet }
+
+    let sink: TextSink
+    let mode: Mode
+
+    init(sink: TextSink, quiet: Bool) {
+        self.sink = sink
+        mode = quiet ? .quiet : (sink.isTerminal ? .terminal : .lines)
+    }
+
+    /// An operator prompt ("place tag", "remove tag", "remove extra tags").
+    func prompt(_ text: String) {
+        switch mode {
+        case .terminal: sink.write("\r\u{1B}[K» \(text)")
+        case .lines: sink.line("» \(text)")
+        case .quiet: break
+        }
+    }
+
+    /// The status line after each tag: done/total, rate, ETA, first-pass yield, last UID and outcome.
+    func status(done: Int, total: Int, perMinute: Double, etaSeconds: Double?, yield: Double, last: String) {
+        var text = "\(done)/\(total) done · \(Self.number(perMinute, 1)) tags/min"
+        if let etaSeconds { text += " · ETA \(Self.duration(etaSeconds))" }
+        text += " · FPY \(Self.number(yield * 100, 1)) % · \(last)"
+        switch mode {
+        case .terminal: sink.write("\r\u{1B}[K\(text)")
+        case .lines: sink.line(text)
+        case .quiet: break
+        }
+    }
+
+    /// Ends the live line before a summary is printed.
+    func finish() {
+        if mode == .terminal { sink.write("\r\u{1B}[K") }
+    }
+
+    static func number(_ value: Double, _ digits: Int) -> String {
+        value.formatted(.number.precision(.fractionLength(digits)).grouping(.never))
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return total >= 3600
+            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What an audit found when it read tags back and compared them with the job: the single input of the
+/// audit writers (Markdown, JSON, CSV, HTML).
+public struct AuditReport: Sendable, Hashable, Codable {
+    /// The result for one tag read during the audit.
+    public struct Finding: Sendable, Hashable, Codable {
+        /// UID as 14 upper-case hex digits.
+        public var uid: String
+        /// The 1-based manifest row the ledger has for this UID, if any.
+        public var row: Int?
+        /// The verdict.
+        public var status: AuditStatus
+        /// Human-readable detail (what differed, why unknown).
+        public var detail: String
+        /// When the tag was read.
+        public var time: Date
+
+        /// Creates a finding.
+        public init(uid: String, row: Int?, status: AuditStatus, detail: String, time: Date) {
+            self.uid = uid
+            self.row = row
+            self.status = status
+            self.detail = detail
+            self.time = time
+        }
+    }
+
+    /// The job name.
+    public var job: String
+    /// When the audit ran (names the files: `audit-<when>.md`).
+    public var when: Date
+    /// Readers used.
+    public var readers: [String]
+    /// Every tag read, in read order.
+    public var findings: [Finding]
+
+    /// Creates an audit report.
+    public init(job: String, when: Date, readers: [String], findings: [Finding]) {
+        self.job = job
+        self.when = when
+        self.readers = readers
+        self.findings = findings
+    }
+
+    /// Findings per status; every status present (zero when none).
+    public var counts: [AuditStatus: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: AuditStatus.allCases.map { ($0, 0) })
+        for finding in findings { counts[finding.status, default: 0] += 1 }
+        return counts
+    }
+}

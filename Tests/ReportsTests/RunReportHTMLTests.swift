@@ -1,0 +1,101 @@
+import Foundation
+import Provisioning
+import Reports
+import TestSupport
+import Testing
+
+/// A report whose every text field is hostile.
+private func hostileReport() -> RunReport {
+    var report = SampleReports.line()
+    report.job = "job <b>&</b>"
+    report.readers.append("reader \"<img src=x onerror=alert(1)>\"")
+    report.attempts.append(
+        .init(
+            uid: "04DEADBEEF0001", row: 3, reader: "r<1>", failure: .nak, detail: "<script>alert('csv')</script>",
+            phase: .write, time: SampleReports.start, phaseMicroseconds: [:], exchanges: 1, airtimeMicroseconds: nil))
+    report.tags[0].serial = "</td><script>x</script>"
+    return report
+}
+
+@Test func htmlIsSelfContainedWellFormedAndEscaped() {
+    let html = RunReportHTML.render(hostileReport())
+    #expect(!html.lowercased().contains("<script"))
+    #expect(!html.contains("http"))
+    #expect(!html.contains("<img"))
+    #expect(!html.contains("@import") && !html.contains("<link"))
+    // Every url(…) points inside the page (pattern fills).
+    #expect(html.components(separatedBy: "url(").dropFirst().allSatisfy { $0.hasPrefix("#") })
+    #expect(html.contains("&lt;script&gt;alert(&#39;csv&#39;)&lt;/script&gt;"))
+    #expect(html.contains("job &lt;b&gt;&amp;&lt;/b&gt;"))
+    // The page is also well-formed XML, and the hostile texts read back exactly.
+    let page = XMLInspector.parse(html)
+    #expect(page.error == nil)
+    let cells = page.elements("td").map(\.text)
+    #expect(cells.contains("<script>alert('csv')</script>"))
+    #expect(cells.contains("</td><script>x</script>"))
+    #expect(page.elements("svg").count == 3)
+    #expect(page.elements("style").count == 1)
+}
+
+@Test func htmlIsDeterministic() throws {
+    let report = SampleReports.line()
+    let first = RunReportHTML.render(report)
+    #expect(first == RunReportHTML.render(report))
+    // A report that went through JSON (as `provision report` would rebuild it) renders the same bytes.
+    let copy = try JSONDecoder().decode(RunReport.self, from: JSONEncoder().encode(report))
+    #expect(RunReportHTML.render(copy) == first)
+}
+
+@Test func headerTablesAndChartsCarryTheFigures() throws {
+    let report = SampleReports.line()
+    let figures = RunFigures(report)
+    let page = XMLInspector.parse(RunReportHTML.render(report))
+    #expect(page.error == nil)
+    let facts = Dictionary(uniqueKeysWithValues: zip(page.elements("dt").map(\.text), page.elements("dd").map(\.text)))
+    #expect(facts["manifest sha256"] == report.manifestSHA256)
+    #expect(facts["template sha256"] == report.templateSHA256)
+    #expect(facts["readers"] == report.readers.joined(separator: ", "))
+    let kpis = page.elements("span", class: "value").map(\.text)
+    #expect(kpis.contains("420 / 450"))
+    #expect(kpis.contains(String(Int(figures.tagsPerHour.rounded()))))
+    #expect(kpis.contains { $0.hasSuffix(" %") })
+    let captions = page.elements("caption").map(\.text)
+    #expect(
+        captions == [
+            "\(report.failures.count) failed attempt(s), in time order", "First 10 of 420 tags done",
+            "Last 10 tags done",
+        ])
+    // One failures row per failed attempt; ten rows in each tag table.
+    let rows = page.elements("tr")
+    #expect(rows.count == 3 + report.failures.count + 20)
+    let firstUID = try #require(report.tags.first?.uid)
+    let lastUID = try #require(report.tags.last?.uid)
+    let cells = page.elements("td").map(\.text)
+    #expect(cells.contains(firstUID) && cells.contains(lastUID))
+    let paretoBars = page.elements("rect", class: "bar").filter { $0.attributes["data-label"] != nil }
+    #expect(paretoBars.map { Int($0.attributes["data-value"] ?? "") ?? 0 }.reduce(0, +) == report.failures.count)
+    #expect(page.elements("line", class: "floor").count == 1)
+}
+
+@Test func fewTagsGiveOneTableAndAnEmptyRunRenders() {
+    var report = SampleReports.line()
+    report.tags = Array(report.tags.prefix(3))
+    let page = XMLInspector.parse(RunReportHTML.render(report))
+    #expect(page.elements("caption").map(\.text).last == "All 3 tag(s) done, in time order")
+    let empty = RunReport(
+        job: "empty", manifestSHA256: "", templateSHA256: "", readers: [], startedAt: nil, finishedAt: nil,
+        rows: .init(), tags: [], attempts: [])
+    let emptyPage = XMLInspector.parse(RunReportHTML.render(empty))
+    #expect(emptyPage.error == nil)
+    #expect(emptyPage.elements("td", class: "empty").count == 2)
+}
+
+@Test func writerAddsReportHTML() throws {
+    let folder = try Fixtures.temporaryDirectory("reports-html")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let report = SampleReports.line()
+    try RunReportWriter.write(report, to: folder)
+    #expect(RunReportWriter.fileNames.last == "report.html")
+    let written = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(written == RunReportHTML.render(report))
+}
