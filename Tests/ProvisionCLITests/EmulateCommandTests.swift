@@ -36,7 +36,7 @@ struct EmulateCommandTests {
         }
     }
 
-    @Test func emulatorProcessServesLibnfcAndTheControlSocketUntilSIGTERM() throws {
+    @Test func emulatorProcessServesLibnfcAndTheControlSocketUntilSIGTERM() async throws {
         let directory = try Fixtures.temporaryDirectory("emulate")
         let pathFile = directory.appendingPathComponent("pty")
         let socketPath = directory.appendingPathComponent("control.sock").path
@@ -49,20 +49,24 @@ struct EmulateCommandTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var slave = ""
-        for _ in 0..<200 where slave.isEmpty {
-            usleep(10_000)
+        for _ in 0..<1_000 where slave.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
             slave = (try? String(contentsOf: pathFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         }
         try #require(slave.hasPrefix("/dev/pts/"))
 
-        let list = Process()
-        list.executableURL = URL(fileURLWithPath: "/usr/bin/nfc-list")
-        list.environment = ["LIBNFC_LOG_LEVEL": "0", "LIBNFC_DEVICE": "pn532_uart:" + slave, "LIBNFC_AUTO_SCAN": "false"]
-        let listOutput = Pipe()
-        list.standardOutput = listOutput
-        try list.run()
-        let listed = String(decoding: listOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        list.waitUntilExit()
+        let device = "pn532_uart:" + slave
+        let listed = try await onThread {
+            let list = Process()
+            list.executableURL = URL(fileURLWithPath: "/usr/bin/nfc-list")
+            list.environment = ["LIBNFC_LOG_LEVEL": "0", "LIBNFC_DEVICE": device, "LIBNFC_AUTO_SCAN": "false"]
+            let listOutput = Pipe()
+            list.standardOutput = listOutput
+            try list.run()
+            let listed = String(decoding: listOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            list.waitUntilExit()
+            return listed
+        }
         #expect(listed.contains("UID (NFCID1): 04  c0  ff  ee  00  00  01"), "\(listed)")
 
         #expect(try controlRequest(socketPath, "stats").hasPrefix("ok frames="))
@@ -75,7 +79,8 @@ struct EmulateCommandTests {
         #expect(try controlRequest(socketPath, "insert 0411") .hasPrefix("error "))
 
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        let child = UncheckedProcess(process)
+        try await onThread { child.process.waitUntilExit() }
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -83,4 +88,11 @@ struct EmulateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: pathFile.path))
         #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
+}
+
+/// Carries a `Process` to the thread that waits for it.
+/// `@unchecked Sendable`: only `waitUntilExit` runs there while the test awaits it.
+struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
 }

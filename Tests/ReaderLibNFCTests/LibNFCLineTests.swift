@@ -6,31 +6,40 @@ import TestSupport
 import Testing
 
 /// `provision emulate pn532` as a child process; stopped with SIGTERM.
-final class EmulatorProcess {
+final class EmulatorProcess: @unchecked Sendable {
+    // @unchecked: `process` is only started here and waited for by one caller at a time.
     let process = Process()
-    let slavePath: String
+    private(set) var slavePath = ""
+    private let pathFile: URL
 
-    init(_ arguments: [String]) throws {
+    /// Starts the child and waits (off the cooperative pool) until it has published its pty.
+    static func start(_ arguments: [String]) async throws -> EmulatorProcess {
+        let child = try EmulatorProcess(arguments)
+        for _ in 0..<1_000 where child.slavePath.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+            child.slavePath = (try? String(contentsOf: child.pathFile, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        return child
+    }
+
+    private init(_ arguments: [String]) throws {
         let directory = try Fixtures.temporaryDirectory("pn532-child")
-        let pathFile = directory.appendingPathComponent("pty")
+        pathFile = directory.appendingPathComponent("pty")
         process.executableURL = ProvisionProcess.executableURL
         process.arguments = ["emulate", "pn532", "--path-file", pathFile.path] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var path = ""
-        for _ in 0..<300 where path.isEmpty {
-            usleep(10_000)
-            path = (try? String(contentsOf: pathFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        }
-        slavePath = path
     }
 
     /// SIGTERM, then the exit status.
-    func stop() -> Int32 {
+    func stop() async throws -> Int32 {
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try await onThread { [self] in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
     }
 
     deinit {
@@ -46,7 +55,7 @@ struct LibNFCLineTests {
     /// What a line worker does per tag: select, write, read back, release and wait for the next.
     @Test func aLineOfTagsRunsThroughTheEmulatorProcess() async throws {
         let store = try Fixtures.temporaryDirectory("pn532-store")
-        let child = try EmulatorProcess(["--tags", "sim:ntag215?count=5&uid=04A00000000000&store=\(store.path)", "--line"])
+        let child = try await EmulatorProcess.start(["--tags", "sim:ntag215?count=5&uid=04A00000000000&store=\(store.path)", "--line"])
         try #require(child.slavePath.hasPrefix("/dev/pts/"))
         let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath))
         var uids: [[UInt8]] = []
@@ -66,7 +75,7 @@ struct LibNFCLineTests {
         }
         #expect(try await reader.poll(timeoutMilliseconds: 100) == .empty)
         await reader.close()
-        #expect(child.stop() == 0)
+        #expect(try await child.stop() == 0)
         #expect(uids == (0..<5).map { [0x04, 0xA0, 0, 0, 0, 0, UInt8($0)] })
         for (row, uid) in uids.enumerated() {
             let image = try [UInt8](Data(contentsOf: store.appendingPathComponent(Hex.compact(uid) + ".bin")))
@@ -76,7 +85,7 @@ struct LibNFCLineTests {
 
     /// A `nak5` fault from the spec reaches the reader as NAK 5 on exactly one page.
     @Test func specFaultNakFiveReachesTheReader() async throws {
-        let child = try EmulatorProcess(["--tags", "sim:ntag215?count=1&faults=nak5:1"])
+        let child = try await EmulatorProcess.start(["--tags", "sim:ntag215?count=1&faults=nak5:1"])
         try #require(child.slavePath.hasPrefix("/dev/pts/"))
         let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath))
         var naks: [UInt8] = []
@@ -91,6 +100,6 @@ struct LibNFCLineTests {
         }
         #expect(naks.count == 1)
         await reader.close()
-        #expect(child.stop() == 0)
+        #expect(try await child.stop() == 0)
     }
 }

@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// Talks to the emulator's pty slave byte by byte, as a host driver would.
-private final class RawHost {
+private final class RawHost: @unchecked Sendable {
+    // @unchecked: the only state is an immutable descriptor; reads and writes are serialised by the test.
     let fd: Int32
     init(path: String) throws {
         fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
@@ -14,6 +15,11 @@ private final class RawHost {
 
     func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// `receive` on its own thread, off the cooperative pool.
+    func next(milliseconds: Int32, expected: [UInt8]? = nil) async throws -> [UInt8] {
+        try await onThread { [self] in receive(milliseconds: milliseconds, expected: expected) }
     }
 
     /// What arrives until `expected` (generous time for a loaded machine; returns as soon as the
@@ -37,77 +43,77 @@ private final class RawHost {
 struct PN532EmulatorFramingTests {
     private let wakeUp: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
 
-    @Test func hostAckAbortsAPendingSelectAndNackResendsTheLastReply() throws {
+    @Test func hostAckAbortsAPendingSelectAndNackResendsTheLastReply() async throws {
         let field = population(count: 0, uid: [0x04, 1, 2, 3, 4, 5, 6])
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
         let host = try RawHost(path: emulator.slavePath)
         host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
-        #expect(host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15])) == PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15])) == PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
         // No tag, infinite retries: only the ACK.
         host.send(PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00]))
-        #expect(host.receive(milliseconds: 50, expected: PN532Frame.ackBytes) == PN532Frame.ackBytes)
+        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes) == PN532Frame.ackBytes)
         // The host aborts; a tag arriving afterwards produces no late answer.
         host.send(PN532Frame.ackBytes)
-        for _ in 0..<200 where emulator.stats.hostAcks == 0 { usleep(5_000) }
+        for _ in 0..<200 where emulator.stats.hostAcks == 0 { try await Task.sleep(for: .milliseconds(5)) }
         _ = try emulator.withChip { chip in try chip.field.insert(uid: [0x04, 9, 9, 9, 9, 9, 9]) }
-        #expect(host.receive(milliseconds: 150).isEmpty)
+        #expect(try await host.next(milliseconds: 150).isEmpty)
         #expect(emulator.stats.hostAcks == 1)
         // NACK: the last reply again.
         host.send(PN532Frame.encode([0xD4, 0x02]))
         let version = PN532Frame.encode([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
-        #expect(host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + version) == PN532Frame.ackBytes + version)
+        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + version) == PN532Frame.ackBytes + version)
         host.send(PN532Frame.nackBytes)
-        #expect(host.receive(milliseconds: 50, expected: version) == version)
+        #expect(try await host.next(milliseconds: 50, expected: version) == version)
     }
 
-    @Test func pendingSelectIsAnsweredWhenATagArrives() throws {
+    @Test func pendingSelectIsAnsweredWhenATagArrives() async throws {
         let field = population(count: 0, uid: [0x04, 1, 2, 3, 4, 5, 6])
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
         let host = try RawHost(path: emulator.slavePath)
         host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
-        _ = host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        _ = try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
         host.send(PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00]))
-        #expect(host.receive(milliseconds: 50, expected: PN532Frame.ackBytes) == PN532Frame.ackBytes)
+        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes) == PN532Frame.ackBytes)
         _ = try emulator.withChip { chip in try chip.field.insert(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]) }
-        #expect(host.receive(milliseconds: 100, expected: PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])) == PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]))
+        #expect(try await host.next(milliseconds: 100, expected: PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])) == PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]))
     }
 
-    @Test func badChecksumGetsNoAckAndFramesBeforeWakeUpAreRefused() throws {
+    @Test func badChecksumGetsNoAckAndFramesBeforeWakeUpAreRefused() async throws {
         let emulator = try PN532Emulator(field: population(count: 1, uid: [0x04, 1, 2, 3, 4, 5, 6]))
         emulator.start()
         defer { emulator.stop() }
         let host = try RawHost(path: emulator.slavePath)
         // Strict mode: GetFirmwareVersion before SAMConfiguration is refused.
         host.send(PN532Frame.encode([0xD4, 0x02]))
-        #expect(host.receive(milliseconds: 150).isEmpty)
+        #expect(try await host.next(milliseconds: 150).isEmpty)
         host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
-        _ = host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        _ = try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
         var corrupt = PN532Frame.encode([0xD4, 0x02])
         corrupt[6] ^= 0xFF
         host.send(corrupt)
-        #expect(host.receive(milliseconds: 150).isEmpty)
+        #expect(try await host.next(milliseconds: 150).isEmpty)
         #expect(emulator.stats.checksumErrors == 1)
         #expect(emulator.stats.refused == 1)
         host.send(PN532Frame.encode([0xD4, 0x7E]))
-        #expect(host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.errorBytes) == PN532Frame.ackBytes + PN532Frame.errorBytes)
+        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.errorBytes) == PN532Frame.ackBytes + PN532Frame.errorBytes)
     }
 
-    @Test func autoPollGivesUpAfterItsPolls() throws {
+    @Test func autoPollGivesUpAfterItsPolls() async throws {
         let emulator = try PN532Emulator(field: population(count: 0, uid: [0x04, 1, 2, 3, 4, 5, 6]))
         emulator.start()
         defer { emulator.stop() }
         let host = try RawHost(path: emulator.slavePath)
         host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
-        _ = host.receive(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        _ = try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
         // One poll of one 150 ms period, type 10 (106 kbps type A), nothing in the field.
         let start = ContinuousClock.now
         host.send(PN532Frame.encode([0xD4, 0x60, 0x01, 0x01, 0x10]))
         let expected = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x61, 0x00])
-        #expect(host.receive(milliseconds: 0, expected: expected) == expected)
+        #expect(try await host.next(milliseconds: 0, expected: expected) == expected)
         #expect(ContinuousClock.now - start >= .milliseconds(150))
     }
 }

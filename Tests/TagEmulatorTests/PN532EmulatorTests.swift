@@ -36,12 +36,12 @@ func population(count: Int, uid: [UInt8], lineMode: Bool = false) -> PN532TagPop
 struct PN532EmulatorTests {
     let uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 
-    @Test func nfcListFindsExactlyTheEmulatedTag() throws {
+    @Test func nfcListFindsExactlyTheEmulatedTag() async throws {
         let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
-        let (status, text) = try runTool("nfc-list", [], connstring: "pn532_uart:" + emulator.slavePath)
+        let (status, text) = try await onThread { try runTool("nfc-list", [], connstring: "pn532_uart:" + emulator.slavePath) }
         #expect(status == 0)
         #expect(text.contains("NFC device: user defined device opened"))
         #expect(text.components(separatedBy: "ISO/IEC 14443A (106 kbps) target:").count == 2, "\(text)")
@@ -51,14 +51,14 @@ struct PN532EmulatorTests {
         #expect(text.contains("1 ISO14443A passive target(s) found"), "\(text)")
     }
 
-    @Test func nfcMfultralightReadDumpsTheTagImage() throws {
+    @Test func nfcMfultralightReadDumpsTheTagImage() async throws {
         let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
         let directory = try Fixtures.temporaryDirectory("pn532")
         let dump = directory.appendingPathComponent("dump.mfd")
-        let (status, text) = try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath)
+        let (status, text) = try await onThread { try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath) }
         #expect(status == 0, "\(text)")
         // The image as a reader sees it: PWD (page 85h) and PACK (page 86h) read as zeros.
         var image = try #require(emulator.withChip { $0.field.image() })
@@ -68,7 +68,7 @@ struct PN532EmulatorTests {
         #expect(dumped == image, "\(text)")
     }
 
-    @Test func nfcMfultralightWriteMakesTheTagExactlyTheImage() throws {
+    @Test func nfcMfultralightWriteMakesTheTagExactlyTheImage() async throws {
         let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
@@ -79,7 +79,7 @@ struct PN532EmulatorTests {
         let directory = try Fixtures.temporaryDirectory("pn532")
         let file = directory.appendingPathComponent("image.mfd")
         try Data(image).write(to: file)
-        let (status, text) = try runTool("nfc-mfultralight", ["w", file.path], connstring: "pn532_uart:" + emulator.slavePath)
+        let (status, text) = try await onThread { try runTool("nfc-mfultralight", ["w", file.path], connstring: "pn532_uart:" + emulator.slavePath) }
         #expect(status == 0, "\(text)")
         let written = try #require(emulator.withChip { $0.field.image() })
         #expect(written == image, "\(text)")
@@ -87,14 +87,14 @@ struct PN532EmulatorTests {
 
     /// 34 READs of 16 bytes at 115200 baud: each costs at least the ACK (6 bytes) and the 26-byte
     /// reply frame on the wire, ≈ 2.8 ms, so the whole dump cannot take less than ≈ 95 ms.
-    @Test func datasheetTimingDelaysRepliesAndLibnfcStillWorks() throws {
+    @Test func datasheetTimingDelaysRepliesAndLibnfcStillWorks() async throws {
         let field = population(count: 1, uid: uid)
         let emulator = try PN532Emulator(field: field, configuration: .init(timing: .datasheet, baud: 115_200))
         emulator.start()
         defer { emulator.stop() }
         let dump = try Fixtures.temporaryDirectory("pn532").appendingPathComponent("dump.mfd")
         let start = ContinuousClock.now
-        let (status, text) = try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath)
+        let (status, text) = try await onThread { try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath) }
         let elapsed = ContinuousClock.now - start
         #expect(status == 0, "\(text)")
         #expect(try Data(contentsOf: dump).count == 540)
@@ -102,12 +102,12 @@ struct PN532EmulatorTests {
         #expect(emulator.stats.replies > 34)
     }
 
-    @Test func lineModeMovesOnAfterEachReleaseSoNfcListSeesEveryTag() throws {
+    @Test func lineModeMovesOnAfterEachReleaseSoNfcListSeesEveryTag() async throws {
         let field = population(count: 3, uid: uid, lineMode: true)
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
-        let (status, text) = try runTool("nfc-list", ["-t", "1"], connstring: "pn532_uart:" + emulator.slavePath)
+        let (status, text) = try await onThread { try runTool("nfc-list", ["-t", "1"], connstring: "pn532_uart:" + emulator.slavePath) }
         #expect(status == 0)
         #expect(text.contains("3 ISO14443A passive target(s) found"), "\(text)")
         #expect(text.contains("04  11  22  33  44  55  68"))
