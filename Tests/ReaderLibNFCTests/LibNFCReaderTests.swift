@@ -200,6 +200,11 @@ struct LibNFCReaderTests {
         await #expect(throws: TransportError.self) { try await reader.poll(timeoutMilliseconds: 10) }
     }
 
+    @Test func listedDevicesAreConnstrings() {
+        let devices = LibNFCReader.listDevices()
+        #expect(devices.allSatisfy { $0.contains(":") && !$0.contains("\0") }, "\(devices)")
+    }
+
     @Test func badSpecsAreRefused() async throws {
         let error = await #expect(throws: LibNFCError.self) { try await LibNFCReader.open(spec: try ReaderSpec("pcsc:#1")) }
         #expect(error?.code == .badSpec)

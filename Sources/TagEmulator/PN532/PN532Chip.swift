@@ -117,7 +117,9 @@ public final class PN532Chip {
         switch code {
         case 0x00: return diagnose(data)
         case 0x02: return [0x32, 0x01, 0x06, 0x07]
-        case 0x04: return [0x00, fieldOn ? 0x01 : 0x00, selected == nil ? 0x00 : 0x01, 0x80]
+        case 0x04:  // GetGeneralStatus: Err, Field, NbTg, [Tg BrRx BrTx Type], SAM status
+            let target: [UInt8] = selected == nil ? [0x00] : [0x01, 0x01, 0x00, 0x00, 0x00]
+            return [0x00, fieldOn ? 0x01 : 0x00] + target + [0x80]
         case 0x06: return readRegisters(data)
         case 0x08: return writeRegisters(data)
         case 0x0C: return [0xFF, 0xFF, 0xFF]
