@@ -3,7 +3,7 @@ import Foundation
 /// Writes an audit's files into the reports folder.
 ///
 /// The files are `audit-<when>.md`, `audit-<when>.json`, `audit-<when>.csv` (`<when>` as
-/// `20261202T160226Z`, UTC) and `report.html`. Each is written whole to a temporary name and renamed.
+/// `20261202T160226Z`, UTC) and `audit-<when>.html` (its own page, so a run's `report.html` is never overwritten). Each is written whole to a temporary name and renamed.
 public enum AuditReportWriter {
     /// Writes every audit file for `report` into `folder` (created if missing) and returns their URLs
     /// in the order md, json, csv, html.
@@ -23,10 +23,10 @@ public enum AuditReportWriter {
         return urls
     }
 
-    /// The file names `write` uses for `report`: `audit-<when>.md`, `.json`, `.csv`, then `report.html`.
+    /// The file names `write` uses for `report`: `audit-<when>.md`, `.json`, `.csv`, then `.html`.
     public static func fileNames(_ report: AuditReport) -> [String] {
         let stem = "audit-" + compactTimestamp(report.when)
-        return [stem + ".md", stem + ".json", stem + ".csv", "report.html"]
+        return [stem + ".md", stem + ".json", stem + ".csv", stem + ".html"]
     }
 
     /// `audit-<when>.md`: header, counts and the findings that did not pass.

@@ -115,7 +115,7 @@ import Testing
     @Test func writerSucceedsWhenLockIsReleasedWithinTimeout() async throws {
         let folder = try TemporaryFolder()
         let holder = try await Ledger.open(path: folder.path())
-        let waiter = try await Ledger.open(path: folder.path(), busyTimeout: .seconds(5))
+        let waiter = try await Ledger.open(path: folder.path(), busyTimeout: .seconds(60))
         try await holder.rawExecute("BEGIN IMMEDIATE")
         let release = Task {
             try await Task.sleep(for: .milliseconds(300))

@@ -11,7 +11,7 @@ import Testing
     // 1_800_000_000 s after the epoch is 2027-01-15 08:00:00 UTC.
     #expect(
         urls.map(\.lastPathComponent) == [
-            "audit-20270115T080000Z.md", "audit-20270115T080000Z.json", "audit-20270115T080000Z.csv", "report.html",
+            "audit-20270115T080000Z.md", "audit-20270115T080000Z.json", "audit-20270115T080000Z.csv", "audit-20270115T080000Z.html",
         ])
     let first = try urls.map { try Data(contentsOf: $0) }
     try AuditReportWriter.write(report, to: folder)

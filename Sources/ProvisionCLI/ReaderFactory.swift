@@ -1,0 +1,62 @@
+import NFCTags
+import TagEmulator
+
+/// Turns reader spec strings into reader actors: the one place the CLI knows every backend.
+enum ReaderFactory {
+    /// The default when neither `--reader` nor the manifest names one.
+    static let defaultSpec = "sim:ntag215"
+
+    /// Reader spec help shared by every command that takes `--reader`.
+    static let specHelp = """
+        Reader specs (--reader SPEC, repeatable where a command runs several readers):
+          sim[:CHIP][?options]   the built-in simulated reader (default: sim:ntag215)
+              CHIP: ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21
+              count=N       tags presented one after another (default unlimited)
+              uid=HEX       first UID, 14 hex digits; later tags count up (default from seed)
+              seed=N        seed for UIDs and faults, so runs repeat (default 0)
+              timing=MODE   instant (airtime only accounted, default) | datasheet (really wait)
+              prog=MS       EEPROM programming time per page in ms (default 4.1)
+              faults=LIST   per-tag probabilities kind:p, comma-separated, kinds:
+                            tear nak5 noanswer readonly unformatted wrongchip multi
+              store=DIR     keep each tag's image as DIR/<UID>.bin across runs
+              removal=MS    modelled time for the operator to take a tag away (default 0)
+              config=next|immediate  locks=immediate|next  wrongpwd=nak|silence
+              unknown=nak|silence    rfui=ignore|store   (chip behaviours still open in the datasheets)
+              e.g. sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02
+          nfc[:CONNSTRING]       a libnfc device, e.g. nfc:pn532_uart:/dev/ttyUSB0
+          pcsc[:NAME|#N|*]       a PC/SC reader by exact name, index, or every reader (pcsc:*)
+
+        """
+
+    /// Opens every spec (a `pcsc:*` spec may open several readers).
+    ///
+    /// - Throws: `CLIError` with exit 64 for a malformed spec, 69 when a reader is unavailable.
+    static func open(_ specs: [String]) async throws(CLIError) -> [any TagReader] {
+        var readers: [any TagReader] = []
+        for text in specs {
+            let spec: ReaderSpec
+            do {
+                spec = try ReaderSpec(text)
+            } catch {
+                throw .usage(error.description)
+            }
+            readers += try await open(spec)
+        }
+        return readers
+    }
+
+    private static func open(_ spec: ReaderSpec) async throws(CLIError) -> [any TagReader] {
+        switch spec.scheme {
+        case "sim":
+            do {
+                return [try SimulatedReader(spec: spec)]
+            } catch {
+                throw .usage(error.description)
+            }
+        case "nfc", "pcsc":
+            throw CLIError(.unavailable, "reader '\(spec.text)': the \(spec.scheme) backend is not available in this build")
+        default:
+            throw .usage("reader '\(spec.text)': unknown backend '\(spec.scheme)' (use sim, nfc or pcsc)")
+        }
+    }
+}
