@@ -1,4 +1,5 @@
 import NFCTags
+import ReaderLibNFC
 import TagEmulator
 
 /// Turns reader spec strings into reader actors: the one place the CLI knows every backend.
@@ -53,7 +54,20 @@ enum ReaderFactory {
             } catch {
                 throw .usage(error.description)
             }
-        case "nfc", "pcsc":
+        case "nfc":
+            do {
+                return [try await LibNFCReader.open(spec: spec)]
+            } catch let error as LibNFCError {
+                let code: ExitCode = switch error.code {
+                case .badSpec: .usage
+                case .deviceBusy: .temporaryFailure
+                default: .unavailable
+                }
+                throw CLIError(code, "reader '\(spec.text)': \(error.message)")
+            } catch {
+                throw CLIError(.unavailable, "reader '\(spec.text)': \(error)")
+            }
+        case "pcsc":
             throw CLIError(.unavailable, "reader '\(spec.text)': the \(spec.scheme) backend is not available in this build")
         default:
             throw .usage("reader '\(spec.text)': unknown backend '\(spec.scheme)' (use sim, nfc or pcsc)")
