@@ -1,5 +1,6 @@
 import NFCTags
 import ReaderLibNFC
+import ReaderPCSC
 import TagEmulator
 
 /// Turns reader spec strings into reader actors: the one place the CLI knows every backend.
@@ -68,7 +69,11 @@ enum ReaderFactory {
                 throw CLIError(.unavailable, "reader '\(spec.text)': \(error)")
             }
         case "pcsc":
-            throw CLIError(.unavailable, "reader '\(spec.text)': the \(spec.scheme) backend is not available in this build")
+            do {
+                return try await PCSCReader.open(spec: spec)
+            } catch {
+                throw CLIError(error.code == .badSpec ? .usage : .unavailable, error.message)
+            }
         default:
             throw .usage("reader '\(spec.text)': unknown backend '\(spec.scheme)' (use sim, nfc or pcsc)")
         }
