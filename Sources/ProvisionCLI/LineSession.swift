@@ -31,17 +31,18 @@ struct LineSession: Sendable {
         for _ in readers.dropFirst() {
             connections.append(try await JobContext.openLedger(at: ledgerURL, create: false))
         }
+        let names = uniqueNames(readers.map(\.name))
         let failures = await withTaskGroup(of: String?.self) { group in
-            for (reader, connection) in zip(readers, connections) {
+            for ((reader, connection), name) in zip(zip(readers, connections), names) {
                 let worker = LineWorker(
-                    reader: reader, ledger: connection, job: lineJob, settings: settings,
+                    reader: reader, name: name, ledger: connection, job: lineJob, settings: settings,
                     events: { progress.handle($0) }, shouldStop: { interrupts.stopRequested })
                 group.addTask {
                     do {
                         _ = try await worker.run()
                         return nil
                     } catch {
-                        return "reader \(reader.name) stopped: \(error)"
+                        return "reader \(name) stopped: \(error)"
                     }
                 }
             }
@@ -50,6 +51,16 @@ struct LineSession: Sendable {
             return failures
         }
         return LineSession(readerFailures: failures, interrupted: interrupts.stopRequested)
+    }
+}
+
+/// Reader names made unique for the ledger and reports (`sim:ntag215`, `sim:ntag215 #2`, …).
+func uniqueNames(_ names: [String]) -> [String] {
+    var seen: [String: Int] = [:]
+    return names.map { name in
+        seen[name, default: 0] += 1
+        let count = seen[name] ?? 1
+        return count == 1 ? name : "\(name) #\(count)"
     }
 }
 
