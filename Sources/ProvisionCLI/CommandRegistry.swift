@@ -3,6 +3,9 @@ enum CommandRegistry {
     static let all: [any Command.Type] = [
         NDEFCommand.self,
         ValidateCommand.self,
+        RunCommand.self,
+        ReportCommand.self,
+        ReleaseCommand.self,
         EmulateCommand.self,
     ]
 
