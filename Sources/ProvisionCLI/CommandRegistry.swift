@@ -1,7 +1,11 @@
 /// Every subcommand, in the order `provision --help` lists them. Add new commands here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
-        NDEFCommand.self
+        InspectCommand.self,
+        WriteCommand.self,
+        LockCommand.self,
+        ReadersCommand.self,
+        NDEFCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
