@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 import NDEF
 import NFCTags
 import TagEmulator
@@ -31,7 +31,8 @@ extension InspectReport {
                     mirror: Hex.string([configuration.mirror]))
             }
         }
-        signature = Self.signature(facts.signature, uid: detected.uid, chip: identity.chip, rawCommands: reader.capabilities.rawCommands)
+        signature = Self.signature(
+            facts.signature, uid: detected.uid, chip: identity.chip, rawCommands: reader.capabilities.rawCommands)
         rawCommands = reader.capabilities.rawCommands
         notes = reader.capabilities.notes + facts.notes
         pages = facts.dump.map { $0.map { Hex.string($0) } }
@@ -96,7 +97,8 @@ extension InspectReport {
         }
         let nxpKeys: [(String, [UInt8])]
         switch chip {
-        case .mf0ul11, .mf0ul21: nxpKeys = [("NXP MIFARE Ultralight EV1 key", OriginalitySignature.ultralightEV1PublicKey)]
+        case .mf0ul11, .mf0ul21:
+            nxpKeys = [("NXP MIFARE Ultralight EV1 key", OriginalitySignature.ultralightEV1PublicKey)]
         case .ntag213, .ntag215, .ntag216: nxpKeys = [("NXP NTAG21x key", OriginalitySignature.ntag21xPublicKey)]
         case nil:
             nxpKeys = [

@@ -3,9 +3,10 @@ import NDEF
 import NFCTags
 import TagEmulator
 
-/// Everything `provision inspect` learns about one tag; encoded as the stable `--json` object
-/// (`version` 1, documented in `InspectCommand.help`). New keys may be added; existing ones keep
-/// their name and meaning.
+/// Everything `provision inspect` learns about one tag.
+///
+/// Encoded as the stable `--json` object (`version` 1, documented in `InspectCommand.help`). New keys
+/// may be added; existing ones keep their name and meaning.
 struct InspectReport: Codable, Sendable {
     /// The chip from GET_VERSION.
     struct Chip: Codable, Sendable {

@@ -67,7 +67,8 @@ struct TagSession: Sendable {
             case .tag(let detected):
                 return detected
             case .exhausted:
-                throw CLIError(.unavailable, "reader \(reader.name): no more tags will arrive (the population is used up)")
+                throw CLIError(
+                    .unavailable, "reader \(reader.name): no more tags will arrive (the population is used up)")
             case .multipleTags(let count):
                 prompt("\(count) tags in the field of \(reader.name): remove the extra tags")
             case .empty:
@@ -92,8 +93,13 @@ struct TagSession: Sendable {
     /// Waits for one tag, identifies it, runs `body`, and releases the tag whatever `body` did.
     ///
     /// - Parameters:
+    ///   - reader: the reader to poll.
     ///   - timeout: how long to wait for the tag to arrive.
+    ///   - context: where operator prompts go (stderr).
     ///   - removalWaitMilliseconds: how long `release` waits for the tag to leave (0: do not wait).
+    ///   - body: the work on the tag.
+    /// - Returns: what `body` returned.
+    /// - Throws: `CLIError` 69 (no tag) or 74 (release failed), or whatever `body` throws.
     static func withTag<Result: Sendable>(
         on reader: any TagReader, timeout: Duration, context: CommandContext, removalWaitMilliseconds: Int = 0,
         _ body: (TagSession) async throws -> Result

@@ -35,9 +35,10 @@ import Testing
 
     @Test func jsonHasTheDocumentedKeys() throws {
         let report = try jsonOutput(["inspect", "--reader", "sim:ntag215", "--json"])
-        for key in ["version", "reader", "uid", "atqa", "sak", "uidAnomalies", "chip", "ndef", "locks", "protection",
-            "signature", "rawCommands", "notes", "cost"]
-        {
+        for key in [
+            "version", "reader", "uid", "atqa", "sak", "uidAnomalies", "chip", "ndef", "locks", "protection",
+            "signature", "rawCommands", "notes", "cost",
+        ] {
             #expect(report[key] != nil, "missing \(key)")
         }
         #expect(report["version"] as? Int == 1)

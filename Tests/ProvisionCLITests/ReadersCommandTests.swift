@@ -13,7 +13,10 @@ import Testing
         #expect(report["version"] as? Int == 1)
         let readers = try #require(report["readers"] as? [[String: Any]])
         let sims = readers.filter { $0["backend"] as? String == "sim" }
-        #expect(sims.compactMap { $0["spec"] as? String } == ["sim:ntag213", "sim:ntag215", "sim:ntag216", "sim:mf0ul11", "sim:mf0ul21"])
+        #expect(
+            sims.compactMap { $0["spec"] as? String } == [
+                "sim:ntag213", "sim:ntag215", "sim:ntag216", "sim:mf0ul11", "sim:mf0ul21",
+            ])
         #expect(sims.allSatisfy { $0["available"] as? Bool == true })
         #expect(Set(readers.compactMap { $0["backend"] as? String }) == ["sim", "nfc", "pcsc"])
     }

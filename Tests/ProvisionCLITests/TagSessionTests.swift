@@ -35,7 +35,8 @@ import Testing
         let context = CommandContext.buffered()
         struct Boom: Error {}
         await #expect(throws: Boom.self) {
-            try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) { _ -> Int in throw Boom() }
+            try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) { _ -> Int in throw Boom()
+            }
         }
         #expect(await reader.withField { $0.departures } == 1)
         let identifyCost = try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) {
@@ -56,8 +57,10 @@ import Testing
     }
 
     @Test func phaseCostsSumAndPrint() {
-        let a = PhaseCost(name: "write", exchanges: 6, writes: 6, reactivations: 0, airtimeMicroseconds: 30_000, wallSeconds: 0.01)
-        let b = PhaseCost(name: "verify", exchanges: 1, writes: 0, reactivations: 1, airtimeMicroseconds: 7_000, wallSeconds: 0.002)
+        let a = PhaseCost(
+            name: "write", exchanges: 6, writes: 6, reactivations: 0, airtimeMicroseconds: 30_000, wallSeconds: 0.01)
+        let b = PhaseCost(
+            name: "verify", exchanges: 1, writes: 0, reactivations: 1, airtimeMicroseconds: 7_000, wallSeconds: 0.002)
         let total = PhaseCost.sum([a, b])
         #expect(total.exchanges == 7 && total.writes == 6 && total.reactivations == 1)
         #expect(total.airtimeMicroseconds == 37_000)

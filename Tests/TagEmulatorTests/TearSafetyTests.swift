@@ -104,7 +104,9 @@ import Testing
                 outcome = "old"
             } else {
                 outcome = "corrupt"
-                Issue.record("tear after \(k) of \(exchanges) exchanges left \(found.count) bytes: \(Hex.string(found.prefix(24)))")
+                Issue.record(
+                    "tear after \(k) of \(exchanges) exchanges left \(found.count) bytes: \(Hex.string(found.prefix(24)))"
+                )
             }
             outcomes[outcome, default: 0] += 1
         }

@@ -77,7 +77,8 @@ struct InspectCommand: Command {
             lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
         }
         add("Reader", "\(report.reader) (raw commands: \(report.rawCommands ? "yes" : "no"))")
-        let anomalies = report.uidAnomalies.isEmpty ? "pages 0–2 consistent" : report.uidAnomalies.joined(separator: "; ")
+        let anomalies =
+            report.uidAnomalies.isEmpty ? "pages 0–2 consistent" : report.uidAnomalies.joined(separator: "; ")
         add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak)); \(anomalies)")
         var chip = report.chip.name
         if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }
@@ -87,21 +88,32 @@ struct InspectCommand: Command {
         add("Chip", chip)
         add("Signature", "\(report.signature.status): \(report.signature.detail)")
         var ndef = "\(report.ndef.status), capacity \(report.ndef.capacity) bytes"
-        if let length = report.ndef.messageLength { ndef += length == 0 ? ", empty message" : ", message \(length) bytes" }
+        if let length = report.ndef.messageLength {
+            ndef += length == 0 ? ", empty message" : ", message \(length) bytes"
+        }
         add("NDEF", ndef)
         if let locks = report.locks {
-            let staticPages = locks.staticLockedPages.isEmpty ? "none" : locks.staticLockedPages.map(pageName).joined(separator: " ")
+            let staticPages =
+                locks.staticLockedPages.isEmpty ? "none" : locks.staticLockedPages.map(pageName).joined(separator: " ")
             add("Locks", "static \(locks.staticBytes) (pages locked: \(staticPages))")
             if let dynamic = locks.dynamicBytes {
                 let ranges = locks.dynamicLockedRanges.map { pageName($0[0]) + "–" + pageName($0[1]) }
-                add("", "dynamic \(dynamic) (pages locked: \(ranges.isEmpty ? "none" : ranges.joined(separator: ", ")))")
+                add(
+                    "", "dynamic \(dynamic) (pages locked: \(ranges.isEmpty ? "none" : ranges.joined(separator: ", ")))"
+                )
             }
-            let access = locks.ccWriteAccess == 0 ? "writable" : locks.ccWriteAccess == 0x0F ? "read-only" : "proprietary"
+            let access =
+                locks.ccWriteAccess == 0 ? "writable" : locks.ccWriteAccess == 0x0F ? "read-only" : "proprietary"
             let phones = locks.ccPhoneCompatible ? "" : " — phones will not read this tag"
-            add("", "CC \(locks.cc) (write access \(String(locks.ccWriteAccess, radix: 16, uppercase: true)): \(access))\(phones)")
+            add(
+                "",
+                "CC \(locks.cc) (write access \(String(locks.ccWriteAccess, radix: 16, uppercase: true)): \(access))\(phones)"
+            )
         }
         if let protection = report.protection {
-            let auth = protection.passwordProtected ? "password from page \(pageName(protection.auth0))" : "no password protection"
+            let auth =
+                protection.passwordProtected
+                ? "password from page \(pageName(protection.auth0))" : "no password protection"
             add(
                 "Protection",
                 "AUTH0 \(pageName(protection.auth0)) (\(auth)), PROT \(protection.prot ? 1 : 0), CFGLCK \(protection.cfglck ? 1 : 0), "
@@ -119,7 +131,9 @@ struct InspectCommand: Command {
             lines += report.ndef.records.map { "  " + $0.summary }
         }
         var cost = "\(report.cost.exchanges) exchanges"
-        if let air = report.cost.airtimeMicroseconds { cost += String(format: ", modelled airtime %.1f ms", air / 1000) }
+        if let air = report.cost.airtimeMicroseconds {
+            cost += String(format: ", modelled airtime %.1f ms", air / 1000)
+        }
         add("Cost", cost)
         if let pages = report.pages {
             lines.append("Dump (\(pages.count) pages)")

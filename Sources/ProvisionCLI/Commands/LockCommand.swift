@@ -61,13 +61,16 @@ struct LockCommand: Command {
         let timeout = try TagSession.timeout(args)
         let reader = try await TagSession.openReader(spec: args.value("reader"))
         let confirmed = args.flag("yes")
-        let outcome = try await TagSession.withTag(on: reader, timeout: timeout, context: context) { session -> Outcome? in
+        let outcome = try await TagSession.withTag(on: reader, timeout: timeout, context: context) {
+            session -> Outcome? in
             let chip = session.identity.chip?.displayName ?? "generic Type 2"
             if !confirmed {
                 context.err.write(
                     "About to lock tag \(session.uidHex) (\(chip)) on \(reader.name) PERMANENTLY: it can never be written again.\n"
                         + "Type LOCK to continue: ")
-                guard context.readStandardInputLine()?.trimmingCharacters(in: .whitespaces) == "LOCK" else { return nil }
+                guard context.readStandardInputLine()?.trimmingCharacters(in: .whitespaces) == "LOCK" else {
+                    return nil
+                }
             }
             let identity = session.identity
             let identifyCost = session.identifyCost

@@ -65,10 +65,13 @@ struct WriteCommand: Command {
         let lock = args.flag("lock")
         let clock = ContinuousClock()
         let start = clock.now
-        let (session, outcome) = try await TagSession.withTag(on: reader, timeout: timeout, context: context) { session in
+        let (session, outcome) = try await TagSession.withTag(on: reader, timeout: timeout, context: context) {
+            session in
             let identity = session.identity
             let outcome = try await reader.withTransceiver { transceiver in
-                perform(Type2Tag(transceiver: RecordingTransceiver(transceiver), identity: identity), message: bytes, lock: lock)
+                perform(
+                    Type2Tag(transceiver: RecordingTransceiver(transceiver), identity: identity), message: bytes,
+                    lock: lock)
             }
             return (session, outcome)
         }
@@ -83,7 +86,10 @@ struct WriteCommand: Command {
         let usage = "provision write [--lock] MESSAGE.json|- | --uri URL | --text TEXT [--lang en]"
         let sources = [args.value("uri") != nil, args.value("text") != nil, !args.positionals.isEmpty].filter { $0 }
         guard sources.count == 1 else {
-            throw .usage(sources.isEmpty ? "no message given; usage: \(usage)" : "give exactly one of MESSAGE.json, --uri, --text; usage: \(usage)")
+            throw .usage(
+                sources.isEmpty
+                    ? "no message given; usage: \(usage)"
+                    : "give exactly one of MESSAGE.json, --uri, --text; usage: \(usage)")
         }
         if args.value("lang") != nil && args.value("text") == nil { throw .usage("--lang only goes with --text") }
         if let uri = args.value("uri") {
@@ -107,7 +113,9 @@ struct WriteCommand: Command {
         }
     }
 
-    /// Check → write → verify → (lock), on the reader's queue. Tag failures end up in `failure`.
+    /// Check → write → verify → (lock), on the reader's queue.
+    ///
+    /// Tag failures end up in `failure` with their class; the phases done so far are kept.
     static func perform(_ tag: Type2Tag, message: [UInt8], lock: Bool) -> Outcome {
         let meter = PhaseMeter(tag)
         var outcome = Outcome()
@@ -129,10 +137,12 @@ struct WriteCommand: Command {
                 if let chip = tag.chip, let configuration, configuration.isPasswordProtected(on: chip) {
                     throw Type2Error(
                         .readOnly,
-                        "pages from \(InspectCommand.pageName(Int(configuration.auth0))) need a password (AUTH0); this command has none")
+                        "pages from \(InspectCommand.pageName(Int(configuration.auth0))) need a password (AUTH0); this command has none"
+                    )
                 }
                 guard message.count <= capacity else {
-                    throw Type2Error(.capacity, "the message has \(message.count) bytes; this tag holds at most \(capacity)")
+                    throw Type2Error(
+                        .capacity, "the message has \(message.count) bytes; this tag holds at most \(capacity)")
                 }
                 return configuration.map(mirrorMask) ?? []
             }
@@ -150,7 +160,9 @@ struct WriteCommand: Command {
                     }
                 }
                 let writes = (tag.transceiver as? RecordingTransceiver)?.writes ?? []
-                outcome.lockWrites = writes.dropFirst(before).map { LockCommand.PageWrite(page: $0.page, data: $0.data) }
+                outcome.lockWrites = writes.dropFirst(before).map {
+                    LockCommand.PageWrite(page: $0.page, data: $0.data)
+                }
             }
         } catch {
             let failureClass = FailureClass(classifying: error)?.rawValue ?? "transport"
@@ -176,8 +188,11 @@ struct WriteCommand: Command {
     ) {
         let out = context.out
         let bytes = message.bytes
-        out.line("Message   \(bytes.count) bytes, \(message.records.count) record\(message.records.count == 1 ? "" : "s")")
-        for (index, record) in message.records.enumerated() { out.line("  " + NDEFCommand.describe(record, index: index)) }
+        out.line(
+            "Message   \(bytes.count) bytes, \(message.records.count) record\(message.records.count == 1 ? "" : "s")")
+        for (index, record) in message.records.enumerated() {
+            out.line("  " + NDEFCommand.describe(record, index: index))
+        }
         let chip = session.identity.chip?.displayName ?? "generic Type 2"
         out.line("Tag       \(session.uidHex) on \(session.reader.name), \(chip), capacity \(outcome.capacity) bytes")
         if let failure = outcome.failure {
@@ -186,7 +201,10 @@ struct WriteCommand: Command {
             out.line("Outcome   written and verified" + (lock ? ", locked permanently (read-only confirmed)" : ""))
         }
         let pages = outcome.writtenPages.map(InspectCommand.pageName).joined(separator: " ")
-        out.line("Pages     written \(pages.isEmpty ? "none" : pages)" + (outcome.skippedPages.isEmpty ? "" : "; unchanged \(outcome.skippedPages.map(InspectCommand.pageName).joined(separator: " "))"))
+        out.line(
+            "Pages     written \(pages.isEmpty ? "none" : pages)"
+                + (outcome.skippedPages.isEmpty
+                    ? "" : "; unchanged \(outcome.skippedPages.map(InspectCommand.pageName).joined(separator: " "))"))
         for write in outcome.lockWrites { out.line("Lock      \(write.line)") }
         out.line("Phases")
         let phases = [session.identifyCost] + outcome.phases
