@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import Provisioning
 
 /// One tag on one reader, from arrival to release: the wait/identify/release steps shared by every
 /// command that works on a tag (`inspect`, `write`, `lock`; later `run` and `audit`).
@@ -99,7 +100,8 @@ struct TagSession: Sendable {
     ///   - removalWaitMilliseconds: how long `release` waits for the tag to leave (0: do not wait).
     ///   - body: the work on the tag.
     /// - Returns: what `body` returned.
-    /// - Throws: `CLIError` 69 (no tag) or 74 (release failed), or whatever `body` throws.
+    /// - Throws: `CLIError` 69 (no tag), 74 (release failed), 1 for a tag failure (`classified(_:)`),
+    ///   or whatever else `body` throws.
     static func withTag<Result: Sendable>(
         on reader: any TagReader, timeout: Duration, context: CommandContext, removalWaitMilliseconds: Int = 0,
         _ body: (TagSession) async throws -> Result
@@ -118,7 +120,7 @@ struct TagSession: Sendable {
             result = try await body(TagSession(reader: reader, detected: detected, tag: tag, identifyCost: cost))
         } catch {
             _ = try? await reader.release(waitingForRemovalMilliseconds: removalWaitMilliseconds)
-            throw error
+            throw Self.classified(error)
         }
         do {
             _ = try await reader.release(waitingForRemovalMilliseconds: removalWaitMilliseconds)
@@ -126,6 +128,14 @@ struct TagSession: Sendable {
             throw CLIError(.ioError, "reader \(reader.name): releasing the tag failed: \(error)")
         }
         return result
+    }
+
+    /// A tag or transport failure as the CLI reports it: exit 1 and `class: message` (the failure
+    /// class names of `FailureClass`, e.g. `tagLost: tag left the field`); other errors unchanged.
+    static func classified(_ error: any Error) -> any Error {
+        guard !(error is CLIError), let failureClass = FailureClass(classifying: error) else { return error }
+        let message = (error as? Type2Error)?.message ?? "\(error)"
+        return CLIError(.failure, "\(failureClass.rawValue): \(message)")
     }
 
     /// Parses `--timeout SECONDS` (default `defaultSeconds`) into a duration.

@@ -129,3 +129,13 @@ import Testing
         }
     }
 }
+
+/// A tag that leaves the field mid-command ends in the `tagLost` class, never an internal error.
+@Test(arguments: [["write", "--uri", "https://example.com"], ["inspect"], ["lock", "--yes"]])
+func tearEndsInTagLost(command: [String]) throws {
+    // seed 2: the tear fires within the first few exchanges of the first tag (drawn from the seed),
+    // early enough for each of these commands.
+    let outcome = try ProvisionProcess.run(command + ["--reader", "sim:ntag215?faults=tear:1&seed=2&count=1"])
+    #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
+    #expect(outcome.stderr.contains("tagLost"))
+}
