@@ -130,8 +130,9 @@ struct TagSession: Sendable {
         return result
     }
 
-    /// A tag or transport failure as the CLI reports it: exit 1 and `class: message` (the failure
-    /// class names of `FailureClass`, e.g. `tagLost: tag left the field`); other errors unchanged.
+    /// A tag or transport failure as the CLI reports it: exit 1 and `class: message`.
+    ///
+    /// The class is a `FailureClass` name (`tagLost: tag left the field`); other errors are unchanged.
     static func classified(_ error: any Error) -> any Error {
         guard !(error is CLIError), let failureClass = FailureClass(classifying: error) else { return error }
         let message = (error as? Type2Error)?.message ?? "\(error)"

@@ -121,6 +121,34 @@ import Testing
         #expect(none.status == 64)
     }
 
+    @Test func jsonReportsPhasesLockBytesAndFailures() throws {
+        let store = try SimStore(chip: "ntag213")
+        defer { store.remove() }
+        let report = try jsonOutput([
+            "write", "--reader", store.spec(), "--uri", "https://example.com", "--lock", "--json",
+        ])
+        #expect(report["version"] as? Int == 1)
+        #expect(report["outcome"] as? String == "written")
+        #expect(report["locked"] as? Bool == true)
+        #expect(report["messageHex"] as? String == Self.exampleMessage)
+        #expect(report["writtenPages"] as? [Int] == [5, 6, 7, 8, 9, 5])
+        let locks = try #require(report["lockWrites"] as? [[String: Any]])
+        #expect(locks.compactMap { $0["data"] as? String } == ["E1 10 12 0F", "00 00 FF FF", "FF 0F 3F 00"])
+        let phases = try #require(report["phases"] as? [[String: Any]])
+        #expect(
+            phases.compactMap { $0["name"] as? String } == ["identify", "check", "write", "verify", "lock", "total"])
+        let exchanges = phases.compactMap { $0["exchanges"] as? Int }
+        #expect(exchanges.dropLast().reduce(0, +) == exchanges.last)
+        #expect(phases.allSatisfy { ($0["airtimeMicroseconds"] as? Double ?? 0) > 0 })
+
+        let failed = try ProvisionProcess.run(
+            ["write", "--reader", store.spec(), "--text", String(repeating: "x", count: 300), "--json"])
+        #expect(failed.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any]
+        #expect(object?["outcome"] as? String == "failed")
+        #expect(object?["failureClass"] as? String == "readOnly")
+    }
+
     @Test func helpExplainsOptionsAndReaderSpecs() throws {
         let help = try ProvisionProcess.run(["write", "--help"])
         #expect(help.status == 0)

@@ -26,6 +26,12 @@ struct WriteCommand: Command {
           --lang CODE        language of --text (default en)
           --lock             lock the tag permanently after a verified write (irreversible)
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
+          --json             print one JSON object (stable, version 1): version, reader, uid, chip,
+                             messageHex, messageBytes, capacity, outcome written|failed,
+                             failureClass, failureMessage, locked, writtenPages, unchangedPages,
+                             lockWrites [{page, data}], phases [{name, exchanges, writes,
+                             reactivations, airtimeMicroseconds, wallSeconds}] (last: total),
+                             wallSeconds; a failed tag still exits 1
 
         Record JSON is the format of 'provision ndef' (see 'provision ndef --help'), e.g.
           {"records": [{"type": "uri", "uri": "https://example.com"}]}
@@ -57,7 +63,8 @@ struct WriteCommand: Command {
     }
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let args = try Arguments(arguments, flags: ["lock"], options: ["reader", "uri", "text", "lang", "timeout"])
+        let args = try Arguments(
+            arguments, flags: ["lock", "json"], options: ["reader", "uri", "text", "lang", "timeout"])
         let message = try buildMessage(args, context: context)
         let timeout = try TagSession.timeout(args)
         let reader = try await TagSession.openReader(spec: args.value("reader"))
@@ -76,7 +83,15 @@ struct WriteCommand: Command {
             return (session, outcome)
         }
         let wall = clock.now - start
-        report(message, session: session, outcome: outcome, lock: lock, wall: wall, context: context)
+        let components = wall.components
+        let wallSeconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        if args.flag("json") {
+            let json = WriteReport(
+                message: bytes, session: session, outcome: outcome, lock: lock, wallSeconds: wallSeconds)
+            context.out.line(try json.encoded())
+        } else {
+            report(message, session: session, outcome: outcome, lock: lock, wallSeconds: wallSeconds, context: context)
+        }
         if let failure = outcome.failure { throw CLIError(.failure, "\(failure.failureClass): \(failure.message)") }
         return .success
     }
@@ -183,7 +198,7 @@ struct WriteCommand: Command {
     }
 
     private static func report(
-        _ message: NDEFMessage, session: TagSession, outcome: Outcome, lock: Bool, wall: Duration,
+        _ message: NDEFMessage, session: TagSession, outcome: Outcome, lock: Bool, wallSeconds: Double,
         context: CommandContext
     ) {
         let out = context.out
@@ -209,8 +224,6 @@ struct WriteCommand: Command {
         out.line("Phases")
         let phases = [session.identifyCost] + outcome.phases
         for phase in phases + [PhaseCost.sum(phases)] { out.line("  " + phase.line) }
-        let components = wall.components
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        out.line(String(format: "Wall time %.1f ms (waiting for the tag included)", seconds * 1000))
+        out.line(String(format: "Wall time %.1f ms (waiting for the tag included)", wallSeconds * 1000))
     }
 }
