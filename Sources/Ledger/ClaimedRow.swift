@@ -1,3 +1,5 @@
+import Foundation
+
 /// A row handed to one UID by `Ledger.claim(job:reader:uid:)`.
 public struct ClaimedRow: Sendable, Hashable {
     /// The job name.
@@ -17,11 +19,14 @@ public struct ClaimedRow: Sendable, Hashable {
     /// `true` when this UID already held the claim (after a tear or a crash): the tag may carry a partial
     /// or complete write, so verify what is on it before writing.
     public var resumed: Bool
+    /// When the row was first claimed by this UID (unchanged on resume): the row's late-bound
+    /// `timestamp`, so a resumed row renders to the same bytes.
+    public var claimedAt: Date
 
     /// Creates a claimed row.
     public init(
         job: String, row: Int, fields: [String: String], messageSHA256: [UInt8], messageLength: Int,
-        uid: [UInt8], attempts: Int, resumed: Bool
+        uid: [UInt8], attempts: Int, resumed: Bool, claimedAt: Date = Date()
     ) {
         self.job = job
         self.row = row
@@ -31,5 +36,6 @@ public struct ClaimedRow: Sendable, Hashable {
         self.uid = uid
         self.attempts = attempts
         self.resumed = resumed
+        self.claimedAt = claimedAt
     }
 }

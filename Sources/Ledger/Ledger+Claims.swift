@@ -24,9 +24,11 @@ extension Ledger {
                 "SELECT row FROM records WHERE job = ? AND uid = ? AND state = 'claimed'",
                 [.text(job), .text(uidText)], { $0.int(0) })
             {
+                // claimed_at stays the first claim's time: it is the row's late-bound timestamp, so
+                // re-rendering after a crash yields the very bytes that may already be on the tag.
                 try connection.run(
-                    "UPDATE records SET claimed_by = ?, claimed_at = ? WHERE job = ? AND row = ?",
-                    [.text(reader), .text(now), .text(job), .int(held)])
+                    "UPDATE records SET claimed_by = ? WHERE job = ? AND row = ?",
+                    [.text(reader), .text(job), .int(held)])
                 return try claimedRow(job: job, row: held, uid: uid, resumed: true)
             }
             guard
@@ -201,13 +203,17 @@ extension Ledger {
     private func claimedRow(job: String, row: Int, uid: [UInt8], resumed: Bool) throws(LedgerError) -> ClaimedRow {
         guard
             let record = try connection.queryFirst(
-                "SELECT fields_json, message_sha256, message_length, attempts FROM records WHERE job = ? AND row = ?",
-                [.text(job), .int(row)], { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) })
+                """
+                SELECT fields_json, message_sha256, message_length, attempts, claimed_at FROM records
+                WHERE job = ? AND row = ?
+                """,
+                [.text(job), .int(row)], { ($0.text(0), $0.text(1), $0.int(2), $0.int(3), $0.text(4)) })
         else { throw LedgerError(.unknownRow, "job \(job) has no row \(row)") }
         return ClaimedRow(
             job: job, row: row, fields: try LedgerFormat.fields(record.0),
             messageSHA256: try LedgerFormat.bytes(record.1),
-            messageLength: record.2, uid: uid, attempts: record.3, resumed: resumed)
+            messageLength: record.2, uid: uid, attempts: record.3, resumed: resumed,
+            claimedAt: try LedgerFormat.date(record.4))
     }
 
     private func insertAttempt(job: String, _ attempt: AttemptRecord) throws(LedgerError) {

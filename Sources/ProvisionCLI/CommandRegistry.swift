@@ -6,6 +6,8 @@ enum CommandRegistry {
         LockCommand.self,
         ReadersCommand.self,
         NDEFCommand.self,
+        ValidateCommand.self,
+        EmulateCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

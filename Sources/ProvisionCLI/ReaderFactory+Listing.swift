@@ -1,4 +1,6 @@
 import NFCTags
+import ReaderLibNFC
+import ReaderPCSC
 
 /// One reader a backend can see, as `provision readers` lists it.
 struct ReaderListing: Sendable, Hashable, Codable {
@@ -18,10 +20,10 @@ extension ReaderFactory {
     /// Every reader each backend can see right now: the simulator always (one entry per chip), then
     /// libnfc devices and PC/SC readers.
     ///
-    /// EXTENSION POINT for the libnfc and PC/SC backends: replace the placeholder entry of your
-    /// backend below with the devices it enumerates (`nfc_list_devices`, `SCardListReaders`), one
-    /// `ReaderListing` per reader, with a `spec` that `open(_:)` accepts. Never throw: report a
-    /// backend that cannot enumerate (no pcscd, no USB) as an entry with `available: false`.
+    /// EXTENSION POINT for further backends: add a `<backend>Listings()` below that enumerates its
+    /// readers, one `ReaderListing` each with a `spec` that `open(_:)` accepts, and append it here.
+    /// Never throw: report a backend that cannot enumerate (no pcscd, no USB) as one entry with
+    /// `available: false` and the reason.
     static func listReaders() async -> [ReaderListing] {
         var readers: [ReaderListing] = []
         for chip in ChipModel.allCases {
@@ -30,16 +32,49 @@ extension ReaderFactory {
             if spec == defaultSpec { note += " (the default reader)" }
             readers.append(ReaderListing(backend: "sim", spec: spec, name: spec, note: note, available: true))
         }
-        // libnfc (ReaderLibNFC): enumerate PN53x devices here once the backend is wired into open(_:).
-        readers.append(
-            ReaderListing(
-                backend: "nfc", spec: "nfc:CONNSTRING", name: "libnfc devices",
-                note: "the nfc backend is not available in this build", available: false))
-        // PC/SC (ReaderPCSC): enumerate pcscd's readers here once the backend is wired into open(_:).
-        readers.append(
-            ReaderListing(
-                backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC readers",
-                note: "the pcsc backend is not available in this build", available: false))
+        readers += nfcListings()
+        readers += pcscListings()
         return readers
+    }
+}
+
+extension ReaderFactory {
+    /// libnfc devices (`nfc_list_devices`, no intrusive scan); one unavailable entry when none.
+    static func nfcListings() -> [ReaderListing] {
+        let devices = LibNFCReader.listDevices()
+        guard !devices.isEmpty else {
+            return [
+                ReaderListing(
+                    backend: "nfc", spec: "nfc:CONNSTRING", name: "libnfc",
+                    note: "no device found (name one explicitly, e.g. nfc:pn532_uart:/dev/ttyUSB0)", available: false)
+            ]
+        }
+        return devices.map {
+            ReaderListing(backend: "nfc", spec: "nfc:" + $0, name: $0, note: "libnfc device", available: true)
+        }
+    }
+
+    /// PC/SC readers known to pcscd (`SCardListReaders`); one unavailable entry when there are none.
+    static func pcscListings() -> [ReaderListing] {
+        let names: [String]
+        do {
+            names = try PCSCReader.listReaders()
+        } catch {
+            return [
+                ReaderListing(
+                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: error.message, available: false)
+            ]
+        }
+        guard !names.isEmpty else {
+            return [
+                ReaderListing(
+                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: "pcscd knows no reader", available: false)
+            ]
+        }
+        return names.enumerated().map { index, name in
+            ReaderListing(
+                backend: "pcsc", spec: "pcsc:#\(index)", name: name, note: "PC/SC reader \(index) (pcsc:\(name))",
+                available: true)
+        }
     }
 }

@@ -1,4 +1,6 @@
 import NFCTags
+import ReaderLibNFC
+import ReaderPCSC
 import TagEmulator
 
 /// Turns reader spec strings into reader actors: the one place the CLI knows every backend.
@@ -53,8 +55,25 @@ enum ReaderFactory {
             } catch {
                 throw .usage(error.description)
             }
-        case "nfc", "pcsc":
-            throw CLIError(.unavailable, "reader '\(spec.text)': the \(spec.scheme) backend is not available in this build")
+        case "nfc":
+            do {
+                return [try await LibNFCReader.open(spec: spec)]
+            } catch let error as LibNFCError {
+                let code: ExitCode = switch error.code {
+                case .badSpec: .usage
+                case .deviceBusy: .temporaryFailure
+                default: .unavailable
+                }
+                throw CLIError(code, "reader '\(spec.text)': \(error.message)")
+            } catch {
+                throw CLIError(.unavailable, "reader '\(spec.text)': \(error)")
+            }
+        case "pcsc":
+            do {
+                return try await PCSCReader.open(spec: spec)
+            } catch {
+                throw CLIError(error.code == .badSpec ? .usage : .unavailable, error.message)
+            }
         default:
             throw .usage("reader '\(spec.text)': unknown backend '\(spec.scheme)' (use sim, nfc or pcsc)")
         }

@@ -132,11 +132,12 @@ struct TagSession: Sendable {
 
     /// A tag or transport failure as the CLI reports it: exit 1 and `class: message`.
     ///
-    /// The class is a `FailureClass` name (`tagLost: tag left the field`); other errors are unchanged.
-    static func classified(_ error: any Error) -> any Error {
-        guard !(error is CLIError), let failureClass = FailureClass(classifying: error) else { return error }
-        let message = (error as? Type2Error)?.message ?? "\(error)"
-        return CLIError(.failure, "\(failureClass.rawValue): \(message)")
+    /// The class is a `FailureClass` name from `CycleFailure` (`tagLost: tag left the field`); other
+    /// errors are unchanged.
+    static func classified(_ error: any Error, phase: Phase = .identify) -> any Error {
+        guard error is TransportError || error is Type2Error else { return error }
+        let failure = CycleFailure(classifying: error, phase: phase)
+        return CLIError(.failure, "\(failure.failureClass.rawValue): \(failure.detail)")
     }
 
     /// Parses `--timeout SECONDS` (default `defaultSeconds`) into a duration.

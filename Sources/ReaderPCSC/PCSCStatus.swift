@@ -1,4 +1,5 @@
 internal import CPCSC
+import NFCTags
 
 /// A pcsc-lite status code (`LONG`, an `Int` on Linux x86_64).
 public struct PCSCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
@@ -22,7 +23,42 @@ public struct PCSCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStr
     public static let removedCard = PCSCStatus(rawValue: Int(SCARD_W_REMOVED_CARD))
     /// The corresponding C constant is `SCARD_E_NO_SMARTCARD`.
     public static let noSmartcard = PCSCStatus(rawValue: Int(SCARD_E_NO_SMARTCARD))
+    /// The corresponding C constant is `SCARD_E_SHARING_VIOLATION`.
+    public static let sharingViolation = PCSCStatus(rawValue: Int(SCARD_E_SHARING_VIOLATION))
+    /// The corresponding C constant is `SCARD_E_READER_UNAVAILABLE`.
+    public static let readerUnavailable = PCSCStatus(rawValue: Int(SCARD_E_READER_UNAVAILABLE))
+    /// The corresponding C constant is `SCARD_E_UNKNOWN_READER`.
+    public static let unknownReader = PCSCStatus(rawValue: Int(SCARD_E_UNKNOWN_READER))
+    /// The corresponding C constant is `SCARD_E_SERVICE_STOPPED`.
+    public static let serviceStopped = PCSCStatus(rawValue: Int(SCARD_E_SERVICE_STOPPED))
+    /// The corresponding C constant is `SCARD_W_RESET_CARD`.
+    public static let resetCard = PCSCStatus(rawValue: Int(SCARD_W_RESET_CARD))
+    /// The corresponding C constant is `SCARD_W_UNPOWERED_CARD`.
+    public static let unpoweredCard = PCSCStatus(rawValue: Int(SCARD_W_UNPOWERED_CARD))
+    /// The corresponding C constant is `SCARD_W_UNRESPONSIVE_CARD`.
+    public static let unresponsiveCard = PCSCStatus(rawValue: Int(SCARD_W_UNRESPONSIVE_CARD))
+    /// The corresponding C constant is `SCARD_E_UNSUPPORTED_FEATURE`.
+    public static let unsupportedFeature = PCSCStatus(rawValue: Int(SCARD_E_UNSUPPORTED_FEATURE))
+    /// The corresponding C constant is `SCARD_E_INVALID_HANDLE`.
+    public static let invalidHandle = PCSCStatus(rawValue: Int(SCARD_E_INVALID_HANDLE))
 
-    /// pcsc-lite's text for the code. The corresponding C function is `pcsc_stringify_error`.
-    public var description: String { String(cString: pcsc_stringify_error(rawValue)) }
+    /// pcsc-lite's text for the code with its hex value.
+    ///
+    /// The corresponding C function is `pcsc_stringify_error`.
+    public var description: String {
+        String(cString: pcsc_stringify_error(rawValue)) + " ("
+            + String(UInt32(truncatingIfNeeded: rawValue), radix: 16, uppercase: true) + "h)"
+    }
+
+    /// Whether the code means the card (tag) left or was swapped (`pcsc-vpcd.md` §4): the tag's job
+    /// restarts after a reconnect.
+    public var meansTagLeft: Bool {
+        self == .notTransacted || self == .removedCard || self == .noSmartcard || self == .resetCard
+            || self == .unpoweredCard || self == .unresponsiveCard
+    }
+
+    /// The transport error this code stands for: `.tagLost` for removal codes, else `.transport`.
+    public var transportError: TransportError {
+        meansTagLeft ? .tagLost : .transport(description)
+    }
 }

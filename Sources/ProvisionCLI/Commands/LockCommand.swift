@@ -108,8 +108,8 @@ struct LockCommand: Command {
             if let page = tag.chip?.dynamicLockPage { pages.append(page) }
             outcome.readBack = pages.compactMap { page in tag.cachedPage(page).map { (page, $0) } }
         } catch {
-            let failureClass = FailureClass(classifying: error)?.rawValue ?? "transport"
-            outcome.failure = (failureClass, (error as? Type2Error)?.message ?? "\(error)")
+            let failure = CycleFailure(classifying: error, phase: .lock)
+            outcome.failure = (failure.failureClass.rawValue, failure.detail)
         }
         let writes = (tag.transceiver as? RecordingTransceiver)?.writes ?? []
         outcome.writes = writes.map { PageWrite(page: $0.page, data: $0.data) }

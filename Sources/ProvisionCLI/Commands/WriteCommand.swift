@@ -180,9 +180,15 @@ struct WriteCommand: Command {
                 }
             }
         } catch {
-            let failureClass = FailureClass(classifying: error)?.rawValue ?? "transport"
-            let text = (error as? Type2Error)?.message ?? "\(error)"
-            outcome.failure = (failureClass, text)
+            let phase: Phase =
+                switch meter.phases.last?.name {
+                case "write": .write
+                case "verify": .verify
+                case "lock": .lock
+                default: .identify
+                }
+            let failure = CycleFailure(classifying: error, phase: phase)
+            outcome.failure = (failure.failureClass.rawValue, failure.detail)
         }
         outcome.phases = meter.phases
         return outcome

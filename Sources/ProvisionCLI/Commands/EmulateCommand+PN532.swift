@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+import NFCTags
+import TagEmulator
+
+extension EmulateCommand {
+    /// `provision emulate pn532`: opens the pty, prints its path, serves until SIGINT/SIGTERM.
+    static func runPN532(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let options = try Arguments(arguments, flags: ["line"], options: ["tags", "timing", "baud", "path-file", "control"])
+        try options.requirePositionals(0...0, usage: "provision emulate pn532 [options]")
+        let field: PN532TagPopulation
+        do {
+            var spec = try ReaderSpec(options.value("tags") ?? "sim:ntag215")
+            if options.flag("line"), spec.option("line") == nil { spec.options.append(("line", "true")) }
+            field = try PN532TagPopulation(spec: spec)
+        } catch {
+            throw CLIError.usage("--tags: \(error)")
+        }
+        // Default: the spec's own timing= option, else instant.
+        let specTiming = field.field.options.timing == .datasheet ? "datasheet" : "instant"
+        guard let timing = PN532Emulator.Timing(rawValue: options.value("timing") ?? specTiming) else {
+            throw CLIError.usage("--timing must be instant or datasheet")
+        }
+        let baud = try options.integer("baud", in: 1_200...4_000_000) ?? 115_200
+        let controlPath = options.value("control").map { context.url(forPath: $0).path }
+        let configuration = PN532Emulator.Configuration(timing: timing, baud: baud, controlSocketPath: controlPath)
+        let emulator: PN532Emulator
+        do {
+            emulator = try PN532Emulator(field: field, configuration: configuration)
+        } catch {
+            throw CLIError(.unavailable, "cannot start the PN532 emulator: \(error)")
+        }
+        let pathFile = options.value("path-file").map { context.url(forPath: $0) }
+        if let pathFile {
+            do {
+                try Data((emulator.slavePath + "\n").utf8).write(to: pathFile)
+            } catch {
+                throw CLIError(.cannotCreate, "cannot write \(pathFile.path): \(error.localizedDescription)")
+            }
+        }
+        emulator.start()
+        context.out.line(emulator.slavePath)
+        let signal = await waitForTermination()
+        emulator.stop()
+        if let pathFile { try? FileManager.default.removeItem(at: pathFile) }
+        let stats = emulator.stats
+        context.err.line("pn532: stopped by signal \(signal) after \(stats.frames) frames, \(stats.replies) replies")
+        return .success
+    }
+
+    /// Waits for SIGINT or SIGTERM (both are ignored by default while waiting).
+    private static func waitForTermination() async -> Int32 {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            Foundation.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        var received: Int32 = 0
+        for await number in stream {
+            received = number
+            break
+        }
+        for source in sources { source.cancel() }
+        return received
+    }
+}

@@ -1,0 +1,43 @@
+/// `provision emulate <device>`: runs a device emulator that unmodified host software talks to.
+///
+/// Sub-verbs: `pn532` (a PN532 on a pseudo-terminal for libnfc) and `vpcd` (a virtual card for pcscd).
+struct EmulateCommand: Command {
+    static let name = "emulate"
+    static let summary = "run a reader emulator (pn532 on a pty for libnfc; vpcd card for pcscd)"
+    static let help = """
+        Usage: provision emulate pn532 [--tags SPEC] [--timing instant|datasheet] [--baud 115200]
+                                       [--path-file FILE] [--control SOCKET] [--line]
+
+        Serves a software PN532 (firmware 1.6) on a new pseudo-terminal and prints its path
+        (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
+
+          --tags SPEC        tag population as a sim: spec (chip, count, uid, seed, faults, store=DIR…;
+                             see the sim reader), e.g. sim:ntag215?count=20&faults=tear:0.05
+          --line             line mode: a tag the host releases leaves, the next one arrives
+                             (also accepted as the spec option 'line')
+          --timing MODE      instant or datasheet (UART byte time plus tag airtime); default: the
+                             spec's timing= option, else instant
+          --baud N           UART speed for the datasheet timing (default 115200)
+          --path-file FILE   also write the pty path to FILE (removed on exit)
+          --control SOCKET   unix socket taking: insert [UID], remove, dump PATH, stats
+
+        Example:
+          provision emulate pn532 --tags 'sim:ntag215?count=5' --line --control /tmp/pn532.sock
+
+        """ + "\n" + EmulateVPCD.help
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        guard let device = arguments.first else {
+            throw CLIError.usage("missing device; usage: provision emulate pn532|vpcd [options]")
+        }
+        let rest = Array(arguments.dropFirst())
+        switch device {
+        case "pn532":
+            return try await runPN532(rest, context: context)
+        case "vpcd":
+            return try await EmulateVPCD.run(rest, context: context)
+        default:
+            throw CLIError.usage("unknown device '\(device)'; known: pn532, vpcd")
+        }
+    }
+}

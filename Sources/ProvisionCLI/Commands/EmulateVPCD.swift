@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+import NFCTags
+import TagEmulator
+
+/// `provision emulate vpcd`: a virtual contactless card for pcscd's vsmartcard `vpcd` driver.
+enum EmulateVPCD {
+    static let help = """
+        Usage: provision emulate vpcd [--port 35963] [--host 127.0.0.1] [--tags SPEC]
+                                      [--reader-style acr122u|acr1252u|plain] [--control SOCKET]
+
+        Presents emulated NTAG21x tags to a running pcscd through the vsmartcard vpcd driver (one
+        reader slot per process; slot s of a reader.conf entry listens on CHANNELID + s). The card
+        answers FF CA (UID), FF B0 (read) and FF D6 (update), and raw tag commands the way the chosen
+        reader family does: ACR122U direct transmit (FF 00 00 00 .. D4 42 ..), ACR1252U transparent
+        exchange (FF C2 ..), or none (plain). Runs until SIGINT, SIGTERM or 'quit' on the control socket.
+
+          --port N             vpcd slot port (default 35963, the stock entry's first slot)
+          --host ADDR          vpcd address (default 127.0.0.1)
+          --tags SPEC          tag population, e.g. sim:ntag215?count=20&uid=04A1B2C3D4E5F6&store=DIR&line
+                               (line: a tag the host used and powered off leaves, the next arrives)
+          --reader-style S     acr122u (default), acr1252u or plain
+          --control SOCKET     unix socket taking one command per line:
+                               insert [UID], remove, dump, stats, feedback, quit
+
+        Example:
+          provision emulate vpcd --tags 'sim:ntag213?count=50&line' --control /tmp/vpcd.sock
+
+        """
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let options = try Arguments(
+            arguments, flags: [], options: ["port", "host", "tags", "reader-style", "control"])
+        try options.requirePositionals(0...0, usage: "provision emulate vpcd [options]")
+        let port = try options.integer("port", in: 1...65535) ?? 35963
+        let styleName = options.value("reader-style") ?? "acr122u"
+        guard let style = VPCDReaderStyle(rawValue: styleName) else {
+            throw CLIError.usage("--reader-style must be acr122u, acr1252u or plain, got '\(styleName)'")
+        }
+        let host = options.value("host") ?? "127.0.0.1"
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else {
+            throw CLIError.usage("--host must be an IPv4 address such as 127.0.0.1, got '\(host)'")
+        }
+        let (simulation, lineMode) = try population(options.value("tags") ?? "sim:ntag215")
+        let configuration = VPCDConfiguration(
+            host: host, port: UInt16(port), style: style,
+            controlPath: options.value("control").map { context.url(forPath: $0).path }, lineMode: lineMode)
+        let card: VPCDVirtualTag
+        do {
+            card = try VPCDVirtualTag.start(configuration) { VPCDFieldSource(options: simulation) }
+        } catch {
+            throw CLIError(.unavailable, "cannot start the vpcd card: \(error)")
+        }
+        context.out.line("vpcd: card for \(configuration.host):\(port), style \(style.rawValue)")
+        let reason = await waitForTerminationOrQuit(card)
+        let stats = await card.command("stats")
+        await card.stop()
+        context.err.line("vpcd: stopped (\(reason)); " + (stats.split(separator: "\n").first.map(String.init) ?? ""))
+        return .success
+    }
+
+    /// Parses the `--tags` spec; `line` is this front end's option, the rest goes to the chip model.
+    static func population(_ text: String) throws(CLIError) -> (SimulationOptions, Bool) {
+        do {
+            var spec = try ReaderSpec(text)
+            let line = spec.option("line").map { $0 != "false" && $0 != "off" } ?? false
+            spec.options.removeAll { $0.key == "line" }
+            return (try SimulationOptions(spec: spec), line)
+        } catch {
+            throw CLIError.usage("--tags: \(error)")
+        }
+    }
+
+    /// Waits for SIGINT, SIGTERM or the card stopping by itself (`quit`).
+    private static func waitForTerminationOrQuit(_ card: VPCDVirtualTag) async -> String {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            Foundation.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { @Sendable in continuation.yield("signal \(number)") }
+            source.resume()
+            return source
+        }
+        let watcher = Task {
+            await card.waitUntilStopped()
+            continuation.yield("quit")
+        }
+        var reason = "quit"
+        for await received in stream {
+            reason = received
+            break
+        }
+        watcher.cancel()
+        for source in sources { source.cancel() }
+        return reason
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Provisioning
+
+/// `provision validate MANIFEST [--json]`: pre-flight a job without touching a tag or creating a file.
+struct ValidateCommand: Command {
+    static let name = "validate"
+    static let summary = "check a job manifest, its template and every row before a run"
+    static let help = """
+        Usage: provision validate MANIFEST [--json]
+
+        Parses the manifest, the template and every row; renders and encodes each row's NDEF
+        message (uid and timestamp sized at their maximum); checks that it fits the chip and that
+        'unique' values do not repeat. Prints the row count, message sizes and capacity headroom,
+        or every problem (the first 100, then a count) with its file, line, column and row.
+        Creates no ledger and no reports folder.
+
+        Options:
+          --json   print a stable, versioned JSON document on stdout (version 1)
+
+        Exit: 0 valid, 65 data errors, 66 a file is missing, 64 usage.
+
+        Example: provision validate jobs/batch.json
+
+        """
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let args = try Arguments(arguments, flags: ["json"], options: [])
+        try args.requirePositionals(1...1, usage: "provision validate MANIFEST [--json]")
+        let url = context.url(forPath: args.positionals[0])
+        let json = args.flag("json")
+        let summary: PreFlightSummary
+        do {
+            summary = try PreFlight.run(manifestAt: url, currentDirectory: context.currentDirectory)
+        } catch {
+            if json { context.out.write(ValidateReport(fatal: error).jsonText()) }
+            throw CLIError(error.code == .fileMissing ? .noInput : .dataError, error.description)
+        }
+        if json {
+            context.out.write(ValidateReport(summary).jsonText())
+        } else if summary.isValid {
+            context.out.write(text(summary))
+        }
+        guard summary.isValid else {
+            if !json {
+                for problem in summary.problems { context.err.line(problem.description) }
+                if summary.problemCount > summary.problems.count {
+                    context.err.line("… and \(summary.problemCount - summary.problems.count) more problems")
+                }
+            }
+            let plural = summary.problemCount == 1 ? "problem" : "problems"
+            throw CLIError.data(
+                "pre-flight found \(summary.problemCount) \(plural) in \(summary.rows) rows; no tag was touched")
+        }
+        return .success
+    }
+
+    /// The human-readable summary (not a stable format; use `--json` for scripts).
+    static func text(_ summary: PreFlightSummary) -> String {
+        let mean = String(format: "%.1f", summary.messageBytesMean)
+        var lines = [
+            "job \(summary.job): \(summary.rows) rows valid for \(summary.tag.displayName)",
+            "  message size: min \(summary.messageBytesMin), mean \(mean), max \(summary.messageBytesMax) bytes"
+                + " (TLV area up to \(summary.tlvBytesMax) bytes)",
+            "  capacity: \(summary.capacity) bytes, headroom \(summary.headroom) bytes at the largest message",
+        ]
+        if summary.hasLateBoundValues { lines.append("  uid and timestamp sized at their maximum") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The `--json` document of `provision validate` (version 1; fields are only ever added).
+struct ValidateReport: Encodable {
+    struct Sizes: Encodable {
+        var min: Int
+        var mean: Double
+        var max: Int
+    }
+
+    struct Problem: Encodable {
+        var code: String
+        var file: String
+        var line: Int?
+        var column: Int?
+        var row: Int?
+        var message: String
+        var text: String
+    }
+
+    var version = 1
+    var valid: Bool
+    var job: String?
+    var tag: String?
+    var capacity: Int?
+    var rows: Int?
+    var validRows: Int?
+    var messageBytes: Sizes?
+    var tlvBytesMax: Int?
+    var headroom: Int?
+    var problems: [Problem]
+    var problemCount: Int
+
+    init(_ summary: PreFlightSummary) {
+        valid = summary.isValid
+        job = summary.job
+        tag = summary.tag.rawValue
+        capacity = summary.capacity
+        rows = summary.rows
+        validRows = summary.validRows
+        messageBytes = Sizes(
+            min: summary.messageBytesMin, mean: (summary.messageBytesMean * 10).rounded() / 10,
+            max: summary.messageBytesMax)
+        tlvBytesMax = summary.tlvBytesMax
+        headroom = summary.headroom
+        problems = summary.problems.map(Self.problem)
+        problemCount = summary.problemCount
+    }
+
+    init(fatal error: JobInputError) {
+        valid = false
+        problems = [Self.problem(error)]
+        problemCount = 1
+    }
+
+    static func problem(_ error: JobInputError) -> Problem {
+        Problem(
+            code: error.code.description, file: error.file, line: error.position?.line, column: error.position?.column,
+            row: error.row, message: error.message, text: error.description)
+    }
+
+    func jsonText() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{\"version\":1,\"valid\":false}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

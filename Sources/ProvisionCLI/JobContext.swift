@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import Ledger
+import NDEF
+import Provisioning
+
+/// A job loaded for `run`, `report`, `audit` and `release`: the manifest, its template, their hashes,
+/// and the ledger, with every failure turned into the right exit code.
+struct JobContext: Sendable {
+    let manifest: Manifest
+    let template: Template
+    let manifestSHA256: String
+    let templateSHA256: String
+
+    /// Loads the manifest and template (exit 66 for a missing file, 65 for bad content).
+    static func load(_ path: String, context: CommandContext) throws(CLIError) -> JobContext {
+        let url = context.url(forPath: path)
+        do {
+            let manifest = try Manifest.load(from: url, currentDirectory: context.currentDirectory)
+            let template = try Template.load(for: manifest)
+            return JobContext(
+                manifest: manifest, template: template, manifestSHA256: try hash(of: manifest.manifestURL),
+                templateSHA256: try hash(of: manifest.templateURL))
+        } catch let error as JobInputError {
+            throw CLIError(error.code == .fileMissing ? .noInput : .dataError, error.description)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(.ioError, "\(error)")
+        }
+    }
+
+    /// SHA-256 of a file, lower-case hex.
+    static func hash(of url: URL) throws(CLIError) -> String {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw CLIError(.noInput, "cannot read \(url.path)")
+        }
+        return Hex.compact(Digest.sha256(Array(data))).lowercased()
+    }
+
+    /// The serial of a row as the template renders it.
+    func serial(row: Int) -> String { manifest.serial.value(forRow: row) ?? "" }
+
+    /// The line worker's view of this job.
+    func lineJob() -> LineJob {
+        let template = self.template
+        return LineJob(
+            name: manifest.job, acceptedChips: manifest.tag == .type2 ? [] : manifest.tag.acceptedChips,
+            lock: manifest.lock == .permanent, retries: manifest.retries, onFailure: manifest.onFailure == .burn ? .burn : .reuse
+        ) { row, fields, uid, time in
+            try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
+        }
+    }
+
+    /// Opens (creating the folder if `create`) the job's ledger.
+    static func openLedger(at url: URL, create: Bool, readOnly: Bool = false) async throws(CLIError) -> Ledger {
+        if create {
+            do {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw CLIError(.cannotCreate, "cannot create the ledger folder \(url.deletingLastPathComponent().path)")
+            }
+        } else if !FileManager.default.fileExists(atPath: url.path) {
+            throw CLIError(.noInput, "no ledger at \(url.path) (has the job run yet?)")
+        }
+        do {
+            return try await Ledger.open(path: url.path, readOnly: readOnly)
+        } catch {
+            throw cliError(error)
+        }
+    }
+
+    /// Maps a ledger failure to an exit code: cannot open/create → 73, locked → 69, else 74.
+    static func cliError(_ error: LedgerError) -> CLIError {
+        switch error.code {
+        case .cannotOpen, .readOnly: CLIError(.cannotCreate, "ledger: \(error.message)")
+        case .busy: CLIError(.unavailable, "ledger is locked by another process: \(error.message)")
+        case .manifestMismatch, .unknownJob, .invalidState, .unknownRow: CLIError(.dataError, "ledger: \(error.message)")
+        default: CLIError(.ioError, "ledger: \(error.message)")
+        }
+    }
+}

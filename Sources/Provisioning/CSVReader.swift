@@ -1,0 +1,219 @@
+import Foundation
+
+/// A streaming RFC 4180 CSV reader: a header row, then one `JobRow` per record.
+///
+/// Accepted: quoted fields with doubled quotes, commas and line breaks inside; CRLF or LF line ends;
+/// a UTF-8 byte order mark; a final line end or none. Errors, each naming file, line and column:
+/// an empty file, empty or duplicate header names, ragged rows (blank lines included), a quote inside
+/// an unquoted field, text after a closing quote, a bare CR, invalid UTF-8, NUL bytes, and an
+/// unclosed quote (the only error after which reading stops). The file is read in chunks; memory
+/// holds one chunk and one record.
+public final class CSVReader: RowReading {
+    /// The file as shown in messages.
+    public let file: String
+    /// The header names in file order.
+    public private(set) var header: [String] = []
+    /// Whether the reader has nothing more to give.
+    public private(set) var isFinished = false
+
+    private let stream: ByteStream
+    private var line = 1
+    private var column = 1
+    private var rowNumber = 0
+    /// Continuation bytes still expected after a valid UTF-8 lead byte.
+    private var continuations = 0
+
+    /// Opens `url` and reads the header row.
+    public convenience init(url: URL, file: String, chunkSize: Int = 64 * 1024) throws(JobInputError) {
+        try self.init(stream: ByteStream(url: url, file: file, chunkSize: chunkSize), file: file)
+    }
+
+    /// Reads CSV from memory (tests), `chunkSize` bytes at a time.
+    public convenience init(bytes: [UInt8], file: String, chunkSize: Int = 64 * 1024) throws(JobInputError) {
+        try self.init(stream: ByteStream(bytes: bytes, file: file, chunkSize: chunkSize), file: file)
+    }
+
+    private init(stream: ByteStream, file: String) throws(JobInputError) {
+        self.stream = stream
+        self.file = file
+        if try stream.peek(count: 3) == [0xEF, 0xBB, 0xBF] {
+            for _ in 0..<3 { _ = try stream.next() }
+        }
+        guard try !stream.isAtEnd() else {
+            throw error(TextPosition(line: 1, column: 1), "empty file: a header row is required")
+        }
+        let record = try readRecord()
+        if let problem = record.problem { throw problem }
+        var seen: [String: Int] = [:]
+        for (number, field) in record.fields.enumerated() {
+            let name = String(decoding: field.bytes, as: UTF8.self)
+            if name.isEmpty {
+                throw error(field.position, "header field \(number + 1) is empty")
+            }
+            if let earlier = seen[name] {
+                throw error(field.position, "duplicate header name '\(name)' (also field \(earlier + 1))")
+            }
+            seen[name] = number
+            header.append(name)
+        }
+    }
+
+    /// The header names.
+    public var columns: [String]? { header }
+
+    /// The most input bytes held in memory at once so far.
+    public var peakBufferedBytes: Int { stream.peakBufferedBytes }
+
+    /// The next row; throws for a malformed record, then continues with the next one.
+    public func next() throws(JobInputError) -> JobRow? {
+        guard !isFinished else { return nil }
+        guard try !stream.isAtEnd() else {
+            isFinished = true
+            return nil
+        }
+        rowNumber += 1
+        let startLine = line
+        let record = try readRecord()
+        if let problem = record.problem { throw problem }
+        if record.fields.count != header.count {
+            if record.fields.count == 1, record.fields[0].bytes.isEmpty, !record.fields[0].quoted {
+                throw error(
+                    TextPosition(line: startLine, column: 1), row: rowNumber,
+                    "blank line (expected \(header.count) fields)")
+            }
+            let position = record.fields.count > header.count ? record.fields[header.count].position : record.end
+            throw error(
+                position, row: rowNumber,
+                "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(header.count)"
+            )
+        }
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(header.count)
+        for (name, field) in zip(header, record.fields) {
+            fields[name] = String(decoding: field.bytes, as: UTF8.self)
+        }
+        return JobRow(row: rowNumber, line: startLine, fields: fields)
+    }
+
+    private struct Field {
+        var bytes: [UInt8] = []
+        var position: TextPosition
+        var quoted = false
+    }
+
+    private struct Record {
+        var fields: [Field] = []
+        var end = TextPosition(line: 1, column: 1)
+        var problem: JobInputError?
+    }
+
+    private func error(_ position: TextPosition, row: Int? = nil, _ message: String) -> JobInputError {
+        JobInputError(.csvInvalid, file: file, position: position, row: row, message)
+    }
+
+    private var here: TextPosition { TextPosition(line: line, column: column) }
+
+    /// Consumes one byte, checking NUL and UTF-8, and tracks line and column.
+    private func take(into record: inout Record) throws(JobInputError) -> UInt8? {
+        guard let byte = try stream.peek() else { return nil }
+        if byte == 0 {
+            note(&record, error(here, row: rowNumber > 0 ? rowNumber : nil, "NUL byte"))
+        } else if byte & 0xC0 == 0x80 {
+            if continuations > 0 {
+                continuations -= 1
+            } else {
+                note(&record, error(here, row: rowNumber > 0 ? rowNumber : nil, "invalid UTF-8"))
+            }
+        } else if byte >= 0x80 {
+            let length = UTF8Check.sequenceLength(try stream.peek(count: 4), at: 0)
+            if length == 0 {
+                note(&record, error(here, row: rowNumber > 0 ? rowNumber : nil, "invalid UTF-8"))
+                continuations = 0
+            } else {
+                continuations = length - 1
+            }
+        } else {
+            continuations = 0
+        }
+        _ = try stream.next()
+        if byte == 0x0A {
+            line += 1
+            column = 1
+        } else if byte & 0xC0 != 0x80 {
+            column += 1
+        }
+        return byte
+    }
+
+    private func note(_ record: inout Record, _ problem: JobInputError) {
+        if record.problem == nil { record.problem = problem }
+    }
+
+    /// Reads one record up to and including its line end (or the end of input).
+    private func readRecord() throws(JobInputError) -> Record {
+        var record = Record()
+        let rowLabel: Int? = rowNumber > 0 ? rowNumber : nil
+        while true {
+            var field = Field(position: here)
+            if try stream.peek() == UInt8(ascii: "\"") {
+                field.quoted = true
+                let open = here
+                _ = try take(into: &record)
+                while true {
+                    guard let byte = try take(into: &record) else {
+                        isFinished = true
+                        throw error(open, row: rowLabel, "quoted field is never closed")
+                    }
+                    if byte == UInt8(ascii: "\"") {
+                        if try stream.peek() == UInt8(ascii: "\"") {
+                            _ = try take(into: &record)
+                            field.bytes.append(byte)
+                            continue
+                        }
+                        break
+                    }
+                    field.bytes.append(byte)
+                }
+                if let after = try stream.peek(), after != UInt8(ascii: ","), after != 0x0A, after != 0x0D {
+                    note(&record, error(here, row: rowLabel, "text after a closing quote"))
+                }
+            }
+            while true {
+                guard let byte = try stream.peek() else {
+                    record.fields.append(field)
+                    record.end = here
+                    return record
+                }
+                if byte == UInt8(ascii: ",") {
+                    _ = try take(into: &record)
+                    break
+                }
+                if byte == 0x0A || byte == 0x0D {
+                    record.end = here
+                    _ = try take(into: &record)
+                    if byte == 0x0D {
+                        if try stream.peek() == 0x0A {
+                            _ = try take(into: &record)
+                        } else {
+                            note(&record, error(record.end, row: rowLabel, "carriage return without a line feed"))
+                            line += 1
+                            column = 1
+                        }
+                    }
+                    record.fields.append(field)
+                    return record
+                }
+                if byte == UInt8(ascii: "\"") {
+                    note(
+                        &record,
+                        error(
+                            here, row: rowLabel,
+                            "quote inside an unquoted field; quote the whole field and double the quote"))
+                }
+                _ = try take(into: &record)
+                field.bytes.append(byte)
+            }
+            record.fields.append(field)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import NDEF
+
+/// Values known only when a tag is in the field: its UID and the write time.
+///
+/// Both render at a fixed length (14 upper-case hex digits for a 7-byte UID; `YYYY-MM-DDTHH:MM:SSZ`,
+/// 20 characters), and every filter maps equal-length inputs of these shapes to equal-length outputs,
+/// so `sizing` renders exactly as long as any real tag will.
+public struct LateBound: Sendable, Hashable {
+    /// The tag's UID (7 bytes for Type 2 tags).
+    public var uid: [UInt8]
+    /// The write time.
+    public var timestamp: Date
+
+    /// Creates late-bound values for one tag.
+    public init(uid: [UInt8], timestamp: Date) {
+        self.uid = uid
+        self.timestamp = timestamp
+    }
+
+    /// Stand-ins sized at their maximum, used by pre-flight: UID `04FFFFFFFFFFFF`, 9999-12-31T23:59:59Z.
+    public static let sizing = LateBound(
+        uid: [0x04, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], timestamp: Date(timeIntervalSince1970: 253_402_300_799))
+
+    /// The UID as compact upper-case hex.
+    public var uidText: String { Hex.compact(uid) }
+
+    /// The timestamp as ISO 8601 in UTC without fractions (`2026-12-02T15:59:46Z`).
+    public var timestampText: String { timestamp.formatted(Date.ISO8601FormatStyle()) }
+}

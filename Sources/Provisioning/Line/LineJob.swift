@@ -1,0 +1,90 @@
+import Foundation
+import NFCTags
+
+/// What a line worker needs to know about a job, independent of where it came from (manifest,
+/// template, command line).
+public struct LineJob: Sendable {
+    /// What happens to a row whose tag failed `retries` times after something was written.
+    public enum FailurePolicy: String, Sendable, Hashable {
+        /// The row goes back to pending and the next tag gets it.
+        case reuse
+        /// The row is consumed (its content may be on a failed tag that escapes).
+        case burn
+    }
+
+    /// Renders the NDEF message bytes of a row for a tag: `(row, fields, uid, timestamp) → bytes`.
+    public typealias Renderer = @Sendable (Int, [String: String], [UInt8], Date) throws -> [UInt8]
+
+    /// The job name (the ledger key).
+    public var name: String
+    /// Chips the job accepts (empty: any Type 2 tag).
+    public var acceptedChips: Set<ChipModel>
+    /// Whether tags are locked permanently after verify.
+    public var lock: Bool
+    /// Tries per tag while it stays in the field (1 = no retry).
+    public var retries: Int
+    /// What happens to the row after the last try failed.
+    public var onFailure: FailurePolicy
+    /// The row renderer.
+    public var render: Renderer
+
+    /// Creates a job description.
+    public init(
+        name: String, acceptedChips: Set<ChipModel>, lock: Bool, retries: Int, onFailure: FailurePolicy,
+        render: @escaping Renderer
+    ) {
+        self.name = name
+        self.acceptedChips = acceptedChips
+        self.lock = lock
+        self.retries = max(retries, 1)
+        self.onFailure = onFailure
+        self.render = render
+    }
+}
+
+/// What a worker tells the operator display as it goes.
+public enum LineEvent: Sendable {
+    /// The field is empty: place a tag.
+    case placeTag(reader: String)
+    /// Several tags are in the field.
+    case removeExtraTags(reader: String, count: Int)
+    /// The tag is done (or failed): take it away.
+    case removeTag(reader: String, uid: String)
+    /// A tag was committed.
+    case done(reader: String, uid: String, row: Int, resumed: Bool)
+    /// An attempt failed.
+    case failed(reader: String, uid: String, row: Int?, failure: CycleFailure, willRetry: Bool)
+    /// The UID was provisioned before.
+    case duplicate(reader: String, uid: String, job: String, row: Int)
+    /// A tag arrived but every row is done or held by another tag.
+    case noRowForTag(reader: String, uid: String)
+}
+
+/// Knobs of the worker loop.
+public struct WorkerSettings: Sendable {
+    /// How long one poll waits for a tag (the loop checks for a stop request between polls).
+    public var pollMilliseconds = 200
+    /// How long to wait for a released tag to leave before prompting again.
+    public var removalMilliseconds = 30_000
+    /// Stop after this long without a tag (nil: wait for ever).
+    public var idleSeconds: Double?
+
+    /// Creates settings.
+    public init(pollMilliseconds: Int = 200, removalMilliseconds: Int = 30_000, idleSeconds: Double? = nil) {
+        self.pollMilliseconds = pollMilliseconds
+        self.removalMilliseconds = removalMilliseconds
+        self.idleSeconds = idleSeconds
+    }
+}
+
+/// Why a worker stopped.
+public enum WorkerStop: String, Sendable, Hashable, Error {
+    /// Every row of the job is resolved.
+    case jobComplete
+    /// The operator asked to stop (SIGINT).
+    case stopRequested
+    /// The reader will present no more tags (simulated population used up).
+    case readerExhausted
+    /// No tag arrived within the idle time.
+    case idle
+}

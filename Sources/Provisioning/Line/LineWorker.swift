@@ -1,0 +1,237 @@
+import Crypto
+import Foundation
+import Ledger
+import NDEF
+import NFCTags
+
+/// One reader's loop over a job: detect → claim → write → verify → lock → commit → removal, recording
+/// every attempt in the ledger. Several workers (one per reader, each with its own ledger connection)
+/// run on one job; the ledger's atomic claims keep every row on at most one tag.
+public struct LineWorker: Sendable {
+    let reader: any TagReader
+    let ledger: Ledger
+    let job: LineJob
+    let settings: WorkerSettings
+    let events: @Sendable (LineEvent) -> Void
+    let shouldStop: @Sendable () -> Bool
+    let clock = ContinuousClock()
+    let lateTimings = LateTimings()
+
+    /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
+    public init(
+        reader: any TagReader, ledger: Ledger, job: LineJob, settings: WorkerSettings = .init(),
+        events: @escaping @Sendable (LineEvent) -> Void = { _ in }, shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.reader = reader
+        self.ledger = ledger
+        self.job = job
+        self.settings = settings
+        self.events = events
+        self.shouldStop = shouldStop
+    }
+
+    /// Runs until the job is complete, a stop is requested, the reader is exhausted or idle.
+    ///
+    /// - Throws: ledger errors (the ledger cannot record: stop the line) and reader transport failures
+    ///   while polling.
+    public func run() async throws -> WorkerStop {
+        let stop = try await loop()
+        try await flushTimings()
+        return stop
+    }
+
+    /// Writes the batched ledger/removal timings.
+    private func flushTimings() async throws {
+        try await ledger.recordLateTimings(job: job.name, lateTimings.drain())
+    }
+
+    private func loop() async throws -> WorkerStop {
+        while true {
+            if shouldStop() { return .stopRequested }
+            let counts = try await ledger.counts(job: job.name)
+            if counts.pending == 0 && counts.claimed == 0 { return .jobComplete }
+            let detectStart = clock.now
+            switch try await waitForTag() {
+            case .success(let detected): try await handle(detected, detect: clock.now - detectStart)
+            case .failure(let stop): return stop
+            }
+        }
+    }
+
+    /// Polls until one tag is selected, or says why the loop should stop.
+    private func waitForTag() async throws -> Result<DetectedTag, WorkerStop> {
+        let idleStart = clock.now
+        var prompted = false
+        while !shouldStop() {
+            switch try await reader.poll(timeoutMilliseconds: settings.pollMilliseconds) {
+            case .tag(let detected):
+                return .success(detected)
+            case .exhausted:
+                return .failure(.readerExhausted)
+            case .multipleTags(let count):
+                events(.removeExtraTags(reader: reader.name, count: count))
+                prompted = false
+            case .empty:
+                if !prompted { events(.placeTag(reader: reader.name)) }
+                prompted = true
+                if let idle = settings.idleSeconds, clock.now - idleStart > .milliseconds(Int(idle * 1000)) {
+                    return .failure(.idle)
+                }
+            }
+        }
+        return .failure(.stopRequested)
+    }
+
+    /// One tag from selection to removal.
+    private func handle(_ detected: DetectedTag, detect: Duration) async throws {
+        let started = Date()
+        let uid = detected.uid
+        let uidText = Hex.compact(uid)
+        var durations = AttemptRecord.PhaseDurations(detect: Self.micros(detect))
+        if let previous = try await ledger.isProvisioned(uid: uid) {
+            try await recordSkip(uid: uid, previous: previous, started: started, durations: durations)
+            try await remove(uidText)
+            return
+        }
+        let claim: ClaimedRow?
+        switch await claimRow(uid: uid) {
+        case .success(let row):
+            claim = row
+        case .failure(let error):
+            guard error.code == .alreadyProvisioned else { throw error }
+            if let previous = try await ledger.isProvisioned(uid: uid) {
+                try await recordSkip(uid: uid, previous: previous, started: started, durations: durations)
+            }
+            try await remove(uidText)
+            return
+        }
+        guard let claim else {
+            events(.noRowForTag(reader: reader.name, uid: uidText))
+            try await remove(uidText)
+            return
+        }
+        let message: [UInt8]
+        do {
+            message = try job.render(claim.row, claim.fields, uid, claim.claimedAt)
+        } catch {
+            // Pre-flight rendered every row; reaching here means the row data changed under us.
+            try await ledger.returnToPending(job: job.name, row: claim.row, detail: "render failed: \(error)")
+            throw error
+        }
+        var attempt = 0
+        var reactivate = claim.resumed
+        while true {
+            attempt += 1
+            let attemptStart = Date()
+            let plan = TagCycle.Plan(
+                message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate)
+            let outcome = try await reader.withTransceiver { TagCycle.run(plan, on: $0) }
+            Self.add(outcome.phaseMicroseconds, to: &durations)
+            let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }
+            guard let failure = outcome.failure else {
+                let ledgerStart = clock.now
+                let tag = TagRecord(
+                    uid: uid, chip: outcome.chip?.rawValue ?? "type2", bytesSHA256: Digest.sha256(message),
+                    byteCount: message.count, locked: outcome.locked, writtenAt: Date())
+                let record = AttemptRecord(
+                    uid: uid, row: claim.row, reader: reader.name, outcome: .done, phase: Phase.ledger.rawValue,
+                    durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
+                    startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
+                try await ledger.markDone(job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record)
+                let ledgerMicros = Self.micros(clock.now - ledgerStart)
+                events(.done(reader: reader.name, uid: uidText, row: claim.row, resumed: claim.resumed))
+                let removalStart = clock.now
+                try await remove(uidText)
+                let pending = lateTimings.add(
+                    Ledger.LateTiming(
+                        uid: uid, ledgerMicroseconds: ledgerMicros,
+                        removalMicroseconds: Self.micros(clock.now - removalStart)))
+                if pending >= 64 { try await flushTimings() }
+                return
+            }
+            let retry = failure.isRetryable && attempt < job.retries
+            events(.failed(reader: reader.name, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
+            try await ledger.recordAttempt(
+                job: job.name,
+                AttemptRecord(
+                    uid: uid, row: claim.row, reader: reader.name, outcome: .failed,
+                    failureClass: failure.failureClass.rawValue, failureDetail: failure.detail,
+                    phase: failure.phase.rawValue, page: failure.page, durations: durations,
+                    exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime, startedAt: attemptStart,
+                    finishedAt: Date()))
+            if retry {
+                reactivate = true
+                durations = AttemptRecord.PhaseDurations()
+                continue
+            }
+            try await resolve(claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed)
+            if failure.failureClass != .tagLost { try await remove(uidText) }
+            return
+        }
+    }
+
+    /// Claims a row for `uid` (the ledger's atomic claim), keeping the error for the caller to sort.
+    private func claimRow(uid: [UInt8]) async -> Result<ClaimedRow?, LedgerError> {
+        do {
+            return .success(try await ledger.claim(job: job.name, reader: reader.name, uid: uid))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Decides what happens to the row after the last failed try.
+    private func resolve(claim: ClaimedRow, after failure: CycleFailure, wroteSomething: Bool) async throws {
+        switch failure.failureClass {
+        case .tagLost:
+            // The tag may hold a partial write: the claim stays with its UID until it comes back.
+            return
+        default:
+            if !wroteSomething {
+                try await ledger.returnToPending(
+                    job: job.name, row: claim.row, detail: "\(failure.failureClass.rawValue): nothing written")
+            } else if job.onFailure == .burn {
+                try await ledger.markFailed(job: job.name, row: claim.row, burn: true, detail: failure.description)
+            } else {
+                try await ledger.returnToPending(job: job.name, row: claim.row, detail: failure.description)
+            }
+        }
+    }
+
+    private func recordSkip(
+        uid: [UInt8], previous: RowReference, started: Date, durations: AttemptRecord.PhaseDurations
+    ) async throws {
+        let detail = "already provisioned as row \(previous.row) of job \(previous.job)"
+        events(.duplicate(reader: reader.name, uid: Hex.compact(uid), job: previous.job, row: previous.row))
+        try await ledger.recordAttempt(
+            job: job.name,
+            AttemptRecord(
+                uid: uid, row: nil, reader: reader.name, outcome: .skipped,
+                failureClass: FailureClass.duplicateUID.rawValue, failureDetail: detail, phase: Phase.identify.rawValue,
+                durations: durations, startedAt: started, finishedAt: Date()))
+    }
+
+    /// Releases the tag and waits for it to leave, prompting until it does.
+    private func remove(_ uid: String) async throws {
+        while true {
+            let gone = try await reader.release(waitingForRemovalMilliseconds: settings.removalMilliseconds)
+            if gone || shouldStop() { return }
+            events(.removeTag(reader: reader.name, uid: uid))
+        }
+    }
+
+    static func micros(_ duration: Duration) -> Int {
+        let parts = duration.components
+        return Int(parts.seconds) * 1_000_000 + Int(parts.attoseconds / 1_000_000_000_000)
+    }
+
+    static func add(_ phases: [Phase: Double], to durations: inout AttemptRecord.PhaseDurations) {
+        func plus(_ value: Int?, _ phase: Phase) -> Int? {
+            guard let extra = phases[phase] else { return value }
+            return (value ?? 0) + Int(extra.rounded())
+        }
+        durations.identify = plus(durations.identify, .identify)
+        durations.write = plus(durations.write, .write)
+        durations.verify = plus(durations.verify, .verify)
+        durations.lock = plus(durations.lock, .lock)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import NFCTags
+
+/// A decoded and validated job manifest (`jobs/*.json`), with every path resolved.
+///
+/// Relative paths written in the manifest resolve against the manifest's folder; the defaults for
+/// `ledger` (`reports/<job>/ledger.sqlite`) and `reports` (`reports/<job>/`) resolve against the
+/// current directory. Loading creates nothing on disk. Unknown keys are errors naming their JSON path.
+public struct Manifest: Sendable {
+    /// Where the rows come from.
+    public enum RecordSource: Sendable {
+        /// An RFC 4180 CSV file with a header row.
+        case csv(URL)
+        /// A JSON Lines file (one object per line).
+        case jsonLines(URL)
+        /// Objects written in the manifest itself.
+        case inline([JobRow])
+    }
+
+    /// What `lock` asks for after a tag is written.
+    public enum LockMode: String, Sendable, Hashable, CaseIterable {
+        /// Leave the tag writable.
+        case none
+        /// Lock the tag permanently (static and dynamic lock bits, CC write access `0F`).
+        case permanent
+    }
+
+    /// What happens to a row whose tag failed for good (`onFailure`).
+    public enum FailurePolicy: String, Sendable, Hashable, CaseIterable {
+        /// Give the row to the next tag.
+        case reuse
+        /// Mark the row used and move on (its serial is never reused).
+        case burn
+    }
+
+    /// The job name (`[A-Za-z0-9._-]{1,64}`).
+    public var job: String
+    /// The manifest file.
+    public var manifestURL: URL
+    /// The template file.
+    public var templateURL: URL
+    /// The rows.
+    public var records: RecordSource
+    /// The chip the job expects.
+    public var tag: TagTarget
+    /// Whether to lock tags after writing (default `none`).
+    public var lock: LockMode
+    /// Extra attempts per tag while it stays in the field (default 2, at most 10).
+    public var retries: Int
+    /// What to do with the row of a failed tag (default `reuse`).
+    public var onFailure: FailurePolicy
+    /// Names whose values must be unique across the job (columns or `serial`, `row`, `job`).
+    public var unique: [String]
+    /// Serial numbering (default start 1, step 1, width 0, no prefix).
+    public var serial: SerialNumbering
+    /// Readers to use, in order; `--reader` on the command line overrides them (default: none given).
+    public var readers: [ReaderSpec]
+    /// The ledger database (default `reports/<job>/ledger.sqlite` in the current directory).
+    public var ledgerURL: URL
+    /// The reports folder (default `reports/<job>/` in the current directory).
+    public var reportsURL: URL
+    /// The directory paths in messages are shown relative to.
+    public var currentDirectory: URL
+
+    /// The keys a manifest may contain.
+    public static let knownKeys: [String] = [
+        "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
+        "ledger", "reports",
+    ]
+
+    /// Creates a manifest from values (tests and tools; no validation beyond the types).
+    public init(
+        job: String, manifestURL: URL, templateURL: URL, records: RecordSource, tag: TagTarget,
+        lock: LockMode = .none, retries: Int = 2, onFailure: FailurePolicy = .reuse, unique: [String] = [],
+        serial: SerialNumbering = SerialNumbering(), readers: [ReaderSpec] = [], ledgerURL: URL, reportsURL: URL,
+        currentDirectory: URL
+    ) {
+        self.job = job
+        self.manifestURL = manifestURL
+        self.templateURL = templateURL
+        self.records = records
+        self.tag = tag
+        self.lock = lock
+        self.retries = retries
+        self.onFailure = onFailure
+        self.unique = unique
+        self.serial = serial
+        self.readers = readers
+        self.ledgerURL = ledgerURL
+        self.reportsURL = reportsURL
+        self.currentDirectory = currentDirectory
+    }
+
+    /// Loads and validates the manifest at `url`.
+    ///
+    /// - Throws: `JobInputError` with code `fileMissing` (exit 66) or a data code (exit 65).
+    public static func load(from url: URL, currentDirectory: URL) throws(JobInputError) -> Manifest {
+        let file = DisplayPath.make(url, relativeTo: currentDirectory)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw JobInputError.missing(file: file, url: url)
+        }
+        return try Manifest(parsing: Array(data), manifestURL: url, currentDirectory: currentDirectory)
+    }
+
+    /// Decodes a manifest from its bytes; `manifestURL` locates relative paths.
+    public init(parsing bytes: [UInt8], manifestURL: URL, currentDirectory: URL) throws(JobInputError) {
+        let file = DisplayPath.make(manifestURL, relativeTo: currentDirectory)
+        let root: JSONNode
+        do {
+            root = try JSONScanner.parse(bytes)
+        } catch {
+            throw JobInputError(.jsonSyntax, file: file, position: error.position, error.message)
+        }
+        var decoder = ManifestDecoder(file: file, folder: manifestURL.deletingLastPathComponent())
+        self = try decoder.decode(root, manifestURL: manifestURL, currentDirectory: currentDirectory)
+    }
+
+    /// The manifest's path as shown in messages.
+    public var file: String { displayPath(manifestURL) }
+
+    /// A path as shown in messages: relative to the current directory when under it.
+    public func displayPath(_ url: URL) -> String { DisplayPath.make(url, relativeTo: currentDirectory) }
+
+    /// Opens the rows for streaming.
+    public func openRows(chunkSize: Int = 64 * 1024) throws(JobInputError) -> any RowReading {
+        switch records {
+        case .csv(let url): try CSVReader(url: url, file: displayPath(url), chunkSize: chunkSize)
+        case .jsonLines(let url): try JSONLinesReader(url: url, file: displayPath(url), chunkSize: chunkSize)
+        case .inline(let rows): InlineRowReader(rows: rows, file: file)
+        }
+    }
+}
+
+/// Shows paths relative to a base directory when they lie under it.
+enum DisplayPath {
+    static func make(_ url: URL, relativeTo base: URL) -> String {
+        let path = url.standardizedFileURL.path
+        var basePath = base.standardizedFileURL.path
+        if !basePath.hasSuffix("/") { basePath += "/" }
+        if path.hasPrefix(basePath) { return String(path.dropFirst(basePath.count)) }
+        return path
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Checks a whole job before any tag is touched: manifest, template, every row rendered and encoded.
+///
+/// Rows stream through one at a time: memory holds one chunk of the row file, the running size
+/// statistics, the first `problemLimit` problems and, for `unique` names only, a 16-byte digest per
+/// distinct value (`UniqueIndex`). Pre-flight creates no file.
+public enum PreFlight {
+    /// Runs pre-flight for the manifest at `url`.
+    ///
+    /// - Returns: the summary; `isValid` is false when any row has a problem.
+    /// - Throws: `JobInputError` when the manifest, the template or the row file's header cannot be used.
+    public static func run(
+        manifestAt url: URL, currentDirectory: URL, problemLimit: Int = 100
+    ) throws(JobInputError) -> PreFlightSummary {
+        let manifest = try Manifest.load(from: url, currentDirectory: currentDirectory)
+        return try run(manifest, problemLimit: problemLimit)
+    }
+
+    /// Runs pre-flight for a loaded manifest.
+    public static func run(_ manifest: Manifest, problemLimit: Int = 100, chunkSize: Int = 64 * 1024)
+        throws(JobInputError) -> PreFlightSummary
+    {
+        let template = try Template.load(for: manifest)
+        if let problem = template.structuralProblem() { throw problem }
+        let reader = try manifest.openRows(chunkSize: chunkSize)
+        if let columns = reader.columns {
+            try template.check(columns: columns, dataFile: reader.file)
+            for (index, name) in manifest.unique.enumerated()
+            where !columns.contains(name) && !Template.builtinNames.contains(name) {
+                throw JobInputError(
+                    .manifestInvalid, file: manifest.file,
+                    "unique[\(index)]: '\(name)' is neither a column of \(reader.file) nor a built-in (serial, row, job)"
+                )
+            }
+        }
+        var summary = PreFlightSummary(job: manifest.job, tag: manifest.tag)
+        summary.hasLateBoundValues = template.hasLateBoundValues
+        var unique = UniqueIndex(names: manifest.unique)
+        var total = 0
+        func report(_ problem: JobInputError) {
+            summary.problemCount += 1
+            if summary.problems.count < problemLimit { summary.problems.append(problem) }
+        }
+        while true {
+            let row: JobRow
+            do {
+                guard let next = try reader.next() else { break }
+                row = next
+            } catch {
+                summary.rows += 1
+                report(error)
+                if reader.isFinished { break }
+                continue
+            }
+            summary.rows += 1
+            var problems: [JobInputError] = []
+            check(
+                row, template: template, file: reader.file, unique: &unique, total: &total, summary: &summary,
+                problems: &problems)
+            if problems.isEmpty { summary.validRows += 1 }
+            for problem in problems { report(problem) }
+        }
+        if summary.rows == 0 {
+            report(JobInputError(.recordInvalid, file: reader.file, "the job has no rows"))
+        }
+        if summary.validRows > 0 { summary.messageBytesMean = Double(total) / Double(summary.validRows) }
+        summary.peakBufferedBytes = reader.peakBufferedBytes
+        summary.uniqueValuesTracked = unique.count
+        return summary
+    }
+
+    /// Checks one row: unique values, rendering, encoding and capacity; appends what is wrong to `problems`.
+    private static func check(
+        _ row: JobRow, template: Template, file: String, unique: inout UniqueIndex, total: inout Int,
+        summary: inout PreFlightSummary, problems: inout [JobInputError]
+    ) {
+        let at = TextPosition(line: row.line, column: 1)
+        for (index, name) in unique.names.enumerated() {
+            guard let value = template.value(named: name, row: row) else {
+                problems.append(
+                    JobInputError(
+                        .recordInvalid, file: file, position: at, row: row.row,
+                        "no field '\(name)' (listed in unique)"))
+                continue
+            }
+            if let earlier = unique.insert(value, nameIndex: index, row: row.row) {
+                problems.append(
+                    JobInputError(
+                        .duplicateValue, file: file, position: at, row: row.row,
+                        "\(name) '\(value)' repeats row \(earlier) (listed in unique)"))
+            }
+        }
+        let encoded: (message: Int, tlv: Int)
+        do {
+            encoded = try template.encodedSizes(row: row, late: nil)
+        } catch {
+            problems.append(error)
+            return
+        }
+        if encoded.message > summary.capacity {
+            problems.append(
+                JobInputError(
+                    .capacityExceeded, file: file, position: at, row: row.row,
+                    "NDEF message is \(encoded.message) bytes; \(summary.tag.displayName) holds \(summary.capacity) "
+                        + "(\(encoded.message - summary.capacity) over)"))
+        }
+        if summary.messageBytesMax == 0 { summary.messageBytesMin = encoded.message }
+        summary.messageBytesMin = min(summary.messageBytesMin, encoded.message)
+        summary.messageBytesMax = max(summary.messageBytesMax, encoded.message)
+        summary.tlvBytesMax = max(summary.tlvBytesMax, encoded.tlv)
+        if problems.isEmpty { total += encoded.message }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import NDEF
+import NFCTags
+
+extension Template {
+    /// Renders the NDEF message for a row; `late` carries the tag's UID and write time.
+    ///
+    /// With `late == nil` the late-bound values are sized at their maximum (`LateBound.sizing`), which
+    /// is what pre-flight uses. The filled-in record JSON goes through the NDEF codec
+    /// (`RecordJSON.decode`); a codec error names the template position of its JSON path.
+    ///
+    /// - Throws: `JobInputError` (`renderFailed`) naming the template file, line, column and row.
+    public func render(row: JobRow, late: LateBound?) throws(JobInputError) -> NDEFMessage {
+        let json = try renderRecordJSON(row: row, late: late)
+        do {
+            return try RecordJSON.decode(Data(json))
+        } catch {
+            throw JobInputError(
+                .renderFailed, file: file, position: position(ofPath: error.path), row: row.row, error.description)
+        }
+    }
+
+    /// The encoded NDEF message size and the size of its Type 2 TLV area (`NDEFTLV.wrap`: the NDEF TLV
+    /// with a 1- or 3-byte length, then the terminator) for a row.
+    ///
+    /// - Throws: `JobInputError` (`renderFailed`) as `render(row:late:)` does.
+    public func encodedSizes(row: JobRow, late: LateBound?) throws(JobInputError) -> (message: Int, tlv: Int) {
+        let bytes = try render(row: row, late: late).bytes
+        return (bytes.count, NDEFTLV.wrap(bytes).count)
+    }
+
+    /// A record error that no row can avoid, found by rendering a probe row (every field `X`).
+    ///
+    /// Keys and structure are fixed in a template; only string values vary. So an error at a path
+    /// the template does not have (a missing field) or at a value without placeholders (an unknown
+    /// record type) is the template's, reported once with its position instead of once per row.
+    public func structuralProblem() -> JobInputError? {
+        var fields: [String: String] = [:]
+        for case .field(let name) in placeholders.map(\.source) { fields[name] = "X" }
+        let json: [UInt8]
+        do {
+            json = try renderRecordJSON(row: JobRow(row: 1, line: 1, fields: fields), late: nil)
+        } catch {
+            return nil
+        }
+        do {
+            _ = try RecordJSON.decode(Data(json))
+            return nil
+        } catch {
+            let (node, complete) = resolve(path: error.path)
+            guard !complete || !Self.hasPlaceholder(node) else { return nil }
+            return JobInputError(.templateInvalid, file: file, position: node.position, error.description)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+internal import CNFC
+import NFCTags
+
+/// `nfc_context *`.
+typealias NFCContextPointer = OpaquePointer
+/// `nfc_device *`.
+typealias NFCDevicePointer = OpaquePointer
+
+/// The libnfc properties this backend sets (`nfc_property`).
+enum LibNFCProperty {
+    /// `NP_INFINITE_SELECT`: keep polling until a tag appears.
+    case infiniteSelect
+    /// `NP_HANDLE_CRC`: the chip adds and checks CRC_A.
+    case handleCRC
+    /// `NP_EASY_FRAMING`: InDataExchange (on) or InCommunicateThru (off).
+    case easyFraming
+    /// `NP_ACTIVATE_FIELD`: RF field on/off.
+    case activateField
+}
+
+/// Every libnfc call the backend makes: the one file that touches C types and raw pointers, and
+/// the place to trace or mock them (`STYLE.md` §4.1).
+enum LibNFCCalls {
+    /// The corresponding C function is `nfc_version`.
+    static func version() -> String { String(cString: nfc_version()) }
+
+    /// The corresponding C function is `nfc_init`.
+    static func initContext() -> NFCContextPointer? {
+        var context: NFCContextPointer?
+        nfc_init(&context)
+        return context
+    }
+
+    /// The corresponding C function is `nfc_exit`.
+    static func exit(_ context: NFCContextPointer) { nfc_exit(context) }
+
+    /// Every connstring libnfc can see. The corresponding C function is `nfc_list_devices`.
+    static func listDevices(_ context: NFCContextPointer, max: Int = 8) -> [String] {
+        let list = UnsafeMutablePointer<nfc_connstring>.allocate(capacity: max)
+        defer { list.deallocate() }
+        let count = nfc_list_devices(context, list, max)
+        return (0..<count).map { index in
+            withUnsafeBytes(of: &list[index]) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+    }
+
+    /// The corresponding C function is `nfc_open`.
+    static func open(_ context: NFCContextPointer, _ connstring: String) -> NFCDevicePointer? {
+        nfc_open(context, connstring)
+    }
+
+    /// The corresponding C function is `nfc_close`.
+    static func close(_ device: NFCDevicePointer) { nfc_close(device) }
+
+    /// The corresponding C function is `nfc_initiator_init`.
+    static func initiatorInit(_ device: NFCDevicePointer) -> Int32 { nfc_initiator_init(device) }
+
+    /// The corresponding C function is `nfc_device_set_property_bool`.
+    static func setProperty(_ device: NFCDevicePointer, _ property: LibNFCProperty, _ enabled: Bool) -> Int32 {
+        let raw: nfc_property
+        switch property {
+        case .infiniteSelect: raw = NP_INFINITE_SELECT
+        case .handleCRC: raw = NP_HANDLE_CRC
+        case .easyFraming: raw = NP_EASY_FRAMING
+        case .activateField: raw = NP_ACTIVATE_FIELD
+        }
+        return nfc_device_set_property_bool(device, raw, enabled)
+    }
+
+    /// Selects one ISO/IEC 14443-A tag at 106 kbps, optionally the one with `uid`.
+    /// The corresponding C function is `nfc_initiator_select_passive_target`.
+    ///
+    /// - Returns: the status (targets found, or a negative error) and the tag when one was found.
+    static func selectISO14443A(_ device: NFCDevicePointer, uid: [UInt8]?) -> (Int32, DetectedTag?) {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
+        let result: Int32
+        if let uid {
+            result = uid.withUnsafeBufferPointer {
+                nfc_initiator_select_passive_target(device, modulation, $0.baseAddress, $0.count, &target)
+            }
+        } else {
+            result = nfc_initiator_select_passive_target(device, modulation, nil, 0, &target)
+        }
+        guard result > 0 else { return (result, nil) }
+        let info = target.nti.nai
+        let uidBytes = withUnsafeBytes(of: info.abtUid) { Array($0.prefix(Int(info.szUidLen))) }
+        let atqa = withUnsafeBytes(of: info.abtAtqa) { UInt16($0[0]) << 8 | UInt16($0[1]) }
+        return (result, DetectedTag(uid: uidBytes, atqa: atqa, sak: info.btSak))
+    }
+
+    /// The corresponding C function is `nfc_initiator_deselect_target`.
+    static func deselect(_ device: NFCDevicePointer) -> Int32 { nfc_initiator_deselect_target(device) }
+
+    /// Sends `frame` and returns the status (bytes received, or a negative error) and the bytes.
+    /// The corresponding C function is `nfc_initiator_transceive_bytes`.
+    static func transceive(_ device: NFCDevicePointer, _ frame: [UInt8], capacity: Int, timeoutMilliseconds: Int32) -> (Int32, [UInt8]) {
+        var received = [UInt8](repeating: 0, count: capacity)
+        let result = frame.withUnsafeBufferPointer { tx in
+            received.withUnsafeMutableBufferPointer { rx in
+                nfc_initiator_transceive_bytes(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMilliseconds)
+            }
+        }
+        return (result, result > 0 ? Array(received.prefix(Int(result))) : [])
+    }
+
+    /// The corresponding C function is `nfc_abort_command` (safe while another call blocks).
+    static func abort(_ device: NFCDevicePointer) -> Int32 { nfc_abort_command(device) }
+
+    /// The device's last error text. The corresponding C function is `nfc_strerror`.
+    static func errorText(_ device: NFCDevicePointer) -> String { String(cString: nfc_strerror(device)) }
+
+    /// The device's name. The corresponding C function is `nfc_device_get_name`.
+    static func name(_ device: NFCDevicePointer) -> String { String(cString: nfc_device_get_name(device)) }
+}

@@ -1,0 +1,63 @@
+import NDEF
+import NFCTags
+
+/// The `Transceiver` for a tag selected by a libnfc reader: raw InCommunicateThru frames with
+/// CRC_A added and checked here, so 4-bit ACK/NAK answers arrive with their exact code.
+///
+/// Mapping (`pn532-libnfc.md` §4.6, §4.8, §6): a 1-byte answer is a 4-bit frame (`0A` ACK →
+/// `[0x0A]`, anything else → `.nak(code)`); `NFC_ERFTRANS` (PN532 status `01`, silence) →
+/// `.noAnswer` when the tag can still be selected, else `.tagLost` (removed or torn);
+/// `NFC_ETGRELEASED` → `.tagLost`; a wrong CRC_A or a 2-byte answer → `.invalidResponse`; any other
+/// libnfc error → `.transport`. Not Sendable: used only inside `LibNFCReader.withTransceiver`.
+final class LibNFCTransceiver: Transceiver {
+    private let device: LibNFCDevice
+
+    init(device: LibNFCDevice) { self.device = device }
+
+    var modelledAirtimeMicroseconds: Double? { nil }
+
+    func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
+        guard let uid = device.selectedUID else { throw .tagLost }
+        try device.setRawMode(true)
+        let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + LibNFCDevice.linkSlackMilliseconds) : -1
+        let (result, answer) = LibNFCCalls.transceive(device.device, CRCA.appending(to: command), capacity: 1024, timeoutMilliseconds: timeout)
+        if result < 0 {
+            let failure = device.status(result)
+            switch failure {
+            case .rfTransmissionError:
+                // Silence: a mute moment, or the tag left the field. Only a new selection tells.
+                device.selectedUID = nil
+                try device.cycleField()
+                guard try device.select(uid: uid) != nil else { throw .tagLost }
+                throw .noAnswer
+            case .targetReleased:
+                device.selectedUID = nil
+                throw .tagLost
+            case .mifareAuthenticationFailed:
+                throw .nak(0)
+            default:
+                throw .transport("\(failure)")
+            }
+        }
+        switch answer.count {
+        case 1:
+            let code = answer[0] & 0x0F
+            if code == 0x0A { return [0x0A] }
+            throw .nak(code)
+        case 3...:
+            guard CRCA.isValid(answer) else { throw .invalidResponse("CRC_A mismatch in \(hex(answer))") }
+            return Array(answer.dropLast(2))
+        default:
+            throw .invalidResponse("\(answer.count)-byte answer '\(hex(answer))' to \(hex(command))")
+        }
+    }
+
+    /// Field off and on, then select the same UID (the tag's state, authentication included, resets).
+    func reactivate() throws(TransportError) {
+        guard let uid = device.selectedUID else { throw .tagLost }
+        try device.cycleField()
+        guard try device.select(uid: uid) != nil else { throw .tagLost }
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
+}

@@ -1,0 +1,249 @@
+import NFCTags
+
+/// One PC/SC reader slot as a `TagReader`: event-driven presence, exclusive connection per tag cycle,
+/// Type 2 commands as pseudo-APDUs (`pcsc-vpcd.md` §4, §10).
+///
+/// The actor owns its own `SCARDCONTEXT` and runs on a private serial queue, so the blocking
+/// `SCardGetStatusChange` never occupies the cooperative pool; task cancellation is routed to
+/// `SCardCancel`. A tag cycle is `poll` (wait for PRESENT, connect `SCARD_SHARE_EXCLUSIVE`, read the UID
+/// with `FF CA`) → `withTransceiver` (any number of times) → `signal` → `release` (disconnect with
+/// `SCARD_UNPOWER_CARD`, wait for EMPTY). After a body that wrote or re-activated, the UID is read
+/// again and compared: a PC/SC reader shows one tag and may switch silently (§10.5).
+public actor PCSCReader: OperatorFeedbackReader {
+    private let executor: QueueExecutor
+    /// The exact pcsc-lite reader name.
+    public nonisolated let name: String
+    /// The reader family used for raw commands.
+    public nonisolated let style: PCSCReaderStyle
+    /// Whether LED/buzzer feedback is sent (ACR122U style only).
+    public nonisolated let feedbackEnabled: Bool
+    private let context: PCSCContext
+    private var card: PCSCCard?
+    private var transceiver: PCSCTransceiver?
+    private var cycleUID: [UInt8]?
+    private var cycleEventCount: PCSCDWord?
+    private var finishedAPDUs = 0
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Opens reader `name` with its own context; `style` `nil` means "guess from the name".
+    ///
+    /// - Throws: `PCSCError` when no context can be established (`.noService` when pcscd is down).
+    public init(name: String, style: PCSCReaderStyle? = nil, feedback: Bool = true) throws(PCSCError) {
+        self.name = name
+        self.style = style ?? PCSCReaderStyle(readerName: name)
+        feedbackEnabled = feedback
+        executor = QueueExecutor(label: "pcsc.\(name)")
+        do {
+            context = try PCSCContext()
+        } catch {
+            throw PCSCError.from(error, while: "opening reader '\(name)'")
+        }
+    }
+
+    /// What this reader can send: raw commands unless the style is `plain`.
+    public nonisolated var capabilities: ReaderCapabilities {
+        if style.hasRawPath { return ReaderCapabilities(rawCommands: true) }
+        return ReaderCapabilities(
+            rawCommands: false,
+            notes: [
+                "PC/SC reader without a raw path (style plain): READ instead of FAST_READ; "
+                    + "no GET_VERSION, signature, password or counter commands"
+            ])
+    }
+
+    /// APDUs sent so far over every connection (for exchange counting).
+    public var transmittedAPDUs: Int { finishedAPDUs + (transceiver?.apduCount ?? 0) }
+
+    /// Waits for a tag (event-driven, `SCardGetStatusChange`), connects exclusively and reads its UID.
+    ///
+    /// A tag still connected from an unreleased cycle is returned again if its UID is unchanged.
+    /// Returns `.empty` on timeout or cancellation.
+    public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
+        if let transceiver, let uid = cycleUID {
+            if let now = try? transceiver.readUID(), now == uid { return .tag(DetectedTag(uid: uid)) }
+            dropCard()
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(max(0, timeoutMilliseconds))
+        var current = PCSCConstant.stateUnaware
+        while !Task.isCancelled {
+            let remaining = Self.milliseconds(until: deadline, clock: clock)
+            switch await waitForChange(current, timeoutMilliseconds: min(remaining, Self.waitSliceMilliseconds)) {
+            case .failure(let status) where status == .timeout && remaining > Self.waitSliceMilliseconds:
+                continue
+            case .failure(let status) where status == .timeout || status == .cancelled:
+                return .empty
+            case .failure(let status):
+                throw .transport("reader '\(name)': \(status)")
+            case .success(let state):
+                current = state.currentState
+                if state.isUnavailable { throw .transport("reader '\(name)' is unavailable (unplugged?)") }
+                if state.isPresent, state.eventState & PCSCConstant.stateMute == 0 {
+                    if let tag = try connect(eventCount: state.eventCount) { return .tag(tag) }
+                    // Present but not answering: a tag swapped faster than the reader's presence check
+                    // comes good without any state change, so look again after a short pause.
+                    guard remaining > 0 else { return .empty }
+                    try? await Task.sleep(for: .milliseconds(min(remaining, Self.retryMilliseconds)))
+                    current = PCSCConstant.stateUnaware
+                    continue
+                }
+            }
+            if remaining == 0 { return .empty }
+        }
+        return .empty
+    }
+
+    /// Runs `body` with the current tag's transceiver; afterwards, if the body wrote or re-activated,
+    /// reads the UID again (`FF CA`) and throws `.tagLost` when it changed.
+    public func withTransceiver<Result: Sendable>(
+        _ body: @Sendable (any Transceiver) throws -> Result
+    ) async throws -> Result {
+        guard let transceiver, let uid = cycleUID else { throw TransportError.tagLost }
+        do {
+            let result = try body(transceiver)
+            if transceiver.uidCheckDue {
+                transceiver.uidCheckDue = false
+                guard try transceiver.readUID() == uid else { throw TransportError.tagLost }
+            }
+            return result
+        } catch let error as TransportError {
+            if error == .tagLost { dropCard() }
+            throw error
+        }
+    }
+
+    /// The UID of the tag now in the field, read with `FF CA 00 00 00`.
+    ///
+    /// - Throws: `.tagLost` when no tag is connected or it left.
+    public func currentUID() async throws(TransportError) -> [UInt8] {
+        guard let transceiver else { throw .tagLost }
+        do {
+            return try transceiver.readUID()
+        } catch {
+            if error == .tagLost { dropCard() }
+            throw error
+        }
+    }
+
+    /// Shows pass (green LED, short beep) or fail (red LED, long beep) on ACR122U-style readers.
+    ///
+    /// Sends `FF 00 40 …` (ACR122U API §6.2, [UNVERIFIED] on hardware). Best effort; a no-op for other
+    /// styles, with feedback off, or without a connected tag.
+    public func signal(_ outcome: TagCycleOutcome) async {
+        guard feedbackEnabled, style == .acr122u, let transceiver else { return }
+        _ = try? transceiver.transmit(Self.feedbackAPDU(outcome))
+    }
+
+    /// The LED/buzzer pseudo-APDU: `FF 00 40 <LED state> 04 <T1> <T2> <repetitions> <buzzer>`.
+    ///
+    /// Pass: green blinking then green (`AE`), T1 = T2 = 100 ms, buzzer during T1. Fail: red blinking
+    /// then red (`5D`), T1 = 500 ms, buzzer during T1.
+    public static func feedbackAPDU(_ outcome: TagCycleOutcome) -> [UInt8] {
+        switch outcome {
+        case .pass: [0xFF, 0x00, 0x40, 0xAE, 0x04, 0x01, 0x01, 0x01, 0x01]
+        case .fail: [0xFF, 0x00, 0x40, 0x5D, 0x04, 0x05, 0x01, 0x01, 0x01]
+        }
+    }
+
+    /// Disconnects (`SCARD_UNPOWER_CARD`) and waits until the slot is empty or another tag arrived.
+    ///
+    /// - Returns: `true` when the tag left within the time.
+    public func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool {
+        let eventCount = cycleEventCount
+        try? transceiver?.closeSession()
+        dropCard(disposition: PCSCConstant.unpowerCard)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(max(0, timeoutMilliseconds))
+        var current = PCSCConstant.stateUnaware
+        while !Task.isCancelled {
+            let remaining = Self.milliseconds(until: deadline, clock: clock)
+            switch await waitForChange(current, timeoutMilliseconds: min(remaining, Self.waitSliceMilliseconds)) {
+            case .failure(let status) where status == .timeout && remaining > Self.waitSliceMilliseconds:
+                continue
+            case .failure(let status) where status == .timeout || status == .cancelled:
+                return false
+            case .failure(let status):
+                throw .transport("reader '\(name)': \(status)")
+            case .success(let state):
+                current = state.currentState
+                if state.isUnavailable { throw .transport("reader '\(name)' is unavailable (unplugged?)") }
+                if state.isEmpty { return true }
+                if let eventCount, state.eventCount != eventCount { return true }
+            }
+            if remaining == 0 { return false }
+        }
+        return false
+    }
+
+    // MARK: internals
+
+    private func connect(eventCount: PCSCDWord) throws(TransportError) -> DetectedTag? {
+        let result = PCSCCalls.connect(
+            context.value, reader: name, share: PCSCConstant.shareExclusive,
+            protocols: PCSCConstant.protocolT0 | PCSCConstant.protocolT1)
+        switch result {
+        case .failure(let status) where status.meansTagLeft:
+            return nil
+        case .failure(let status) where status == .sharingViolation:
+            throw .transport("reader '\(name)' is in use by another program (\(status))")
+        case .failure(let status):
+            throw .transport("reader '\(name)': connect failed: \(status)")
+        case .success(let (handle, active)):
+            let card = PCSCCard(value: handle, activeProtocol: active)
+            let transceiver = PCSCTransceiver(card: card, style: style)
+            self.card = card
+            self.transceiver = transceiver
+            do {
+                let uid = try transceiver.readUID()
+                cycleUID = uid
+                cycleEventCount = eventCount
+                return DetectedTag(uid: uid)
+            } catch {
+                dropCard()
+                if error == .tagLost || error == .nak(0) { return nil }
+                throw error
+            }
+        }
+    }
+
+    private func dropCard(disposition: PCSCDWord = PCSCConstant.leaveCard) {
+        finishedAPDUs += transceiver?.apduCount ?? 0
+        card?.disconnect(disposition)
+        card = nil
+        transceiver = nil
+        cycleUID = nil
+        cycleEventCount = nil
+    }
+
+    private func waitForChange(_ current: PCSCDWord, timeoutMilliseconds: Int) async -> Result<
+        PCSCReaderState, PCSCStatus
+    > {
+        let cancel = PCSCCancelHandle(context: context.value)
+        let contextValue = context.value
+        let reader = name
+        return await withTaskCancellationHandler {
+            PCSCCalls.getStatusChange(
+                contextValue, reader: reader, currentState: current,
+                timeoutMilliseconds: PCSCDWord(timeoutMilliseconds))
+        } onCancel: {
+            cancel.cancel()
+        }
+    }
+
+    /// Longest single `SCardGetStatusChange` wait, in milliseconds.
+    ///
+    /// `SCardCancel` normally ends a wait at once; a cancellation that races the start of the call is
+    /// still noticed within this time.
+    static let waitSliceMilliseconds = 1000
+
+    /// Pause before connecting again to a card that is present but did not answer.
+    static let retryMilliseconds = 100
+
+    private static func milliseconds(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Int {
+        let left = clock.now.duration(to: deadline)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,300 @@
+import NFCTags
+
+/// The PN532 command layer (firmware 1.6) in front of an emulated tag field: one host frame in,
+/// one answer out (`pn532-libnfc.md` §4–§6, §8.3).
+///
+/// Pure and synchronous: framing, the UART and timing belong to `PN532Emulator`. Not `Sendable`:
+/// it owns the (non-Sendable) field and is driven from the emulator's I/O thread.
+public final class PN532Chip {
+    /// What the chip does with one command frame.
+    public enum Outcome: Equatable {
+        /// ACK, then this reply payload (starting with `D5`).
+        case reply([UInt8])
+        /// ACK, and the command stays pending (InListPassiveTarget / InAutoPoll with no tag).
+        case pending
+        /// ACK, then the application-level error frame (unsupported command).
+        case applicationError
+        /// No ACK at all (frame refused while asleep, or not a host frame).
+        case ignored
+    }
+
+    /// Power state (`pn532-libnfc.md` §8.3).
+    public enum Power: Sendable, Hashable {
+        /// After reset: only SAMConfiguration is accepted in strict mode.
+        case lowVbat
+        /// Normal operation.
+        case normal
+        /// After PowerDown `16`: a `55` wake-up byte is needed before the next frame.
+        case poweredDown
+    }
+
+    /// The emulated tags.
+    public let field: any PN532TagField
+    /// The CIU register file.
+    public var registers = PN532Registers()
+    /// Whether the RF field is on (RFConfiguration item 1).
+    public private(set) var fieldOn = true
+    /// MxRtyPassiveActivation from RFConfiguration item 5; `FF` means "wait for a tag".
+    public private(set) var passiveActivationRetries: UInt8 = 0xFF
+    /// The power state.
+    public private(set) var power = Power.lowVbat
+    /// Refuse frames that break the wake-up rules (`pn532-libnfc.md` §8.3).
+    public var strict = true
+    /// The status byte InDataExchange returns for a Type 2 NAK (`14`, `pn532-libnfc.md` §12).
+    public var nakStatus: UInt8 = 0x14
+    /// Frames refused in strict mode.
+    public private(set) var refusedFrames = 0
+    /// Commands answered, by command code.
+    public private(set) var commandCounts: [UInt8: Int] = [:]
+
+    /// The command pending now (its payload), if any.
+    public private(set) var pendingCommand: [UInt8]?
+    /// The tag the host has selected as target 1.
+    private var selected: (any TagEndpoint)?
+    /// Tags halted by InDeselect/InRelease: invisible to InListPassiveTarget (REQA) until the field
+    /// is cycled (`pn532-libnfc.md` §8.4).
+    /// Held strongly so a departed tag's address cannot be reused by the next one.
+    private var halted: [any TagEndpoint] = []
+
+    /// Creates a chip in front of `field`.
+    public init(field: any PN532TagField) {
+        self.field = field
+    }
+
+    /// Total modelled airtime of the tag in the field (for the timing model).
+    public var airtimeMicroseconds: Double { field.current?.airtimeMicroseconds ?? 0 }
+
+    /// Handles one host information frame (`payload` starts with the TFI `D4`).
+    ///
+    /// - Parameter wokenUp: whether `55` wake-up bytes preceded the frame.
+    public func handle(_ payload: [UInt8], wokenUp: Bool = false) -> Outcome {
+        guard payload.count >= 2, payload[0] == 0xD4 else { return .ignored }
+        let code = payload[1]
+        let data = Array(payload.dropFirst(2))
+        switch power {
+        case .poweredDown where !wokenUp && strict:
+            refusedFrames += 1
+            return .ignored
+        case .lowVbat where code != 0x14 && strict:
+            refusedFrames += 1
+            return .ignored
+        default:
+            power = .normal
+        }
+        pendingCommand = nil
+        commandCounts[code, default: 0] += 1
+        guard let answer = answer(code: code, data: data, payload: payload) else { return .pending }
+        guard let reply = answer else { return .applicationError }
+        return .reply([0xD5, code &+ 1] + reply)
+    }
+
+    /// The host aborted the pending command (host ACK frame).
+    public func abortPending() {
+        pendingCommand = nil
+    }
+
+    /// Completes the pending command if its condition is now met (a tag arrived).
+    ///
+    /// - Returns: the reply payload, or `nil` while still pending.
+    public func resolvePending() -> [UInt8]? {
+        guard let payload = pendingCommand, payload.count >= 2 else { return nil }
+        let code = payload[1]
+        let data = Array(payload.dropFirst(2))
+        guard let answer = answer(code: code, data: data, payload: payload), let reply = answer else { return nil }
+        pendingCommand = nil
+        return [0xD5, code &+ 1] + reply
+    }
+
+    /// The reply a pending InAutoPoll gives when its polls run out.
+    public func expirePending() -> [UInt8]? {
+        guard let payload = pendingCommand, payload.count >= 2 else { return nil }
+        pendingCommand = nil
+        return payload[1] == 0x60 ? [0xD5, 0x61, 0x00] : [0xD5, payload[1] &+ 1, 0x00]
+    }
+
+    /// The answer data after `D5 CC+1`: `nil` = pending, `.some(nil)` = unsupported.
+    private func answer(code: UInt8, data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
+        switch code {
+        case 0x00: return diagnose(data)
+        case 0x02: return [0x32, 0x01, 0x06, 0x07]
+        case 0x04:  // GetGeneralStatus: Err, Field, NbTg, [Tg BrRx BrTx Type], SAM status
+            let target: [UInt8] = selected == nil ? [0x00] : [0x01, 0x01, 0x00, 0x00, 0x00]
+            return [0x00, fieldOn ? 0x01 : 0x00] + target + [0x80]
+        case 0x06: return readRegisters(data)
+        case 0x08: return writeRegisters(data)
+        case 0x0C: return [0xFF, 0xFF, 0xFF]
+        case 0x0E, 0x10, 0x12, 0x14: return []
+        case 0x16:
+            power = .poweredDown
+            return [0x00]
+        case 0x32: return rfConfiguration(data)
+        case 0x40: return dataExchange(data)
+        case 0x42: return communicateThru(data)
+        case 0x44, 0x52: return release(data)
+        case 0x4A: return listPassiveTarget(data, payload: payload)
+        case 0x54: return select(data)
+        case 0x60: return autoPoll(data, payload: payload)
+        default: return .some(nil)
+        }
+    }
+
+    private func diagnose(_ data: [UInt8]) -> [UInt8] {
+        guard let test = data.first else { return [0x00] }
+        return test == 0x00 ? data : [0x00]
+    }
+
+    private func readRegisters(_ data: [UInt8]) -> [UInt8] {
+        stride(from: 0, to: data.count - 1, by: 2).map { index in
+            registers[UInt16(data[index]) << 8 | UInt16(data[index + 1])]
+        }
+    }
+
+    private func writeRegisters(_ data: [UInt8]) -> [UInt8] {
+        for index in stride(from: 0, to: data.count - 2, by: 3) {
+            registers[UInt16(data[index]) << 8 | UInt16(data[index + 1])] = data[index + 2]
+        }
+        return []
+    }
+
+    private func rfConfiguration(_ data: [UInt8]) -> [UInt8] {
+        guard let item = data.first else { return [] }
+        switch item {
+        case 0x01:
+            let on = data.count > 1 && data[1] & 0x01 != 0
+            if !on, fieldOn { cycleField() }
+            fieldOn = on
+        case 0x05 where data.count >= 4:
+            passiveActivationRetries = data[3]
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Field off: every tag resets, halted tags wake on the next REQA, the target list is lost.
+    private func cycleField() {
+        field.current?.fieldOff()
+        halted.removeAll()
+        selected = nil
+    }
+
+    /// A visible tag (present, not halted), if any.
+    private var visibleTag: (any TagEndpoint)? {
+        guard fieldOn, let tag = field.current else { return nil }
+        halted.removeAll { $0 !== tag }
+        return halted.isEmpty ? tag : nil
+    }
+
+    /// InListPassiveTarget `4A MaxTg BrTy [InitiatorData]`.
+    private func listPassiveTarget(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
+        guard data.count >= 2 else { return [0x00] }
+        guard data[1] == 0x00 else { return [0x00] }  // only 106 kbps type A is emulated
+        var wanted = Array(data.dropFirst(2))
+        if wanted.first == 0x88 { wanted.removeFirst() }
+        if let tag = visibleTag, wanted.isEmpty || wanted == tag.uid, let detected = tag.activate() {
+            selected = tag
+            return [0x01, 0x01] + targetData(detected)
+        }
+        if passiveActivationRetries == 0xFF {
+            pendingCommand = payload
+            return nil
+        }
+        return [0x00]
+    }
+
+    /// InAutoPoll `60 PollNr Period Type…`: type `10` (generic 106 kbps type A) only.
+    private func autoPoll(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
+        if let tag = visibleTag, let detected = tag.activate() {
+            selected = tag
+            let target = [0x01] + targetData(detected)
+            return [0x01, 0x10, UInt8(target.count)] + target
+        }
+        pendingCommand = payload
+        return nil
+    }
+
+    /// `SENS_RES(2, high byte first) SEL_RES NFCIDLength NFCID`.
+    private func targetData(_ detected: DetectedTag) -> [UInt8] {
+        [UInt8(detected.atqa >> 8), UInt8(detected.atqa & 0xFF), detected.sak, UInt8(detected.uid.count)] + detected.uid
+    }
+
+    /// InSelect `54 Tg`: wakes and activates the listed target again.
+    private func select(_ data: [UInt8]) -> [UInt8] {
+        guard let tag = selected else { return [0x27] }
+        guard field.current === tag, fieldOn, tag.activate() != nil else { return [0x01] }
+        halted.removeAll { $0 === tag }
+        return [0x00]
+    }
+
+    /// InDeselect `44 Tg` / InRelease `52 Tg`: HLTA to the target; the host is done with it.
+    private func release(_ data: [UInt8]) -> [UInt8] {
+        guard let tag = selected else { return [0x00] }
+        selected = nil
+        if field.current === tag {
+            tag.halt()
+            halted.append(tag)
+            field.hostReleased()
+        }
+        return [0x00]
+    }
+
+    /// InDataExchange `40 Tg data`: the PN532 adds and checks CRC_A; a 4-bit ACK is status `00` with
+    /// no data, a NAK is `nakStatus`, silence is `01`.
+    private func dataExchange(_ data: [UInt8]) -> [UInt8] {
+        guard data.count >= 2, let tag = selected else { return [0x27] }
+        guard field.current === tag, fieldOn else { return [0x01] }
+        var command = Array(data.dropFirst())
+        // COMPATIBILITY_WRITE: the chip runs both radio steps from one frame.
+        if command.first == 0xA0, command.count == 18 {
+            let second = Array(command.dropFirst(2))
+            command = Array(command.prefix(2))
+            switch tag.exchange(command) {
+            case .ack: break
+            case .nak: return [nakStatus]
+            case .data, .silence: return [0x01]
+            }
+            command = second
+        }
+        switch tag.exchange(command) {
+        case .data(let bytes): return [0x00] + bytes
+        case .ack: return [0x00]
+        case .nak: return [nakStatus]
+        case .silence: return [0x01]
+        }
+    }
+
+    /// InCommunicateThru `42 data`: the register state decides whether the chip adds CRC_A, how
+    /// many bits of the last byte go out, and whether the answer's CRC is checked and stripped.
+    /// Raw tag answers carry their CRC_A where the air frame has one (`TagEndpoint.receiveRaw`).
+    private func communicateThru(_ data: [UInt8]) -> [UInt8] {
+        guard fieldOn, let tag = field.current else { return [0x01] }
+        let lastBits = registers.transmitLastBits
+        let frame = registers.transmitCRC ? CRCA.appending(to: data) : data
+        let answer = tag.receiveRaw(frame, lastByteBits: lastBits == 0 ? 8 : lastBits)
+        switch answer {
+        case .silence:
+            return [0x01]
+        case .ack, .nak:
+            if registers.receiveCRC { return [0x02] }
+            registers.setReceiveLastBits(4)
+            if case .nak(let code) = answer { return [0x00, code & 0x0F] }
+            return [0x00, 0x0A]
+        case .data(let bytes):
+            registers.setReceiveLastBits(0)
+            guard registers.receiveCRC else { return [0x00] + bytes }
+            // The chip checks and strips CRC_A; an answer without one (ATQA, anticollision) fails it.
+            guard Self.answerCarriesCRC(to: data, lastBits: lastBits), CRCA.isValid(bytes) else { return [0x02] }
+            return [0x00] + Array(bytes.dropLast(2))
+        }
+    }
+
+    /// ATQA (answer to a short frame) and anticollision answers (`93/95/97` with NVB ≠ `70`) have
+    /// no CRC on the air; every other tag answer has one (`type2-ntag.md` §1).
+    static func answerCarriesCRC(to command: [UInt8], lastBits: Int) -> Bool {
+        if lastBits == 7 && command.count == 1 { return false }
+        if let first = command.first, [0x93, 0x95, 0x97].contains(first), command.count >= 2, command[1] != 0x70 {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import NDEF
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Frame handling and reply scheduling; every method runs on the I/O thread with `lock` held.
+extension PN532Emulator {
+    /// Monotonic time in nanoseconds.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// One UART byte (start bit, 8 data bits, stop bit) at the configured speed, in nanoseconds.
+    var byteNanoseconds: UInt64 {
+        configuration.timing == .instant ? 0 : UInt64(10_000_000_000 / max(configuration.baud, 1))
+    }
+
+    /// Feeds bytes read from the pty to the decoder and handles every complete frame.
+    func received(_ bytes: [UInt8]) {
+        decoder.append(bytes)
+        while let frame = decoder.next() {
+            switch frame {
+            case .ack:
+                statistics.hostAcks += 1
+                chip.abortPending()
+                pendingDeadline = nil
+                scheduled.removeAll { $0.cancellable }
+            case .nack:
+                statistics.hostNacks += 1
+                if let lastReply { schedule(lastReply, after: 0, cancellable: true) }
+            case .information(let payload):
+                statistics.frames += 1
+                command(payload, frameBytes: payload.count + 7)
+            }
+        }
+    }
+
+    private func command(_ payload: [UInt8], frameBytes: Int) {
+        let airtimeBefore = chip.airtimeMicroseconds
+        // A new command replaces a pending one and any reply not yet sent (pitfall 9).
+        scheduled.removeAll { $0.cancellable }
+        pendingDeadline = nil
+        let outcome = chip.handle(payload, wokenUp: decoder.takeWakeUp())
+        let receivedAt = UInt64(frameBytes) * byteNanoseconds
+        let ackAt = receivedAt + 6 * byteNanoseconds
+        switch outcome {
+        case .ignored:
+            return
+        case .applicationError:
+            schedule(PN532Frame.ackBytes, after: ackAt, cancellable: false)
+            reply(PN532Frame.errorBytes, after: ackAt)
+        case .pending:
+            schedule(PN532Frame.ackBytes, after: ackAt, cancellable: false)
+            if payload.count >= 4, payload[1] == 0x60, payload[2] != 0xFF {
+                // InAutoPoll: PollNr × Period × 150 ms, then "nothing found".
+                let polls = UInt64(payload[2]) * UInt64(payload[3]) * 150_000_000
+                pendingDeadline = Self.now() + ackAt + polls
+            }
+        case .reply(let answer):
+            schedule(PN532Frame.ackBytes, after: ackAt, cancellable: false)
+            let chipNanoseconds = UInt64(max(0, chip.airtimeMicroseconds - airtimeBefore) * 1_000)
+            let frame = PN532Frame.encode(answer)
+            let replyAt = configuration.timing == .instant ? ackAt : ackAt + chipNanoseconds + UInt64(frame.count) * byteNanoseconds
+            reply(frame, after: replyAt)
+        }
+    }
+
+    private func reply(_ frame: [UInt8], after delay: UInt64) {
+        lastReply = frame
+        schedule(frame, after: delay, cancellable: true)
+    }
+
+    private func schedule(_ bytes: [UInt8], after delay: UInt64, cancellable: Bool) {
+        scheduled.append((Self.now() + delay, bytes, cancellable))
+        scheduled.sort { $0.at < $1.at }
+        if configuration.timing == .instant { flushDue() }
+    }
+
+    /// Writes every scheduled frame whose time has come, resolves a pending command whose tag has
+    /// arrived, and expires a pending InAutoPoll.
+    func flushDue() {
+        if chip.pendingCommand != nil {
+            if let answer = chip.resolvePending() {
+                pendingDeadline = nil
+                reply(PN532Frame.encode(answer), after: 0)
+            } else if let deadline = pendingDeadline, deadline <= Self.now(), let answer = chip.expirePending() {
+                pendingDeadline = nil
+                reply(PN532Frame.encode(answer), after: 0)
+            }
+        }
+        let now = Self.now()
+        var batch: [UInt8] = []
+        while let first = scheduled.first, first.at <= now {
+            batch += first.bytes
+            if first.cancellable { statistics.replies += 1 }
+            scheduled.removeFirst()
+        }
+        if !batch.isEmpty { pty.write(batch) }
+    }
+
+    /// How long `poll` may sleep: until the next scheduled write, or 20 ms while a command is
+    /// pending (a tag may arrive), else 500 ms.
+    func nextTimeoutMilliseconds() -> Int32 {
+        let now = Self.now()
+        var timeout: Int32 = chip.pendingCommand == nil ? 500 : 20
+        if let first = scheduled.first {
+            let wait = first.at > now ? Int32((first.at - now + 999_999) / 1_000_000) : 0
+            timeout = min(timeout, wait)
+        }
+        return timeout
+    }
+
+    /// Carries out one control-socket line: `insert [UID]`, `remove`, `dump PATH`, `stats`.
+    func controlCommand(_ line: String) -> String {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let verb = words.first else { return "error empty command" }
+        do throws(PN532ControlError) {
+            switch verb {
+            case "insert":
+                let uid = try words.count > 1 ? Self.parseUID(words[1]) : nil
+                let inserted = try chip.field.insert(uid: uid)
+                return "ok " + inserted.map { String(format: "%02X", $0) }.joined()
+            case "remove":
+                chip.field.remove()
+                return "ok"
+            case "dump":
+                guard words.count == 2 else { throw PN532ControlError("usage: dump PATH") }
+                guard let image = chip.field.image() else { throw PN532ControlError("no tag in the field") }
+                guard FileManager.default.createFile(atPath: words[1], contents: Data(image)) else {
+                    throw PN532ControlError("cannot write \(words[1])")
+                }
+                return "ok \(image.count) bytes"
+            case "stats":
+                var current = statistics
+                current.checksumErrors = decoder.checksumErrors
+                current.refused = chip.refusedFrames
+                let uid = chip.field.current.map { $0.uid.map { String(format: "%02X", $0) }.joined() } ?? "none"
+                return "ok frames=\(current.frames) replies=\(current.replies) checksum_errors=\(current.checksumErrors) "
+                    + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) tag=\(uid)"
+            default:
+                throw PN532ControlError("unknown command '\(verb)' (insert [UID], remove, dump PATH, stats)")
+            }
+        } catch {
+            return "error \(error.message)"
+        }
+    }
+
+    /// A 7-byte UID in hex, with or without `:` or space separators.
+    static func parseUID(_ text: String) throws(PN532ControlError) -> [UInt8] {
+        let digits = text.filter { $0 != ":" && $0 != " " }
+        guard digits.count == 14, let bytes = Hex.bytes(digits), bytes.count == 7 else {
+            throw PN532ControlError("a UID is 7 hex bytes, got '\(text)'")
+        }
+        return bytes
+    }
+}

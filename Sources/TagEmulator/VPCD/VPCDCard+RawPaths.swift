@@ -1,0 +1,155 @@
+extension VPCDCard {
+    /// The ACR122U firmware string answered to `FF 00 48 00 00` (ASCII, no status word).
+    static let firmware = Array("ACR122U215".utf8)
+
+    /// Answers the ACR122U pseudo-APDUs `FF 00 P1 P2 …` (`pcsc-vpcd.md` §10.3).
+    ///
+    /// Other styles answer `6A 81`.
+    ///
+    /// * `FF 00 00 00 Lc D4 42 <cmd>` InCommunicateThru → `D5 43 <status> <answer> 90 00`; status `00`
+    ///   with data, `01` silence, `02` for a 4-bit ACK/NAK (the PN532's RX CRC check is on).
+    /// * `FF 00 00 00 Lc D4 40 01 <cmd>` InDataExchange → `D5 41 00 [data]`, NAK → `D5 41 14`.
+    /// * `FF 00 40 <LED state> 04 T1 T2 reps buzzer` → `90 <LED state>`, recorded in `feedbackLog`.
+    /// * `FF 00 48 00 00` → firmware string.
+    func pseudoCommand(_ apdu: [UInt8]) -> [UInt8] {
+        guard style == .acr122u else {
+            statisticsUnsupported()
+            return StatusWord.notSupported
+        }
+        switch apdu[2] {
+        case 0x00:
+            guard apdu.count >= 5, apdu.count == 5 + Int(apdu[4]) else { return StatusWord.wrongLength }
+            return directTransmit(Array(apdu[5...]))
+        case 0x40:
+            guard apdu.count == 9, apdu[4] == 0x04 else { return StatusWord.wrongLength }
+            recordFeedback(apdu)
+            return [0x90, apdu[3]]
+        case 0x48:
+            return Self.firmware
+        default:
+            statisticsUnsupported()
+            return StatusWord.notSupported
+        }
+    }
+
+    private func directTransmit(_ pn532: [UInt8]) -> [UInt8] {
+        guard pn532.count >= 2, pn532[0] == 0xD4 else { return StatusWord.failed }
+        switch pn532[1] {
+        case 0x42:
+            countRaw()
+            switch exchange(Array(pn532[2...])) {
+            case .data(let data): return [0xD5, 0x43, 0x00] + data + StatusWord.success
+            case .ack, .nak: return [0xD5, 0x43, 0x02] + StatusWord.success
+            case .silence: return [0xD5, 0x43, 0x01] + StatusWord.success
+            }
+        case 0x40:
+            guard pn532.count >= 4, pn532[2] == 0x01 else { return [0xD5, 0x41, 0x27] + StatusWord.success }
+            countRaw()
+            switch exchange(Array(pn532[3...])) {
+            case .data(let data): return [0xD5, 0x41, 0x00] + data + StatusWord.success
+            case .ack: return [0xD5, 0x41, 0x00] + StatusWord.success
+            case .nak: return [0xD5, 0x41, 0x14] + StatusWord.success
+            case .silence: return [0xD5, 0x41, 0x01] + StatusWord.success
+            }
+        default:
+            return StatusWord.failed
+        }
+    }
+
+    /// `FF C2 00 P2 Lc <data objects>`: the PC/SC part 3 transparent session (`pcsc-vpcd.md` §10.4).
+    ///
+    /// P2 `00` manages the session (`81 00` start, `82 00` end, `83 00` RF off, `84 00` RF on); P2 `01`
+    /// exchanges (`95 <len> <cmd>` transceive). Replies carry `C0 03 <error> <SW1> <SW2>`, then for a
+    /// 4-bit answer `92 01 04`, then `97 <len> <tag bytes>`, then `90 00`. Silence is `C0 03 01 64 01`.
+    func transparentExchange(_ apdu: [UInt8]) -> [UInt8] {
+        guard style == .acr1252u else {
+            statisticsUnsupported()
+            return StatusWord.notSupported
+        }
+        guard apdu.count >= 5, apdu[2] == 0x00, apdu.count == 5 + Int(apdu[4]),
+            let objects = BERDataObject.parseAll(Array(apdu[5...]))
+        else { return StatusWord.wrongLength }
+        let ok: [UInt8] = [0xC0, 0x03, 0x00, 0x90, 0x00]
+        switch apdu[3] {
+        case 0x00:
+            for object in objects {
+                switch object.tag {
+                case 0x81: transparentSession = true
+                case 0x82: transparentSession = false
+                case 0x83: fieldOffInSession()
+                case 0x84: fieldOnInSession()
+                default: break
+                }
+            }
+            return ok + StatusWord.success
+        case 0x01:
+            guard transparentSession else { return [0xC0, 0x03, 0x01, 0x69, 0x85] + StatusWord.success }
+            guard let command = objects.first(where: { $0.tag == 0x95 })?.value, !command.isEmpty else {
+                return [0xC0, 0x03, 0x01, 0x6A, 0x80] + StatusWord.success
+            }
+            countRaw()
+            switch exchange(command) {
+            case .data(let data):
+                return ok + BERDataObject.encode(tag: 0x97, value: data) + StatusWord.success
+            case .ack:
+                return ok + [0x92, 0x01, 0x04, 0x97, 0x01, 0x0A] + StatusWord.success
+            case .nak(let code):
+                return ok + [0x92, 0x01, 0x04, 0x97, 0x01, code] + StatusWord.success
+            case .silence:
+                return [0xC0, 0x03, 0x01, 0x64, 0x01] + StatusWord.success
+            }
+        default:
+            return StatusWord.wrongParameters
+        }
+    }
+}
+
+/// A BER-TLV data object as used by the PC/SC part 3 transparent session (1- or 2-byte tags,
+/// lengths `nn`, `81 nn` or `82 nn nn`).
+struct BERDataObject: Hashable {
+    /// The tag (`5F46` for two-byte tags).
+    var tag: UInt16
+    /// The value bytes.
+    var value: [UInt8]
+
+    /// Parses a sequence of data objects; `nil` when it is truncated or malformed.
+    static func parseAll(_ bytes: [UInt8]) -> [BERDataObject]? {
+        var objects: [BERDataObject] = []
+        var index = 0
+        while index < bytes.count {
+            var tag = UInt16(bytes[index])
+            index += 1
+            if tag & 0x1F == 0x1F {
+                guard index < bytes.count else { return nil }
+                tag = tag << 8 | UInt16(bytes[index])
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            var length = Int(bytes[index])
+            index += 1
+            if length == 0x81 || length == 0x82 {
+                let count = length - 0x80
+                guard index + count <= bytes.count else { return nil }
+                length = bytes[index..<index + count].reduce(0) { $0 << 8 | Int($1) }
+                index += count
+            } else if length > 0x7F {
+                return nil
+            }
+            guard index + length <= bytes.count else { return nil }
+            objects.append(BERDataObject(tag: tag, value: Array(bytes[index..<index + length])))
+            index += length
+        }
+        return objects
+    }
+
+    /// Encodes one object with a one-byte tag.
+    static func encode(tag: UInt8, value: [UInt8]) -> [UInt8] {
+        let length: [UInt8] =
+            switch value.count {
+            case ..<0x80: [UInt8(value.count)]
+            case ..<0x100: [0x81, UInt8(value.count)]
+            default: [0x82, UInt8(value.count >> 8), UInt8(value.count & 0xFF)]
+            }
+        return [tag] + length + value
+    }
+}

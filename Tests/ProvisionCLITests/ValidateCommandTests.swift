@@ -1,0 +1,114 @@
+import Foundation
+import ProvisionCLI
+import TestSupport
+import Testing
+
+/// Every folder of `Tests/Fixtures/bad/` (see its README).
+private let badCases: [String] = {
+    let folder = Fixtures.url("bad")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { !$0.hasSuffix(".md") }.sorted()
+}()
+
+/// Every file under `url`, relative, sorted.
+private func listing(_ url: URL) -> [String] {
+    let names = FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []
+    return names.sorted()
+}
+
+@Test func badCorpusIsNotEmpty() {
+    #expect(badCases.count >= 60)
+}
+
+@Test(arguments: badCases)
+func badInputFailsWithItsExactMessageAndCreatesNothing(_ name: String) async throws {
+    let folder = Fixtures.url("bad/\(name)")
+    let expected = try String(contentsOf: folder.appendingPathComponent("expected.txt"), encoding: .utf8)
+    let before = listing(folder)
+    let context = CommandContext.buffered(currentDirectory: folder)
+    let status = await ProvisionCLI.run(["validate", "job.json"], context: context)
+    #expect("exit \(status)\n" + context.err.text == expected)
+    #expect(status == 65 || status == 66)
+    #expect(context.out.text.isEmpty)
+    #expect(listing(folder) == before)
+}
+
+@Test func missingManifestExits66() async throws {
+    let folder = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let context = CommandContext.buffered(currentDirectory: folder)
+    #expect(await ProvisionCLI.run(["validate", "nope.json"], context: context) == 66)
+    #expect(context.err.text == "error: nope.json: no such file\n")
+    #expect(listing(folder).isEmpty)
+}
+
+@Test func validateNeedsExactlyOneManifest() async {
+    let context = CommandContext.buffered()
+    #expect(await ProvisionCLI.run(["validate"], context: context) == 64)
+    #expect(context.err.text.hasPrefix("error: missing argument"))
+}
+
+/// Copies the sample jobs and templates into a fresh folder, so a run there can prove it creates nothing.
+private func sampleCopy() throws -> URL {
+    let folder = try Fixtures.temporaryDirectory("validate-samples")
+    for sub in ["jobs", "templates"] {
+        try FileManager.default.copyItem(
+            at: Fixtures.repositoryRoot.appendingPathComponent(sub), to: folder.appendingPathComponent(sub))
+    }
+    return folder
+}
+
+@Test func sampleBatchValidatesWithItsSummaryAndCreatesNoLedger() throws {
+    let folder = try sampleCopy()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let before = listing(folder)
+    let outcome = try ProvisionProcess.run(["validate", "jobs/batch.json"], directory: folder)
+    #expect(outcome.status == 0)
+    #expect(outcome.stderr.isEmpty)
+    #expect(outcome.stdout.hasPrefix("job batch: 200 rows valid for NTAG215\n"))
+    #expect(outcome.stdout.contains("capacity: 492 bytes, headroom "))
+    #expect(outcome.stdout.contains("uid and timestamp sized at their maximum"))
+    #expect(listing(folder) == before)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports").path))
+}
+
+@Test func sampleInlineJobValidatesAsJSON() async throws {
+    let folder = try sampleCopy()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let context = CommandContext.buffered(currentDirectory: folder)
+    #expect(await ProvisionCLI.run(["validate", "jobs/event-badges.json", "--json"], context: context) == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(context.out.text.utf8)) as? [String: Any]
+    let json = try #require(object)
+    #expect(json["version"] as? Int == 1)
+    #expect(json["valid"] as? Bool == true)
+    #expect(json["job"] as? String == "event-badges")
+    #expect(json["rows"] as? Int == 4)
+    #expect(json["tag"] as? String == "ntag215")
+    #expect(json["capacity"] as? Int == 492)
+    #expect(json["tlvBytesMax"] as? Int == 278)
+    #expect(json["problemCount"] as? Int == 0)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports").path))
+}
+
+@Test func jsonOutputListsProblemsWithRowNumbers() async throws {
+    let folder = Fixtures.url("bad/preflight-row-too-large")
+    let context = CommandContext.buffered(currentDirectory: folder)
+    #expect(await ProvisionCLI.run(["validate", "job.json", "--json"], context: context) == 65)
+    let object = try JSONSerialization.jsonObject(with: Data(context.out.text.utf8)) as? [String: Any]
+    let json = try #require(object)
+    #expect(json["valid"] as? Bool == false)
+    let problems = try #require(json["problems"] as? [[String: Any]])
+    #expect(problems.count == 1)
+    #expect(problems.first?["row"] as? Int == 3)
+    #expect(problems.first?["line"] as? Int == 4)
+    #expect(problems.first?["code"] as? String == "capacityExceeded")
+}
+
+@Test func validateIsListedInHelp() async {
+    let context = CommandContext.buffered()
+    #expect(await ProvisionCLI.run(["--help"], context: context) == 0)
+    #expect(context.out.text.contains("  validate "))
+    let own = CommandContext.buffered()
+    #expect(await ProvisionCLI.run(["validate", "--help"], context: own) == 0)
+    #expect(own.out.text.hasPrefix("Usage: provision validate MANIFEST [--json]"))
+}
