@@ -10,10 +10,10 @@ import Testing
     @Test func exhaustedPopulationIsUnavailable() async throws {
         let reader = try await TagSession.openReader(spec: "sim:ntag213?count=1")
         let context = CommandContext.buffered()
-        let uid = try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) { $0.uidHex }
+        let uid = try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) { $0.uidHex }
         #expect(uid.count == 14)
         await #expect {
-            _ = try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) { $0.uidHex }
+            _ = try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) { $0.uidHex }
         } throws: { error in
             guard let error = error as? CLIError else { return false }
             return error.exitCode == .unavailable && error.message.contains("no more tags")
@@ -23,7 +23,7 @@ import Testing
     @Test func extraTagsArePromptedAndPollingContinues() async throws {
         let reader = try await TagSession.openReader(spec: "sim:ntag215?faults=multi:1&count=1")
         let context = CommandContext.buffered()
-        let chip = try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) {
+        let chip = try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) {
             $0.identity.chip
         }
         #expect(chip == .ntag215)
@@ -35,11 +35,11 @@ import Testing
         let context = CommandContext.buffered()
         struct Boom: Error {}
         await #expect(throws: Boom.self) {
-            try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) { _ -> Int in throw Boom()
+            try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) { _ -> Int in throw Boom()
             }
         }
         #expect(await reader.withField { $0.departures } == 1)
-        let identifyCost = try await TagSession.withTag(on: reader, timeout: .seconds(5), context: context) {
+        let identifyCost = try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) {
             $0.identifyCost
         }
         #expect(identifyCost.exchanges == 1)
