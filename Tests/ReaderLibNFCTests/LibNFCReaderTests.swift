@@ -9,7 +9,7 @@ import Testing
 final class EmulatedPN532 {
     let field: PN532TagPopulation
     let emulator: PN532Emulator
-    var spec: ReaderSpec { get throws { try ReaderSpec("nfc:pn532_uart:" + emulator.slavePath) } }
+    var spec: ReaderSpec { get throws { try ReaderSpec("nfc:pn532_uart:" + emulator.slavePath + "?slack=1000") } }
 
     init(count: Int = 1, lineMode: Bool = false) throws {
         var options = SimulationOptions(chip: .ntag215)
