@@ -4,6 +4,7 @@ enum CommandRegistry {
         NDEFCommand.self,
         ValidateCommand.self,
         EmulateCommand.self,
+        AuditCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
