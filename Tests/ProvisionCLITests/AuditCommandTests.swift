@@ -250,6 +250,43 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(outcome.stderr.contains("cannot create the reports folder"))
     }
 
+    @Test func firstInterruptStopsBetweenTagsWritesTheFilesAndExits130() async throws {
+        let fixture = try await AuditFixture.make(rows: 1)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let process = Process()
+        process.executableURL = ProvisionProcess.executableURL
+        // An endless stream of tags the ledger does not know: only Ctrl-C ends it.
+        process.arguments = ["audit", "job.json", "--reader", "sim:ntag215?uid=04C00000000001"]
+        process.currentDirectoryURL = fixture.folder
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let reading = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+        // The first per-tag line on stderr shows the SIGINT handler is installed; keep draining after.
+        let started = AsyncStream<Void> { continuation in
+            Thread.detachNewThread {
+                var signalled = false
+                while case let chunk = errors.fileHandleForReading.availableData, !chunk.isEmpty {
+                    if !signalled { continuation.yield(()) }
+                    signalled = true
+                }
+                continuation.finish()
+            }
+        }
+        for await _ in started { break }
+        try await Task.sleep(for: .milliseconds(200))
+        process.interrupt()
+        let data = await reading.value
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("(interrupted)"))
+        #expect(text.contains("unknown"))
+        #expect(try fixture.auditFiles("md").count == 1)
+    }
+
     @Test(arguments: [["audit"], ["audit", "job.json", "--count", "0"], ["audit", "job.json", "--idle", "x"], ["audit", "a", "b"]])
     func usageErrorsExit64(_ arguments: [String]) async {
         let context = CommandContext.buffered()
