@@ -26,10 +26,10 @@ test: deps
 	LIBNFC_LOG_LEVEL=0 $(SWIFT) test --skip-build
 
 ## run: the sample job on the simulated reader, with a fresh ledger
+## (to continue a job instead of starting over: swift run provision run jobs/batch.json)
 run: build
-	@if $(SWIFT) run -q provision run --help >/dev/null 2>&1; then \
-		rm -rf reports/batch && $(SWIFT) run -q provision run $(JOB); \
-	else echo "run: the line worker is not built yet; 'provision --help' lists what is:"; $(SWIFT) run -q provision --help; fi
+	rm -rf reports/batch
+	$(SWIFT) run -q provision run $(JOB)
 
 bench: build
 	@echo "bench: not yet (see the benchmark issue)"

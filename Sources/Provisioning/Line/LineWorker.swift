@@ -9,6 +9,8 @@ import NFCTags
 /// run on one job; the ledger's atomic claims keep every row on at most one tag.
 public struct LineWorker: Sendable {
     let reader: any TagReader
+    /// The name recorded in the ledger (unique within a run).
+    let readerName: String
     let ledger: Ledger
     let job: LineJob
     let settings: WorkerSettings
@@ -19,10 +21,11 @@ public struct LineWorker: Sendable {
 
     /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
     public init(
-        reader: any TagReader, ledger: Ledger, job: LineJob, settings: WorkerSettings = .init(),
+        reader: any TagReader, name: String? = nil, ledger: Ledger, job: LineJob, settings: WorkerSettings = .init(),
         events: @escaping @Sendable (LineEvent) -> Void = { _ in }, shouldStop: @escaping @Sendable () -> Bool = { false }
     ) {
         self.reader = reader
+        self.readerName = name ?? reader.name
         self.ledger = ledger
         self.job = job
         self.settings = settings
@@ -69,10 +72,10 @@ public struct LineWorker: Sendable {
             case .exhausted:
                 return .failure(.readerExhausted)
             case .multipleTags(let count):
-                events(.removeExtraTags(reader: reader.name, count: count))
+                events(.removeExtraTags(reader: readerName, count: count))
                 prompted = false
             case .empty:
-                if !prompted { events(.placeTag(reader: reader.name)) }
+                if !prompted { events(.placeTag(reader: readerName)) }
                 prompted = true
                 if let idle = settings.idleSeconds, clock.now - idleStart > .milliseconds(Int(idle * 1000)) {
                     return .failure(.idle)
@@ -106,7 +109,7 @@ public struct LineWorker: Sendable {
             return
         }
         guard let claim else {
-            events(.noRowForTag(reader: reader.name, uid: uidText))
+            events(.noRowForTag(reader: readerName, uid: uidText))
             try await remove(uidText)
             return
         }
@@ -134,12 +137,12 @@ public struct LineWorker: Sendable {
                     uid: uid, chip: outcome.chip?.rawValue ?? "type2", bytesSHA256: Digest.sha256(message),
                     byteCount: message.count, locked: outcome.locked, writtenAt: Date())
                 let record = AttemptRecord(
-                    uid: uid, row: claim.row, reader: reader.name, outcome: .done, phase: Phase.ledger.rawValue,
+                    uid: uid, row: claim.row, reader: readerName, outcome: .done, phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
                 try await ledger.markDone(job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record)
                 let ledgerMicros = Self.micros(clock.now - ledgerStart)
-                events(.done(reader: reader.name, uid: uidText, row: claim.row, resumed: claim.resumed))
+                events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
                 let removalStart = clock.now
                 try await remove(uidText)
                 let pending = lateTimings.add(
@@ -150,11 +153,11 @@ public struct LineWorker: Sendable {
                 return
             }
             let retry = failure.isRetryable && attempt < job.retries
-            events(.failed(reader: reader.name, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
+            events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
             try await ledger.recordAttempt(
                 job: job.name,
                 AttemptRecord(
-                    uid: uid, row: claim.row, reader: reader.name, outcome: .failed,
+                    uid: uid, row: claim.row, reader: readerName, outcome: .failed,
                     failureClass: failure.failureClass.rawValue, failureDetail: failure.detail,
                     phase: failure.phase.rawValue, page: failure.page, durations: durations,
                     exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime, startedAt: attemptStart,
@@ -173,7 +176,7 @@ public struct LineWorker: Sendable {
     /// Claims a row for `uid` (the ledger's atomic claim), keeping the error for the caller to sort.
     private func claimRow(uid: [UInt8]) async -> Result<ClaimedRow?, LedgerError> {
         do {
-            return .success(try await ledger.claim(job: job.name, reader: reader.name, uid: uid))
+            return .success(try await ledger.claim(job: job.name, reader: readerName, uid: uid))
         } catch {
             return .failure(error)
         }
@@ -201,11 +204,11 @@ public struct LineWorker: Sendable {
         uid: [UInt8], previous: RowReference, started: Date, durations: AttemptRecord.PhaseDurations
     ) async throws {
         let detail = "already provisioned as row \(previous.row) of job \(previous.job)"
-        events(.duplicate(reader: reader.name, uid: Hex.compact(uid), job: previous.job, row: previous.row))
+        events(.duplicate(reader: readerName, uid: Hex.compact(uid), job: previous.job, row: previous.row))
         try await ledger.recordAttempt(
             job: job.name,
             AttemptRecord(
-                uid: uid, row: nil, reader: reader.name, outcome: .skipped,
+                uid: uid, row: nil, reader: readerName, outcome: .skipped,
                 failureClass: FailureClass.duplicateUID.rawValue, failureDetail: detail, phase: Phase.identify.rawValue,
                 durations: durations, startedAt: started, finishedAt: Date()))
     }
@@ -215,7 +218,7 @@ public struct LineWorker: Sendable {
         while true {
             let gone = try await reader.release(waitingForRemovalMilliseconds: settings.removalMilliseconds)
             if gone || shouldStop() { return }
-            events(.removeTag(reader: reader.name, uid: uid))
+            events(.removeTag(reader: readerName, uid: uid))
         }
     }
 

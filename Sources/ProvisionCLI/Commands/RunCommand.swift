@@ -1,0 +1,143 @@
+import Foundation
+import Ledger
+import NDEF
+import NFCTags
+import Provisioning
+import Reports
+
+/// `provision run MANIFEST`: pre-flight, then one line worker per reader over the job's ledger, then
+/// the reports.
+struct RunCommand: Command {
+    static let name = "run"
+    static let summary = "program the tags of a job: pre-flight, write, verify, lock, log, report"
+    static let help = """
+        Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
+                             [--accept-changed-manifest]
+
+        Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
+        it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION) → check
+        NDEF status and capacity → claim the next row in the ledger → write (tear-safe) → read back
+        and compare every byte → lock if the job says so → commit the row durably → prompt for removal.
+
+        The ledger (default reports/<job>/ledger.sqlite) makes the job exactly-once and resumable:
+        run the same command again to continue where it stopped. A tag pulled mid-write keeps its
+        row; present it again to finish it. Reports (summary.md/.json, tags.csv, failures.csv,
+        report.html) are written to the reports folder at the end; `provision report` rewrites them.
+
+          --reader SPEC    reader to use; repeat for several readers on one job (one worker each).
+                           Overrides the manifest's `readers`. Default: sim:ntag215.
+          --quiet          no progress or prompts (errors still go to stderr)
+          --json           print summary.json to stdout instead of the summary table
+          --idle SECONDS   stop when no tag arrives for this long (default: wait for ever)
+          --accept-changed-manifest
+                           continue a job whose manifest or template changed since it started
+                           (recorded in the ledger)
+
+        Ctrl-C finishes the tag in progress, then stops (exit 130); a second Ctrl-C aborts at once.
+        The ledger is consistent either way.
+
+        Exit: 0 every row done, 1 rows remain or failed, 64 usage, 65 bad job, 66 missing file,
+        69 reader or ledger unavailable, 73 cannot create the ledger or reports, 74 I/O, 130 interrupted.
+
+        Examples:
+          provision run jobs/batch.json
+          provision run jobs/batch.json --reader 'sim:ntag215?timing=datasheet&faults=tear:0.02'
+          provision run jobs/batch.json --reader pcsc:#0 --reader pcsc:#1
+
+        """ + ReaderFactory.specHelp
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let args = try Arguments(
+            arguments, flags: ["quiet", "json", "accept-changed-manifest"], options: ["reader", "idle"],
+            aliases: ["q": "quiet"])
+        try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
+        let idle = try args.value("idle").map { text throws(CLIError) -> Double in
+            guard let seconds = Double(text), seconds > 0 else { throw .usage("option '--idle' needs seconds > 0") }
+            return seconds
+        }
+        let job = try JobContext.load(args.positionals[0], context: context)
+        try preflight(job, context: context)
+        let specs = args.all("reader").isEmpty
+            ? (job.manifest.readers.isEmpty ? [ReaderFactory.defaultSpec] : job.manifest.readers.map(\.text))
+            : args.all("reader")
+        let readers = try await ReaderFactory.open(specs)
+        let ledgerURL = job.manifest.ledgerURL
+        let ledger = try await JobContext.openLedger(at: ledgerURL, create: true)
+        try await register(job, in: ledger, accept: args.flag("accept-changed-manifest"))
+        let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
+        let session = try await LineSession.run(
+            job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
+            settings: WorkerSettings(idleSeconds: idle), display: display)
+        display.finish()
+        let report: RunReport
+        do {
+            report = try await RunReportBuilder.build(ledger: ledger, job: job.manifest.job, serial: { [job] in job.serial(row: $0) })
+            if report.rows.done == report.rows.total { try await ledger.markFinished(job: job.manifest.job) }
+        } catch {
+            throw JobContext.cliError(error)
+        }
+        do {
+            try RunReportWriter.write(report, to: job.manifest.reportsURL)
+        } catch {
+            throw CLIError(.cannotCreate, "cannot write reports to \(job.manifest.reportsURL.path): \(error.localizedDescription)")
+        }
+        if args.flag("json") {
+            context.out.write(RunReportWriter.json(report, RunFigures(report)))
+        } else {
+            context.out.write(RunSummaryText.render(report, reportsFolder: job.manifest.displayPath(job.manifest.reportsURL)))
+        }
+        for problem in session.readerFailures { context.err.line("error: \(problem)") }
+        if session.interrupted { return .interrupted }
+        return report.rows.done == report.rows.total ? .success : .failure
+    }
+
+    /// Pre-flight: every problem on stderr and exit 65 before any tag or ledger is touched.
+    static func preflight(_ job: JobContext, context: CommandContext) throws(CLIError) {
+        let summary: PreFlightSummary
+        do {
+            summary = try PreFlight.run(job.manifest)
+        } catch {
+            throw CLIError(error.code == .fileMissing ? .noInput : .dataError, error.description)
+        }
+        guard summary.isValid else {
+            for problem in summary.problems { context.err.line(problem.description) }
+            if summary.problemCount > summary.problems.count {
+                context.err.line("… and \(summary.problemCount - summary.problems.count) more problems")
+            }
+            throw CLIError.data("pre-flight found \(summary.problemCount) problem(s); no tag was touched, no ledger created")
+        }
+    }
+
+    /// Registers the job and adds its rows (idempotent; skipped when the ledger already holds them).
+    static func register(_ job: JobContext, in ledger: Ledger, accept: Bool) async throws(CLIError) {
+        let name = job.manifest.job
+        do {
+            let info = try await ledger.registerJob(
+                name: name, manifestHash: job.manifestSHA256, templateHash: job.templateSHA256,
+                acceptChangedManifest: accept)
+            try await ledger.markStarted(job: name)
+            if info.totalRows > 0 { return }
+            var batch: [RowInput] = []
+            for result in try job.manifest.rows() {
+                let row = try result.get()
+                let bytes = try job.template.render(row: row, late: nil).bytes
+                batch.append(RowInput(
+                    row: row.row, fields: row.fields, messageSHA256: [], messageLength: bytes.count))
+                if batch.count == 5_000 {
+                    try await ledger.addRows(job: name, rows: batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try await ledger.addRows(job: name, rows: batch)
+        } catch let error as LedgerError {
+            if error.code == .manifestMismatch {
+                throw CLIError(.dataError, "\(error.message); to continue anyway use --accept-changed-manifest")
+            }
+            throw JobContext.cliError(error)
+        } catch let error as JobInputError {
+            throw CLIError(.dataError, error.description)
+        } catch {
+            throw CLIError(.ioError, "\(error)")
+        }
+    }
+}

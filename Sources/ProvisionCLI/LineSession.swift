@@ -1,0 +1,126 @@
+import Foundation
+import Ledger
+import NFCTags
+import Provisioning
+import Synchronization
+
+/// Runs one line worker per reader on a job, each with its own ledger connection, wiring SIGINT and
+/// the operator display; a reader that fails is reported and the others go on.
+struct LineSession: Sendable {
+    /// Readers that stopped with an error (the others went on).
+    var readerFailures: [String]
+    /// Whether the operator interrupted the run.
+    var interrupted: Bool
+
+    static func run(
+        job: JobContext, readers: [any TagReader], ledgerURL: URL, ledger: Ledger, settings: WorkerSettings,
+        display: ProgressDisplay
+    ) async throws(CLIError) -> LineSession {
+        let interrupts = Interrupts()
+        interrupts.install(onFirst: {})
+        defer { interrupts.uninstall() }
+        let counts: StateCounts
+        do {
+            counts = try await ledger.counts(job: job.manifest.job)
+        } catch {
+            throw JobContext.cliError(error)
+        }
+        let progress = LiveProgress(total: counts.total, done: counts.done, display: display)
+        let lineJob = job.lineJob()
+        var connections: [Ledger] = [ledger]
+        for _ in readers.dropFirst() {
+            connections.append(try await JobContext.openLedger(at: ledgerURL, create: false))
+        }
+        let names = uniqueNames(readers.map(\.name))
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for ((reader, connection), name) in zip(zip(readers, connections), names) {
+                let worker = LineWorker(
+                    reader: reader, name: name, ledger: connection, job: lineJob, settings: settings,
+                    events: { progress.handle($0) }, shouldStop: { interrupts.stopRequested })
+                group.addTask {
+                    do {
+                        _ = try await worker.run()
+                        return nil
+                    } catch {
+                        return "reader \(name) stopped: \(error)"
+                    }
+                }
+            }
+            var failures: [String] = []
+            for await failure in group { if let failure { failures.append(failure) } }
+            return failures
+        }
+        return LineSession(readerFailures: failures, interrupted: interrupts.stopRequested)
+    }
+}
+
+/// Reader names made unique for the ledger and reports (`sim:ntag215`, `sim:ntag215 #2`, …).
+func uniqueNames(_ names: [String]) -> [String] {
+    var seen: [String: Int] = [:]
+    return names.map { name in
+        seen[name, default: 0] += 1
+        let count = seen[name] ?? 1
+        return count == 1 ? name : "\(name) #\(count)"
+    }
+}
+
+/// Counts for the live status line, shared by every worker's event callback.
+final class LiveProgress: Sendable {
+    private struct State {
+        var done: Int
+        var doneThisSession = 0
+        var firstTries = 0
+        var firstTryPasses = 0
+        var triedRows: Set<Int> = []
+    }
+
+    private let total: Int
+    private let started = ContinuousClock.now
+    private let display: ProgressDisplay
+    private let state: Mutex<State>
+
+    init(total: Int, done: Int, display: ProgressDisplay) {
+        self.total = total
+        self.display = display
+        state = Mutex(State(done: done))
+    }
+
+    func handle(_ event: LineEvent) {
+        switch event {
+        case .placeTag(let reader): display.prompt("place a tag on \(reader)")
+        case .removeExtraTags(let reader, let count): display.prompt("\(count) tags on \(reader): remove the extra tags")
+        case .removeTag(let reader, let uid): display.prompt("remove tag \(uid) from \(reader)")
+        case .duplicate(_, let uid, let job, let row):
+            status(last: "\(uid) already provisioned as row \(row) of job \(job)")
+        case .noRowForTag(_, let uid): status(last: "\(uid): no row left for this tag")
+        case .done(_, let uid, let row, let resumed):
+            state.withLock { state in
+                state.done += 1
+                state.doneThisSession += 1
+                if state.triedRows.insert(row).inserted {
+                    state.firstTries += 1
+                    state.firstTryPasses += 1
+                }
+            }
+            status(last: "\(uid) row \(row) done\(resumed ? " (resumed)" : "")")
+        case .failed(_, let uid, let row, let failure, let willRetry):
+            if let row {
+                state.withLock { state in
+                    if state.triedRows.insert(row).inserted { state.firstTries += 1 }
+                }
+            }
+            status(last: "\(uid) \(failure.failureClass.rawValue)\(willRetry ? ", retrying" : ""): \(failure.detail)")
+        }
+    }
+
+    private func status(last: String) {
+        let snapshot = state.withLock { $0 }
+        let elapsed = (ContinuousClock.now - started).components
+        let minutes = (Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18) / 60
+        let rate = minutes > 0 ? Double(snapshot.doneThisSession) / minutes : 0
+        let remaining = total - snapshot.done
+        let eta = rate > 0 ? Double(remaining) / rate * 60 : nil
+        let yield = snapshot.firstTries > 0 ? Double(snapshot.firstTryPasses) / Double(snapshot.firstTries) : 1
+        display.status(done: snapshot.done, total: total, perMinute: rate, etaSeconds: eta, yield: yield, last: last)
+    }
+}
