@@ -8,10 +8,10 @@ enum CommandRegistry {
         NDEFCommand.self,
         ValidateCommand.self,
         RunCommand.self,
+        AuditCommand.self,
         ReportCommand.self,
         ReleaseCommand.self,
         EmulateCommand.self,
-        AuditCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

@@ -138,6 +138,26 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(csv.components(separatedBy: "\n").filter { $0.contains(",pass,") }.count == 3)
     }
 
+    @Test func tagsWrittenByProvisionRunPassTheAudit() async throws {
+        let fixture = try await AuditFixture.make(rows: 1)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        // A second job in the same folder, written by the real `run` command this time.
+        let manifest = try String(contentsOf: fixture.folder.appendingPathComponent("job.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"audit-job\"", with: "\"run-job\"")
+            .replacingOccurrences(of: "out/ledger.sqlite", with: "run/ledger.sqlite")
+            .replacingOccurrences(of: "\"out\"", with: "\"run\"")
+        try Data(manifest.utf8).write(to: fixture.folder.appendingPathComponent("run.json"))
+        let spec = "sim:ntag215?store=\(fixture.store.path)&uid=04E00000000001&count=1"
+        let run = try ProvisionProcess.run(["run", "run.json", "--reader", spec, "--quiet"], directory: fixture.folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let outcome = try ProvisionProcess.run(
+            ["audit", "run.json", "--reader", spec, "--json"], directory: fixture.folder)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try json(outcome)
+        #expect(statuses(object) == ["04E00000000001": "pass"])
+        #expect(object["job"] as? String == "run-job")
+    }
+
     @Test func oneTamperedByteIsAMismatchAndTheRestPass() async throws {
         let fixture = try await AuditFixture.make()
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
