@@ -8,6 +8,7 @@ enum CommandRegistry {
         NDEFCommand.self,
         ValidateCommand.self,
         RunCommand.self,
+        AuditCommand.self,
         ReportCommand.self,
         ReleaseCommand.self,
         EmulateCommand.self,
