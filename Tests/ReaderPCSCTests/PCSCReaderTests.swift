@@ -216,7 +216,7 @@ struct PCSCReaderTests {
             let start = clock.now
             waiting.cancel()
             #expect(try await waiting.value == .empty)
-            #expect(clock.now - start < .seconds(3))
+            #expect(clock.now - start < .seconds(30), "a bound against hanging, not a speed check")
             #expect(try await empty.poll(timeoutMilliseconds: 0) == .empty)
         }
     }
