@@ -533,8 +533,6 @@ def verdict(ok):
 
 def write_reports(data, out_dir):
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "bench.json"), "w") as f:
-        json.dump(data, f, indent=2)
     m = data["machine"]
     L = ["# provision benchmarks", "",
          f"Run {data['date']} · `{data['command']}` · {'QUICK (reduced sizes)' if data['quick'] else 'full sizes'} "
@@ -626,8 +624,12 @@ def write_reports(data, out_dir):
                      f"{r['rows_done_twice']} | {r['distinct_uids']} |")
         ratio = b[-1]["tags_per_s"] / one
         twice = sum(r["rows_done_twice"] for r in b)
+        hourly = [r.get("summary_tags_per_hour") for r in b]
+        hourly_ratio = hourly[-1] / hourly[0] if all(hourly) else None
         L += ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
-              f"| throughput 8 ÷ 1 | ≥ 7.0 | {rnd(ratio, 2)} | {verdict(ratio >= 7.0)} |",
+              f"| throughput 8 ÷ 1 (rows ÷ wall time of `provision run`, start-up and reports included) | ≥ 7.0 | {rnd(ratio, 2)} | {verdict(ratio >= 7.0)} |",
+              f"| throughput 8 ÷ 1 from summary.json `tags_per_hour` (ledger timestamps; {rnd(hourly[0], 0)} vs {rnd(hourly[-1], 0)} tags/h) | ≥ 7.0 | "
+              f"{rnd(hourly_ratio, 2)} | {verdict(hourly_ratio is not None and hourly_ratio >= 7.0)} |",
               f"| rows claimed (done) twice | 0 | {twice} | {verdict(twice == 0)} |", ""]
         L += data.get("B5_notes", [])
     errors = [(k[:-6], v) for k, v in data.items() if k.endswith("_error")]
@@ -636,6 +638,8 @@ def write_reports(data, out_dir):
     L += ["Seconds per benchmark: " + ", ".join(f"{k} {data[k + '_s']} s" for k in ("B1", "B2", "B3", "B4", "B5") if k + "_s" in data), ""]
     with open(os.path.join(out_dir, "bench.md"), "w") as f:
         f.write("\n".join(L) + "\n")
+    with open(os.path.join(out_dir, "bench.json"), "w") as f:
+        json.dump(data, f, indent=2)
 
 
 def main():
@@ -644,7 +648,15 @@ def main():
     parser.add_argument("--only", default="B1,B2,B3,B4,B5")
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--out", default=os.path.join(ROOT, "reports"))
+    parser.add_argument("--render", metavar="BENCH_JSON", help="only rewrite bench.md from an existing bench.json")
     args = parser.parse_args()
+    if args.render:
+        data = json.load(open(args.render))
+        notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
+        if os.path.exists(notes_path):
+            data.update({k: v for k, v in json.load(open(notes_path)).items() if k[:2] in data})
+        write_reports(data, args.out)
+        return
     sizes = QUICK if args.quick else FULL
     only = set(args.only.split(","))
     started = time.perf_counter()
