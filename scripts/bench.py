@@ -555,6 +555,9 @@ def write_reports(data, out_dir):
               f"{b['commits_per_s_before']} / {b['commits_per_s_after']}) | | {b['commits_per_s']} | |",
               f"| ratio tags/s ÷ commits/s | ≥ 0.8 | {b['ratio']} | {verdict(b['ratio'] >= 0.8)} |",
               f"| ratio vs the ceiling of 2 durable transactions a tag (claim + done) | | {b['ratio_vs_two_commit_ceiling']} | |",
+              f"| ratio against each ceiling run alone (before / after the line) | | {rnd(b['tags_per_s'] / b['commits_per_s_before'])} / "
+              f"{rnd(b['tags_per_s'] / b['commits_per_s_after'])} | |",
+              f"| tags/s the CPU alone would allow (1 ÷ CPU time per tag) | | {rnd(1000 / b['cpu_ms_per_tag'], 1)} | |",
               f"| CPU time per tag (getrusage of the child) | | {b['cpu_ms_per_tag']} ms | |",
               f"| wall time per tag | | {b['wall_ms_per_tag']} ms | |",
               f"| ledger commit (markDone) per tag, mean | | {b['ledger_commit_ms_per_tag_mean']} ms | |",
