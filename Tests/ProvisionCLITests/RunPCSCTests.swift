@@ -128,7 +128,8 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
         let spec = "sim:ntag215?count=10&uid=04C50000000000&store=\(folder.store.path)"
         try await withLineReaders([spec], style: .plain) { readers in
             let (outcome, _) = try await run(folder, ["--reader", "pcsc:#0?style=plain"])
-            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let attempts = try folder.query("SELECT uid, row, failure_class, failure_detail FROM attempts")
+            #expect(outcome.status == 0, "\(outcome.stderr)\(outcome.stdout)\(attempts)")
             try expectLedgerAndImagesAgree(folder, rows: 10)
             #expect(try folder.query("SELECT DISTINCT chip FROM tags") == [["ntag215"]])
             #expect(await readers.feedback(0).isEmpty, "no LED APDU on a plain reader")

@@ -100,6 +100,7 @@ private final class Runner {
                 let area = try tag.detectNDEF()
                 chip = ChipModel.allCases.first { $0.factoryCC[2] != 0 && $0.factoryCC[2] == area.cc.bytes[2] }
                 try checkChip(chip, how: " by its CC size (the reader cannot send GET_VERSION)")
+                if let chip { tag.assume(chip) }
                 return area
             }
             if area.isReadOnly {
