@@ -105,7 +105,8 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
         let spec = "sim:ntag215?count=40&uid=04C40000000000&seed=5&faults=tear:0.25,wrongchip:0.15&store=\(folder.store.path)"
         try await withLineReaders([spec]) { readers in
             let (outcome, _) = try await run(folder, ["--reader", "pcsc:#0?style=acr122u"])
-            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let stats = await readers.cards[0].command("stats")
+            #expect(outcome.status == 0, "\(outcome.stderr) \(stats)")
             try expectLedgerAndImagesAgree(folder, rows: 20)
             let lost = try folder.query("SELECT id, uid, row FROM attempts WHERE failure_class = 'tagLost'")
             #expect(!lost.isEmpty, "the seed must tear some tags")
