@@ -3,6 +3,8 @@ import NFCTags
 /// The tags behind an emulated PN532: a `TagField` of `NTAGEmulator`s with the PN532's release
 /// semantics.
 ///
+/// With `store=DIR`, line mode saves each image when its tag leaves; otherwise after every page.
+///
 /// The first tag of the population is in the field from the start. In line mode the host releasing a
 /// tag (InDeselect `44` or InRelease `52`) makes it leave (image saved with `store=DIR`) and the next
 /// tag of the population arrive, so an unattended job runs through `count` tags; otherwise a tag stays
@@ -42,6 +44,11 @@ public final class PN532TagPopulation: PN532TagField {
 
     /// The concrete tag in the field (first of several), after clearing tags that left on their own.
     public var currentTag: NTAGEmulator? {
+        defer {
+            // Line mode saves a tag's image when it leaves (released or torn), not after every page:
+            // a disk write per WRITE delayed the answer past libnfc's timeout on a busy machine.
+            if lineMode, let tag = field.current, tag.onPageWritten != nil { tag.onPageWritten = nil }
+        }
         if lineMode, let tag = field.current, !tag.isPresent, tag.faults.removedAfterExchanges != nil {
             let now = ContinuousClock.now
             let since = tornSince ?? now
