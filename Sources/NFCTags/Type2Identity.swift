@@ -49,6 +49,12 @@ extension Type2Tag {
         }
     }
 
+    /// Records a chip judged without GET_VERSION — by the data-area size in the CC on a reader path that
+    /// cannot send raw commands — so chip-specific steps (the dynamic lock page) apply. Sends nothing.
+    public func assume(_ chip: ChipModel) {
+        identity = Type2Identity(chip: chip, genericReason: nil)
+    }
+
     private func runIdentification() throws -> Type2Identity {
         guard transceiver.supportsRawCommands else {
             return Type2Identity(chip: nil, genericReason: "reader path cannot send GET_VERSION")

@@ -6,8 +6,11 @@ import Glibc
 /// An exclusive advisory `flock` on a reader's device node, held while the reader is open
 /// (`pn532-libnfc.md` §9 pitfall 3: libnfc's own claim never reaches the kernel).
 ///
-/// For a connstring with a path (`pn532_uart:/dev/ttyUSB0`) the device node itself is locked; for
-/// others (`acr122_usb:…`) a lock file in the temporary directory named after the connstring.
+/// The lock is always a per-reader lock file in the temporary directory (`pn532-libnfc.md` §9 pitfall
+/// 3), never the device node: even a brief `open`/`close` of a tty by a second process disturbs the
+/// holder's link (measured on a pty: the holder's exchanges then time out). The file is named after
+/// the device path with symlinks resolved (`/dev/serial/by-id/…` and `/dev/ttyUSB0` share one lock),
+/// or after the connstring for path-less drivers (`acr122_usb:…`).
 /// Not `Sendable`: owns a descriptor.
 final class DeviceLock {
     /// The locked file.
@@ -19,7 +22,7 @@ final class DeviceLock {
     /// - Throws: `LibNFCError.deviceBusy` naming the holder's PID when it can be found.
     init(connstring: String) throws(LibNFCError) {
         let path = Self.lockPath(for: connstring)
-        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | (path.hasPrefix("/dev/") ? 0 : O_CREAT), 0o644)
+        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_CREAT, 0o644)
         guard fd >= 0 else {
             throw LibNFCError(.openFailed, "cannot open \(path) to lock it: \(String(cString: strerror(errno)))")
         }
@@ -27,7 +30,8 @@ final class DeviceLock {
             let holder = Self.holder(of: fd)
             close(fd)
             let who = holder.map { "process \($0)" } ?? "another process"
-            throw LibNFCError(.deviceBusy, "\(path) is in use by \(who); stop it or choose another reader")
+            throw LibNFCError(
+                .deviceBusy, "reader \(connstring) is in use by \(who) (lock \(path)); stop it or choose another reader")
         }
         self.path = path
         descriptor = fd
@@ -38,11 +42,14 @@ final class DeviceLock {
         close(descriptor)
     }
 
-    /// The file to lock for `connstring`: its device path, or a lock file for path-less drivers.
+    /// The lock file for `connstring`, named after its resolved device path or the connstring.
     static func lockPath(for connstring: String) -> String {
         let parts = connstring.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count >= 2, parts[1].hasPrefix("/") { return String(parts[1]) }
-        let safe = connstring.map { $0.isLetter || $0.isNumber ? $0 : "_" }
+        var key = connstring
+        if parts.count >= 2, parts[1].hasPrefix("/") {
+            key = URL(fileURLWithPath: String(parts[1])).resolvingSymlinksInPath().path
+        }
+        let safe = key.map { $0.isLetter || $0.isNumber ? $0 : "_" }
         return NSTemporaryDirectory() + "provision-libnfc-" + String(safe) + ".lock"
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import NFCTags
-import ReaderLibNFC
+@testable import ReaderLibNFC
 import TagEmulator
 import TestSupport
 import Testing
@@ -156,7 +156,10 @@ struct LibNFCReaderTests {
         let pn532 = try EmulatedPN532()
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["--exclusive", "--no-fork", pn532.emulator.slavePath, "sleep", "5"]
+        // The lock is a per-reader lock file, never the device node (pn532-libnfc.md §9 pitfall 3).
+        let lockFile = DeviceLock.lockPath(for: "pn532_uart:" + pn532.emulator.slavePath)
+        #expect(lockFile.hasPrefix(NSTemporaryDirectory()) && lockFile.hasSuffix(".lock"))
+        holder.arguments = ["--exclusive", "--no-fork", lockFile, "sleep", "5"]
         try holder.run()
         defer {
             // SIGKILL: a child started from a dispatch thread inherits a mask that blocks SIGTERM.

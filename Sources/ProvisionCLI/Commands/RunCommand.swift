@@ -12,7 +12,7 @@ struct RunCommand: Command {
     static let summary = "program the tags of a job: pre-flight, write, verify, lock, log, report"
     static let help = """
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
-                             [--accept-changed-manifest]
+                             [--accept-changed-manifest] [--no-feedback]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION) → check
@@ -29,6 +29,8 @@ struct RunCommand: Command {
           --quiet          no progress or prompts (errors still go to stderr)
           --json           print summary.json to stdout instead of the summary table
           --idle SECONDS   stop when no tag arrives for this long (default: wait for ever)
+          --no-feedback    no LED/buzzer signal on readers that have them (ACR122U-style PC/SC:
+                           green and a short beep on pass, red and a long beep on fail)
           --accept-changed-manifest
                            continue a job whose manifest or template changed since it started
                            (recorded in the ledger)
@@ -48,7 +50,7 @@ struct RunCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["quiet", "json", "accept-changed-manifest"], options: ["reader", "idle"],
+            arguments, flags: ["quiet", "json", "accept-changed-manifest", "no-feedback"], options: ["reader", "idle"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let idle = try args.value("idle").map { text throws(CLIError) -> Double in
@@ -67,7 +69,7 @@ struct RunCommand: Command {
         let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
         let session = try await LineSession.run(
             job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
-            settings: WorkerSettings(idleSeconds: idle), display: display)
+            settings: WorkerSettings(idleSeconds: idle, feedback: !args.flag("no-feedback")), display: display)
         display.finish()
         let report: RunReport
         do {

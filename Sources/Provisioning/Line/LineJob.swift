@@ -68,12 +68,19 @@ public struct WorkerSettings: Sendable {
     public var removalMilliseconds = 30_000
     /// Stop after this long without a tag (nil: wait for ever).
     public var idleSeconds: Double?
+    /// Whether readers that can show the outcome (`OperatorFeedbackReader`) signal pass/fail before
+    /// each release.
+    public var feedback = true
 
     /// Creates settings.
-    public init(pollMilliseconds: Int = 200, removalMilliseconds: Int = 30_000, idleSeconds: Double? = nil) {
+    public init(
+        pollMilliseconds: Int = 200, removalMilliseconds: Int = 30_000, idleSeconds: Double? = nil,
+        feedback: Bool = true
+    ) {
         self.pollMilliseconds = pollMilliseconds
         self.removalMilliseconds = removalMilliseconds
         self.idleSeconds = idleSeconds
+        self.feedback = feedback
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
+import Synchronization
 
 /// One reader's loop over a job: detect → claim → write → verify → lock → commit → removal, recording
 /// every attempt in the ledger. Several workers (one per reader, each with its own ledger connection)
@@ -93,6 +94,7 @@ public struct LineWorker: Sendable {
         var durations = AttemptRecord.PhaseDurations(detect: Self.micros(detect))
         if let previous = try await ledger.isProvisioned(uid: uid) {
             try await recordSkip(uid: uid, previous: previous, started: started, durations: durations)
+            await signal(.fail)
             try await remove(uidText)
             return
         }
@@ -105,11 +107,13 @@ public struct LineWorker: Sendable {
             if let previous = try await ledger.isProvisioned(uid: uid) {
                 try await recordSkip(uid: uid, previous: previous, started: started, durations: durations)
             }
+            await signal(.fail)
             try await remove(uidText)
             return
         }
         guard let claim else {
             events(.noRowForTag(reader: readerName, uid: uidText))
+            await signal(.fail)
             try await remove(uidText)
             return
         }
@@ -128,7 +132,7 @@ public struct LineWorker: Sendable {
             let attemptStart = Date()
             let plan = TagCycle.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate)
-            let outcome = try await reader.withTransceiver { TagCycle.run(plan, on: $0) }
+            let outcome = try await cycle(plan)
             Self.add(outcome.phaseMicroseconds, to: &durations)
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }
             guard let failure = outcome.failure else {
@@ -143,6 +147,7 @@ public struct LineWorker: Sendable {
                 try await ledger.markDone(job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record)
                 let ledgerMicros = Self.micros(clock.now - ledgerStart)
                 events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
+                await signal(.pass)
                 let removalStart = clock.now
                 try await remove(uidText)
                 let pending = lateTimings.add(
@@ -168,8 +173,40 @@ public struct LineWorker: Sendable {
                 continue
             }
             try await resolve(claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed)
-            if failure.failureClass != .tagLost { try await remove(uidText) }
+            if failure.failureClass != .tagLost {
+                await signal(.fail)
+                try await remove(uidText)
+            }
             return
+        }
+    }
+
+    /// Runs one tag cycle through the reader. A reader that finds its tag gone around the cycle
+    /// (`TransportError.tagLost` from `withTransceiver` itself: no tag selected, or — PC/SC — the UID
+    /// re-read after a write differs, another tag having taken its place) ends the cycle as `tagLost`:
+    /// never committed, the claim kept for the UID. Other reader errors stop the worker.
+    private func cycle(_ plan: TagCycle.Plan) async throws -> TagCycle.Outcome {
+        let finished = Mutex<TagCycle.Outcome?>(nil)
+        do {
+            return try await reader.withTransceiver { transceiver in
+                let outcome = TagCycle.run(plan, on: transceiver)
+                finished.withLock { $0 = outcome }
+                return outcome
+            }
+        } catch TransportError.tagLost {
+            guard var outcome = finished.withLock({ $0 }), outcome.failure?.failureClass != .tagLost else {
+                if let outcome = finished.withLock({ $0 }) { return outcome }
+                return TagCycle.Outcome(
+                    failure: CycleFailure(.tagLost, phase: .identify, "tag left the field"), chip: nil,
+                    wroteSomething: false, alreadyWritten: false, locked: false, phaseMicroseconds: [:],
+                    exchanges: 0, airtimeMicroseconds: nil)
+            }
+            let phase = outcome.failure?.phase ?? (plan.lock ? .lock : .verify)
+            outcome.failure = CycleFailure(
+                .tagLost, phase: phase, "the reader found another tag (or none) after the cycle; not committed")
+            // The write may have reached either tag: keep the claim with this UID.
+            outcome.wroteSomething = true
+            return outcome
         }
     }
 
@@ -211,6 +248,12 @@ public struct LineWorker: Sendable {
                 uid: uid, row: nil, reader: readerName, outcome: .skipped,
                 failureClass: FailureClass.duplicateUID.rawValue, failureDetail: detail, phase: Phase.identify.rawValue,
                 durations: durations, startedAt: started, finishedAt: Date()))
+    }
+
+    /// Shows the outcome on readers that can (ACR122U LED and buzzer), before the release; best effort.
+    private func signal(_ outcome: TagCycleOutcome) async {
+        guard settings.feedback, let feedback = reader as? any OperatorFeedbackReader else { return }
+        await feedback.signal(outcome)
     }
 
     /// Releases the tag and waits for it to leave, prompting until it does.

@@ -9,6 +9,11 @@ import NFCTags
 /// static locks, CC) and READ `30 04` (TLV area); the WRITEs `A2` of the tear-safe order; re-activation
 /// and FAST_READ `3A` of the written pages; with lock: CC, static and dynamic lock WRITEs, re-activation
 /// and read-back. No probing, no re-detection between phases.
+///
+/// On a reader path without raw commands (PC/SC style `plain`) there is no GET_VERSION: the chip is
+/// taken from the data-area size in the CC (CC2 `12h` NTAG213, `3Eh` NTAG215, `6Dh` NTAG216), verify
+/// reads with READ `30h`, and a CC of another size is a generic Type 2 tag (refused when the job
+/// names chips).
 public struct TagCycle: Sendable {
     /// What the job asks of the tag.
     public struct Plan: Sendable {
@@ -53,7 +58,7 @@ public struct TagCycle: Sendable {
     /// Runs the cycle for `plan` on the tag behind `transceiver`. Never throws: every failure is an
     /// outcome with its class.
     public static func run(_ plan: Plan, on transceiver: any Transceiver) -> Outcome {
-        let run = Runner(tag: Type2Tag(transceiver: transceiver), plan: plan)
+        let run = Runner(tag: Type2Tag(transceiver: transceiver), plan: plan, rawPath: transceiver.supportsRawCommands)
         run.execute()
         return run.outcome()
     }
@@ -63,6 +68,8 @@ public struct TagCycle: Sendable {
 private final class Runner {
     let tag: Type2Tag
     let plan: TagCycle.Plan
+    /// Whether the reader path can send GET_VERSION (else the chip is judged by the CC size).
+    let rawPath: Bool
     let clock = ContinuousClock()
     var phase: Phase = .identify
     var failure: CycleFailure?
@@ -72,9 +79,10 @@ private final class Runner {
     var locked = false
     var micros: [Phase: Double] = [:]
 
-    init(tag: Type2Tag, plan: TagCycle.Plan) {
+    init(tag: Type2Tag, plan: TagCycle.Plan, rawPath: Bool) {
         self.tag = tag
         self.plan = plan
+        self.rawPath = rawPath
     }
 
     func execute() {
@@ -83,15 +91,17 @@ private final class Runner {
             let area = try timed(.identify) { () throws -> NDEFArea in
                 let identity = try tag.identify()
                 chip = identity.chip
-                if !plan.acceptedChips.isEmpty {
-                    guard let chip = identity.chip, plan.acceptedChips.contains(chip) else {
-                        throw CycleFailure(
-                            .wrongChip, phase: .identify,
-                            "tag is \(identity.chip?.displayName ?? "a generic Type 2 tag"), the job expects "
-                                + plan.acceptedChips.map(\.displayName).sorted().joined(separator: " or "))
-                    }
+                guard identity.chip == nil, !rawPath else {
+                    try checkChip(identity.chip, how: "")
+                    return try tag.detectNDEF()
                 }
-                return try tag.detectNDEF()
+                // No raw path (PC/SC style plain): GET_VERSION cannot be sent, so the chip is judged by
+                // the data-area size its CC declares (CC2 of the factory CC, `type2-ntag.md` §5.1).
+                let area = try tag.detectNDEF()
+                chip = ChipModel.allCases.first { $0.factoryCC[2] != 0 && $0.factoryCC[2] == area.cc.bytes[2] }
+                try checkChip(chip, how: " by its CC size (the reader cannot send GET_VERSION)")
+                if let chip { tag.assume(chip) }
+                return area
             }
             if area.isReadOnly {
                 try finishOnReadOnlyTag(area)
@@ -114,6 +124,17 @@ private final class Runner {
             self.failure = failure
         } catch {
             failure = CycleFailure(classifying: error, phase: phase)
+        }
+    }
+
+    /// Refuses a chip the job does not accept (any chip, and generic tags, when the job names none).
+    func checkChip(_ chip: ChipModel?, how: String) throws {
+        guard !plan.acceptedChips.isEmpty else { return }
+        guard let chip, plan.acceptedChips.contains(chip) else {
+            throw CycleFailure(
+                .wrongChip, phase: .identify,
+                "tag is \(chip?.displayName ?? "a generic Type 2 tag")\(how), the job expects "
+                    + plan.acceptedChips.map(\.displayName).sorted().joined(separator: " or "))
         }
     }
 

@@ -3,10 +3,15 @@ import NFCTags
 /// The tags behind an emulated PN532: a `TagField` of `NTAGEmulator`s with the PN532's release
 /// semantics.
 ///
+/// With `store=DIR`, line mode saves each image when its tag leaves; otherwise after every page.
+///
 /// The first tag of the population is in the field from the start. In line mode the host releasing a
 /// tag (InDeselect `44` or InRelease `52`) makes it leave (image saved with `store=DIR`) and the next
 /// tag of the population arrive, so an unattended job runs through `count` tags; otherwise a tag stays
-/// until the operator removes it. A tag that left on its own (a tear) is cleared when next looked at.
+/// until the operator removes it. A tag that left on its own (a tear) is cleared when next looked at;
+/// in line mode it comes back after `tornReturnDelay` (the operator puts the torn tag back on the
+/// antenna, as `TagField` re-presents it), so the host first sees it gone (`tagLost`) and then
+/// finishes its row. Outside line mode a torn tag stays away until `insert UID` puts it back.
 /// Not `Sendable`: driven from the emulator's I/O thread.
 public final class PN532TagPopulation: PN532TagField {
     /// The field and its population.
@@ -15,6 +20,10 @@ public final class PN532TagPopulation: PN532TagField {
     public let lineMode: Bool
     /// The last failure to save a tag image (reported by `stats`).
     public private(set) var storeError: TagStoreError?
+    /// How long a torn tag stays out of the field in line mode before it is presented again.
+    public static let tornReturnDelay: Duration = .milliseconds(250)
+    /// When the current torn tag was first seen gone (line mode).
+    private var tornSince: ContinuousClock.Instant?
 
     /// Creates the population `options` describe, with its first tag in the field.
     public init(options: SimulationOptions, lineMode: Bool = false) {
@@ -35,6 +44,20 @@ public final class PN532TagPopulation: PN532TagField {
 
     /// The concrete tag in the field (first of several), after clearing tags that left on their own.
     public var currentTag: NTAGEmulator? {
+        defer {
+            // Line mode saves a tag's image when it leaves (released or torn), not after every page:
+            // a disk write per WRITE delayed the answer past libnfc's timeout on a busy machine.
+            if lineMode, let tag = field.current, tag.onPageWritten != nil { tag.onPageWritten = nil }
+        }
+        if lineMode, let tag = field.current, !tag.isPresent, tag.faults.removedAfterExchanges != nil {
+            let now = ContinuousClock.now
+            let since = tornSince ?? now
+            tornSince = since
+            guard now - since >= Self.tornReturnDelay else { return nil }
+            tornSince = nil
+            // TagField saves the torn image and presents the same tag again.
+            record { () throws(TagStoreError) in try field.refresh() }
+        }
         while let tag = field.current, !tag.isPresent {
             record { () throws(TagStoreError) in try field.remove(uid: tag.uid) }
         }

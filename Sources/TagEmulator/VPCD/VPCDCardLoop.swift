@@ -22,6 +22,11 @@ final class VPCDCardLoop {
     private var clients: [Int32: [UInt8]] = [:]
     private var stopping = false
     private var connections = 0
+    /// A torn tag is put back only after this instant, so pcscd sees it leave first.
+    private var holdUntil: ContinuousClock.Instant?
+    /// How long a torn tag stays out in line mode: longer than pcscd's presence poll (400 ms), else
+    /// pcscd misses the removal and refuses to connect to the returned tag.
+    static let tornHoldOff: Duration = .milliseconds(1000)
 
     init(configuration: VPCDConfiguration, source: any VPCDTagSource, shared: VPCDShared, controlFD: Int32?) {
         self.configuration = configuration
@@ -34,7 +39,10 @@ final class VPCDCardLoop {
 
     func run() {
         while !stopping {
-            if card.tag != nil, vpcdFD < 0 { connect() }
+            if card.tag != nil, vpcdFD < 0, holdUntil.map({ ContinuousClock.now >= $0 }) ?? true {
+                holdUntil = nil
+                connect()
+            }
             var fds = [pollfd(fd: shared.wakeRead, events: Int16(POLLIN), revents: 0)]
             if vpcdFD >= 0 { fds.append(pollfd(fd: vpcdFD, events: Int16(POLLIN), revents: 0)) }
             if let controlFD { fds.append(pollfd(fd: controlFD, events: Int16(POLLIN), revents: 0)) }
@@ -102,6 +110,7 @@ final class VPCDCardLoop {
                 // Torn away mid-exchange: the link closes (removal); in line mode the next tag comes.
                 if configuration.lineMode {
                     nextTagInLine()
+                    holdUntil = ContinuousClock.now + Self.tornHoldOff
                 } else {
                     disconnect()
                     card.removeTag()

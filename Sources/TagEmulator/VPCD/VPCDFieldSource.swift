@@ -4,7 +4,9 @@ import NFCTags
 /// The chip-model population (`TagField`, parsed from a `sim:` spec) as seen by a vpcd virtual card.
 ///
 /// The first tag of the population arrives at once. `advance()` is the host releasing a tag in line
-/// mode (it leaves, its image is saved with `store=DIR`, the next one arrives). A tag re-inserted by
+/// mode (it leaves, its image is saved with `store=DIR`, the next one arrives); a tag that tore (left
+/// mid-exchange) is presented again before the next new one, as `TagField` does for the simulated
+/// reader, so the host sees the tag lost and then finishes its row. A tag re-inserted by
 /// UID is built again from the store, so use `store=DIR` when a removed tag must keep its memory.
 /// Store errors cannot stop the card; the last one is kept in `lastStoreError`.
 ///
@@ -32,7 +34,8 @@ public final class VPCDFieldSource: VPCDTagSource {
 
     public func advance() -> (any TagEndpoint)? {
         record { () throws(TagStoreError) in
-            try field.removeCurrent()
+            // A torn tag is cleared by `refresh` (kept for re-presentation), a released one leaves here.
+            if !currentHasLeft { try field.removeCurrent() }
             _ = try field.refresh()
         }
         return field.current

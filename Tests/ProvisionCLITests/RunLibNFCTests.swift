@@ -1,0 +1,86 @@
+import Foundation
+import NDEF
+import NFCTags
+import TestSupport
+import Testing
+
+/// `provision run` through stock libnfc (`pn532_uart`) to a `provision emulate pn532 --line` child on
+/// a pty (issue 6): the whole job, faults, and a second process finding the device busy.
+@Suite(.serialized) struct RunLibNFCTests {
+    /// Runs `provision run` in `folder` on the emulator's pty; returns the outcome and wall seconds.
+    private func run(_ folder: JobFolder, slave: String, _ extra: [String] = []) async throws -> (ProvisionProcess.Outcome, Double) {
+        let start = ContinuousClock.now
+        let arguments = ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20"] + extra
+        let outcome = try await onThread { try ProvisionProcess.run(arguments, directory: folder.url) }
+        let elapsed = (ContinuousClock.now - start).components
+        return (outcome, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+
+    @Test func twentyRowJobThroughLibnfcLedgerAndImagesAgree() async throws {
+        let folder = try JobFolder(rows: 20)
+        let (emulator, slave) = try await ChildProvision.pn532(
+            ["--tags", "sim:ntag215?count=24&uid=04B10000000000&store=\(folder.store.path)", "--line"])
+        try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
+        let (outcome, seconds) = try await run(folder, slave: slave)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try await emulator.stop() == 0)
+        try expectLedgerAndImagesAgree(folder, rows: 20)
+        // No tag fault was injected: only link hiccups of this loaded machine (a late emulator reply
+        // past libnfc's timeout) may appear, and the spare tags of the population absorb them.
+        #expect(try folder.query("SELECT failure_class FROM attempts WHERE outcome != 'done' AND failure_class != 'transport'") == [])
+        // Every tag was locked through this path too.
+        #expect(try folder.query("SELECT count(*) FROM tags WHERE locked = 1") == [["20"]])
+        print("libnfc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)")
+    }
+
+    @Test func faultsThroughLibnfcEndInTheirClassesAndTheJobGoesOn() async throws {
+        let folder = try JobFolder(rows: 20)
+        let spec = "sim:ntag215?count=40&uid=04B20000000000&seed=11&faults=tear:0.2,nak5:0.2,noanswer:0.2&store=\(folder.store.path)"
+        let (emulator, slave) = try await ChildProvision.pn532(["--tags", spec, "--line"])
+        try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
+        let (outcome, _) = try await run(folder, slave: slave)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try await emulator.stop() == 0)
+        try expectLedgerAndImagesAgree(folder, rows: 20)
+        let failures = try String(contentsOf: folder.reports.appendingPathComponent("failures.csv"), encoding: .utf8)
+        for name in ["tagLost", "nak", "timeout"] { #expect(failures.contains(",\(name),"), "\(name): \(failures)") }
+        #expect(failures.contains("NAK 5h"))
+        // A torn tag came back and finished the very row it held; it was never committed twice.
+        let lost = try folder.query("SELECT DISTINCT uid, row FROM attempts WHERE failure_class = 'tagLost'")
+        #expect(!lost.isEmpty)
+        for pair in lost {
+            #expect(try folder.query("SELECT row FROM records WHERE uid = '\(pair[0])' AND state = 'done'") == [[pair[1]]])
+            #expect(try folder.query("SELECT count(*) FROM attempts WHERE uid = '\(pair[0])' AND outcome = 'done'") == [["1"]])
+        }
+    }
+
+    @Test func aSecondRunOnTheSameDeviceIsBusyAndTheFirstIsUnaffected() async throws {
+        let folder = try JobFolder(rows: 20)
+        let other = try JobFolder(job: "u", rows: 2)
+        let (emulator, slave) = try await ChildProvision.pn532(
+            ["--tags", "sim:ntag215?count=24&uid=04B30000000000&store=\(folder.store.path)", "--line"])
+        try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
+        let first = try ChildProvision(
+            ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20"], workingDirectory: folder.url)
+        // Wait until the first run holds the device and is past its first tags (three images stored).
+        for _ in 0..<1_500 where first.process.isRunning {
+            let images = (try? FileManager.default.contentsOfDirectory(atPath: folder.store.path)) ?? []
+            if images.filter({ $0.hasSuffix(".bin") }).count >= 3 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let second = try await onThread {
+            try ProvisionProcess.run(["run", "job.json", "--reader", "nfc:pn532_uart:" + slave], directory: other.url)
+        }
+        #expect(first.process.isRunning, "the first run ended before the second tried")
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr.contains("in use by process \(first.pid)"), "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other.ledger.path))
+        let status = try await first.wait()
+        let attempts = try folder.query("SELECT uid, row, outcome, failure_class, failure_detail FROM attempts WHERE outcome != 'done'")
+        #expect(status == 0, "\(first.stderr)\n\(first.stdout)")
+        #expect(attempts.allSatisfy { $0[3] == "transport" }, "the first run was disturbed: \(attempts)")
+        if !attempts.isEmpty { print("busy test: link hiccups in the first run: \(attempts)") }
+        #expect(try await emulator.stop() == 0)
+        try expectLedgerAndImagesAgree(folder, rows: 20)
+    }
+}
