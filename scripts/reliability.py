@@ -112,6 +112,8 @@ def check_invariants(folder, rows, final, ledger=None):
     db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
     try:
         states = dict(db.execute("SELECT state, count(*) FROM records WHERE job='t' GROUP BY state").fetchall())
+        if not final and not states:
+            return []  # killed while the job was being set up (no row inserted yet): nothing to lose
         if sum(states.values()) != rows:
             problems.append(f"row lost: {sum(states.values())} records for {rows} rows")
         doubled = db.execute("SELECT count(*) - count(DISTINCT row), count(*) - count(DISTINCT uid) FROM tags").fetchone()
@@ -139,6 +141,18 @@ def check_invariants(folder, rows, final, ledger=None):
     return problems
 
 
+def job_has_rows(folder):
+    ledger = os.path.join(folder, "reports", "t", "ledger.sqlite")
+    if not os.path.exists(ledger):
+        return False
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT count(*) FROM sqlite_master WHERE name='records'").fetchone()[0] == 1 and \
+            db.execute("SELECT count(*) FROM records").fetchone()[0] > 0
+    finally:
+        db.close()
+
+
 def claimed_rows(folder):
     ledger = os.path.join(folder, "reports", "t", "ledger.sqlite")
     if not os.path.exists(ledger):
@@ -152,6 +166,8 @@ def claimed_rows(folder):
 
 def classify(folder, claims, final_digests):
     """The phase a kill hit, from the claimed row's tag image at kill time and the row's final message."""
+    if claims is None:
+        return "job setup (before the rows were inserted)"
     if not claims:
         return "between tags (detect, claim or removal)"
     row, uid = claims[0]
@@ -181,8 +197,8 @@ def crash_test(kills, rows, seed, keep=None):
             break
         process.send_signal(signal.SIGKILL)
         process.wait()
-        claims = claimed_rows(folder)
-        images = {uid: image_state(os.path.join(folder, "tags"), uid) for _, uid in claims if uid}
+        claims = claimed_rows(folder) if job_has_rows(folder) else None
+        images = {uid: image_state(os.path.join(folder, "tags"), uid) for _, uid in claims or [] if uid}
         snapshots.append((claims, images))
         for problem in check_invariants(folder, rows, final=False):
             violations.append(f"after kill {index + 1}: {problem}")
@@ -207,7 +223,7 @@ def crash_test(kills, rows, seed, keep=None):
         else:
             phase = classify(folder, claims, final_digests)
         phases[phase] = phases.get(phase, 0) + 1
-        for row, uid in claims:
+        for row, uid in claims or []:
             claims_left += 1
             if uid is not None and final_uids.get(row) != uid:
                 violations.append(f"claim of row {row} by {uid} finished by {final_uids.get(row)}")

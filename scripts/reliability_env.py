@@ -76,11 +76,11 @@ def run_env_faults(provision, make_job, check_invariants):
 
     # 3. Disk full: the reports folder is a small tmpfs; a large job fills it.
     folder = tempfile.mkdtemp(prefix="reliability-env-")
-    rows = 3000
+    rows = 1000
     make_job(folder, rows)
     target = os.path.join(folder, "reports")
     os.makedirs(target)
-    mounted = sh("mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", target)
+    mounted = sh("mount", "-t", "tmpfs", "-o", "size=160k", "tmpfs", target)
     if mounted.returncode == 0:
         fault = run(folder)
 
@@ -88,7 +88,7 @@ def run_env_faults(provision, make_job, check_invariants):
             sh("mount", "-o", "remount,size=64m", target)
 
         finish("disk full (tmpfs)", folder + "", fault, rows, cleanup=grow)
-        results[-1]["method"] = "600 KiB tmpfs on reports/ (3000-row job), then remounted at 64 MiB to resume"
+        results[-1]["method"] = "160 KiB tmpfs on reports/ (1000-row job), then remounted at 64 MiB to resume"
         sh("umount", target)
     else:
         results.append({"fault": "disk full (tmpfs)", "skipped": mounted.stderr.strip(), "ok": False})
