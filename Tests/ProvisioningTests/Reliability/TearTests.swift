@@ -114,6 +114,9 @@ func oneRowLedger(_ path: String, jobs: [String]) async throws -> Ledger {
             let final = try await ledger.counts(job: "k\(k)")
             let finalImage = await again.image(0)
             if final.done != 1 { violations.append("k=\(k): row not done after re-presenting (\(final))") }
+            if tearCase.lock && !NTAGEmulatorImage.isLocked(finalImage, chip: chip) {
+                violations.append("k=\(k): row done after re-presenting, tag not locked")
+            }
             if content(of: finalImage, chip: chip, old: old, new: new) != .new {
                 violations.append("k=\(k): re-presented tag does not hold the new message")
             }
