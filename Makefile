@@ -36,5 +36,19 @@ run: build
 bench: deps
 	python3 scripts/bench.py $(if $(QUICK),--quick)
 
+## reliability: crash, tear, bad-input, misbehaving-reader and environment-fault figures
+## (writes reports/reliability.md and .json; environment faults need root; KILLS/ROWS/SEED to vary)
+KILLS ?= 50
+ROWS ?= 300
+SEED ?= $(shell date +%s)
+reliability: deps
+	$(SWIFT) build --build-tests
+	LIBNFC_LOG_LEVEL=0 python3 scripts/reliability.py --kills $(KILLS) --rows $(ROWS) --seed $(SEED)
+
+## fuzz: libFuzzer targets for the decoders and parsers, FUZZ_SECONDS each (not in CI; see docs/fuzzing.md)
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
 	rm -rf .build

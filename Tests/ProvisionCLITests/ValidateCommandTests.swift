@@ -16,8 +16,16 @@ private func listing(_ url: URL) -> [String] {
     return names.sorted()
 }
 
-@Test func badCorpusIsNotEmpty() {
-    #expect(badCases.count >= 60)
+@Test func badCorpusHasAtLeast200Cases() {
+    #expect(badCases.count >= 200)
+}
+
+/// The command a case runs: `command.txt` (one line of arguments) or `validate job.json`.
+private func command(of folder: URL) -> [String] {
+    guard let text = try? String(contentsOf: folder.appendingPathComponent("command.txt"), encoding: .utf8) else {
+        return ["validate", "job.json"]
+    }
+    return text.split(whereSeparator: \.isWhitespace).map(String.init)
 }
 
 @Test(arguments: badCases)
@@ -26,10 +34,33 @@ func badInputFailsWithItsExactMessageAndCreatesNothing(_ name: String) async thr
     let expected = try String(contentsOf: folder.appendingPathComponent("expected.txt"), encoding: .utf8)
     let before = listing(folder)
     let context = CommandContext.buffered(currentDirectory: folder)
-    let status = await ProvisionCLI.run(["validate", "job.json"], context: context)
+    let status = await ProvisionCLI.run(command(of: folder), context: context)
     #expect("exit \(status)\n" + context.err.text == expected)
     #expect(status == 65 || status == 66)
     #expect(context.out.text.isEmpty)
+    #expect(listing(folder) == before)
+}
+
+/// The same inputs through `provision run` with a simulated reader storing its tags: same first line of
+/// error, same exit status, no ledger, no report, and no tag image (no tag touched).
+@Test(arguments: badCases.filter { !FileManager.default.fileExists(atPath: Fixtures.url("bad/\($0)/command.txt").path) })
+func badInputMakesRunFailBeforeAnyTagOrLedger(_ name: String) async throws {
+    let source = Fixtures.url("bad/\(name)")
+    let folder = try Fixtures.temporaryDirectory("bad-run")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for file in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+        try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+    }
+    let store = folder.appendingPathComponent("store")
+    try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+    let before = listing(folder)
+    let expected = try String(contentsOf: source.appendingPathComponent("expected.txt"), encoding: .utf8)
+    let lines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+    let context = CommandContext.buffered(currentDirectory: folder)
+    let status = await ProvisionCLI.run(
+        ["run", "job.json", "--reader", "sim:ntag213?uid=04000000000001&store=\(store.path)", "--quiet"], context: context)
+    #expect("exit \(status)" == lines.first.map(String.init))
+    #expect(context.err.text.hasPrefix(lines.dropFirst().first.map(String.init) ?? "?"))
     #expect(listing(folder) == before)
 }
 

@@ -53,7 +53,7 @@ struct ReportCommand: Command {
         do {
             try RunReportWriter.write(report, to: folder)
         } catch {
-            throw CLIError(.cannotCreate, "cannot write reports to \(folder.path): \(error.localizedDescription)")
+            throw JobContext.reportsError(error, folder: folder)
         }
         if args.flag("json") {
             context.out.write(RunReportWriter.json(report, RunFigures(report)))

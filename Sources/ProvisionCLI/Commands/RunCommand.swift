@@ -81,7 +81,7 @@ struct RunCommand: Command {
         do {
             try RunReportWriter.write(report, to: job.manifest.reportsURL)
         } catch {
-            throw CLIError(.cannotCreate, "cannot write reports to \(job.manifest.reportsURL.path): \(error.localizedDescription)")
+            throw JobContext.reportsError(error, folder: job.manifest.reportsURL)
         }
         if args.flag("json") {
             context.out.write(RunReportWriter.json(report, RunFigures(report)))

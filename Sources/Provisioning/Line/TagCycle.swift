@@ -139,7 +139,9 @@ private final class Runner {
     }
 
     /// A read-only tag is a failure, unless it is a resumed tag that already holds this very message
-    /// and the job locks: then the crash came after the lock, and the row can be committed.
+    /// and the job locks: then the crash or tear came during or after the lock. CC3 is written first, so
+    /// the lock bits may still be clear: `writeLock` finishes them (steps already in effect are skipped)
+    /// and reads them back before the row can be committed.
     func finishOnReadOnlyTag(_ area: NDEFArea) throws {
         guard plan.lock else {
             throw CycleFailure(.readOnly, phase: .identify, "tag is read-only")
@@ -148,6 +150,7 @@ private final class Runner {
         guard current == plan.message else {
             throw CycleFailure(.readOnly, phase: .identify, "tag is read-only and holds another message")
         }
+        try timed(.lock) { try tag.writeLock() }
         alreadyWritten = true
         locked = true
     }

@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The short form of the crash test of `make reliability`: `scripts/reliability.py crash` SIGKILLs a
+/// 20-row job on the simulator (`store=DIR`, `timing=datasheet`) 5 times, reruns it to completion, and
+/// checks the invariants after every kill and at the end (no row lost or done twice, every tag image
+/// holding the message its ledger row says, every claim left by a kill finished by its own UID).
+@Suite(.serialized) struct CrashTests {
+    @Test func fiveRandomKillsLoseNothingAndEveryImageMatchesItsLedgerRow() throws {
+        let folder = try Fixtures.temporaryDirectory("crash-short")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("crash.json")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", Fixtures.repositoryRoot.appendingPathComponent("scripts/reliability.py").path, "crash",
+            "--kills", "5", "--rows", "20", "--seed", "\(Int.random(in: 1...1_000_000))", "--json", out.path,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PROVISION"] = ProvisionProcess.executableURL.path
+        process.environment = environment
+        try process.run()
+        process.waitUntilExit()
+        let data = try Data(contentsOf: out)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let result = try #require(object)
+        let violations = try #require(result["violations"] as? [String])
+        #expect(violations.isEmpty, "\(violations)")
+        #expect(result["finalExit"] as? Int == 0)
+        #expect((result["kills"] as? Int ?? 0) >= 3, "\(result)")
+        #expect(process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""`make reliability`: crash, tear, bad-input, misbehaving-reader and environment-fault figures.
+
+Writes reports/reliability.md and reports/reliability.json from this very run. Sections:
+  crash     a job on the simulator (store=DIR, timing=datasheet) SIGKILLed at random moments,
+            rerun until done; invariants checked after every kill and at the end
+  corpus    every case of Tests/Fixtures/bad/ through `validate` and `run` (sim store must stay empty)
+  env       read-only ledger folder, full disk, locked ledger, unwritable reports folder (root only)
+  swift     the tear and misbehaving-reader suites (Swift tests), which write their own figures
+
+Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,corpus,env,swift]
+       scripts/reliability.py crash --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
+"""
+import argparse, hashlib, json, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROVISION = os.environ.get("PROVISION", os.path.join(ROOT, ".build", "debug", "provision"))
+TEMPLATE = ('{"records": [{"type": "uri", "uri": "https://example.com/p/{{sku}}/{{serial}}?u={{uid}}"},\n'
+            '             {"type": "text", "text": "{{name}}", "lang": "en"}]}\n')
+
+
+def make_job(folder, rows, lock=True):
+    with open(os.path.join(folder, "rows.csv"), "w") as handle:
+        handle.write("sku,name\n" + "".join(f"SKU-{i},Item {i}\n" for i in range(1, rows + 1)))
+    with open(os.path.join(folder, "template.json"), "w") as handle:
+        handle.write(TEMPLATE)
+    manifest = {"job": "t", "template": "template.json", "records": "rows.csv", "tag": "ntag215",
+                "lock": "permanent" if lock else "none", "retries": 2, "onFailure": "reuse",
+                "serial": {"start": 1, "width": 5, "prefix": "S"}}
+    with open(os.path.join(folder, "job.json"), "w") as handle:
+        json.dump(manifest, handle)
+
+
+# --- tag images (nfc-mfultralight layout: page 4 on is the TLV area; NTAG215 user memory 504 bytes)
+
+def tlv_message(image):
+    """The NDEF message in the TLV area of an image, or None when there is none / it is malformed."""
+    area, i = image[16:16 + 496], 0
+    while i < len(area):
+        kind = area[i]
+        if kind == 0x00:
+            i += 1
+            continue
+        if kind == 0xFE or i + 1 >= len(area):
+            return None
+        length, i = area[i + 1], i + 2
+        if length == 0xFF:
+            if i + 2 > len(area):
+                return None
+            length, i = (area[i] << 8) | area[i + 1], i + 2
+        if kind == 0x03:
+            return bytes(area[i:i + length]) if i + length <= len(area) else None
+        i += length
+    return None
+
+
+def ndef_well_formed(message):
+    """Walks the NDEF records: MB on the first, ME on the last, lengths inside the message."""
+    i, first = 0, True
+    while i < len(message):
+        header = message[i]
+        if bool(header & 0x80) != first or header & 0x20:
+            return False
+        short, has_id = header & 0x10, header & 0x08
+        i += 1
+        if i >= len(message):
+            return False
+        type_length, i = message[i], i + 1
+        if short:
+            if i >= len(message):
+                return False
+            payload, i = message[i], i + 1
+        else:
+            if i + 4 > len(message):
+                return False
+            payload, i = int.from_bytes(message[i:i + 4], "big"), i + 4
+        id_length = 0
+        if has_id:
+            if i >= len(message):
+                return False
+            id_length, i = message[i], i + 1
+        i += type_length + id_length + payload
+        if i > len(message):
+            return False
+        if header & 0x40:
+            return i == len(message)
+        first = False
+    return False
+
+
+def image_state(store, uid):
+    path = os.path.join(store, uid.upper() + ".bin")
+    if not os.path.exists(path):
+        return None, False, False
+    image = open(path, "rb").read()
+    message = tlv_message(image)
+    fully_locked = image[10:12] == b"\xff\xff" and image[15] == 0x0F
+    partly_locked = image[10:12] != b"\x00\x00" or image[15] == 0x0F
+    return message, fully_locked, partly_locked
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_invariants(folder, rows, final, ledger=None):
+    """Violations of the crash-test invariants, as strings."""
+    problems = []
+    ledger = ledger or os.path.join(folder, "reports", "t", "ledger.sqlite")
+    if not os.path.exists(ledger):
+        return [] if not final else ["no ledger"]
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        states = dict(db.execute("SELECT state, count(*) FROM records WHERE job='t' GROUP BY state").fetchall())
+        if not final and not states:
+            return []  # killed while the job was being set up (no row inserted yet): nothing to lose
+        if sum(states.values()) != rows:
+            problems.append(f"row lost: {sum(states.values())} records for {rows} rows")
+        doubled = db.execute("SELECT count(*) - count(DISTINCT row), count(*) - count(DISTINCT uid) FROM tags").fetchone()
+        if doubled != (0, 0):
+            problems.append(f"row or uid done twice: {doubled}")
+        mismatch = db.execute("SELECT count(*) FROM records r LEFT JOIN tags g ON g.job=r.job AND g.row=r.row "
+                              "WHERE (r.state='done') != (g.row IS NOT NULL) OR (r.state='done' AND r.uid != g.uid)").fetchone()[0]
+        if mismatch:
+            problems.append(f"{mismatch} records disagree with tags")
+        store = os.path.join(folder, "tags")
+        for uid, row, digest, locked in db.execute("SELECT uid, row, bytes_sha256, locked FROM tags"):
+            message, fully_locked, _ = image_state(store, uid)
+            if message is None:
+                problems.append(f"row {row}: tag {uid} image holds no NDEF message")
+            elif sha(message) != digest.lower():
+                problems.append(f"row {row}: tag {uid} image message differs from the ledger")
+            elif not ndef_well_formed(message):
+                problems.append(f"row {row}: tag {uid} image message does not decode")
+            if locked and not fully_locked:
+                problems.append(f"row {row}: ledger says locked, image is not")
+        if final and states.get("done", 0) != rows:
+            problems.append(f"job not complete: {states}")
+    finally:
+        db.close()
+    return problems
+
+
+def job_has_rows(folder):
+    ledger = os.path.join(folder, "reports", "t", "ledger.sqlite")
+    if not os.path.exists(ledger):
+        return False
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT count(*) FROM sqlite_master WHERE name='records'").fetchone()[0] == 1 and \
+            db.execute("SELECT count(*) FROM records").fetchone()[0] > 0
+    finally:
+        db.close()
+
+
+def claimed_rows(folder):
+    ledger = os.path.join(folder, "reports", "t", "ledger.sqlite")
+    if not os.path.exists(ledger):
+        return []
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT row, uid FROM records WHERE state='claimed'").fetchall()
+    finally:
+        db.close()
+
+
+def classify(folder, claims, final_digests):
+    """The phase a kill hit, from the claimed row's tag image at kill time and the row's final message."""
+    if claims is None:
+        return "job setup (before the rows were inserted)"
+    if not claims:
+        return "between tags (detect, claim or removal)"
+    row, uid = claims[0]
+    if uid is None:
+        return "claim"
+    message, fully_locked, partly_locked = image_state(os.path.join(folder, "tags"), uid)
+    final = final_digests.get(row)
+    if message is not None and final is not None and sha(message) == final:
+        if fully_locked:
+            return "ledger commit"
+        return "lock" if partly_locked else "verify or lock"
+    return "write"
+
+
+def crash_test(kills, rows, seed, keep=None):
+    rng = random.Random(seed)
+    folder = tempfile.mkdtemp(prefix="reliability-crash-")
+    make_job(folder, rows)
+    spec = f"sim:ntag215?uid=04000000000001&store={folder}/tags&timing=datasheet"
+    command = [PROVISION, "run", "job.json", "--reader", spec, "--quiet"]
+    snapshots, violations, done_runs, started = [], [], 0, time.time()
+    for index in range(kills):
+        process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.05, 0.8))
+        if process.poll() is not None:
+            done_runs += 1
+            break
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        claims = claimed_rows(folder) if job_has_rows(folder) else None
+        images = {uid: image_state(os.path.join(folder, "tags"), uid) for _, uid in claims or [] if uid}
+        snapshots.append((claims, images))
+        for problem in check_invariants(folder, rows, final=False):
+            violations.append(f"after kill {index + 1}: {problem}")
+    final_run = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+    violations += [f"final: {p}" for p in check_invariants(folder, rows, final=True)]
+    db = sqlite3.connect(os.path.join(folder, "reports", "t", "ledger.sqlite"))
+    final_digests = {row: digest.lower() for row, digest in db.execute("SELECT row, bytes_sha256 FROM tags")}
+    final_uids = dict(db.execute("SELECT row, uid FROM records"))
+    resumed = db.execute("SELECT count(*) FROM attempts WHERE outcome='done' AND row IN "
+                         "(SELECT row FROM attempts GROUP BY row HAVING count(*) > 1)").fetchone()[0]
+    db.close()
+    phases, claims_left = {}, 0
+    for claims, images in snapshots:
+        if claims and claims[0][1]:
+            row, uid = claims[0]
+            message, fully_locked, partly_locked = images[uid]
+            final = final_digests.get(row)
+            if message is not None and final is not None and sha(message) == final:
+                phase = "ledger commit" if fully_locked else ("lock" if partly_locked else "verify or lock")
+            else:
+                phase = "write"
+        else:
+            phase = classify(folder, claims, final_digests)
+        phases[phase] = phases.get(phase, 0) + 1
+        for row, uid in claims or []:
+            claims_left += 1
+            if uid is not None and final_uids.get(row) != uid:
+                violations.append(f"claim of row {row} by {uid} finished by {final_uids.get(row)}")
+    result = {"rows": rows, "kills": len(snapshots), "killedRunsThatFinishedFirst": done_runs,
+              "phasesHit": phases, "claimsLeftByKills": claims_left, "rowsWithMoreThanOneAttempt": resumed,
+              "finalExit": final_run.returncode, "violations": violations, "seconds": round(time.time() - started, 1),
+              "command": " ".join(command).replace(folder, "$DIR")}
+    if final_run.returncode != 0:
+        violations.append(f"final run exited {final_run.returncode}: {final_run.stderr[-300:]}")
+    if keep is None:
+        shutil.rmtree(folder)
+    return result
+
+
+# --- bad-input corpus through validate and run
+
+def listing(folder):
+    out = []
+    for base, _, files in os.walk(folder):
+        for name in files:
+            out.append(os.path.relpath(os.path.join(base, name), folder))
+    return sorted(out)
+
+
+def corpus_test():
+    bad = os.path.join(ROOT, "Tests", "Fixtures", "bad")
+    names = sorted(n for n in os.listdir(bad) if os.path.isdir(os.path.join(bad, n)))
+    misbehaving, kinds = [], {}
+    for name in names:
+        source = os.path.join(bad, name)
+        folder = tempfile.mkdtemp(prefix="reliability-bad-")
+        shutil.copytree(source, folder, dirs_exist_ok=True)
+        expected = open(os.path.join(source, "expected.txt"), "rb").read()
+        store = os.path.join(folder, "store")
+        os.mkdir(store)
+        before = listing(folder)
+        command_file = os.path.join(source, "command.txt")
+        commands = [open(command_file).read().split()] if os.path.exists(command_file) else [
+            ["validate", "job.json"], ["run", "job.json", "--reader", f"sim:ntag213?uid=04000000000001&store={store}", "--quiet"]]
+        kind = name.removeprefix("gen-").split("-")[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+        for command in commands:
+            result = subprocess.run([PROVISION] + command, cwd=folder, capture_output=True)
+            status_line = b"exit %d\n" % result.returncode
+            if result.returncode not in (65, 66):
+                misbehaving.append(f"{name}: {command[0]} exited {result.returncode}")
+            if command[0] == "validate" and status_line + result.stderr != expected:
+                misbehaving.append(f"{name}: validate message differs from expected.txt")
+            if command[0] == "run" and not result.stderr.startswith(expected.split(b"\n", 1)[1].split(b"\n")[0]):
+                misbehaving.append(f"{name}: run message does not start like validate's")
+            if listing(folder) != before:
+                misbehaving.append(f"{name}: {command[0]} created {sorted(set(listing(folder)) - set(before))}")
+        shutil.rmtree(folder)
+    return {"cases": len(names), "byKind": kinds, "misbehaving": misbehaving}
+
+
+# --- environment faults (root: bind mounts, tmpfs)
+
+def sh(*args, check=True):
+    return subprocess.run(list(args), capture_output=True, text=True, check=check)
+
+
+def env_test():
+    from reliability_env import run_env_faults  # scripts/reliability_env.py
+    return run_env_faults(PROVISION, make_job, check_invariants)
+
+
+def swift_figures():
+    out = tempfile.mkdtemp(prefix="reliability-swift-")
+    env = dict(os.environ, PROVISION_RELIABILITY_OUT=out, LIBNFC_LOG_LEVEL="0")
+    result = subprocess.run(["swift", "test", "--skip-build", "--filter", "TearTests|MisbehavingReaderTests"],
+                            cwd=ROOT, env=env, capture_output=True, text=True)
+    figures = {"exit": result.returncode}
+    for name in sorted(os.listdir(out)):
+        figures[name.removesuffix(".json")] = json.load(open(os.path.join(out, name)))
+    if result.returncode != 0:
+        figures["failures"] = [line for line in result.stdout.splitlines() if "✘" in line][:40]
+    shutil.rmtree(out)
+    return figures
+
+
+def main():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser()
+    parser.add_argument("section", nargs="?", default="all")
+    parser.add_argument("--kills", type=int, default=50)
+    parser.add_argument("--rows", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--json")
+    parser.add_argument("--only", default="crash,corpus,env,swift")
+    args = parser.parse_args()
+    if args.section == "crash":
+        result = crash_test(args.kills, args.rows, args.seed)
+        text = json.dumps(result, indent=2)
+        open(args.json, "w").write(text) if args.json else print(text)
+        return 0 if not result["violations"] else 1
+    sections = args.only.split(",")
+    command = f"scripts/reliability.py --kills {args.kills} --rows {args.rows} --seed {args.seed} --only {args.only}"
+    report = {"version": 1, "command": command, "startedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    if "crash" in sections:
+        report["crash"] = crash_test(args.kills, args.rows, args.seed)
+    if "corpus" in sections:
+        report["corpus"] = corpus_test()
+    if "env" in sections:
+        report["environment"] = env_test()
+    if "swift" in sections:
+        report["swift"] = swift_figures()
+    report["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    os.makedirs(os.path.join(ROOT, "reports"), exist_ok=True)
+    with open(os.path.join(ROOT, "reports", "reliability.json"), "w") as handle:
+        json.dump(report, handle, indent=2)
+    from reliability_markdown import render  # scripts/reliability_markdown.py
+    with open(os.path.join(ROOT, "reports", "reliability.md"), "w") as handle:
+        handle.write(render(report))
+    print(render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
