@@ -11,6 +11,8 @@ struct JobContext: Sendable {
     let template: Template
     let manifestSHA256: String
     let templateSHA256: String
+    /// The job's keys, once `loadKeys` ran (never printed: `SecretKey` shows only id and fingerprint).
+    var keys: [String: SecretKey] = [:]
 
     /// Loads the manifest and template (exit 66 for a missing file, 65 for bad content).
     static func load(_ path: String, context: CommandContext) throws(CLIError) -> JobContext {
@@ -27,6 +29,23 @@ struct JobContext: Sendable {
             throw error
         } catch {
             throw CLIError(.ioError, "\(error)")
+        }
+    }
+
+    /// Loads the manifest's `keys` from the environment or owner-only files.
+    ///
+    /// - Throws: `CLIError` 77 for a key file readable by group or others, 66 for a missing key, 65 for
+    ///   a malformed one; the message names the key id and source, never key material.
+    mutating func loadKeys(environment: [String: String]) throws(CLIError) {
+        do {
+            keys = try manifest.security.loadKeys(environment: environment)
+        } catch {
+            let code: ExitCode = switch error.reason {
+            case .permissions: .noPermission
+            case .missing, .unreadable: .noInput
+            case .malformed, .tooShort: .dataError
+            }
+            throw CLIError(code, error.description)
         }
     }
 
