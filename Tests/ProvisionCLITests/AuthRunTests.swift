@@ -7,7 +7,51 @@ import Testing
 /// A 32-byte test key: the bytes that must never appear in any output.
 let authTestKey: [UInt8] = (0..<32).map { UInt8(truncatingIfNeeded: 0xA0 + $0 * 7) }
 
+/// The repository test key's public point, as a manifest's `signature.trust` lists it.
+let testTrustHex = "0485E811A76DEECCB04A858C9B936334203F7B880DEACD9C71633B87FCAE3CAAD7"
+/// Another secp128r1 private key: tags signed with it come from an untrusted source.
+let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
+
 @Suite(.serialized) struct AuthRunTests {
+    @Test func requiredSignatureFromATrustedKeyIsRecordedPerTag() throws {
+        let folder = try JobFolder(
+            rows: 3, lock: false, extra: #", "signature": {"mode": "require", "trust": ["\#(testTrustHex)"]}"#)
+        let outcome = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let tags = try folder.query("SELECT signature_status FROM tags")
+        #expect(tags.count == 3 && tags.allSatisfy { $0 == ["valid"] })
+    }
+
+    @Test(arguments: [true, false])
+    func untrustedSignatureIsQuarantinedAndNeverWritten(trustTestKey: Bool) throws {
+        // Signed by an unknown key, or by the test key when only NXP's key is trusted.
+        let trust = trustTestKey ? #", "trust": ["\#(testTrustHex)"]"# : ""
+        let folder = try JobFolder(rows: 2, lock: false, extra: #", "signature": {"mode": "require"\#(trust)}"#)
+        let signer = trustTestKey ? "signer=\(untrustedSigner)&" : ""
+        let spec = folder.sim(uid: "04000000000001", options: signer + "count=2")
+        let outcome = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(try folder.query("SELECT count(*) FROM tags") == [["0"]])
+        #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'pending'") == [["2"]])
+        let failed = try folder.query("SELECT failure_class FROM attempts WHERE outcome = 'failed'")
+        #expect(failed.count == 2 && failed.allSatisfy { $0 == ["signatureInvalid"] })
+        let failures = try String(contentsOf: folder.reports.appendingPathComponent("failures.csv"), encoding: .utf8)
+        #expect(failures.components(separatedBy: "signatureInvalid").count == 3, "\(failures)")
+        for uid in ["04000000000001", "04000000000002"] {
+            let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(uid).bin")))
+            #expect(!String(decoding: image, as: UTF8.self).contains("example.com"), "tag \(uid) was written")
+        }
+    }
+
+    @Test func recordedSignatureStoresInvalidButWrites() throws {
+        let folder = try JobFolder(rows: 1, lock: false, extra: #", "signature": "record""#)
+        let spec = folder.sim(uid: "04000000000001", options: "signer=\(untrustedSigner)")
+        let outcome = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try folder.query("SELECT signature_status FROM tags") == [["invalid"]])
+    }
+
     @Test func groupReadableKeyFileIsRefusedWithExit77AndNoKeyBytes() throws {
         let folder = try JobFolder(rows: 2, extra: #", "keys": {"brand": {"file": "brand.key"}}"#)
         let keyFile = folder.url.appendingPathComponent("brand.key")

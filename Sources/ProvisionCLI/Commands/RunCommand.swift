@@ -63,6 +63,14 @@ struct RunCommand: Command {
             ? (job.manifest.readers.isEmpty ? [ReaderFactory.defaultSpec] : job.manifest.readers.map(\.text))
             : args.all("reader")
         let readers = try await ReaderFactory.open(specs)
+        if job.manifest.security.signature == .require {
+            for reader in readers where !reader.capabilities.rawCommands {
+                throw CLIError(
+                    .unavailable,
+                    "reader '\(reader.name)' cannot send raw commands (READ_SIG), and the job requires the "
+                        + "originality signature; use a reader with raw command support or set \"signature\": \"record\"")
+            }
+        }
         let ledgerURL = job.manifest.ledgerURL
         let ledger = try await JobContext.openLedger(at: ledgerURL, create: true)
         try await register(job, in: ledger, accept: args.flag("accept-changed-manifest"))

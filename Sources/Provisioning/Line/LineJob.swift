@@ -27,12 +27,15 @@ public struct LineJob: Sendable {
     public var onFailure: FailurePolicy
     /// The row renderer.
     public var render: Renderer
+    /// The originality-signature check (`nil`: off).
+    public var signature: SignatureCheck?
 
     /// Creates a job description.
     public init(
         name: String, acceptedChips: Set<ChipModel>, lock: Bool, retries: Int, onFailure: FailurePolicy,
-        render: @escaping Renderer
+        signature: SignatureCheck? = nil, render: @escaping Renderer
     ) {
+        self.signature = signature
         self.name = name
         self.acceptedChips = acceptedChips
         self.lock = lock

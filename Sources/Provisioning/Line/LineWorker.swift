@@ -127,7 +127,8 @@ public struct LineWorker: Sendable {
             attempt += 1
             let attemptStart = Date()
             let plan = TagCycle.Plan(
-                message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate)
+                message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
+                signature: job.signature, uid: uid)
             let outcome = try await reader.withTransceiver { TagCycle.run(plan, on: $0) }
             Self.add(outcome.phaseMicroseconds, to: &durations)
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }
@@ -135,7 +136,8 @@ public struct LineWorker: Sendable {
                 let ledgerStart = clock.now
                 let tag = TagRecord(
                     uid: uid, chip: outcome.chip?.rawValue ?? "type2", bytesSHA256: Digest.sha256(message),
-                    byteCount: message.count, locked: outcome.locked, writtenAt: Date())
+                    byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
+                    writtenAt: Date())
                 let record = AttemptRecord(
                     uid: uid, row: claim.row, reader: readerName, outcome: .done, phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,

@@ -20,13 +20,22 @@ public struct TagCycle: Sendable {
         public var lock: Bool
         /// Re-activate before starting (a retry after silence, or a resumed tag).
         public var reactivateFirst: Bool
+        /// The originality-signature check after identify (`nil`: no READ_SIG).
+        public var signature: SignatureCheck?
+        /// The UID from anticollision (the signed message); empty: read from pages 0–1.
+        public var uid: [UInt8]
 
         /// Creates a plan.
-        public init(message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false) {
+        public init(
+            message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false,
+            signature: SignatureCheck? = nil, uid: [UInt8] = []
+        ) {
+            self.uid = uid
             self.message = message
             self.acceptedChips = acceptedChips
             self.lock = lock
             self.reactivateFirst = reactivateFirst
+            self.signature = signature
         }
     }
 
@@ -48,6 +57,8 @@ public struct TagCycle: Sendable {
         public var exchanges: Int
         /// Modelled airtime (µs) when the reader models it.
         public var airtimeMicroseconds: Double?
+        /// The originality-signature result when the plan checked it.
+        public var signature: SignatureStatus?
     }
 
     /// Runs the cycle for `plan` on the tag behind `transceiver`. Never throws: every failure is an
@@ -71,6 +82,7 @@ private final class Runner {
     var alreadyWritten = false
     var locked = false
     var micros: [Phase: Double] = [:]
+    var signature: SignatureStatus?
 
     init(tag: Type2Tag, plan: TagCycle.Plan) {
         self.tag = tag
@@ -90,6 +102,9 @@ private final class Runner {
                             "tag is \(identity.chip?.displayName ?? "a generic Type 2 tag"), the job expects "
                                 + plan.acceptedChips.map(\.displayName).sorted().joined(separator: " or "))
                     }
+                }
+                if let check = plan.signature {
+                    try checkSignature(check, uid: plan.uid.isEmpty ? try tag.readUID() : plan.uid)
                 }
                 return try tag.detectNDEF()
             }
@@ -114,6 +129,30 @@ private final class Runner {
             self.failure = failure
         } catch {
             failure = CycleFailure(classifying: error, phase: phase)
+        }
+    }
+
+    /// READ_SIG `3Ch` and verification against the trusted keys (`type2-ntag.md` §3.8). Under
+    /// `require` a tag that does not verify (or cannot answer) is quarantined before any write; under
+    /// `record` the result is only kept. After silence the tag is re-activated (a NAK already re-activates it).
+    func checkSignature(_ check: SignatureCheck, uid: [UInt8]) throws {
+        do {
+            let answer = try tag.readSignature()
+            signature = check.verify(uid: uid, signature: answer) ? .valid : .invalid
+        } catch let error as TransportError where error == .tagLost {
+            throw error
+        } catch {
+            signature = .unreadable
+            if check.policy == .require {
+                throw CycleFailure(.signatureInvalid, phase: .identify, "READ_SIG failed: \(error)")
+            }
+            if let transport = error as? TransportError, transport == .noAnswer { try tag.reactivate() }
+            return
+        }
+        if check.policy == .require, signature == .invalid {
+            throw CycleFailure(
+                .signatureInvalid, phase: .identify,
+                "originality signature does not verify against any trusted key (counterfeit or unknown chip)")
         }
     }
 
@@ -147,6 +186,6 @@ private final class Runner {
         TagCycle.Outcome(
             failure: failure, chip: chip, wroteSomething: wroteSomething, alreadyWritten: alreadyWritten,
             locked: locked, phaseMicroseconds: micros, exchanges: tag.total.exchanges + tag.total.reactivations,
-            airtimeMicroseconds: tag.total.airtimeMicroseconds)
+            airtimeMicroseconds: tag.total.airtimeMicroseconds, signature: signature)
     }
 }
