@@ -8,7 +8,7 @@ import Provisioning
 /// and the ledger, with every failure turned into the right exit code.
 struct JobContext: Sendable {
     let manifest: Manifest
-    let template: Template
+    var template: Template
     let manifestSHA256: String
     let templateSHA256: String
     /// The job's keys, once `loadKeys` ran (never printed: `SecretKey` shows only id and fingerprint).
@@ -39,6 +39,7 @@ struct JobContext: Sendable {
     mutating func loadKeys(environment: [String: String]) throws(CLIError) {
         do {
             keys = try manifest.security.loadKeys(environment: environment)
+            template.keys = keys
         } catch {
             let code: ExitCode = switch error.reason {
             case .permissions: .noPermission

@@ -6,7 +6,7 @@ import Foundation
 /// and the late-bound `uid` and `timestamp` — followed by filters (`upper`, `lower`, `urlencode`,
 /// `pad:N`, `hex`, `default:TEXT`). Built-ins take precedence over JSON record keys of the same name;
 /// a CSV column named like a built-in the template uses is an error. Names containing `:` are
-/// function calls, reserved for product authentication (`mac:KEY`), and rejected for now.
+/// function calls: `mac:KEYID` or `mac:KEYID:name,name` (see `Placeholder.Source.mac`).
 public struct Template: Sendable {
     /// The template file as shown in messages.
     public let file: String
@@ -16,6 +16,8 @@ public struct Template: Sendable {
     public let serial: SerialNumbering
     /// Every placeholder, in file order.
     public let placeholders: [Placeholder]
+    /// Keys `{{mac:KEYID}}` renders with, set once the job's keys are loaded (empty: MACs are sized only).
+    public var keys: [String: SecretKey] = [:]
 
     let root: Node
     let tree: JSONNode
@@ -42,7 +44,15 @@ public struct Template: Sendable {
         } catch {
             throw JobInputError.missing(file: file, url: manifest.templateURL)
         }
-        return try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
+        let template = try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
+        for placeholder in template.placeholders {
+            guard case .mac(let key, _, _) = placeholder.source, manifest.security.keys[key] == nil else { continue }
+            let known = manifest.security.keys.keys.sorted().joined(separator: ", ")
+            throw JobInputError(
+                .templateInvalid, file: file, position: placeholder.position,
+                "key '\(key)' is not in the manifest's keys (known: \(known.isEmpty ? "none" : known))")
+        }
+        return template
     }
 
     /// Parses a template from its bytes.
@@ -105,6 +115,12 @@ public struct Template: Sendable {
                     "unknown name '\(name)' (columns of \(dataFile): \(columns.joined(separator: ", ")); built-ins: "
                         + (Self.builtinNames + Self.lateBoundNames).joined(separator: ", ") + ")")
             case .field: continue
+            case .mac(_, let inputs, _):
+                for name in inputs where !known.contains(name) && Placeholder.source(for: name) == .field(name) {
+                    throw JobInputError(
+                        .templateInvalid, file: file, position: placeholder.position,
+                        "unknown name '\(name)' in the mac inputs (columns of \(dataFile): \(columns.joined(separator: ", ")))")
+                }
             default:
                 if known.contains(placeholder.name) {
                     throw JobInputError(

@@ -69,6 +69,51 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
         #expect(again.status == 0, "\(again.stderr)")
     }
 
+    @Test func macdURLsVerifyAndNoKeyBytesLeakIntoLedgerOutputOrReports() throws {
+        let folder = try JobFolder(
+            rows: 3, lock: false, extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "signature": "record""#)
+        let template = """
+            {"records": [{"type": "uri", "uri": "https://example.com/t?u={{uid}}&s={{serial}}&m={{mac:brand:uid,serial}}"}]}
+            """
+        try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
+        let keyHex = Hex.compact(authTestKey)
+        let outcome = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--json"], directory: folder.url,
+            environment: ["BRAND_KEY": keyHex.lowercased()])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for record in try folder.query("SELECT uid FROM tags") {
+            let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(record[0]).bin")))
+            let message = try NDEFMessage(bytes: try NDEFTLV.extractMessage(fromArea: Array(image[16..<512])))
+            let url = try #require(message.records.first?.wellKnownTypeURIPayload()?.absoluteString)
+            let items = try #require(URLComponents(string: url)?.queryItems)
+            let values = Dictionary(uniqueKeysWithValues: items.map { ($0.name, $0.value ?? "") })
+            #expect(values["u"] == record[0])
+            var encoded = Array("provision/url-mac/v1".utf8) + [0]
+            for text in [folder.job, record[0], values["s"] ?? ""] {
+                encoded += [0, 0, 0, UInt8(text.utf8.count)] + Array(text.utf8)
+            }
+            let mac = Hex.compact(Array(Crypto256.hmac(key: authTestKey, encoded).prefix(8)))
+            #expect(values["m"] == mac, "\(url)")
+        }
+        // The key never appears: not in the ledger file, the run's output, or any report.
+        let needles = [keyHex.uppercased(), keyHex.lowercased(), Data(authTestKey).base64EncodedString()]
+            .map { Array($0.utf8) } + [authTestKey]
+        var files = [folder.ledger]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.reports.path) {
+            files.append(folder.reports.appendingPathComponent(name))
+        }
+        var haystacks = try files.map { [UInt8](try Data(contentsOf: $0)) }
+        haystacks += [Array(outcome.stdout.utf8), Array(outcome.stderr.utf8)]
+        #expect(files.count >= 6)
+        for haystack in haystacks {
+            for needle in needles {
+                #expect(!haystack.indices.contains { start in
+                    start + needle.count <= haystack.count && Array(haystack[start..<start + needle.count]) == needle
+                })
+            }
+        }
+    }
+
     @Test func missingKeyEnvironmentVariableStopsTheRun() throws {
         let folder = try JobFolder(rows: 1, extra: #", "keys": {"brand": {"env": "PROVISION_TEST_ABSENT_KEY"}}"#)
         let outcome = try ProvisionProcess.run(
