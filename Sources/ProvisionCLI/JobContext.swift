@@ -61,16 +61,27 @@ struct JobContext: Sendable {
     /// The serial of a row as the template renders it.
     func serial(row: Int) -> String { manifest.serial.value(forRow: row) ?? "" }
 
+    /// The key recorded per tag: the protection key, else the first key a `{{mac:…}}` uses.
+    var recordedKey: SecretKey? {
+        if let id = manifest.security.protection?.key, let key = keys[id] { return key }
+        for placeholder in template.placeholders {
+            if case .mac(let id, _, _) = placeholder.source, let key = keys[id] { return key }
+        }
+        return nil
+    }
+
     /// The line worker's view of this job.
     func lineJob() -> LineJob {
         let template = self.template
-        return LineJob(
+        var job = LineJob(
             name: manifest.job, acceptedChips: manifest.tag == .type2 ? [] : manifest.tag.acceptedChips,
             lock: manifest.lock == .permanent, retries: manifest.retries, onFailure: manifest.onFailure == .burn ? .burn : .reuse,
             signature: SignatureCheck(manifest.security)
         ) { row, fields, uid, time in
             try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
         }
+        job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
+        return job
     }
 
     /// Opens (creating the folder if `create`) the job's ledger.

@@ -95,6 +95,9 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
             let mac = Hex.compact(Array(Crypto256.hmac(key: authTestKey, encoded).prefix(8)))
             #expect(values["m"] == mac, "\(url)")
         }
+        let fingerprint = Hex.compact(Array(Crypto256.sha(authTestKey).prefix(8)))
+        let keyColumns = try folder.query("SELECT DISTINCT key_id, key_fingerprint FROM tags")
+        #expect(keyColumns == [["brand", fingerprint]])
         // The key never appears: not in the ledger file, the run's output, or any report.
         let needles = [keyHex.uppercased(), keyHex.lowercased(), Data(authTestKey).base64EncodedString()]
             .map { Array($0.utf8) } + [authTestKey]

@@ -29,6 +29,8 @@ public struct LineJob: Sendable {
     public var render: Renderer
     /// The originality-signature check (`nil`: off).
     public var signature: SignatureCheck?
+    /// The key recorded with every tag (id and fingerprint only), when the job uses one.
+    public var keyRecord: (id: String, fingerprint: String)?
 
     /// Creates a job description.
     public init(

@@ -137,7 +137,7 @@ public struct LineWorker: Sendable {
                 let tag = TagRecord(
                     uid: uid, chip: outcome.chip?.rawValue ?? "type2", bytesSHA256: Digest.sha256(message),
                     byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
-                    writtenAt: Date())
+                    writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint)
                 let record = AttemptRecord(
                     uid: uid, row: claim.row, reader: readerName, outcome: .done, phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
