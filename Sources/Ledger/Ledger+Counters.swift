@@ -31,3 +31,16 @@ extension Ledger {
         }
     }
 }
+
+extension Ledger {
+    /// The fields of `row` in `job` as stored when the rows were added, or `nil` for no such row.
+    public func rowFields(job: String, row: Int) async throws(LedgerError) -> [String: String]? {
+        let json = try await perform { () throws(LedgerError) in
+            try connection.queryFirst(
+                "SELECT fields_json FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
+            ) { $0.text(0) }
+        }
+        guard let json else { return nil }
+        return try LedgerFormat.fields(json)
+    }
+}

@@ -6,6 +6,7 @@ enum CommandRegistry {
         RunCommand.self,
         ReportCommand.self,
         ReleaseCommand.self,
+        VerifyURLCommand.self,
         EmulateCommand.self,
     ]
 

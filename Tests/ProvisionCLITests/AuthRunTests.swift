@@ -94,7 +94,29 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
             }
             let mac = Hex.compact(Array(Crypto256.hmac(key: authTestKey, encoded).prefix(8)))
             #expect(values["m"] == mac, "\(url)")
+            // The back end's view: valid as read back, invalid after one changed character.
+            let env = ["BRAND_KEY": keyHex]
+            let valid = try ProvisionProcess.run(
+                ["verify-url", url, "--manifest", "job.json"], directory: folder.url, environment: env)
+            #expect(valid.status == 0 && valid.stdout.hasPrefix("valid"), "\(valid.stdout)\(valid.stderr)")
+            let lastMAC = try #require(mac.last)
+            let tampered = String(url.dropLast()) + (lastMAC == "0" ? "1" : "0")
+            let invalid = try ProvisionProcess.run(
+                ["verify-url", tampered, "--manifest", "job.json"], directory: folder.url, environment: env)
+            #expect(invalid.status == 1 && invalid.stdout.hasPrefix("invalid"), "\(invalid.stdout)")
+            let otherSerial = url.replacingOccurrences(of: "&s=\(values["s"] ?? "")&", with: "&s=S99999&")
+            let moved = try ProvisionProcess.run(
+                ["verify-url", otherSerial, "--manifest", "job.json"], directory: folder.url, environment: env)
+            #expect(moved.status == 1 && moved.stdout.hasPrefix("invalid"), "\(moved.stdout)")
+            let viaKey = try ProvisionProcess.run(
+                ["verify-url", url, "--manifest", "job.json", "--key", "brand=\(keyHex)"], directory: folder.url)
+            #expect(viaKey.status == 0, "\(viaKey.stdout)\(viaKey.stderr)")
         }
+        let stranger = "https://example.com/t?u=04FFFFFFFFFFFF&s=S00001&m=0011223344556677"
+        let unknown = try ProvisionProcess.run(
+            ["verify-url", stranger, "--manifest", "job.json"], directory: folder.url,
+            environment: ["BRAND_KEY": keyHex])
+        #expect(unknown.status == 1 && unknown.stdout.hasPrefix("unknown"), "\(unknown.stdout)\(unknown.stderr)")
         let fingerprint = Hex.compact(Array(Crypto256.sha(authTestKey).prefix(8)))
         let keyColumns = try folder.query("SELECT DISTINCT key_id, key_fingerprint FROM tags")
         #expect(keyColumns == [["brand", fingerprint]])
