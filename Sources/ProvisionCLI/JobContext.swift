@@ -81,6 +81,7 @@ struct JobContext: Sendable {
             try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
         }
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
+        if let settings = manifest.security.protection, let key = keys[settings.key] { job.protection = (settings, key) }
         return job
     }
 

@@ -139,6 +139,25 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
         }
     }
 
+    @Test func protectedJobRunsEndToEndAndRecordsTheKey() throws {
+        let folder = try JobFolder(
+            rows: 2, lock: false,
+            extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "protect": {"key": "brand", "auth0": "ndef", "authlim": 3}"#)
+        let outcome = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url,
+            environment: ["BRAND_KEY": Hex.compact(authTestKey)])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for record in try folder.query("SELECT uid FROM tags") {
+            let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(record[0]).bin")))
+            // NTAG215: CFG0 page 83h (AUTH0 = 04), CFG1 84h (AUTHLIM 3), CC unchanged (E1 10 3E 00).
+            #expect(image[0x83 * 4 + 3] == 0x04 && image[0x84 * 4] == 0x03)
+            #expect(Array(image[12..<16]) == [0xE1, 0x10, 0x3E, 0x00])
+            let uid = try #require(Hex.bytes(record[0]))
+            let pwd = Array(Crypto256.hmac(key: authTestKey, uid).prefix(4))
+            #expect(Array(image[0x85 * 4..<0x85 * 4 + 4]) == pwd)
+        }
+    }
+
     @Test func missingKeyEnvironmentVariableStopsTheRun() throws {
         let folder = try JobFolder(rows: 1, extra: #", "keys": {"brand": {"env": "PROVISION_TEST_ABSENT_KEY"}}"#)
         let outcome = try ProvisionProcess.run(

@@ -128,7 +128,8 @@ public struct LineWorker: Sendable {
             let attemptStart = Date()
             let plan = TagCycle.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
-                signature: job.signature, uid: uid)
+                signature: job.signature, uid: uid,
+                protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) })
             let outcome = try await reader.withTransceiver { TagCycle.run(plan, on: $0) }
             Self.add(outcome.phaseMicroseconds, to: &durations)
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }

@@ -24,12 +24,15 @@ public struct TagCycle: Sendable {
         public var signature: SignatureCheck?
         /// The UID from anticollision (the signed message); empty: read from pages 0–1.
         public var uid: [UInt8]
+        /// Password protection to set after verify (and lock), if any.
+        public var protection: ProtectionPlan?
 
         /// Creates a plan.
         public init(
             message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false,
-            signature: SignatureCheck? = nil, uid: [UInt8] = []
+            signature: SignatureCheck? = nil, uid: [UInt8] = [], protection: ProtectionPlan? = nil
         ) {
+            self.protection = protection
             self.uid = uid
             self.message = message
             self.acceptedChips = acceptedChips
@@ -125,6 +128,9 @@ private final class Runner {
                 try timed(.lock) { try tag.writeLock() }
                 locked = true
             }
+            if let protection = plan.protection, let chip {
+                try timed(.lock) { try protect(protection, chip: chip) }
+            }
         } catch let failure as CycleFailure {
             self.failure = failure
         } catch {
@@ -153,6 +159,58 @@ private final class Runner {
             throw CycleFailure(
                 .signatureInvalid, phase: .identify,
                 "originality signature does not verify against any trusted key (counterfeit or unknown chip)")
+        }
+    }
+
+    /// Sets per-tag password protection in the safe order of `type2-ntag.md` §3.9 — WRITE `A2` of PWD,
+    /// PACK, CFG1 (ACCESS), then CFG0 (AUTH0) last; CFGLCK, if asked, is set by an authenticated CFG1
+    /// WRITE after that — re-activates, checks PWD_AUTH `1Bh` returns the
+    /// expected PACK, and checks that an unauthenticated WRITE to a protected page is refused. The
+    /// CC's access bits are never touched, so phones still read the NDEF message.
+    func protect(_ plan: ProtectionPlan, chip: ChipModel) throws {
+        guard chip.isNTAG else {
+            throw CycleFailure(.protectFailed, phase: .lock, "password protection needs an NTAG21x")
+        }
+        let auth0 = plan.auth0Page(on: chip)
+        let probePage = min(auth0, chip.cfg0Page)
+        let probe = Array(try tag.read(page: probePage).prefix(4))
+        let current = try tag.readConfiguration()
+        if current.isPasswordProtected(on: chip) || Int(current.auth0) <= chip.lastPage {
+            // A retry or a resumed tag: the configuration pages already need the password.
+            try authenticated(plan)
+        }
+        let access = (current.access & 0x10) | plan.accessBits
+        try tag.write(page: chip.pwdPage, data: plan.password.pwd)
+        try tag.write(page: chip.packPage, data: plan.password.pack + [0x00, 0x00])
+        try tag.write(page: chip.cfg1Page, data: [access & ~0x40, current.cfg1[1], 0x00, 0x00])
+        try tag.write(page: chip.cfg0Page, data: [current.cfg0[0], current.cfg0[1], current.cfg0[2], UInt8(auth0)])
+        try tag.reactivate()
+        try authenticated(plan)
+        if access & 0x40 != 0 {
+            // CFGLCK last, authenticated: a chip that applies it at once would refuse the CFG0 write.
+            try tag.write(page: chip.cfg1Page, data: [access, current.cfg1[1], 0x00, 0x00])
+        }
+        try tag.reactivate()
+        let written = probePage == chip.cfg0Page
+            ? [current.cfg0[0], current.cfg0[1], current.cfg0[2], UInt8(auth0)] : probe
+        do {
+            try tag.write(page: probePage, data: written)
+        } catch let error as TransportError where error != .tagLost {
+            return  // refused without the password, as it must be (the NAK re-activated the tag)
+        } catch let error as Type2Error where (error.cause as? TransportError).map({ $0 != .tagLost }) ?? false {
+            return
+        }
+        throw CycleFailure(
+            .protectFailed, phase: .lock, page: probePage,
+            "an unauthenticated WRITE to protected page \(probePage) was accepted")
+    }
+
+    /// PWD_AUTH with the tag's derived password, as a protection failure when refused.
+    func authenticated(_ plan: ProtectionPlan) throws {
+        do {
+            try tag.authenticate(password: plan.password.pwd, expectedPACK: plan.password.pack)
+        } catch let error as Type2Error where error.code == .authenticationFailed {
+            throw CycleFailure(.protectFailed, phase: .lock, "PWD_AUTH with the derived password failed: \(error.message)")
         }
     }
 
