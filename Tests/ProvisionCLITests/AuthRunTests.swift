@@ -158,6 +158,30 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
         }
     }
 
+    @Test func authSampleJobProgramsVerifiableProtectedTags() throws {
+        let folder = try Fixtures.temporaryDirectory("auth-sample")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["jobs", "templates"] {
+            try FileManager.default.copyItem(
+                at: Fixtures.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        // The documented sample-only test value (docs/authentication.md); never use it for real tags.
+        let env = ["PROVISION_SAMPLE_BRAND_KEY": "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"]
+        let store = folder.appendingPathComponent("tags").path
+        let run = try ProvisionProcess.run(
+            ["run", "jobs/auth.json", "--quiet", "--reader", "sim:ntag215?uid=04000000000001&count=3&store=\(store)"],
+            directory: folder, environment: env)
+        #expect(run.status == 1, "three tags for more rows: \(run.stderr)")
+        let image = [UInt8](try Data(contentsOf: folder.appendingPathComponent("tags/04000000000002.bin")))
+        let message = try NDEFMessage(bytes: try NDEFTLV.extractMessage(fromArea: Array(image[16..<512])))
+        let url = try #require(message.records.first?.wellKnownTypeURIPayload()?.absoluteString)
+        #expect(url.hasPrefix("https://example.com/a/A26-000002?u=04000000000002&m="), "\(url)")
+        let valid = try ProvisionProcess.run(
+            ["verify-url", url, "--manifest", "jobs/auth.json"], directory: folder, environment: env)
+        #expect(valid.status == 0, "\(valid.stdout)\(valid.stderr)")
+        #expect(image[0x83 * 4 + 3] == 0x04)
+    }
+
     @Test func missingKeyEnvironmentVariableStopsTheRun() throws {
         let folder = try JobFolder(rows: 1, extra: #", "keys": {"brand": {"env": "PROVISION_TEST_ABSENT_KEY"}}"#)
         let outcome = try ProvisionProcess.run(
