@@ -66,7 +66,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ProvisionCLITests", dependencies: ["ProvisionCLI", "provision", "TestSupport", "NDEF", "NFCTags", "Crypto"],
+            name: "ProvisionCLITests", dependencies: ["ProvisionCLI", "provision", "TestSupport", "NDEF", "NFCTags", "Crypto", "TagEmulator"],
             swiftSettings: strict),
     ]
 )

@@ -81,6 +81,12 @@ struct JobContext: Sendable {
             try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
         }
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
+        if template.placeholders.contains(where: { if case .mirror = $0.source { true } else { false } }) {
+            job.mirror = { row, fields, uid in
+                try template.mirrorPlan(
+                    row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: Date()))
+            }
+        }
         if let settings = manifest.security.protection, let key = keys[settings.key] { job.protection = (settings, key) }
         return job
     }

@@ -19,6 +19,9 @@ public struct Placeholder: Sendable, Hashable {
         /// `mac:KEYID[:name,…]`: the URL MAC under a manifest key over the named values (default `uid`),
         /// sized and rendered by `bytes:N`, `hex` or `base64url` after `|`.
         case mac(key: String, inputs: [String], setting: URLMAC)
+        /// `uidMirror`, `counterMirror`, `uidCounterMirror`: a window the chip fills with its UID and/or
+        /// NFC counter in ASCII on every READ (`type2-ntag.md` §6).
+        case mirror(MirrorKind)
     }
 
     /// The name as written (trimmed).
@@ -44,8 +47,8 @@ public struct Placeholder: Sendable, Hashable {
         filters.contains { if case .defaultValue = $0 { true } else { false } }
     }
 
-    /// Names reserved for later template tokens (product authentication); using one is an error for now.
-    static let reservedNames: Set<String> = ["uidMirror", "counterMirror", "uidCounterMirror"]
+    /// Names reserved for later template tokens; using one is an error.
+    static let reservedNames: Set<String> = []
 
     /// Parses `mac:KEYID` or `mac:KEYID:name,name`; `nil` when `name` is not a well-formed MAC call.
     static func macSource(for name: String) -> Source? {
@@ -66,6 +69,9 @@ public struct Placeholder: Sendable, Hashable {
         case "job": .job
         case "uid": .uid
         case "timestamp": .timestamp
+        case "uidMirror": .mirror(.uid)
+        case "counterMirror": .mirror(.counter)
+        case "uidCounterMirror": .mirror(.uidAndCounter)
         default: name.contains(":") || reservedNames.contains(name) ? nil : .field(name)
         }
     }

@@ -9,7 +9,7 @@ extension Template {
         case .row: String(row.row)
         case .job: job
         case .field(let field): row.fields[field]
-        case .uid, .timestamp, .mac, nil: nil
+        case .uid, .timestamp, .mac, .mirror, nil: nil
         }
     }
 
@@ -38,6 +38,7 @@ extension Template {
         case .job: value = job
         case .uid: value = (late ?? .sizing).uidText
         case .timestamp: value = (late ?? .sizing).timestampText
+        case .mirror(let kind): value = kind.placeholder(marked: late?.marksMirror ?? false)
         case .mac(let keyID, let inputs, let setting):
             value = try mac(placeholder, key: keyID, inputs: inputs, setting: setting, row: row, late: late)
         }

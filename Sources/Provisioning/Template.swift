@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 
 /// A message template: the record JSON of `provision ndef encode` with `{{…}}` placeholders in string values.
 ///
@@ -45,6 +46,22 @@ public struct Template: Sendable {
             throw JobInputError.missing(file: file, url: manifest.templateURL)
         }
         let template = try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
+        let mirrors = template.placeholders.filter { if case .mirror = $0.source { true } else { false } }
+        if mirrors.count > 1 {
+            throw JobInputError(
+                .templateInvalid, file: file, position: mirrors[1].position,
+                "a tag has one mirror; use {{uidCounterMirror}} for both UID and counter")
+        }
+        if let mirror = mirrors.first, !mirror.filters.isEmpty {
+            throw JobInputError(
+                .templateInvalid, file: file, position: mirror.position,
+                "'\(mirror.name)' takes no filters: the chip writes its ASCII as is")
+        }
+        if let mirror = mirrors.first, manifest.tag != .type2, !manifest.tag.acceptedChips.allSatisfy(\.isNTAG) {
+            throw JobInputError(
+                .templateInvalid, file: file, position: mirror.position,
+                "'\(mirror.name)' needs an NTAG213/215/216 job (tag \(manifest.tag.rawValue) has no mirror)")
+        }
         for placeholder in template.placeholders {
             guard case .mac(let key, _, _) = placeholder.source, manifest.security.keys[key] == nil else { continue }
             let known = manifest.security.keys.keys.sorted().joined(separator: ", ")

@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCTags
 import TestSupport
+import TagEmulator
 import Testing
 
 /// A 32-byte test key: the bytes that must never appear in any output.
@@ -173,13 +174,33 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
             directory: folder, environment: env)
         #expect(run.status == 1, "three tags for more rows: \(run.stderr)")
         let image = [UInt8](try Data(contentsOf: folder.appendingPathComponent("tags/04000000000002.bin")))
-        let message = try NDEFMessage(bytes: try NDEFTLV.extractMessage(fromArea: Array(image[16..<512])))
-        let url = try #require(message.records.first?.wellKnownTypeURIPayload()?.absoluteString)
-        #expect(url.hasPrefix("https://example.com/a/A26-000002?u=04000000000002&m="), "\(url)")
+        #expect(image[0x83 * 4 + 3] == 0x04, "AUTH0 from the first NDEF page")
+        // A phone's tap: the emulator's READ path applies the UID/counter mirror.
+        let tag = try NTAGEmulator(image: image, chip: .ntag215)
+        func tap() throws -> String {
+            tag.fieldOff()
+            _ = tag.activate()
+            let reader = Type2Tag(transceiver: EmulatorTransceiver(tag: tag))
+            let message = try NDEFMessage(bytes: try reader.readNDEF())
+            return try #require(message.records.first?.wellKnownTypeURIPayload()?.absoluteString)
+        }
+        let first = try tap()
+        #expect(first.hasPrefix("https://example.com/a/A26-000002?m=04000000000002x0000"), "\(first)")
         let valid = try ProvisionProcess.run(
-            ["verify-url", url, "--manifest", "jobs/auth.json"], directory: folder, environment: env)
-        #expect(valid.status == 0, "\(valid.stdout)\(valid.stderr)")
-        #expect(image[0x83 * 4 + 3] == 0x04)
+            ["verify-url", first, "--manifest", "jobs/auth.json"], directory: folder, environment: env)
+        #expect(valid.status == 0 && valid.stdout.hasPrefix("valid"), "\(valid.stdout)\(valid.stderr)")
+        let replayed = try ProvisionProcess.run(
+            ["verify-url", first, "--manifest", "jobs/auth.json"], directory: folder, environment: env)
+        #expect(replayed.status == 1 && replayed.stdout.hasPrefix("replayed"), "\(replayed.stdout)")
+        let second = try tap()
+        #expect(second != first)
+        let next = try ProvisionProcess.run(
+            ["verify-url", second, "--manifest", "jobs/auth.json"], directory: folder, environment: env)
+        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+        let changed = second.replacingOccurrences(of: "?m=04000000000002", with: "?m=04000000000003")
+        let invalid = try ProvisionProcess.run(
+            ["verify-url", changed, "--manifest", "jobs/auth.json"], directory: folder, environment: env)
+        #expect(invalid.status == 1, "\(invalid.stdout)")
     }
 
     @Test func missingKeyEnvironmentVariableStopsTheRun() throws {

@@ -12,11 +12,12 @@ struct VerifyURLCommand: Command {
 
         Takes URL apart along the job's template (the string holding {{mac:…}}), looks the UID up in
         the job's ledger, recomputes the MAC over the template's inputs with the job's key and prints
-        one word: valid, invalid (the MAC or the URL's shape does not match: tampered), or unknown
-        (the UID is not a tag of this job). Keys come from the manifest's `keys` section, or from
+        one word: valid, invalid (the MAC or the URL's shape does not match: tampered), unknown
+        (the UID is not a tag of this job), or replayed (with a counter mirror: the counter is not above
+        the last one accepted, which the ledger keeps). Keys come from the manifest's `keys` section, or from
         --key KEYID=VALUE (hex or base64) when the back end holds them elsewhere.
 
-        Exit: 0 valid, 1 invalid or unknown, 64 usage, 65 bad job, 66 missing file or key,
+        Exit: 0 valid, 1 invalid, unknown or replayed, 64 usage, 65 bad job, 66 missing file or key,
         77 a key file readable by group or others.
 
         Example:
@@ -86,6 +87,15 @@ struct VerifyURLCommand: Command {
         for (placeholder, value) in tap.others where placeholder.source != .timestamp {
             guard let expected = try? job.template.value(of: placeholder, row: row, late: late), expected == value else {
                 return verdict("invalid", "'\(placeholder.name)' does not match the tag's row", context: context)
+            }
+        }
+        if let counter = tap.counter {
+            do {
+                guard try await ledger.acceptCounter(job: name, uid: uid, counter: counter) else {
+                    return verdict("replayed", "counter \(counter) of UID \(uidText) is not above the last one seen", context: context)
+                }
+            } catch {
+                throw JobContext.cliError(error)
             }
         }
         return verdict("valid", "UID \(uidText), row \(row.row) of job \(name)", context: context)

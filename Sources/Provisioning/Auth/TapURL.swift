@@ -8,6 +8,8 @@ import Foundation
 public struct TapURL: Sendable, Hashable {
     /// The UID the URL names (from `{{uid}}`), 14 upper-case hex digits.
     public var uid: String?
+    /// The NFC counter the chip mirrored into the URL, if the template mirrors it.
+    public var counter: Int?
     /// The MAC as presented, and its placeholder's key, inputs and setting.
     public var mac: String
     /// The key id of the MAC.
@@ -33,9 +35,16 @@ extension Template {
             }
             guard var tap = found else { continue }
             tap.uid = values.first { $0.0.source == .uid }?.1
+            tap.counter = nil
             for (placeholder, value) in values {
-                if case .mac = placeholder.source { continue }
-                tap.others[placeholder] = value
+                switch placeholder.source {
+                case .mac: continue
+                case .mirror(let kind):
+                    if kind != .counter { tap.uid = String(value.prefix(14)) }
+                    if kind != .uid { tap.counter = Int(value.suffix(6), radix: 16) }
+                    if kind == .uidAndCounter, Array(value)[14] != "x" { return nil }
+                default: tap.others[placeholder] = value
+                }
             }
             return tap
         }
@@ -62,6 +71,7 @@ extension Template {
         case .uid: return 14
         case .timestamp: return 20
         case .mac(_, _, let setting): return setting.renderedLength
+        case .mirror(let kind): return kind.length
         default: return nil
         }
     }

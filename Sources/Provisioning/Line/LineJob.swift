@@ -29,6 +29,8 @@ public struct LineJob: Sendable {
     public var render: Renderer
     /// The originality-signature check (`nil`: off).
     public var signature: SignatureCheck?
+    /// Where the mirror window lands for a row's message: `(row, fields, uid) → plan` (nil: no mirror).
+    public var mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)?
     /// Password protection and the key its per-tag passwords derive from, when the job protects tags.
     public var protection: (settings: ManifestSecurity.Protection, key: SecretKey)?
     /// The key recorded with every tag (id and fingerprint only), when the job uses one.

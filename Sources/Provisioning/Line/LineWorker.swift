@@ -114,8 +114,10 @@ public struct LineWorker: Sendable {
             return
         }
         let message: [UInt8]
+        let mirror: MirrorPlan?
         do {
             message = try job.render(claim.row, claim.fields, uid, claim.claimedAt)
+            mirror = try job.mirror?(claim.row, claim.fields, uid)
         } catch {
             // Pre-flight rendered every row; reaching here means the row data changed under us.
             try await ledger.returnToPending(job: job.name, row: claim.row, detail: "render failed: \(error)")
@@ -129,7 +131,7 @@ public struct LineWorker: Sendable {
             let plan = TagCycle.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
                 signature: job.signature, uid: uid,
-                protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) })
+                protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror)
             let outcome = try await reader.withTransceiver { TagCycle.run(plan, on: $0) }
             Self.add(outcome.phaseMicroseconds, to: &durations)
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }

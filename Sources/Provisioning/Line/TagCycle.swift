@@ -26,12 +26,16 @@ public struct TagCycle: Sendable {
         public var uid: [UInt8]
         /// Password protection to set after verify (and lock), if any.
         public var protection: ProtectionPlan?
+        /// The UID/counter mirror to configure after verify, if any.
+        public var mirror: MirrorPlan?
 
         /// Creates a plan.
         public init(
             message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false,
-            signature: SignatureCheck? = nil, uid: [UInt8] = [], protection: ProtectionPlan? = nil
+            signature: SignatureCheck? = nil, uid: [UInt8] = [], protection: ProtectionPlan? = nil,
+            mirror: MirrorPlan? = nil
         ) {
+            self.mirror = mirror
             self.protection = protection
             self.uid = uid
             self.message = message
@@ -123,7 +127,11 @@ private final class Runner {
             let result = try timed(.write) { try tag.writeNDEF(plan.message) }
             wroteSomething = !result.writtenPages.isEmpty
             alreadyWritten = result.writtenPages.isEmpty
-            try timed(.verify) { try tag.verify(result) }
+            let window = plan.mirror.map { [($0.page * 4 + $0.byte)..<($0.page * 4 + $0.byte + $0.kind.length)] } ?? []
+            try timed(.verify) { try tag.verify(result, ignoring: window) }
+            if let mirror = plan.mirror, let chip {
+                try timed(.verify) { try configureMirror(mirror, chip: chip) }
+            }
             if plan.lock {
                 try timed(.lock) { try tag.writeLock() }
                 locked = true
@@ -159,6 +167,36 @@ private final class Runner {
             throw CycleFailure(
                 .signatureInvalid, phase: .identify,
                 "originality signature does not verify against any trusted key (counterfeit or unknown chip)")
+        }
+    }
+
+    /// Configures the ASCII mirror (`type2-ntag.md` §6): WRITE `A2` of CFG1 with NFC_CNT_EN when the
+    /// counter shows, then CFG0 (MIRROR_CONF, MIRROR_BYTE, STRG_MOD_EN kept; MIRROR_PAGE); re-activates
+    /// and checks with FAST_READ `3Ah` that the window reads as the UID (and a 6-digit counter).
+    func configureMirror(_ mirror: MirrorPlan, chip: ChipModel) throws {
+        guard chip.isNTAG, mirror.page >= 4, mirror.lastPage <= chip.lastUserPage else {
+            throw CycleFailure(
+                .capacity, phase: .verify, "the mirror window (pages \(mirror.page)…\(mirror.lastPage)) does not fit "
+                    + "the user memory of \(chip.displayName)")
+        }
+        let current = try tag.readConfiguration()
+        if mirror.kind.usesCounter, current.access & 0x10 == 0 {
+            try tag.write(page: chip.cfg1Page, data: [current.access | 0x10, current.cfg1[1], 0x00, 0x00])
+        }
+        let mirrorByte = mirror.kind.configuration << 6 | UInt8(mirror.byte) << 4 | (current.cfg0[0] & 0x04)
+        try tag.write(page: chip.cfg0Page, data: [mirrorByte, current.cfg0[1], UInt8(mirror.page), current.cfg0[3]])
+        try tag.reactivate()
+        let bytes = try tag.fastRead(from: mirror.page, through: mirror.lastPage)
+        let shown = String(decoding: bytes[mirror.byte..<(mirror.byte + mirror.kind.length)], as: UTF8.self)
+        let expected = mirror.kind.ascii(uid: plan.uid, counter: 0)
+        let uidPart = mirror.kind == .counter ? "" : String(expected.prefix(14))
+        let counterPart = mirror.kind == .uid ? "" : String(shown.suffix(6))
+        guard plan.uid.isEmpty || shown.hasPrefix(uidPart),
+            counterPart.allSatisfy({ $0.isHexDigit && !$0.isLowercase })
+        else {
+            throw CycleFailure(
+                .verifyMismatch, phase: .verify, page: mirror.page,
+                "the mirror window reads '\(shown)', expected \(mirror.kind.rawValue) in ASCII")
         }
     }
 
