@@ -203,6 +203,30 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
         #expect(invalid.status == 1, "\(invalid.stdout)")
     }
 
+    @Test func protectedTagsAreReprovisionedWithTheDerivedPassword() throws {
+        let extra = #", "keys": {"brand": {"env": "BRAND_KEY"}}, "protect": {"key": "brand", "auth0": "ndef"}"#
+        let first = try JobFolder(job: "first", rows: 2, lock: false, extra: extra)
+        let second = try JobFolder(job: "second", rows: 2, lock: false, extra: extra)
+        try Data(#"{"records": [{"type": "text", "text": "Rewritten {{name}}", "lang": "en"}]}"#.utf8)
+            .write(to: second.url.appendingPathComponent("template.json"))
+        let env = ["BRAND_KEY": Hex.compact(authTestKey)]
+        let spec = first.sim(uid: "04000000000001", options: "count=2")
+        let one = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: first.url, environment: env)
+        #expect(one.status == 0, "\(one.stderr)")
+        let two = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: second.url, environment: env)
+        #expect(two.status == 0, "\(two.stderr)")
+        let image = [UInt8](try Data(contentsOf: first.store.appendingPathComponent("04000000000001.bin")))
+        #expect(String(decoding: image, as: UTF8.self).contains("Rewritten Item 1"))
+        // Without the right key the protected tags cannot be rewritten.
+        let third = try JobFolder(job: "third", rows: 2, lock: false, extra: extra)
+        let wrong = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", spec, "--quiet"], directory: third.url,
+            environment: ["BRAND_KEY": String(repeating: "77", count: 32)])
+        #expect(wrong.status == 1, "\(wrong.stderr)")
+        let classes = try third.query("SELECT DISTINCT failure_class FROM attempts WHERE outcome = 'failed'")
+        #expect(classes == [["protectFailed"]], "\(classes)")
+    }
+
     @Test func missingKeyEnvironmentVariableStopsTheRun() throws {
         let folder = try JobFolder(rows: 1, extra: #", "keys": {"brand": {"env": "PROVISION_TEST_ABSENT_KEY"}}"#)
         let outcome = try ProvisionProcess.run(

@@ -90,6 +90,8 @@ private final class Runner {
     var locked = false
     var micros: [Phase: Double] = [:]
     var signature: SignatureStatus?
+    /// Whether the tag arrived password-protected (re-provisioning or a resumed tag).
+    var wasProtected = false
 
     init(tag: Type2Tag, plan: TagCycle.Plan) {
         self.tag = tag
@@ -109,6 +111,9 @@ private final class Runner {
                             "tag is \(identity.chip?.displayName ?? "a generic Type 2 tag"), the job expects "
                                 + plan.acceptedChips.map(\.displayName).sorted().joined(separator: " or "))
                     }
+                }
+                if let protection = plan.protection, let chip = identity.chip {
+                    try unlockIfProtected(protection, chip: chip)
                 }
                 if let check = plan.signature {
                     try checkSignature(check, uid: plan.uid.isEmpty ? try tag.readUID() : plan.uid)
@@ -130,7 +135,10 @@ private final class Runner {
             let window = plan.mirror.map { [($0.page * 4 + $0.byte)..<($0.page * 4 + $0.byte + $0.kind.length)] } ?? []
             try timed(.verify) { try tag.verify(result, ignoring: window) }
             if let mirror = plan.mirror, let chip {
-                try timed(.verify) { try configureMirror(mirror, chip: chip) }
+                try timed(.verify) {
+                    if wasProtected, let protection = plan.protection { try authenticated(protection) }
+                    try configureMirror(mirror, chip: chip)
+                }
             }
             if plan.lock {
                 try timed(.lock) { try tag.writeLock() }
@@ -241,6 +249,19 @@ private final class Runner {
         throw CycleFailure(
             .protectFailed, phase: .lock, page: probePage,
             "an unauthenticated WRITE to protected page \(probePage) was accepted")
+    }
+
+    /// Re-provisioning: a tag that already needs the password (AUTH0 within its pages, or reads
+    /// refused) is authenticated with its derived password before anything is written.
+    func unlockIfProtected(_ plan: ProtectionPlan, chip: ChipModel) throws {
+        guard chip.isNTAG else { return }
+        do {
+            let configuration = try tag.readConfiguration()
+            wasProtected = Int(configuration.auth0) <= chip.lastPage
+        } catch let error as TransportError where error != .tagLost {
+            wasProtected = true  // PROT = 1: the configuration pages themselves are read-protected
+        }
+        if wasProtected { try authenticated(plan) }
     }
 
     /// PWD_AUTH with the tag's derived password, as a protection failure when refused.
