@@ -31,8 +31,10 @@ run: build
 	rm -rf reports/batch
 	$(SWIFT) run -q provision run $(JOB)
 
-bench: build
-	@echo "bench: not yet (see the benchmark issue)"
+## bench: benchmarks B1–B5 (issue 9) → reports/bench.md and reports/bench.json (release build);
+## QUICK=1 runs reduced sizes (< 2 min). Not part of `make test`.
+bench: deps
+	python3 scripts/bench.py $(if $(QUICK),--quick)
 
 clean:
 	rm -rf .build

@@ -7,9 +7,11 @@ extension Type2Tag {
     ///
     /// Order: (1) if the current length is not 0, the length page with length 0 (merged with that
     /// page's new data when it holds message bytes); (2) every other page from the TLV onward in
-    /// ascending order, the length page with length still 0 if it carries message bytes, the
-    /// Terminator `FE` right after the message when there is room; (3) the length page with the real
-    /// length, `03 LL` or `03 FF hi lo` (3-byte form from 255 bytes on). Pages whose cached content
+    /// ascending order, the length page with length still 0 whenever its stored bytes differ from
+    /// that (message bytes, or the `hi lo` of the 3-byte form), the Terminator `FE` right after the
+    /// message when there is room; (3) the length page with the real length, `03 LL` or
+    /// `03 FF hi lo` (3-byte form from 255 bytes on), which then differs from the stored page in the
+    /// length byte only, so a tear of that last WRITE cannot leave a mixed length. Pages whose cached content
     /// already matches are skipped. Detects first if needed.
     ///
     /// Reads only what is needed: pages in the old message region when rewriting (one FAST_READ buys
@@ -52,7 +54,6 @@ extension Type2Tag {
         if afterMessage < current.dataAreaEnd { desired[afterMessage] = 0xFE }
         let lengthAddress = addresses[1]
         let lengthPage = lengthAddress / 4
-        let headerAddresses = Set(addresses.prefix(header.count))
         let touched = Set(desired.keys.map { $0 / 4 }).sorted()
 
         try prefetchForWrite(touched, current: current, desired: desired)
@@ -63,9 +64,6 @@ extension Type2Tag {
         }
         var interim = finals[lengthPage] ?? []
         interim[lengthAddress % 4] = 0x00
-        let lengthPageHasData = (0..<4).contains {
-            desired[lengthPage * 4 + $0] != nil && !headerAddresses.contains(lengthPage * 4 + $0)
-        }
 
         var written: [Int] = []
         var skipped: [Int] = []
@@ -81,10 +79,12 @@ extension Type2Tag {
         // (1) Empty the TLV first so a tear leaves a valid empty tag, never a truncated message.
         let lengthIsZero = cache[lengthPage]?[lengthAddress % 4] == 0x00
         if !lengthIsZero { try put(lengthPage, interim) }
-        // (2) Data pages ascending, Terminator included; the length byte stays 0.
+        // (2) Data pages ascending, Terminator included; the length byte stays 0. The length page
+        // gets its interim content here even when it holds no message bytes (3-byte form: `03 00 hi
+        // lo`), so the last WRITE changes the length byte alone: a tear of that WRITE leaves either
+        // length 0 or the real length, never a mix of old and new length bytes.
         for page in touched {
             let target = page == lengthPage ? interim : finals[page] ?? []
-            if page == lengthPage && !lengthPageHasData { continue }
             if cache[page] == target {
                 if page != lengthPage { skipped.append(page) }
                 continue

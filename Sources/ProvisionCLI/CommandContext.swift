@@ -66,17 +66,27 @@ public struct CommandContext: Sendable {
     public var currentDirectory: URL
     /// Reads all of standard input (for `-` arguments).
     public var readStandardInput: @Sendable () -> Data
+    /// Reads one line of standard input without its newline, `nil` at end of input (confirmations).
+    public var readStandardInputLine: @Sendable () -> String?
 
-    /// Creates a context.
+    /// Creates a context; without `readStandardInputLine`, a line is the first line of
+    /// `readStandardInput()`.
     public init(
         out: TextSink, err: TextSink, environment: [String: String], currentDirectory: URL,
-        readStandardInput: @escaping @Sendable () -> Data
+        readStandardInput: @escaping @Sendable () -> Data,
+        readStandardInputLine: (@Sendable () -> String?)? = nil
     ) {
         self.out = out
         self.err = err
         self.environment = environment
         self.currentDirectory = currentDirectory
         self.readStandardInput = readStandardInput
+        self.readStandardInputLine =
+            readStandardInputLine ?? {
+                let text = String(decoding: readStandardInput(), as: UTF8.self)
+                guard !text.isEmpty else { return nil }
+                return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            }
     }
 
     /// The real process: stdout, stderr, the process environment and working directory.
@@ -85,7 +95,8 @@ public struct CommandContext: Sendable {
             out: TextSink(fileDescriptor: 1), err: TextSink(fileDescriptor: 2),
             environment: ProcessInfo.processInfo.environment,
             currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-            readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
+            readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
+            readStandardInputLine: { Swift.readLine(strippingNewline: true) })
     }
 
     /// An in-memory context for tests.

@@ -1,9 +1,14 @@
 /// Every subcommand, in the order `provision --help` lists them. Add new commands here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
+        InspectCommand.self,
+        WriteCommand.self,
+        LockCommand.self,
+        ReadersCommand.self,
         NDEFCommand.self,
         ValidateCommand.self,
         RunCommand.self,
+        AuditCommand.self,
         ReportCommand.self,
         ReleaseCommand.self,
         VerifyURLCommand.self,

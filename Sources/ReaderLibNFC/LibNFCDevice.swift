@@ -14,8 +14,9 @@ final class LibNFCDevice {
     /// Whether CRC handling and easy framing are off (InCommunicateThru with host-side CRC).
     private var rawMode = false
 
-    /// Slack added to a tag timeout for the host link (UART, USB) when passed to libnfc.
-    static let linkSlackMilliseconds = 50
+    /// Slack added to a tag timeout for the host link (UART, USB) when passed to libnfc (spec option
+    /// `slack=MS`, default 50; software emulators on a loaded host may need more).
+    var linkSlackMilliseconds = 50
 
     init(context: NFCContextPointer, device: NFCDevicePointer, lock: DeviceLock) {
         self.context = context

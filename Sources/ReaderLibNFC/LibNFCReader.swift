@@ -17,14 +17,17 @@ public actor LibNFCReader: TagReader {
     public nonisolated let connstring: String
     /// `nfc:<connstring>`.
     public nonisolated let name: String
+    /// Host-link slack added to every tag timeout (spec option `slack=MS`).
+    private let linkSlackMilliseconds: Int
     /// libnfc passes any Type 2 command through.
     public nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
 
     /// The actor's own serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private init(connstring: String) {
+    private init(connstring: String, linkSlackMilliseconds: Int) {
         self.connstring = connstring
+        self.linkSlackMilliseconds = linkSlackMilliseconds
         name = "nfc:" + connstring
     }
 
@@ -46,7 +49,14 @@ public actor LibNFCReader: TagReader {
             }
             connstring = first
         }
-        let reader = LibNFCReader(connstring: connstring)
+        var slack = 50
+        if let text = spec.option("slack") {
+            guard let value = Int(text), (0...5_000).contains(value) else {
+                throw LibNFCError(.badSpec, "reader '\(spec)': slack must be milliseconds in 0...5000, got '\(text)'")
+            }
+            slack = value
+        }
+        let reader = LibNFCReader(connstring: connstring, linkSlackMilliseconds: slack)
         try await reader.connect()
         return reader
     }
@@ -83,6 +93,7 @@ public actor LibNFCReader: TagReader {
             throw LibNFCError(.openFailed, "libnfc cannot open '\(connstring)'")
         }
         let opened = LibNFCDevice(context: context, device: device, lock: lock)
+        opened.linkSlackMilliseconds = linkSlackMilliseconds
         // nfc_open can succeed on a half-working device (pitfall 6): check a real command first.
         let check = LibNFCCalls.setProperty(device, .activateField, false)
         guard check >= 0 else {

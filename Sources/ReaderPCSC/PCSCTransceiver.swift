@@ -136,10 +136,10 @@ final class PCSCTransceiver: Transceiver {
             _ = try transmitChecked([0xFF, 0xC2, 0x00, 0x00, 0x02, 0x81, 0x00])
             sessionOpen = true
         }
-        let objects = PCSCDataObject.encode(tag: 0x95, value: command)
+        let objects = BERDataObject.encode(tag: 0x95, value: command)
         guard objects.count <= 0xFF else { throw .invalidResponse("command too long for transparent exchange") }
         let reply = try transmitChecked([0xFF, 0xC2, 0x00, 0x01, UInt8(objects.count)] + objects)
-        guard let parsed = PCSCDataObject.parseAll(reply) else {
+        guard let parsed = BERDataObject.parseAll(reply) else {
             throw .invalidResponse("transparent exchange answer is not BER-TLV: \(Hex.string(reply))")
         }
         if let status = parsed.first(where: { $0.tag == 0xC0 })?.value, status.count == 3, status[0] != 0 {

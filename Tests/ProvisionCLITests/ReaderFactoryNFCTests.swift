@@ -30,7 +30,7 @@ struct ReaderFactoryNFCTests {
         }
         try #require(slave.hasPrefix("/dev/pts/"))
 
-        let readers = try await ReaderFactory.open(["nfc:pn532_uart:" + slave])
+        let readers = try await ReaderFactory.open(["nfc:pn532_uart:" + slave + "?slack=1000"])
         let reader = try #require(readers.first)
         #expect(readers.count == 1)
         #expect(reader.name == "nfc:pn532_uart:" + slave)

@@ -57,7 +57,7 @@ struct LibNFCLineTests {
         let store = try Fixtures.temporaryDirectory("pn532-store")
         let child = try await EmulatorProcess.start(["--tags", "sim:ntag215?count=5&uid=04A00000000000&store=\(store.path)", "--line"])
         try #require(child.slavePath.hasPrefix("/dev/pts/"))
-        let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath))
+        let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath + "?slack=1000"))
         var uids: [[UInt8]] = []
         for row in 0..<5 {
             guard case .tag(let tag) = try await reader.poll(timeoutMilliseconds: 1_000) else {
@@ -87,7 +87,7 @@ struct LibNFCLineTests {
     @Test func specFaultNakFiveReachesTheReader() async throws {
         let child = try await EmulatorProcess.start(["--tags", "sim:ntag215?count=1&faults=nak5:1"])
         try #require(child.slavePath.hasPrefix("/dev/pts/"))
-        let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath))
+        let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath + "?slack=1000"))
         var naks: [UInt8] = []
         for page in UInt8(4)...15 {
             guard case .tag = try await reader.poll(timeoutMilliseconds: 500) else { break }

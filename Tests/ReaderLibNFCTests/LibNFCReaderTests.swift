@@ -9,7 +9,7 @@ import Testing
 final class EmulatedPN532 {
     let field: PN532TagPopulation
     let emulator: PN532Emulator
-    var spec: ReaderSpec { get throws { try ReaderSpec("nfc:pn532_uart:" + emulator.slavePath) } }
+    var spec: ReaderSpec { get throws { try ReaderSpec("nfc:pn532_uart:" + emulator.slavePath + "?slack=1000") } }
 
     init(count: Int = 1, lineMode: Bool = false) throws {
         var options = SimulationOptions(chip: .ntag215)
@@ -46,7 +46,7 @@ struct LibNFCReaderTests {
         let state = try await reader.poll(timeoutMilliseconds: 200)
         let elapsed = ContinuousClock.now - start
         #expect(state == .empty)
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(2))
+        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(30), "bounded, not a speed check")
         await reader.close()
     }
 
@@ -186,7 +186,7 @@ struct LibNFCReaderTests {
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()
         #expect(try await task.value == .empty)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(30), "bounded, not a speed check")
         // The reader still works afterwards.
         _ = try pn532.emulator.withChip { chip in try chip.field.insert(uid: [0x04, 1, 2, 3, 4, 5, 6]) }
         #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 1, 2, 3, 4, 5, 6])))

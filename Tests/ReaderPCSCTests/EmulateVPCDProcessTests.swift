@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// `provision emulate vpcd` as a separate process with the real chip model, read through pcscd.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct EmulateVPCDProcessTests {
     /// Sends one control line over the Unix socket and reads the answer up to `ok` / `error:`.
     private func control(_ path: String, _ line: String) throws -> String {

@@ -9,7 +9,7 @@ import Testing
 /// End-to-end tests through a real pcscd with the vsmartcard vpcd driver and the vpcd virtual card.
 ///
 /// pcscd is Debian's 1.9.9. Presence is polled by pcscd every 400 ms, so waits are generous (`pcsc-vpcd.md` §4).
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct PCSCReaderTests {
     /// The tag in `reader`'s field, waiting up to 5 s.
     private func detect(_ reader: PCSCReader) async throws -> [UInt8] {
@@ -190,15 +190,20 @@ struct PCSCReaderTests {
         try await withVirtualReaders([ntag213(uidA)]) { readers in
             let reader = try await readers.reader(0)
             _ = try await detect(reader)
-            let clock = ContinuousClock()
-            let elapsed = try await clock.measure {
-                try await reader.withTransceiver { link in
-                    for page in 0..<100 { _ = try link.transceive([0x30, UInt8(page % 40)], timeoutMilliseconds: 5) }
+            let each = try await reader.withTransceiver { link -> [Duration] in
+                let clock = ContinuousClock()
+                var times: [Duration] = []
+                for page in 0..<60 {
+                    let start = clock.now
+                    _ = try link.transceive([0x30, UInt8(page % 40)], timeoutMilliseconds: 5)
+                    times.append(clock.now - start)
                 }
+                return times
             }
             // Without TCP_QUICKACK on the card's socket each APDU waits for a delayed ACK (p50 44 ms,
-            // pcsc-vpcd.md §6): 100 reads would take over 4 s. With it they take milliseconds.
-            #expect(elapsed < .seconds(2), "100 READs took \(elapsed)")
+            // pcsc-vpcd.md §6). The median (robust to a loaded machine's spikes) stays far below that.
+            let median = each.sorted()[each.count / 2]
+            #expect(median < .milliseconds(20), "median APDU took \(median)")
         }
     }
 
@@ -211,7 +216,7 @@ struct PCSCReaderTests {
             let start = clock.now
             waiting.cancel()
             #expect(try await waiting.value == .empty)
-            #expect(clock.now - start < .seconds(3))
+            #expect(clock.now - start < .seconds(30), "a bound against hanging, not a speed check")
             #expect(try await empty.poll(timeoutMilliseconds: 0) == .empty)
         }
     }

@@ -68,7 +68,7 @@ private final class FakeVPCD {
 
 private let uids: [[UInt8]] = [[0x04, 1, 2, 3, 4, 5, 6], [0x04, 9, 8, 7, 6, 5, 4]]
 
-@Test(.timeLimit(.minutes(1)))
+@Test(.timeLimit(.minutes(5)))
 func lineModeClosesTheLinkAfterUseAndPresentsTheNextTag() async throws {
     let vpcd = try FakeVPCD()
     let card = try VPCDVirtualTag.start(VPCDConfiguration(port: vpcd.port, lineMode: true)) {
@@ -91,7 +91,7 @@ func lineModeClosesTheLinkAfterUseAndPresentsTheNextTag() async throws {
     #expect(vpcd.closedByCard(second))
 }
 
-@Test(.timeLimit(.minutes(1)))
+@Test(.timeLimit(.minutes(5)))
 func powerOffWithoutAnyAPDUKeepsTheTagAndControlCommandsMoveIt() async throws {
     let vpcd = try FakeVPCD()
     let card = try VPCDVirtualTag.start(VPCDConfiguration(port: vpcd.port, lineMode: true)) {

@@ -1,14 +1,20 @@
 /// A BER-TLV data object as used by the PC/SC part 3 transparent session (1- or 2-byte tags,
 /// lengths `nn`, `81 nn` or `82 nn nn`).
-struct PCSCDataObject: Hashable {
+public struct BERDataObject: Sendable, Hashable {
     /// The tag (`5F46` for two-byte tags).
-    var tag: UInt16
+    public var tag: UInt16
     /// The value bytes.
-    var value: [UInt8]
+    public var value: [UInt8]
+
+    /// Creates an object.
+    public init(tag: UInt16, value: [UInt8]) {
+        self.tag = tag
+        self.value = value
+    }
 
     /// Parses a sequence of data objects; `nil` when it is truncated or malformed.
-    static func parseAll(_ bytes: [UInt8]) -> [PCSCDataObject]? {
-        var objects: [PCSCDataObject] = []
+    public static func parseAll(_ bytes: [UInt8]) -> [BERDataObject]? {
+        var objects: [BERDataObject] = []
         var index = 0
         while index < bytes.count {
             var tag = UInt16(bytes[index])
@@ -30,14 +36,14 @@ struct PCSCDataObject: Hashable {
                 return nil
             }
             guard index + length <= bytes.count else { return nil }
-            objects.append(PCSCDataObject(tag: tag, value: Array(bytes[index..<index + length])))
+            objects.append(BERDataObject(tag: tag, value: Array(bytes[index..<index + length])))
             index += length
         }
         return objects
     }
 
     /// Encodes one object with a one-byte tag.
-    static func encode(tag: UInt8, value: [UInt8]) -> [UInt8] {
+    public static func encode(tag: UInt8, value: [UInt8]) -> [UInt8] {
         let length: [UInt8] =
             switch value.count {
             case ..<0x80: [UInt8(value.count)]

@@ -1,0 +1,87 @@
+import Foundation
+import Reports
+
+/// What `provision audit` prints at the end: a table for people, or a stable JSON object (`--json`).
+struct AuditSummary: Sendable {
+    let report: AuditReport
+    /// Presentations of UIDs already audited (each UID is audited once).
+    let repeats: Int
+    /// Whether Ctrl-C ended the audit.
+    let interrupted: Bool
+    /// The audit files written, as displayed paths (md, json, csv, html).
+    let files: [String]
+
+    /// The human-readable table (not a stable format; use `--json` for scripts).
+    func text() -> String {
+        let counts = report.counts
+        var lines = ["audit of job \(report.job): \(report.findings.count) tags read"
+            + (repeats > 0 ? ", \(repeats) repeated \(repeats == 1 ? "presentation" : "presentations") audited once" : "")
+            + (interrupted ? " (interrupted)" : "")]
+        lines.append("  status     count")
+        for status in AuditStatus.allCases {
+            lines.append("  " + pad(status.rawValue, 9) + String(format: "%7d", counts[status] ?? 0))
+        }
+        let problems = report.findings.filter { $0.status != .pass }
+        if !problems.isEmpty {
+            lines.append("findings that did not pass:")
+            lines.append("  " + pad("uid", 16) + pad("row", 6) + pad("status", 10) + "detail")
+            for finding in problems {
+                lines.append(
+                    "  " + pad(finding.uid, 16) + pad(finding.row.map(String.init) ?? "-", 6)
+                        + pad(finding.status.rawValue, 10) + finding.detail)
+            }
+        }
+        if let first = files.first {
+            lines.append("audit files: \(first) (and .json, .csv, .html)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `--json` object (version 1; fields are only ever added).
+    func jsonText() -> String {
+        var counts: [String: Int] = [:]
+        for (status, count) in report.counts { counts[status.rawValue] = count }
+        let document = Document(
+            version: 1, job: report.job, when: Self.timestamp(report.when), readers: report.readers,
+            tags: report.findings.count, repeats: repeats, interrupted: interrupted, counts: counts,
+            passed: report.findings.allSatisfy { $0.status == .pass }, files: files,
+            findings: report.findings.map {
+                Finding(uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail, time: Self.timestamp($0.time))
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(document) else { return "{\"version\":1}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private struct Document: Encodable {
+        var version: Int
+        var job: String
+        var when: String
+        var readers: [String]
+        var tags: Int
+        var repeats: Int
+        var interrupted: Bool
+        var counts: [String: Int]
+        var passed: Bool
+        var files: [String]
+        var findings: [Finding]
+    }
+
+    private struct Finding: Encodable {
+        var uid: String
+        var row: Int?
+        var status: String
+        var detail: String
+        var time: String
+    }
+
+    /// ISO 8601 in UTC with seconds (`2026-12-02T16:02:26Z`).
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Ledger
+import NDEF
+import NFCTags
+import Provisioning
+import Reports
+
+/// `provision audit MANIFEST`: reads tags back and checks them against the ledger and the job; never
+/// writes to a tag.
+struct AuditCommand: Command {
+    static let name = "audit"
+    static let summary = "read tags back and check content and lock state against the ledger (never writes)"
+    static let usage = "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--json] [--quiet]"
+    static let help = """
+        Usage: \(usage)
+
+        Reads tags as they are presented, looks each UID up in the job's ledger, reads the NDEF
+        message (GET_VERSION, READ 00, FAST_READ) and compares its SHA-256 with the recorded one, and
+        checks that the tag is read-only (CC3 write access F, static lock bytes FF FF) when the job
+        has 'lock: permanent'. Never writes to a tag. A UID presented again is audited once.
+
+        Each tag gets one finding:
+          pass       content as recorded, locked as the job requires
+          mismatch   the message differs from the ledger, or it cannot be read
+          unknown    the UID is not done in this job (the finding names another job that owns it)
+          unlocked   content as recorded, but the tag is not read-only although the job locks
+
+        Stops after --count tags, after --idle seconds without a tag, when a simulated reader has no
+        more tags, or on Ctrl-C (a second Ctrl-C exits at once). Then writes
+        audit-<when>.md/.json/.csv/.html into the job's reports folder and prints a summary.
+
+        Options:
+          --reader SPEC     reader to use (repeatable; default: the manifest's readers, else \(ReaderFactory.defaultSpec))
+          --count N         stop after N tags
+          --idle SECONDS    stop after this long without a tag
+          --json            print a stable JSON object (version 1) instead of the table
+          --quiet, -q       no prompts or per-tag lines
+
+        \(ReaderFactory.specHelp)
+        Exit: 0 every finding passed, 1 some did not, 64 usage, 65 bad manifest, 66 no manifest or
+        no ledger, 69 reader unavailable, 73 reports folder cannot be created, 130 interrupted.
+
+        Examples:
+          provision audit jobs/batch.json --count 20
+          provision audit jobs/batch.json --reader nfc:pn532_uart:/dev/ttyUSB0 --idle 60 --json
+
+        """
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let args = try Arguments(
+            arguments, flags: ["json", "quiet"], options: ["reader", "count", "idle"], aliases: ["q": "quiet"])
+        try args.requirePositionals(1...1, usage: usage)
+        let count = try args.integer("count", in: 1...Int.max)
+        let idle = try idleSeconds(args)
+        let job = try JobContext.load(args.positionals[0], context: context)
+        let manifest = job.manifest
+        let ledger = try await JobContext.openLedger(at: manifest.ledgerURL, create: false, readOnly: true)
+        do {
+            guard try await ledger.job(named: manifest.job) != nil else {
+                throw CLIError(.noInput, "the ledger \(manifest.ledgerURL.path) has no job '\(manifest.job)' (has it run?)")
+            }
+        } catch let error as LedgerError {
+            throw JobContext.cliError(error)
+        }
+        do {
+            try FileManager.default.createDirectory(at: manifest.reportsURL, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError(.cannotCreate, "cannot create the reports folder \(manifest.reportsURL.path)")
+        }
+        var specs = args.all("reader")
+        if specs.isEmpty { specs = manifest.readers.map(\.text) }
+        if specs.isEmpty { specs = [ReaderFactory.defaultSpec] }
+        let readers = try await ReaderFactory.open(specs)
+
+        let started = Date()
+        let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
+        let session = AuditSession(limit: count)
+        let interrupts = Interrupts()
+        interrupts.install {}
+        defer { interrupts.uninstall() }
+        let auditor = TagAuditor(job: manifest.job, lockRequired: manifest.lock == .permanent)
+        let failure = await runWorkers(
+            readers, ledger: ledger, auditor: auditor, session: session, display: display,
+            settings: WorkerSettings(idleSeconds: idle), shouldStop: { interrupts.stopRequested })
+        display.finish()
+
+        let verdicts = await session.verdicts
+        let report = AuditReport(
+            job: manifest.job, when: started, readers: readers.map(\.name),
+            findings: verdicts.map {
+                AuditReport.Finding(
+                    uid: Hex.compact($0.verdict.uid), row: $0.verdict.row,
+                    status: AuditStatus(rawValue: $0.verdict.status.rawValue) ?? .mismatch, detail: $0.verdict.detail,
+                    time: $0.time)
+            })
+        let files: [URL]
+        do {
+            files = try AuditReportWriter.write(report, to: manifest.reportsURL)
+        } catch {
+            throw CLIError(.cannotCreate, "cannot write the audit files into \(manifest.reportsURL.path): \(error)")
+        }
+        let interrupted = interrupts.stopRequested
+        let summary = AuditSummary(
+            report: report, repeats: await session.repeats, interrupted: interrupted,
+            files: files.map { displayPath($0, context) })
+        context.out.write(args.flag("json") ? summary.jsonText() : summary.text())
+        if let failure { throw failure }
+        if interrupted { return .interrupted }
+        return report.findings.allSatisfy { $0.status == .pass } ? .success : .failure
+    }
+
+    /// `--idle SECONDS` as a positive number.
+    static func idleSeconds(_ args: Arguments) throws(CLIError) -> Double? {
+        guard let text = args.value("idle") else { return nil }
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            throw .usage("option '--idle' needs a positive number of seconds, got '\(text)'")
+        }
+        return seconds
+    }
+
+    /// A path relative to the working directory when it lies inside it.
+    static func displayPath(_ url: URL, _ context: CommandContext) -> String {
+        let base = context.currentDirectory.standardizedFileURL.path + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+}

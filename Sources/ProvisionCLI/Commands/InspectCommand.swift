@@ -1,0 +1,151 @@
+import Foundation
+import NDEF
+import NFCTags
+
+/// `provision inspect`: waits for one tag and shows everything about it, read-only.
+struct InspectCommand: Command {
+    static let name = "inspect"
+    static let summary = "show one tag: UID, chip, NDEF, locks, protection, signature"
+    static let help = """
+        Usage: provision inspect [--reader SPEC] [--json] [--dump] [--timeout SECONDS]
+
+        Waits for one tag and prints what it is and holds; never writes. Shown: UID (cross-checked
+        against pages 0–2), chip from GET_VERSION (vendor, clone suspicion), NDEF status and capacity,
+        lock state (static lock bytes, dynamic lock bytes, CC), protection (AUTH0, PROT, CFGLCK,
+        AUTHLIM, NFC counter), the originality signature (checked against NXP's key and the
+        repository's simulator test key; the output says which one matched), reader notes, and the
+        NDEF records one per line (as 'provision ndef decode' prints them). The tag is released at
+        the end.
+
+        Options:
+          --reader SPEC      the reader (default \(ReaderFactory.defaultSpec))
+          --json             print one JSON object instead of text (stable, see below)
+          --dump             add a hex dump of every readable page
+          --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
+
+        JSON object (version 1; keys are only ever added; optional keys are left out when unknown):
+          version 1 · reader · uid (hex) · atqa · sak · uidAnomalies [text]
+          chip {model ntag213…mf0ul21 (absent: generic), name, getVersion, vendor, suspectedClone, genericReason}
+          ndef {status readWrite|readOnly|notSupported, capacity, messageLength, messageHex,
+                records [{index, tnf, type, id, payloadHex, summary}], error}
+          locks {staticBytes, staticLockedPages [page], dynamicBytes, dynamicLockedRanges [[first,last]],
+                 cc, ccWriteAccess, ccPhoneCompatible} (absent when pages 0–3 are unreadable)
+          protection {auth0, passwordProtected, prot, cfglck, authlim, nfcCounterEnabled, mirror}
+                 (absent on generic tags)
+          signature {status nxp|testKey|invalid|unavailable, value, detail}
+          rawCommands · notes [text] · pages [hex per page] (with --dump) · cost {exchanges, airtimeMicroseconds}
+
+        Examples:
+          provision inspect
+          provision inspect --reader 'sim:ntag213?store=tags&uid=04A1B2C3D4E5F6' --dump
+          provision inspect --reader nfc:pn532_uart:/dev/ttyUSB0 --json --timeout 60
+
+        Exit codes: 0 ok, 64 usage (bad spec), 69 no tag in time / no reader, 74 reader failure.
+
+        \(ReaderFactory.specHelp)
+        """
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let args = try Arguments(arguments, flags: ["json", "dump"], options: ["reader", "timeout"])
+        try args.requirePositionals(0...0, usage: "provision inspect [--reader SPEC] [--json] [--dump]")
+        let timeout = try TagSession.timeout(args)
+        let reader = try await TagSession.openReader(spec: args.value("reader"))
+        let dump = args.flag("dump")
+        let report = try await TagSession.withTag(on: reader, timeout: timeout, context: context) { session in
+            let uid = session.detected.uid
+            let facts = try await session.tag.withType2Tag { tag in
+                try InspectReport.gather(tag, anticollisionUID: uid, dump: dump)
+            }
+            return InspectReport(
+                facts: facts, detected: session.detected, reader: reader, identifyCost: session.identifyCost)
+        }
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(report) else { throw CLIError(.software, "cannot encode the report") }
+            context.out.line(String(decoding: data, as: UTF8.self))
+        } else {
+            context.out.write(text(report))
+        }
+        return .success
+    }
+
+    /// The human-readable form (not stable; use `--json` for machines).
+    static func text(_ report: InspectReport) -> String {
+        var lines: [String] = []
+        func add(_ label: String, _ value: String) {
+            lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
+        }
+        add("Reader", "\(report.reader) (raw commands: \(report.rawCommands ? "yes" : "no"))")
+        let anomalies =
+            report.uidAnomalies.isEmpty ? "pages 0–2 consistent" : report.uidAnomalies.joined(separator: "; ")
+        add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak)); \(anomalies)")
+        var chip = report.chip.name
+        if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }
+        if let vendor = report.chip.vendor { chip += ", vendor \(vendor)\(vendor == "04" ? " (NXP)" : "")" }
+        if let reason = report.chip.genericReason { chip += " (\(reason))" }
+        if report.chip.suspectedClone { chip += " — SUSPECTED CLONE" }
+        add("Chip", chip)
+        add("Signature", "\(report.signature.status): \(report.signature.detail)")
+        var ndef = "\(report.ndef.status), capacity \(report.ndef.capacity) bytes"
+        if let length = report.ndef.messageLength {
+            ndef += length == 0 ? ", empty message" : ", message \(length) bytes"
+        }
+        add("NDEF", ndef)
+        if let locks = report.locks {
+            let staticPages =
+                locks.staticLockedPages.isEmpty ? "none" : locks.staticLockedPages.map(pageName).joined(separator: " ")
+            add("Locks", "static \(locks.staticBytes) (pages locked: \(staticPages))")
+            if let dynamic = locks.dynamicBytes {
+                let ranges = locks.dynamicLockedRanges.map { pageName($0[0]) + "–" + pageName($0[1]) }
+                add(
+                    "", "dynamic \(dynamic) (pages locked: \(ranges.isEmpty ? "none" : ranges.joined(separator: ", ")))"
+                )
+            }
+            let access =
+                locks.ccWriteAccess == 0 ? "writable" : locks.ccWriteAccess == 0x0F ? "read-only" : "proprietary"
+            let phones = locks.ccPhoneCompatible ? "" : " — phones will not read this tag"
+            add(
+                "",
+                "CC \(locks.cc) (write access \(String(locks.ccWriteAccess, radix: 16, uppercase: true)): \(access))\(phones)"
+            )
+        }
+        if let protection = report.protection {
+            let auth =
+                protection.passwordProtected
+                ? "password from page \(pageName(protection.auth0))" : "no password protection"
+            add(
+                "Protection",
+                "AUTH0 \(pageName(protection.auth0)) (\(auth)), PROT \(protection.prot ? 1 : 0), CFGLCK \(protection.cfglck ? 1 : 0), "
+                    + "AUTHLIM \(protection.authlim)\(protection.authlim == 0 ? " (unlimited)" : ""), "
+                    + "NFC counter \(protection.nfcCounterEnabled ? "on" : "off"), MIRROR \(protection.mirror)")
+        } else {
+            add("Protection", "unknown (configuration pages not known or not readable)")
+        }
+        for note in report.notes { add("Note", note) }
+        if let error = report.ndef.error { add("NDEF error", error) }
+        if report.ndef.records.isEmpty {
+            add("Records", report.ndef.status == "notSupported" ? "none (not NDEF)" : "none")
+        } else {
+            lines.append("Records")
+            lines += report.ndef.records.map { "  " + $0.summary }
+        }
+        var cost = "\(report.cost.exchanges) exchanges"
+        if let air = report.cost.airtimeMicroseconds {
+            cost += String(format: ", modelled airtime %.1f ms", air / 1000)
+        }
+        add("Cost", cost)
+        if let pages = report.pages {
+            lines.append("Dump (\(pages.count) pages)")
+            for (index, page) in pages.enumerated() {
+                let bytes = Hex.bytes(page) ?? []
+                let ascii = String(bytes.map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "." })
+                lines.append("  \(pageName(index))  \(page)  |\(ascii)|")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A page number as the reference documents write it (`28h`).
+    static func pageName(_ page: Int) -> String { String(format: "%02Xh", page) }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import NDEF
+import NFCTags
+import Provisioning
+
+/// `provision lock`: makes one tag permanently read-only, after confirmation.
+struct LockCommand: Command {
+    static let name = "lock"
+    static let summary = "permanently lock one tag (asks for confirmation unless --yes)"
+    static let help = """
+        Usage: provision lock [--reader SPEC] [--yes] [--timeout SECONDS]
+
+        Waits for one tag and makes it permanently read-only, the chip-correct way
+        (type2-ntag.md §5.7): CC3 to 0F first (only on an NDEF capability container; never the
+        proprietary 08/88 values that phones refuse), the static lock bytes FF FF, then every lock and
+        block-lock bit of the dynamic lock page named by GET_VERSION (NTAG213 28h FF 0F 3F 00, NTAG215
+        82h FF 00 0F 00, NTAG216 E2h FF 3F 7F 00). It then re-activates the tag, reads the lock pages
+        back, and prints the exact bytes written per page. This cannot be undone.
+
+        Without --yes it shows the tag and asks on standard input: type LOCK to continue; any other
+        answer writes nothing and exits 1.
+
+        Options:
+          --reader SPEC      the reader (default \(ReaderFactory.defaultSpec))
+          --yes              do not ask for confirmation
+          --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
+
+        Examples:
+          provision lock
+          provision lock --reader 'sim:ntag216?store=tags&uid=04A1B2C3D4E5F6' --yes
+          echo LOCK | provision lock --reader nfc:pn532_uart:/dev/ttyUSB0
+
+        Exit codes: 0 locked and confirmed, 1 not confirmed or the lock failed (lockFailed, tagLost,
+        nak, …), 64 usage, 69 no tag / no reader.
+
+        \(ReaderFactory.specHelp)
+        """
+
+    /// One acknowledged WRITE `A2h` of the lock sequence.
+    struct PageWrite: Sendable, Hashable {
+        /// The page written.
+        var page: Int
+        /// The 4 data bytes sent.
+        var data: [UInt8]
+
+        /// `page 03h: E1 10 3E 0F`.
+        var line: String { "page \(InspectCommand.pageName(page)): \(Hex.string(data))" }
+    }
+
+    /// What the lock did.
+    struct Outcome: Sendable {
+        var writes: [PageWrite] = []
+        var readBack: [(page: Int, data: [UInt8])] = []
+        var phases: [PhaseCost] = []
+        var failure: (failureClass: String, message: String)?
+    }
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let args = try Arguments(arguments, flags: ["yes"], options: ["reader", "timeout"])
+        try args.requirePositionals(0...0, usage: "provision lock [--reader SPEC] [--yes]")
+        let timeout = try TagSession.timeout(args)
+        let reader = try await TagSession.openReader(spec: args.value("reader"))
+        let confirmed = args.flag("yes")
+        let outcome = try await TagSession.withTag(on: reader, timeout: timeout, context: context) {
+            session -> Outcome? in
+            let chip = session.identity.chip?.displayName ?? "generic Type 2"
+            if !confirmed {
+                context.err.write(
+                    "About to lock tag \(session.uidHex) (\(chip)) on \(reader.name) PERMANENTLY: it can never be written again.\n"
+                        + "Type LOCK to continue: ")
+                guard context.readStandardInputLine()?.trimmingCharacters(in: .whitespaces) == "LOCK" else {
+                    return nil
+                }
+            }
+            let identity = session.identity
+            let identifyCost = session.identifyCost
+            return try await reader.withTransceiver { transceiver in
+                var outcome = perform(Type2Tag(transceiver: RecordingTransceiver(transceiver), identity: identity))
+                outcome.phases.insert(identifyCost, at: 0)
+                return outcome
+            }
+        }
+        guard let outcome else { throw CLIError(.failure, "not confirmed: nothing was written") }
+        for write in outcome.writes { context.out.line("wrote     \(write.line)") }
+        for page in outcome.readBack {
+            context.out.line("read back page \(InspectCommand.pageName(page.page)): \(Hex.string(page.data))")
+        }
+        let phases = outcome.phases + [PhaseCost.sum(outcome.phases)]
+        for phase in phases { context.out.line("  " + phase.line) }
+        if let failure = outcome.failure { throw CLIError(.failure, "\(failure.failureClass): \(failure.message)") }
+        context.out.line("locked    the tag is permanently read-only (confirmed by read-back)")
+        return .success
+    }
+
+    /// The lock sequence with read-back, on the reader's queue; tag failures end up in `failure`.
+    static func perform(_ tag: Type2Tag) -> Outcome {
+        let meter = PhaseMeter(tag)
+        var outcome = Outcome()
+        do {
+            try meter.run("lock") {
+                try tag.writeLock()
+                let (status, _) = try tag.queryNDEFStatus()
+                if status == .readWrite {
+                    throw Type2Error(.lockFailed, "the tag still reports NDEF status readWrite after locking")
+                }
+            }
+            var pages = [2, 3]
+            if let page = tag.chip?.dynamicLockPage { pages.append(page) }
+            outcome.readBack = pages.compactMap { page in tag.cachedPage(page).map { (page, $0) } }
+        } catch {
+            let failure = CycleFailure(classifying: error, phase: .lock)
+            outcome.failure = (failure.failureClass.rawValue, failure.detail)
+        }
+        let writes = (tag.transceiver as? RecordingTransceiver)?.writes ?? []
+        outcome.writes = writes.map { PageWrite(page: $0.page, data: $0.data) }
+        outcome.phases = meter.phases
+        return outcome
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// `provision readers`: the readers each backend can see.
+struct ReadersCommand: Command {
+    static let name = "readers"
+    static let summary = "list the readers each backend can see (the simulator always)"
+    static let help = """
+        Usage: provision readers [--json]
+
+        Lists every reader the backends can see, with the --reader spec that opens it: the built-in
+        simulator always (one entry per chip it emulates), libnfc devices and PC/SC readers when
+        those backends are available. Unavailable backends are listed with the reason.
+
+        Options:
+          --json   print {"version": 1, "readers": [{backend, spec, name, note, available}]}
+                   (stable; keys are only ever added)
+
+        Examples:
+          provision readers
+          provision readers --json
+
+        Exit codes: 0 ok, 64 usage.
+
+        \(ReaderFactory.specHelp)
+        """
+
+    /// The stable `--json` document.
+    private struct Document: Codable {
+        var version = 1
+        var readers: [ReaderListing]
+    }
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let args = try Arguments(arguments, flags: ["json"], options: [])
+        try args.requirePositionals(0...0, usage: "provision readers [--json]")
+        let readers = await ReaderFactory.listReaders()
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(Document(readers: readers)) else {
+                throw CLIError(.software, "cannot encode the reader list")
+            }
+            context.out.line(String(decoding: data, as: UTF8.self))
+            return .success
+        }
+        let width = (readers.map(\.spec.count).max() ?? 10) + 2
+        for reader in readers {
+            let mark = reader.available ? "" : "unavailable: "
+            context.out.line(
+                reader.backend.padding(toLength: 6, withPad: " ", startingAt: 0)
+                    + reader.spec.padding(toLength: width, withPad: " ", startingAt: 0) + mark + reader.note)
+        }
+        context.out.line("")
+        context.out.line("Simulator options (sim:CHIP?option=value&…): see 'provision readers --help'.")
+        return .success
+    }
+}

@@ -1,0 +1,80 @@
+import NFCTags
+import ReaderLibNFC
+import ReaderPCSC
+
+/// One reader a backend can see, as `provision readers` lists it.
+struct ReaderListing: Sendable, Hashable, Codable {
+    /// The backend (`sim`, `nfc`, `pcsc`).
+    var backend: String
+    /// A spec that opens this reader with `--reader`.
+    var spec: String
+    /// The reader's name as its backend reports it.
+    var name: String
+    /// What it offers, or why it is not usable.
+    var note: String
+    /// Whether `--reader spec` would open it now.
+    var available: Bool
+}
+
+extension ReaderFactory {
+    /// Every reader each backend can see right now: the simulator always (one entry per chip), then
+    /// libnfc devices and PC/SC readers.
+    ///
+    /// EXTENSION POINT for further backends: add a `<backend>Listings()` below that enumerates its
+    /// readers, one `ReaderListing` each with a `spec` that `open(_:)` accepts, and append it here.
+    /// Never throw: report a backend that cannot enumerate (no pcscd, no USB) as one entry with
+    /// `available: false` and the reason.
+    static func listReaders() async -> [ReaderListing] {
+        var readers: [ReaderListing] = []
+        for chip in ChipModel.allCases {
+            let spec = "sim:\(chip.rawValue)"
+            var note = "simulated \(chip.displayName), \(chip.pageCount) pages; tags arrive one after another"
+            if spec == defaultSpec { note += " (the default reader)" }
+            readers.append(ReaderListing(backend: "sim", spec: spec, name: spec, note: note, available: true))
+        }
+        readers += nfcListings()
+        readers += pcscListings()
+        return readers
+    }
+}
+
+extension ReaderFactory {
+    /// libnfc devices (`nfc_list_devices`, no intrusive scan); one unavailable entry when none.
+    static func nfcListings() -> [ReaderListing] {
+        let devices = LibNFCReader.listDevices()
+        guard !devices.isEmpty else {
+            return [
+                ReaderListing(
+                    backend: "nfc", spec: "nfc:CONNSTRING", name: "libnfc",
+                    note: "no device found (name one explicitly, e.g. nfc:pn532_uart:/dev/ttyUSB0)", available: false)
+            ]
+        }
+        return devices.map {
+            ReaderListing(backend: "nfc", spec: "nfc:" + $0, name: $0, note: "libnfc device", available: true)
+        }
+    }
+
+    /// PC/SC readers known to pcscd (`SCardListReaders`); one unavailable entry when there are none.
+    static func pcscListings() -> [ReaderListing] {
+        let names: [String]
+        do {
+            names = try PCSCReader.listReaders()
+        } catch {
+            return [
+                ReaderListing(
+                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: error.message, available: false)
+            ]
+        }
+        guard !names.isEmpty else {
+            return [
+                ReaderListing(
+                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: "pcscd knows no reader", available: false)
+            ]
+        }
+        return names.enumerated().map { index, name in
+            ReaderListing(
+                backend: "pcsc", spec: "pcsc:#\(index)", name: name, note: "PC/SC reader \(index) (pcsc:\(name))",
+                available: true)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The shared state of one audit across readers: which UIDs were audited (each only once), how many
+/// tags the audit may still take (`--count`), and the verdicts in read order.
+public actor AuditSession {
+    /// What the session says about a UID that was just presented.
+    public enum Admission: Sendable, Hashable {
+        /// Audit it: a slot is reserved (call `record` or `abandon`).
+        case audit
+        /// This UID was audited already in this session; the earlier verdict stands.
+        case repeated(TagVerdict.Status?)
+        /// The `--count` limit is reached: take no more tags.
+        case full
+    }
+
+    /// The most tags to audit, `nil` for no limit.
+    public nonisolated let limit: Int?
+    /// Every verdict, in the order tags were audited, with the time each was read.
+    public private(set) var verdicts: [(verdict: TagVerdict, time: Date)] = []
+    /// Presentations of a UID already audited.
+    public private(set) var repeats = 0
+    private var seen: [[UInt8]: TagVerdict.Status?] = [:]
+
+    /// Creates a session auditing at most `limit` tags.
+    public init(limit: Int?) {
+        self.limit = limit
+    }
+
+    /// Whether the limit is reached (every slot taken or done).
+    public var isFull: Bool {
+        guard let limit else { return false }
+        return seen.count >= limit
+    }
+
+    /// Admits `uid` for audit, or says why not.
+    public func admit(_ uid: [UInt8]) -> Admission {
+        if let earlier = seen[uid] {
+            repeats += 1
+            return .repeated(earlier)
+        }
+        if isFull { return .full }
+        seen[uid] = .some(nil)
+        return .audit
+    }
+
+    /// Records the verdict of an admitted UID.
+    public func record(_ verdict: TagVerdict, at time: Date = Date()) {
+        seen[verdict.uid] = verdict.status
+        verdicts.append((verdict, time))
+    }
+
+    /// Gives back the slot of an admitted UID that could not be read (it may be presented again).
+    public func abandon(_ uid: [UInt8]) {
+        seen[uid] = nil
+    }
+}

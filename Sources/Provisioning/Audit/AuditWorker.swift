@@ -1,0 +1,122 @@
+import Foundation
+import Ledger
+import NDEF
+import NFCTags
+
+/// What an audit worker tells the operator display as it goes.
+public enum AuditEvent: Sendable {
+    /// The field is empty: place a tag.
+    case placeTag(reader: String)
+    /// Several tags are in the field.
+    case removeExtraTags(reader: String, count: Int)
+    /// The tag is audited: take it away.
+    case removeTag(reader: String, uid: String)
+    /// A tag got its verdict.
+    case audited(reader: String, verdict: TagVerdict)
+    /// A UID audited earlier in this session was presented again (audited once; earlier status given).
+    case repeated(reader: String, uid: String, status: TagVerdict.Status?)
+    /// The tag could not be read (silence, it left the field): present it again.
+    case readFailed(reader: String, uid: String, error: TransportError)
+}
+
+/// One reader's audit loop: poll → admit the UID → look it up → read back (no WRITE) → classify →
+/// removal. Several workers (one per reader) share one `AuditSession`.
+public struct AuditWorker: Sendable {
+    let reader: any TagReader
+    let ledger: Ledger
+    let auditor: TagAuditor
+    let session: AuditSession
+    let settings: WorkerSettings
+    let events: @Sendable (AuditEvent) -> Void
+    let shouldStop: @Sendable () -> Bool
+    let clock = ContinuousClock()
+
+    /// Creates a worker. `shouldStop` is checked between polls and tags, never in the middle of a read.
+    public init(
+        reader: any TagReader, ledger: Ledger, auditor: TagAuditor, session: AuditSession,
+        settings: WorkerSettings = .init(), events: @escaping @Sendable (AuditEvent) -> Void = { _ in },
+        shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.reader = reader
+        self.ledger = ledger
+        self.auditor = auditor
+        self.session = session
+        self.settings = settings
+        self.events = events
+        self.shouldStop = shouldStop
+    }
+
+    /// Runs until the session is full (`.jobComplete`), a stop is requested, the reader is exhausted
+    /// or idle.
+    ///
+    /// - Throws: `LedgerError` when the ledger cannot be read, `TransportError` from polling.
+    public func run() async throws -> WorkerStop {
+        var idleStart = clock.now
+        var prompted = false
+        while true {
+            if shouldStop() { return .stopRequested }
+            if await session.isFull { return .jobComplete }
+            switch try await reader.poll(timeoutMilliseconds: settings.pollMilliseconds) {
+            case .exhausted:
+                return .readerExhausted
+            case .multipleTags(let count):
+                events(.removeExtraTags(reader: reader.name, count: count))
+                prompted = false
+            case .empty:
+                if !prompted { events(.placeTag(reader: reader.name)) }
+                prompted = true
+                if let idle = settings.idleSeconds, clock.now - idleStart > .milliseconds(Int(idle * 1000)) {
+                    return .idle
+                }
+            case .tag(let detected):
+                if try await handle(detected.uid) == false { return .jobComplete }
+                idleStart = clock.now
+                prompted = false
+            }
+        }
+    }
+
+    /// Audits one presented tag; `false` when the session took no more tags.
+    private func handle(_ uid: [UInt8]) async throws -> Bool {
+        let uidText = Hex.compact(uid)
+        switch await session.admit(uid) {
+        case .full:
+            return false
+        case .repeated(let status):
+            events(.repeated(reader: reader.name, uid: uidText, status: status))
+        case .audit:
+            let entries = try await ledger.tags(uid: uid)
+            if let record = auditor.record(in: entries) {
+                let reading: TagReadBack
+                do {
+                    reading = try await reader.withTransceiver { try TagReadBack.read(on: $0) }
+                } catch let error as TransportError {
+                    await session.abandon(uid)
+                    events(.readFailed(reader: reader.name, uid: uidText, error: error))
+                    try await remove(uidText)
+                    return true
+                }
+                await finish(auditor.classify(reading, recorded: record.tag, row: record.row))
+            } else {
+                await finish(auditor.verdictWithoutRecord(
+                    uid: uid, others: entries.map { RowReference(job: $0.job, row: $0.row) }))
+            }
+        }
+        try await remove(uidText)
+        return true
+    }
+
+    private func finish(_ verdict: TagVerdict) async {
+        await session.record(verdict)
+        events(.audited(reader: reader.name, verdict: verdict))
+    }
+
+    /// Releases the tag and waits for it to leave, prompting until it does.
+    private func remove(_ uid: String) async throws {
+        while true {
+            let gone = try await reader.release(waitingForRemovalMilliseconds: settings.removalMilliseconds)
+            if gone || shouldStop() { return }
+            events(.removeTag(reader: reader.name, uid: uid))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import NDEF
+import NFCTags
+
+/// What an audit read from one tag: the NDEF message (or why it could not be read) and the lock
+/// state, gathered without a single WRITE.
+public struct TagReadBack: Sendable, Hashable {
+    /// The NDEF message bytes, `nil` when the tag had no readable NDEF message.
+    public var message: [UInt8]?
+    /// Why the NDEF message could not be read (not formatted, bad CC, NAK), `nil` when it was read.
+    public var unreadable: String?
+    /// CC3 (access byte): high nibble read access, low nibble write access; `nil` when page 3 was not read.
+    public var cc3: UInt8?
+    /// The static lock bytes LOCK0, LOCK1 (page 2 bytes 2–3); `nil` when page 2 was not read.
+    public var staticLock: [UInt8]?
+    /// The chip from GET_VERSION, `nil` for a generic Type 2 tag.
+    public var chip: ChipModel?
+    /// Command exchanges sent to the tag.
+    public var exchanges: Int
+
+    /// Creates a read-back result.
+    public init(
+        message: [UInt8]?, unreadable: String? = nil, cc3: UInt8?, staticLock: [UInt8]?, chip: ChipModel? = nil,
+        exchanges: Int = 0
+    ) {
+        self.message = message
+        self.unreadable = unreadable
+        self.cc3 = cc3
+        self.staticLock = staticLock
+        self.chip = chip
+        self.exchanges = exchanges
+    }
+
+    /// Whether the tag is permanently read-only as `provision` locks it: CC3 write nibble `F` and
+    /// static lock bytes `FF FF` (`type2-ntag.md` §5.7).
+    public var isLockedReadOnly: Bool {
+        guard let cc3, let staticLock, staticLock.count == 2 else { return false }
+        return cc3 & 0x0F == 0x0F && staticLock == [0xFF, 0xFF]
+    }
+
+    /// Reads the tag selected on `transceiver` with the fewest exchanges and no WRITE: GET_VERSION
+    /// `60h` (so the message can come by FAST_READ `3Ah`), READ `30 00` (UID, static locks, CC) and
+    /// the TLV walk, then FAST_READ `3Ah` / READ `30h` of the message pages not read yet
+    /// (`type2-ntag.md` §3.2, §5.3, §5.5).
+    ///
+    /// Tag-level failures (not NDEF formatted, unsupported CC, a NAK) are returned in `unreadable`.
+    ///
+    /// - Throws: `TransportError` other than a NAK (silence, tag left the field, reader failure): the
+    ///   tag should be presented again.
+    public static func read(on transceiver: any Transceiver) throws(TransportError) -> TagReadBack {
+        let tag = Type2Tag(transceiver: transceiver)
+        var result = TagReadBack(message: nil, cc3: nil, staticLock: nil)
+        do {
+            result.chip = try tag.identify().chip
+            let area = try tag.detectNDEF()
+            result.cc3 = area.cc.bytes[3]
+            result.staticLock = area.staticLock
+            result.message = try tag.readNDEF()
+        } catch let error as TransportError {
+            guard case .nak(let code) = error else { throw error }
+            result.unreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to a READ"
+        } catch let error as Type2Error {
+            result.unreadable = error.message
+        } catch {
+            result.unreadable = "\(error)"
+        }
+        if result.cc3 == nil, let page3 = tag.cachedPage(3) { result.cc3 = page3[3] }
+        if result.staticLock == nil, let page2 = tag.cachedPage(2) { result.staticLock = Array(page2[2..<4]) }
+        result.exchanges = tag.total.exchanges
+        return result
+    }
+}

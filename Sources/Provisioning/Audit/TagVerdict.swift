@@ -1,0 +1,33 @@
+import Foundation
+
+/// The audit's verdict on one tag, before it becomes a report finding.
+public struct TagVerdict: Sendable, Hashable {
+    /// The four outcomes of an audited tag (the report's `AuditStatus` names).
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// Content as recorded, locked as the job requires.
+        case pass
+        /// The NDEF message differs from the recorded hash, or could not be read.
+        case mismatch
+        /// The job's ledger has no done row for this UID.
+        case unknown
+        /// Content as recorded, but not read-only although the job locks tags.
+        case unlocked
+    }
+
+    /// The tag's UID.
+    public var uid: [UInt8]
+    /// The job's row for this UID, when the ledger has one.
+    public var row: Int?
+    /// The outcome.
+    public var status: Status
+    /// What was found, in words (what differed, which other job owns the UID).
+    public var detail: String
+
+    /// Creates a verdict.
+    public init(uid: [UInt8], row: Int?, status: Status, detail: String) {
+        self.uid = uid
+        self.row = row
+        self.status = status
+        self.detail = detail
+    }
+}

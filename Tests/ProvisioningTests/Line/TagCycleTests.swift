@@ -1,0 +1,70 @@
+import NDEF
+import NFCTags
+import Provisioning
+import TagEmulator
+import Testing
+
+private func emulator(_ chip: ChipModel, faults: TagFaults = TagFaults()) throws -> EmulatorTransceiver {
+    let tag = try NTAGEmulator(chip: chip, uid: [0x04, 0x51, 0x7C, 0xE1, 0xED, 0x25, 0x80], faults: faults)
+    _ = try #require(tag.activate())
+    return EmulatorTransceiver(tag: tag)
+}
+
+private func message(bytes count: Int) -> [UInt8] {
+    // A URI record whose total encoded size is `count` bytes (short record: 4 header bytes + prefix code).
+    NDEFMessage(records: [NDEFPayload.uri("https://" + String(repeating: "a", count: count - 5))]).bytes
+}
+
+@Test func cycleUsesTheMinimalExchangeSequenceOnAFactoryNTAG215() throws {
+    let transceiver = try emulator(.ntag215)
+    let bytes = message(bytes: 60)
+    #expect(bytes.count == 60)
+    let outcome = TagCycle.run(.init(message: bytes, acceptedChips: [.ntag215], lock: true), on: transceiver)
+    #expect(outcome.failure == nil)
+    #expect(outcome.locked)
+    // GET_VERSION, READ 00, READ 04; TLV 03 3C + 60 bytes + FE = 63 bytes → 16 pages, plus the length
+    // page rewritten last = 17 WRITEs; re-activation + 1 FAST_READ; lock: 3 WRITEs, re-activation,
+    // READ 02, READ of the lock page.
+    let minimum = 3 + 17 + 2 + (3 + 1 + 2)
+    #expect(outcome.exchanges == minimum)
+    #expect((outcome.airtimeMicroseconds ?? 0) > 17 * 4_100)
+}
+
+@Test func tooLargeMessageIsACapacityFailureAndNothingIsWritten() throws {
+    let transceiver = try emulator(.ntag213)
+    let outcome = TagCycle.run(.init(message: message(bytes: 200), acceptedChips: [], lock: false), on: transceiver)
+    #expect(outcome.failure?.failureClass == .capacity)
+    #expect(outcome.failure?.detail.contains("137") == true)
+    #expect(!outcome.wroteSomething)
+}
+
+@Test func wrongChipIsRefusedBeforeAnyWrite() throws {
+    let transceiver = try emulator(.ntag213)
+    let outcome = TagCycle.run(.init(message: message(bytes: 40), acceptedChips: [.ntag215], lock: false), on: transceiver)
+    #expect(outcome.failure?.failureClass == .wrongChip)
+    #expect(outcome.failure?.detail.contains("NTAG213") == true)
+    #expect(!outcome.wroteSomething)
+}
+
+@Test func readOnlyTagIsRefusedUnlessItAlreadyHoldsTheLockedMessage() throws {
+    let bytes = message(bytes: 40)
+    let transceiver = try emulator(.ntag215)
+    #expect(TagCycle.run(.init(message: bytes, acceptedChips: [], lock: true), on: transceiver).failure == nil)
+    try transceiver.reactivate()
+    // A crash after the lock but before the commit: the same message on a locked tag completes.
+    let resumed = TagCycle.run(.init(message: bytes, acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
+    #expect(resumed.failure == nil && resumed.alreadyWritten && resumed.locked)
+    // Another message on that locked tag is readOnly.
+    let other = TagCycle.run(.init(message: message(bytes: 41), acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
+    #expect(other.failure?.failureClass == .readOnly)
+}
+
+@Test func eepromErrorIsANAKWithItsCode() throws {
+    var faults = TagFaults()
+    faults.eepromErrorPages = [6]
+    let transceiver = try emulator(.ntag215, faults: faults)
+    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: false), on: transceiver)
+    #expect(outcome.failure?.failureClass == .nak)
+    #expect(outcome.failure?.detail.hasPrefix("NAK 5h") == true)
+    #expect(outcome.failure?.phase == .write)
+}

@@ -1,0 +1,703 @@
+#!/usr/bin/env python3
+"""provision benchmarks (issue 9): B1 software ceiling, B2 radio floor, B3 peers, B4 manifests, B5 readers.
+
+Usage: python3 scripts/bench.py [--quick] [--only B1,B2,...] [--skip-build]
+
+Builds the release binary, generates job folders under .build/bench/, runs them and writes
+reports/bench.md and reports/bench.json. Every figure in the reports comes from this one run.
+These are benchmarks, not tests: nothing here is part of `make test`.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import shutil
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(ROOT, ".build", "bench")
+BIN = os.path.join(ROOT, ".build", "release", "provision")
+ENV = dict(os.environ, LIBNFC_LOG_LEVEL="0")
+
+FULL = {"B1": 10_000, "B2": 200, "B3": 50, "B4": (100_000, 1_000_000), "B5": 400}
+QUICK = {"B1": 500, "B2": 40, "B3": 3, "B4": (10_000, 100_000), "B5": 80}
+
+# The ~60-byte URL message (one URI record; sku 9 chars, serial 10, uid 14 hex digits).
+TEMPLATE = {"records": [{"type": "uri", "uri": "https://example.com/p/{{sku}}/{{serial}}?u={{uid}}"}]}
+NTAG215_TLV_ADDRESS = 16          # NDEF TLV at byte 16 (page 4) on a factory NTAG215
+NTAG215_PAGES = 135
+SIM_PROG_US = 4100.0              # SimulationOptions default prog=4.1 ms per page
+
+
+# ---------------------------------------------------------------- helpers
+
+def log(text):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
+def run(cmd, timeout=1200, stdin=None, env=None):
+    """Runs cmd; returns (completed, wall seconds, child user+sys CPU seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, input=stdin, env=env or ENV)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done, wall, cpu
+
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def make_job(folder, name, rows, lock=True, readers=None):
+    """Writes template, CSV records and manifest into folder; returns the manifest path."""
+    fresh(folder)
+    with open(os.path.join(folder, "template.json"), "w") as f:
+        json.dump(TEMPLATE, f)
+    with open(os.path.join(folder, "records.csv"), "w") as f:
+        f.write("sku,name,lot\n")
+        f.writelines(f"SKU-{10000 + i:05d},Part {i},L2612-A\n" for i in range(1, rows + 1))
+    manifest = {
+        "job": name, "template": "template.json", "records": "records.csv", "tag": "ntag215",
+        "lock": "permanent" if lock else "none", "retries": 2, "onFailure": "reuse", "unique": ["sku"],
+        "serial": {"start": 1, "step": 1, "width": 6, "prefix": "B26-"},
+        "readers": readers or ["sim:ntag215?timing=instant"],
+        "ledger": "ledger.sqlite", "reports": "reports",
+    }
+    path = os.path.join(folder, "job.json")
+    with open(path, "w") as f:
+        json.dump(manifest, f, indent=1)
+    return path
+
+
+def ledger_rows(folder, sql, args=()):
+    con = sqlite3.connect(os.path.join(folder, "ledger.sqlite"))
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+def pct(values, p):
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    k = (len(ordered) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def rnd(x, n=3):
+    return None if x is None else round(x, n)
+
+
+def provision_run(manifest, readers, timeout=1200, idle=20):
+    cmd = [BIN, "run", manifest, "--quiet", "--json", "--idle", str(idle)]
+    for r in readers:
+        cmd += ["--reader", r]
+    done, wall, cpu = run(cmd, timeout=timeout)
+    if done.returncode not in (0, 1) or not done.stdout.strip():
+        raise RuntimeError(f"provision run exit {done.returncode}: {done.stderr[-2000:]}")
+    return json.loads(done.stdout), wall, cpu, cmd
+
+
+# ---------------------------------------------------------------- airtime model (RFTiming.swift)
+
+BIT = 128.0 / 13.56
+FDT = (9.0 * 128 + 84) / 13.56
+GAP = 1172.0 / 13.56
+
+
+def exchange(command, answer):
+    return (9 * (command + 2) + 3) * BIT + FDT + (9 * (answer + 2) + 2) * BIT + GAP
+
+
+def write_ack(prog=SIM_PROG_US):
+    return (9 * (6 + 2) + 3) * BIT + FDT + prog + 6 * BIT + GAP
+
+
+ACTIVATION = (9 * BIT + FDT + (9 * 2 + 2) * BIT + GAP) + 2 * (
+    (9 * 2 + 3) * BIT + FDT + (9 * 5 + 2) * BIT + GAP + (9 * 9 + 3) * BIT + FDT + (9 * 3 + 2) * BIT + GAP)
+REACTIVATION = (9 * 4 + 3) * BIT + GAP + ACTIVATION       # HLTA (no answer) + WUPA/anticollision/SELECT
+
+
+def minimal_sequence(message_length, lock=True, rules=False):
+    """The minimal command sequence for a factory NTAG215 and a short-form TLV: (exchanges, airtime µs, parts).
+
+    rules=True adds what type2-ntag.md §11 requires on top: verify after a re-activation, and after
+    locking a re-activation and the read-back of pages 2–3 and the dynamic lock page (2 READs)."""
+    last = NTAG215_TLV_ADDRESS + 2 + message_length          # Terminator address
+    pages = last // 4 - NTAG215_TLV_ADDRESS // 4 + 1          # TLV pages incl. Terminator
+    writes = pages + 1                                        # + final rewrite of the length page (tear-safe)
+    parts = [("GET_VERSION", 1, exchange(1, 8)), ("READ 00", 1, exchange(2, 16)), ("READ 04", 1, exchange(2, 16)),
+             ("WRITE TLV", writes, writes * write_ack()), ("FAST_READ", 1, exchange(3, 4 * pages))]
+    if rules:
+        parts.insert(4, ("re-activation (HLTA + WUPA + 2 cascade levels)", 1, REACTIVATION))
+    if lock:
+        parts.append(("WRITE CC/static/dynamic lock", 3, 3 * write_ack()))
+        if rules:
+            parts += [("re-activation", 1, REACTIVATION), ("READ 02 + READ lock page", 2, 2 * exchange(2, 16))]
+    return sum(p[1] for p in parts), sum(p[2] for p in parts), parts, pages
+
+
+# ---------------------------------------------------------------- B1
+
+def commit_ceiling(path, count):
+    """The bare durable-commit ceiling: count single-row transactions, the ledger's pragmas, same disk."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+    con = sqlite3.connect(path, isolation_level=None)
+    assert con.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() == "wal"
+    con.execute("PRAGMA synchronous = FULL")
+    con.execute("PRAGMA foreign_keys = ON")
+    con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, uid TEXT NOT NULL, payload TEXT NOT NULL)")
+    # Like the ledger (whose WAL has already grown while the job's rows were registered), the WAL is
+    # grown once before timing, so commits overwrite a WAL of steady size instead of extending a new file.
+    con.execute("BEGIN IMMEDIATE")
+    con.executemany("INSERT INTO t (uid, payload) VALUES (?, ?)", ((f"P{i:013X}", "p" * 200) for i in range(25_000)))
+    con.execute("COMMIT")
+    con.execute("DELETE FROM t")
+    con.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    start = time.perf_counter()
+    for i in range(count):
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT INTO t (uid, payload) VALUES (?, ?)", (f"{i:014X}", "x" * 60))
+        con.execute("COMMIT")
+    wall = time.perf_counter() - start
+    con.close()
+    return count / wall, wall
+
+
+def bench_b1(n):
+    folder = os.path.join(WORK, "b1")
+    manifest = make_job(folder, "b1", n, lock=True)
+    spec = f"sim:ntag215?timing=instant&count={n}"
+    log(f"B1: commit ceiling before the line, {n} single-row transactions")
+    before_per_s, _ = commit_ceiling(os.path.join(folder, "ceiling.sqlite"), n)
+    log(f"B1: {n} tags on {spec}")
+    summary, wall, cpu, cmd = provision_run(manifest, [spec])
+    done = ledger_rows(folder, "SELECT count(*) FROM records WHERE state='done'")[0][0]
+    ledger_us = [r[0] for r in ledger_rows(folder, "SELECT ledger_us FROM attempts WHERE outcome='done' AND ledger_us IS NOT NULL")]
+    length = ledger_rows(folder, "SELECT avg(message_length) FROM records")[0][0]
+    log(f"B1: commit ceiling after the line, {n} single-row transactions")
+    after_per_s, _ = commit_ceiling(os.path.join(folder, "ceiling.sqlite"), n)
+    commits_per_s = (before_per_s + after_per_s) / 2
+    tags_per_s = done / wall
+    per_tag_ms = 1000 * wall / done
+    ledger_ms = statistics.mean(ledger_us) / 1000 if ledger_us else None
+    return {
+        "tags": done, "message_bytes_avg": rnd(length, 1), "command": " ".join(cmd),
+        "wall_s": rnd(wall), "tags_per_s": rnd(tags_per_s, 1), "commits_per_s": rnd(commits_per_s, 1),
+        "commits_per_s_before": rnd(before_per_s, 1), "commits_per_s_after": rnd(after_per_s, 1), "ratio": rnd(tags_per_s / commits_per_s),
+        "durable_transactions_per_tag": 2,
+        "ratio_vs_two_commit_ceiling": rnd(tags_per_s / (commits_per_s / 2)),
+        "cpu_ms_per_tag": rnd(1000 * cpu / done), "wall_ms_per_tag": rnd(per_tag_ms),
+        "ledger_commit_ms_per_tag_mean": rnd(ledger_ms),
+        "share_outside_ledger_commit": rnd(1 - ledger_ms / per_tag_ms) if ledger_ms else None,
+        "summary_phases": summary.get("phases"), "summary_tags_per_hour": summary.get("tags_per_hour"),
+    }
+
+
+# ---------------------------------------------------------------- B2
+
+def bench_b2(n):
+    folder = os.path.join(WORK, "b2")
+    manifest = make_job(folder, "b2", n, lock=True)
+    spec = f"sim:ntag215?timing=datasheet&count={n}"
+    log(f"B2: {n} tags on {spec}")
+    summary, wall, cpu, cmd = provision_run(manifest, [spec])
+    rows = ledger_rows(folder, """
+        SELECT a.identify_us, a.write_us, a.verify_us, a.lock_us, a.exchanges, a.airtime_us, r.message_length
+        FROM attempts a JOIN records r ON r.job = a.job AND r.row = a.row WHERE a.outcome = 'done'""")
+    measured_ratio, airtime_ratio, exchanges, minimum, software_ms = [], [], [], [], []
+    rules_ratio, rules_minimum, airtime_rules_ratio = [], [], []
+    parts = None
+    for ident, wr, ver, lk, exch, air, length in rows:
+        measured = (ident or 0) + (wr or 0) + (ver or 0) + (lk or 0)
+        mins, floor, parts, _ = minimal_sequence(length, lock=True)
+        measured_ratio.append(measured / floor)
+        rmins, rfloor, _, _ = minimal_sequence(length, lock=True, rules=True)
+        rules_ratio.append(measured / rfloor)
+        rules_minimum.append(rmins)
+        if air:
+            airtime_rules_ratio.append(air / rfloor)
+            airtime_ratio.append(air / floor)
+            software_ms.append((measured - air) / 1000)
+        exchanges.append(exch)
+        minimum.append(mins)
+    typical = int(round(statistics.mean(r[6] for r in rows)))
+    mins, floor, parts, pages = minimal_sequence(typical, lock=True)
+    rmins, rfloor, rparts, _ = minimal_sequence(typical, lock=True, rules=True)
+    return {
+        "tags": len(rows), "command": " ".join(cmd), "wall_s": rnd(wall),
+        "measured_over_floor_median": rnd(statistics.median(measured_ratio), 4),
+        "measured_over_floor_p95": rnd(pct(measured_ratio, 0.95), 4),
+        "line_airtime_over_floor_median": rnd(statistics.median(airtime_ratio), 4) if airtime_ratio else None,
+        "software_ms_per_tag_median": rnd(statistics.median(software_ms)) if software_ms else None,
+        "floor_ms_typical": rnd(floor / 1000), "tlv_pages_typical": pages,
+        "floor_sequence": [{"command": p[0], "count": p[1], "airtime_ms": rnd(p[2] / 1000)} for p in parts],
+        "measured_over_rules_floor_median": rnd(statistics.median(rules_ratio), 4),
+        "measured_over_rules_floor_p95": rnd(pct(rules_ratio, 0.95), 4),
+        "line_airtime_over_rules_floor_median": rnd(statistics.median(airtime_rules_ratio), 4) if airtime_rules_ratio else None,
+        "rules_floor_ms_typical": rnd(rfloor / 1000), "rules_minimum_exchanges": rnd(statistics.mean(rules_minimum), 2),
+        "message_bytes_typical": typical,
+        "exchanges_per_tag_mean": rnd(statistics.mean(exchanges), 2),
+        "exchanges_per_tag_max": max(exchanges), "minimum_exchanges": rnd(statistics.mean(minimum), 2),
+        "summary_exchanges_per_tag": summary.get("exchanges_per_tag"),
+        "summary_measured_ms_per_tag": summary.get("measured_ms_per_tag"),
+        "summary_airtime_ms_per_tag": summary.get("airtime_ms_per_tag"),
+    }
+
+
+# ---------------------------------------------------------------- B3
+
+class Emulator:
+    """`provision emulate pn532` on a pty with a control socket."""
+
+    def __init__(self, folder, count, line=True):
+        self.folder = fresh(folder)
+        self.path_file = os.path.join(folder, "pty")
+        self.socket = os.path.join(folder, "control.sock")
+        spec = f"sim:ntag215?count={count}&store={os.path.join(folder, 'tags')}"
+        self.cmd = [BIN, "emulate", "pn532", "--tags", spec] + (["--line"] if line else []) + [
+            "--timing", "datasheet", "--baud", "115200", "--path-file", self.path_file, "--control", self.socket]
+        self.process = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+        for _ in range(200):
+            if os.path.exists(self.path_file) and os.path.exists(self.socket):
+                with open(self.path_file) as f:
+                    self.pty = f.read().strip()
+                if self.pty:
+                    return
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("emulator did not start")
+
+    def control(self, line):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(5)
+        s.connect(self.socket)
+        s.sendall((line + "\n").encode())
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+        return data.decode().strip()
+
+    def stats(self):
+        reply = self.control("stats")
+        return dict(w.split("=", 1) for w in reply.split()[1:] if "=" in w)
+
+    def frames(self):
+        return int(self.stats()["frames"])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def tag_image(emulator, message):
+    """The first tag's factory image with the message's TLV and Terminator at byte 16."""
+    path = os.path.join(emulator.folder, "factory.bin")
+    reply = emulator.control(f"dump {path}")
+    if not reply.startswith("ok"):
+        raise RuntimeError(f"dump: {reply}")
+    with open(path, "rb") as f:
+        image = bytearray(f.read())
+    tlv = bytes([0x03, len(message)]) + message + b"\xfe"
+    image[NTAG215_TLV_ADDRESS:NTAG215_TLV_ADDRESS + len(tlv)] = tlv
+    return bytes(image)
+
+
+def uri_message(uri):
+    """A short-record NDEF URI message (well-known 'U', prefix 04 = https://)."""
+    assert uri.startswith("https://")
+    payload = b"\x04" + uri[len("https://"):].encode()
+    return bytes([0xD1, 0x01, len(payload)]) + b"U" + payload
+
+
+NFCPY_WRITER = r"""
+import sys, time, socket, json
+import nfc, ndef
+device, count, control = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def insert():
+    s = socket.socket(socket.AF_UNIX); s.connect(control); s.sendall(b"insert\n"); s.recv(4096); s.close()
+clf = nfc.ContactlessFrontend(device)
+locked = 0
+for i in range(count):
+    if i > 0:
+        insert()
+    tag = clf.connect(rdwr={"on-connect": lambda tag: False})
+    uri = "https://example.com/p/SKU-%05d/B26-%06d?u=%s" % (10001 + i, i + 1, tag.identifier.hex().upper())
+    tag.ndef.records = [ndef.UriRecord(uri)]
+    if tag.protect():
+        locked += 1
+clf.close()
+print(json.dumps({"locked": locked}))
+"""
+
+
+def ensure_nfcpy():
+    probe = subprocess.run([sys.executable, "-c", "import nfc, ndef"], capture_output=True)
+    if probe.returncode == 0:
+        return None
+    log("B3: installing nfcpy from PyPI (pip --user)")
+    for extra in ([], ["--break-system-packages"]):
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--user", "-q", "nfcpy"] + extra,
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            return None
+    return f"pip install nfcpy failed: {done.stderr.strip()[-300:]}"
+
+
+def bench_b3(n):
+    out = {"tags": n}
+    # ours
+    emu = Emulator(os.path.join(WORK, "b3-ours"), n + 10)   # spare tags: a failed attempt consumes one
+    try:
+        folder = os.path.join(WORK, "b3-ours-job")
+        manifest = make_job(folder, "b3", n, lock=True)
+        reader = f"nfc:pn532_uart:{emu.pty}"
+        log(f"B3: provision run, {n} tags on {reader}")
+        f0 = emu.frames()
+        summary, wall, _, cmd = provision_run(manifest, [reader])
+        frames = emu.frames() - f0
+        done = ledger_rows(folder, "SELECT count(*) FROM records WHERE state='done'")[0][0]
+        length = ledger_rows(folder, "SELECT avg(message_length) FROM records")[0][0]
+        failed = ledger_rows(folder, "SELECT failure_class || ': ' || failure_detail, count(*) FROM attempts WHERE outcome != 'done' GROUP BY 1")
+        out["ours"] = {"command": " ".join(cmd), "tags_done": done, "s_per_tag": rnd(wall / max(done, 1), 4),
+                       "failed_attempts": {k: c for k, c in failed},
+                       "frames_per_tag": rnd(frames / n, 2), "tag_exchanges_per_tag": summary.get("exchanges_per_tag"),
+                       "message_bytes_avg": rnd(length, 1), "locks": True}
+    finally:
+        emu.stop()
+    # nfc-mfultralight
+    # Not in line mode: nfc-mfultralight lists the targets first (select + InDeselect until none
+    # answers), which in line mode would walk through the whole population. The next tag is put in
+    # the field through the control socket between two runs instead.
+    emu = Emulator(os.path.join(WORK, "b3-mfu"), n, line=False)
+    try:
+        message = uri_message("https://example.com/p/SKU-10001/B26-000001?u=04000000000000")
+        image_path = os.path.join(emu.folder, "image.mfd")
+        with open(image_path, "wb") as f:
+            f.write(tag_image(emu, message))
+        env = dict(ENV, LIBNFC_DEVICE=f"pn532_uart:{emu.pty}")
+        cmd = ["nfc-mfultralight", "w", image_path]
+        answers = "n\nn\nn\nn\nn\n"   # OTP, lock, dynamic lock, UID: no (it would lock page 2 before the data)
+        log(f"B3: nfc-mfultralight w, {n} tags, one process per tag")
+        f0 = emu.frames()
+        ok = 0
+        last_error = ""
+        start = time.perf_counter()
+        for i in range(n):
+            if i > 0:
+                emu.control("insert")
+            done = subprocess.run(cmd, input=answers, capture_output=True, text=True, env=env, timeout=120)
+            if done.returncode == 0:
+                ok += 1
+            else:
+                last_error = (done.stdout + done.stderr)[-400:]
+        wall = time.perf_counter() - start
+        frames = emu.frames() - f0
+        out["nfc_mfultralight"] = {
+            "command": f"LIBNFC_DEVICE=pn532_uart:<pty> {' '.join(cmd)} (stdin: n to OTP/lock/dynlock/UID prompts)",
+            "tags_done": ok, "s_per_tag": rnd(wall / max(ok, 1), 4), "frames_per_tag": rnd(frames / n, 2),
+            "message_bytes": len(message), "locks": False, "last_error": last_error or None}
+    finally:
+        emu.stop()
+    # nfcpy
+    problem = ensure_nfcpy()
+    if problem:
+        out["nfcpy"] = {"error": problem}
+        return out
+    emu = Emulator(os.path.join(WORK, "b3-nfcpy"), n + 1)
+    link = "/dev/ttyUSB97"
+    try:
+        try:
+            if os.path.lexists(link):
+                os.remove(link)
+            os.symlink(emu.pty, link)
+        except OSError as error:
+            out["nfcpy"] = {"error": f"cannot create {link} -> {emu.pty}: {error} (nfcpy opens only /dev/tty* names)"}
+            return out
+        script = os.path.join(emu.folder, "nfcpy_writer.py")
+        with open(script, "w") as f:
+            f.write(NFCPY_WRITER)
+        cmd = [sys.executable, script, "tty:USB97:pn532", str(n), emu.socket]
+        log(f"B3: nfcpy, {n} tags on tty:USB97:pn532 -> {emu.pty}")
+        f0 = emu.frames()
+        done, wall, _ = run(cmd, timeout=600)
+        frames = emu.frames() - f0
+        if done.returncode != 0:
+            stats = emu.stats()
+            out["nfcpy"] = {"error": f"exit {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1]}; "
+                                     f"emulator stats after the attempt: frames={stats.get('frames')} refused={stats.get('refused')} "
+                                     f"replies={stats.get('replies')}"}
+        else:
+            info = json.loads(done.stdout.strip().splitlines()[-1])
+            out["nfcpy"] = {"command": " ".join(cmd[:1] + ["nfcpy_writer.py"] + cmd[2:4]),
+                            "tags_done": n, "s_per_tag": rnd(wall / n, 4), "frames_per_tag": rnd(frames / n, 2),
+                            "locks": info["locked"] == n, "locked": info["locked"]}
+    finally:
+        if os.path.islink(link):
+            os.remove(link)
+        emu.stop()
+    return out
+
+
+# ---------------------------------------------------------------- B4
+
+def bench_b4(sizes):
+    results = []
+    timer = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+    for rows in sizes:
+        folder = os.path.join(WORK, f"b4-{rows}")
+        log(f"B4: generating {rows} rows")
+        manifest = make_job(folder, f"b4x{rows}", rows, lock=True)
+        cmd = [BIN, "validate", manifest, "--json"]
+        log(f"B4: validate {rows} rows")
+        full = ([timer, "-v"] if timer else []) + cmd
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        done, wall, cpu = run(full, timeout=900)
+        if done.returncode != 0:
+            raise RuntimeError(f"validate exit {done.returncode}: {done.stderr[-1000:]}")
+        rss_kb = None
+        if timer:
+            for line in done.stderr.splitlines():
+                if "Maximum resident set size" in line:
+                    rss_kb = int(line.split(":")[1])
+        else:
+            after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            rss_kb = after if after > before else None
+        results.append({"rows": rows, "command": " ".join(full), "wall_s": rnd(wall), "cpu_s": rnd(cpu),
+                        "rows_per_s": round(rows / wall), "rows_per_cpu_s": round(rows / cpu) if cpu else None, "peak_rss_mb": rnd(rss_kb / 1024, 1) if rss_kb else None,
+                        "csv_mb": rnd(os.path.getsize(os.path.join(folder, "records.csv")) / 1e6, 1)})
+    return results
+
+
+# ---------------------------------------------------------------- B5
+
+def bench_b5(rows):
+    results = []
+    for count in (1, 2, 4, 8):
+        folder = os.path.join(WORK, f"b5-{count}")
+        manifest = make_job(folder, f"b5x{count}", rows, lock=True)
+        readers = [f"sim:ntag215?timing=datasheet&uid=04{r + 1:02X}0000000000" for r in range(count)]
+        log(f"B5: {rows} rows, {count} reader(s)")
+        summary, wall, _, cmd = provision_run(manifest, readers)
+        done = ledger_rows(folder, "SELECT count(*) FROM records WHERE state='done'")[0][0]
+        twice = ledger_rows(folder, "SELECT count(*) FROM (SELECT row FROM attempts WHERE outcome='done' GROUP BY row HAVING count(*) > 1)")[0][0]
+        uids = ledger_rows(folder, "SELECT count(DISTINCT uid) FROM tags")[0][0]
+        per_reader = ledger_rows(folder, "SELECT reader, count(*) FROM attempts WHERE outcome='done' GROUP BY reader")
+        results.append({"readers": count, "rows_done": done, "wall_s": rnd(wall), "tags_per_s": rnd(done / wall, 2),
+                        "rows_done_twice": twice, "distinct_uids": uids,
+                        "done_per_reader": sorted(c for _, c in per_reader),
+                        "summary_tags_per_hour": summary.get("tags_per_hour"),
+                        "command": " ".join(cmd[:2]) + " job.json --quiet --json " + " ".join(f"--reader '{r}'" for r in readers)})
+    return results
+
+
+# ---------------------------------------------------------------- report
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {"cores": os.cpu_count(), "cpu_model": model, "kernel": platform.release(),
+            "python": platform.python_version(),
+            "sqlite": sqlite3.sqlite_version, "disk_of_ledgers": WORK,
+            "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
+
+
+def verdict(ok):
+    return "pass" if ok else "FAIL"
+
+
+def write_reports(data, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    m = data["machine"]
+    L = ["# provision benchmarks", "",
+         f"Run {data['date']} · `{data['command']}` · {'QUICK (reduced sizes)' if data['quick'] else 'full sizes'} "
+         f"· total {data['total_s']} s", "",
+         f"Machine: {m['cores']} cores, {m['cpu_model']}, Linux {m['kernel']}, SQLite {m['sqlite']}; "
+         f"load average at start {m['load_average_at_start']}, at end {data.get('load_average_at_end')} "
+         "(the machine is shared: wall-clock figures include waiting for the CPU and the disk).",
+         "Every figure below comes from this run (raw figures in `bench.json`). Benchmarks, not tests.", ""]
+    b = data.get("B1")
+    if b:
+        L += ["## B1 — software ceiling", "",
+              f"{b['tags']} tags, `sim:ntag215?timing=instant`, {b['message_bytes_avg']}-byte URL message, "
+              "verify and lock on, real ledger (WAL, synchronous=FULL) vs the same count of single-row "
+              "transactions with the same pragmas in the same folder.", "",
+              "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+              f"| tags/s (line) | | {b['tags_per_s']} | |",
+              f"| commits/s (bare durable-commit ceiling; mean of the runs before and after the line: "
+              f"{b['commits_per_s_before']} / {b['commits_per_s_after']}) | | {b['commits_per_s']} | |",
+              f"| ratio tags/s ÷ commits/s | ≥ 0.8 | {b['ratio']} | {verdict(b['ratio'] >= 0.8)} |",
+              f"| ratio vs the ceiling of 2 durable transactions a tag (claim + done) | | {b['ratio_vs_two_commit_ceiling']} | |",
+              f"| ratio against each ceiling run alone (before / after the line) | | {rnd(b['tags_per_s'] / b['commits_per_s_before'])} / "
+              f"{rnd(b['tags_per_s'] / b['commits_per_s_after'])} | |",
+              f"| tags/s the CPU alone would allow (1 ÷ CPU time per tag) | | {rnd(1000 / b['cpu_ms_per_tag'], 1)} | |",
+              f"| CPU time per tag (getrusage of the child) | | {b['cpu_ms_per_tag']} ms | |",
+              f"| wall time per tag | | {b['wall_ms_per_tag']} ms | |",
+              f"| ledger commit (markDone) per tag, mean | | {b['ledger_commit_ms_per_tag_mean']} ms | |",
+              f"| share of the tag's wall time outside the markDone commit | | {b['share_outside_ledger_commit']} | |", ""]
+    b = data.get("B2")
+    if b:
+        L += ["## B2 — distance from the radio floor", "",
+              f"{b['tags']} tags, `sim:ntag215?timing=datasheet`. Measured = identify + write + verify + lock "
+              f"phase times of the attempt (µs from the ledger). Floor = airtime of the minimal sequence "
+              f"(RFTiming formulas, t_prog 4.1 ms): " + ", ".join(f"{p['count']}× {p['command']}" for p in b["floor_sequence"])
+              + f" = {b['floor_ms_typical']} ms for {b['tlv_pages_typical']} TLV pages.", "",
+              "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+              f"| measured ÷ floor, median | ≤ 1.02 | {b['measured_over_floor_median']} | {verdict(b['measured_over_floor_median'] <= 1.02)} |",
+              f"| measured ÷ floor, p95 | | {b['measured_over_floor_p95']} | |",
+              f"| line's modelled airtime ÷ floor, median (cost of the extra exchanges) | | {b['line_airtime_over_floor_median']} | |",
+              f"| software time per tag (measured − modelled airtime), median | | {b['software_ms_per_tag_median']} ms | |",
+              f"| exchanges per tag (mean / max) | = minimum | {b['exchanges_per_tag_mean']} / {b['exchanges_per_tag_max']} | "
+              f"{verdict(b['exchanges_per_tag_max'] <= b['minimum_exchanges'])} |",
+              f"| minimum exchanges (sequence above) | | {b['minimum_exchanges']} | |",
+              f"| measured ÷ floor with the §11 re-activations and lock read-back ({b['rules_floor_ms_typical']} ms), median / p95 | | "
+              f"{b['measured_over_rules_floor_median']} / {b['measured_over_rules_floor_p95']} | |",
+              f"| line's modelled airtime ÷ that floor, median | | {b['line_airtime_over_rules_floor_median']} | |",
+              f"| exchanges required by type2-ntag.md §11 (minimum + 2 re-activations + 2 READs) | | {b['rules_minimum_exchanges']} | |", ""]
+        L += data.get("B2_notes", [])
+    b = data.get("B3")
+    if b:
+        L += ["## B3 — against nfc-mfultralight and nfcpy (PN532 emulator, datasheet timing, 115200 baud)", "",
+              f"{b['tags']} tags each; each tool on a fresh emulator (`{ 'provision emulate pn532 --tags sim:ntag215?count=N&store=DIR --line --timing datasheet --baud 115200' }`). "
+              "Frames = PN532 command frames from the host (emulator `stats`).", "",
+              "| Tool | Tags done | Locks | s/tag | frames/tag | ours ÷ theirs (s/tag) | Goal | Result |",
+              "|---|---|---|---|---|---|---|---|"]
+        ours = b.get("ours", {})
+        L.append(f"| provision run | {ours.get('tags_done')} | yes | {ours.get('s_per_tag')} | {ours.get('frames_per_tag')} | | | |")
+
+        for key, label in (("nfc_mfultralight", "nfc-mfultralight w"), ("nfcpy", "nfcpy 1.0.4")):
+            peer = b.get(key, {})
+            if "error" in peer:
+                L.append(f"| {label} | — | — | — | — | — | ≤ 0.5 | not measured |")
+                continue
+            ratio = ours["s_per_tag"] / peer["s_per_tag"] if peer.get("s_per_tag") else None
+            peer["ratio_ours_over_theirs"] = rnd(ratio)
+            L.append(f"| {label} | {peer.get('tags_done')} | {'yes' if peer.get('locks') else 'no'} | {peer.get('s_per_tag')} | "
+                     f"{peer.get('frames_per_tag')} | {rnd(ratio)} | ≤ 0.5 | {verdict(ratio is not None and ratio <= 0.5)} |")
+        L.append("")
+        if ours.get("failed_attempts"):
+            L.append("- Failed attempts of `provision run` (the row went back to pending and was written to the next tag; "
+                     "s/tag = wall ÷ tags done): " + ", ".join(f"{c}× `{k}`" for k, c in ours["failed_attempts"].items()) + ".")
+        for key in ("nfc_mfultralight", "nfcpy"):
+            if b.get(key, {}).get("error"):
+                L.append(f"- {key}: could not be measured: `{b[key]['error']}`")
+        L += data.get("B3_notes", []) + [""]
+    b = data.get("B4")
+    if b:
+        small, large = b[0], b[-1]
+        flat = (large["peak_rss_mb"] / small["peak_rss_mb"] - 1) if small.get("peak_rss_mb") and large.get("peak_rss_mb") else None
+        L += ["## B4 — manifests at scale (`provision validate`)", "",
+              "| Rows | CSV MB | wall s | rows/s (wall) | rows per CPU-second | peak RSS MB | Goal | Result |", "|---|---|---|---|---|---|---|---|"]
+        for r in b:
+            ok = r["rows_per_s"] >= 200_000 and (r["peak_rss_mb"] or 1e9) <= 100
+            L.append(f"| {r['rows']:,} | {r['csv_mb']} | {r['wall_s']} | {r['rows_per_s']:,} | {r['rows_per_cpu_s']:,} | {r['peak_rss_mb']} | "
+                     f"≥ 200,000 rows/s, ≤ 100 MB | {verdict(ok)} |")
+        L += [f"| RSS growth {small['rows']:,} → {large['rows']:,} rows | | | | | {rnd(100 * flat, 1) if flat is not None else '—'} % | ≤ 10 % | "
+              f"{verdict(flat is not None and flat <= 0.10)} |", ""]
+        L += data.get("B4_notes", [])
+    b = data.get("B5")
+    if b:
+        one = b[0]["tags_per_s"]
+        L += ["## B5 — several readers on one job", "",
+              f"One {b[0]['rows_done']}-row job and one ledger per reader count; `sim:ntag215?timing=datasheet` readers with distinct UIDs.", "",
+              "| Readers | Rows done | wall s | tags/s | ×1 reader | rows done twice | distinct UIDs |", "|---|---|---|---|---|---|---|"]
+        for r in b:
+            L.append(f"| {r['readers']} | {r['rows_done']} | {r['wall_s']} | {r['tags_per_s']} | {rnd(r['tags_per_s'] / one, 2)} | "
+                     f"{r['rows_done_twice']} | {r['distinct_uids']} |")
+        ratio = b[-1]["tags_per_s"] / one
+        twice = sum(r["rows_done_twice"] for r in b)
+        hourly = [r.get("summary_tags_per_hour") for r in b]
+        hourly_ratio = hourly[-1] / hourly[0] if all(hourly) else None
+        L += ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+              f"| throughput 8 ÷ 1 (rows ÷ wall time of `provision run`, start-up and reports included) | ≥ 7.0 | {rnd(ratio, 2)} | {verdict(ratio >= 7.0)} |",
+              f"| throughput 8 ÷ 1 from summary.json `tags_per_hour` (ledger timestamps; {rnd(hourly[0], 0)} vs {rnd(hourly[-1], 0)} tags/h) | ≥ 7.0 | "
+              f"{rnd(hourly_ratio, 2)} | {verdict(hourly_ratio is not None and hourly_ratio >= 7.0)} |",
+              f"| rows claimed (done) twice | 0 | {twice} | {verdict(twice == 0)} |", ""]
+        L += data.get("B5_notes", [])
+    errors = [(k[:-6], v) for k, v in data.items() if k.endswith("_error")]
+    if errors:
+        L += ["## Benchmarks that failed in this run", ""] + [f"- {k}: `{v}`" for k, v in errors] + [""]
+    L += ["Seconds per benchmark: " + ", ".join(f"{k} {data[k + '_s']} s" for k in ("B1", "B2", "B3", "B4", "B5") if k + "_s" in data), ""]
+    with open(os.path.join(out_dir, "bench.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+    with open(os.path.join(out_dir, "bench.json"), "w") as f:
+        json.dump(data, f, indent=2)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", default="B1,B2,B3,B4,B5")
+    parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--out", default=os.path.join(ROOT, "reports"))
+    parser.add_argument("--render", metavar="BENCH_JSON", help="only rewrite bench.md from an existing bench.json")
+    args = parser.parse_args()
+    if args.render:
+        data = json.load(open(args.render))
+        notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
+        if os.path.exists(notes_path):
+            data.update({k: v for k, v in json.load(open(notes_path)).items() if k[:2] in data})
+        write_reports(data, args.out)
+        return
+    sizes = QUICK if args.quick else FULL
+    only = set(args.only.split(","))
+    started = time.perf_counter()
+    if not args.skip_build:
+        log("swift build -c release")
+        subprocess.run(["swift", "build", "-c", "release", "--product", "provision"], cwd=ROOT, check=True)
+    os.makedirs(WORK, exist_ok=True)
+    command = "make bench" + (" QUICK=1" if args.quick else "")
+    if args.only != "B1,B2,B3,B4,B5":
+        command = "python3 scripts/bench.py " + " ".join(sys.argv[1:])
+    data = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "command": command, "quick": args.quick, "sizes": {k: v for k, v in sizes.items()}, "machine": machine()}
+    notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
+    notes = json.load(open(notes_path)) if os.path.exists(notes_path) else {}
+    steps = {"B1": bench_b1, "B2": bench_b2, "B3": bench_b3, "B4": bench_b4, "B5": bench_b5}
+    for key, step in steps.items():
+        if key not in only:
+            continue
+        t0 = time.perf_counter()
+        try:
+            data[key] = step(sizes[key])
+        except Exception as error:  # a failed benchmark is reported, the others still run
+            data[key + "_error"] = f"{type(error).__name__}: {error}"
+            log(f"{key} failed: {error}")
+        data[key + "_s"] = rnd(time.perf_counter() - t0, 1)
+        if key + "_notes" in notes:
+            data[key + "_notes"] = notes[key + "_notes"]
+        data["total_s"] = rnd(time.perf_counter() - started, 1)
+        data["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+        write_reports(data, args.out)
+    log(f"done in {data['total_s']} s: {os.path.join(args.out, 'bench.md')}")
+
+
+if __name__ == "__main__":
+    main()
