@@ -77,14 +77,15 @@ extension Ledger {
                 try connection.run(
                     """
                     INSERT INTO tags(uid, chip, job, row, bytes_sha256, byte_count, locked, signature_status,
-                                     written_at, recorded_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     written_at, recorded_at, key_id, key_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(uidText), .text(tag.chip), .text(job), .int(row),
                         .text(LedgerFormat.digest(tag.bytesSHA256)),
                         .int(tag.byteCount), .bool(tag.locked), .string(tag.signatureStatus),
-                        .text(LedgerFormat.time(tag.writtenAt)), .text(now),
+                        .text(LedgerFormat.time(tag.writtenAt)), .text(now), .string(tag.keyID),
+                        .string(tag.keyFingerprint),
                     ])
             } catch  where error.resultCode == .constraintUnique {
                 throw LedgerError(

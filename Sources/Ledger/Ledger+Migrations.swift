@@ -93,7 +93,20 @@ extension Ledger {
                    sum(state = 'failed') AS failed,
                    sum(state = 'burned') AS burned
             FROM records GROUP BY job;
+        """,
+        // 2: product authentication (docs/authentication.md): which key programmed a tag (id and
+        // fingerprint, never the key), and the last NFC counter `verify-url` accepted per tag.
         """
+        ALTER TABLE tags ADD COLUMN key_id TEXT;
+        ALTER TABLE tags ADD COLUMN key_fingerprint TEXT;
+        CREATE TABLE seen_counters (
+            job        TEXT NOT NULL,
+            uid        TEXT NOT NULL,
+            counter    INTEGER NOT NULL,
+            seen_at    TEXT NOT NULL,
+            PRIMARY KEY (job, uid)
+        );
+        """,
     ]
 
     /// The schema version this build writes.

@@ -16,12 +16,18 @@ public struct TagRecord: Sendable, Hashable {
     public var signatureStatus: String?
     /// When the verified write finished.
     public var writtenAt: Date
+    /// The id of the key that programmed the tag (protection or MAC), if any.
+    public var keyID: String?
+    /// That key's fingerprint (first 8 bytes of SHA-256, hex), never the key.
+    public var keyFingerprint: String?
 
     /// Creates a tag record.
     public init(
         uid: [UInt8], chip: String, bytesSHA256: [UInt8], byteCount: Int, locked: Bool,
-        signatureStatus: String? = nil, writtenAt: Date
+        signatureStatus: String? = nil, writtenAt: Date, keyID: String? = nil, keyFingerprint: String? = nil
     ) {
+        self.keyID = keyID
+        self.keyFingerprint = keyFingerprint
         self.uid = uid
         self.chip = chip
         self.bytesSHA256 = bytesSHA256

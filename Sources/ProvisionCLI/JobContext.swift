@@ -8,9 +8,11 @@ import Provisioning
 /// and the ledger, with every failure turned into the right exit code.
 struct JobContext: Sendable {
     let manifest: Manifest
-    let template: Template
+    var template: Template
     let manifestSHA256: String
     let templateSHA256: String
+    /// The job's keys, once `loadKeys` ran (never printed: `SecretKey` shows only id and fingerprint).
+    var keys: [String: SecretKey] = [:]
 
     /// Loads the manifest and template (exit 66 for a missing file, 65 for bad content).
     static func load(_ path: String, context: CommandContext) throws(CLIError) -> JobContext {
@@ -30,6 +32,24 @@ struct JobContext: Sendable {
         }
     }
 
+    /// Loads the manifest's `keys` from the environment or owner-only files.
+    ///
+    /// - Throws: `CLIError` 77 for a key file readable by group or others, 66 for a missing key, 65 for
+    ///   a malformed one; the message names the key id and source, never key material.
+    mutating func loadKeys(environment: [String: String]) throws(CLIError) {
+        do {
+            keys = try manifest.security.loadKeys(environment: environment)
+            template.keys = keys
+        } catch {
+            let code: ExitCode = switch error.reason {
+            case .permissions: .noPermission
+            case .missing, .unreadable: .noInput
+            case .malformed, .tooShort: .dataError
+            }
+            throw CLIError(code, error.description)
+        }
+    }
+
     /// SHA-256 of a file, lower-case hex.
     static func hash(of url: URL) throws(CLIError) -> String {
         guard let data = FileManager.default.contents(atPath: url.path) else {
@@ -41,15 +61,34 @@ struct JobContext: Sendable {
     /// The serial of a row as the template renders it.
     func serial(row: Int) -> String { manifest.serial.value(forRow: row) ?? "" }
 
+    /// The key recorded per tag: the protection key, else the first key a `{{mac:…}}` uses.
+    var recordedKey: SecretKey? {
+        if let id = manifest.security.protection?.key, let key = keys[id] { return key }
+        for placeholder in template.placeholders {
+            if case .mac(let id, _, _) = placeholder.source, let key = keys[id] { return key }
+        }
+        return nil
+    }
+
     /// The line worker's view of this job.
     func lineJob() -> LineJob {
         let template = self.template
-        return LineJob(
+        var job = LineJob(
             name: manifest.job, acceptedChips: manifest.tag == .type2 ? [] : manifest.tag.acceptedChips,
-            lock: manifest.lock == .permanent, retries: manifest.retries, onFailure: manifest.onFailure == .burn ? .burn : .reuse
+            lock: manifest.lock == .permanent, retries: manifest.retries, onFailure: manifest.onFailure == .burn ? .burn : .reuse,
+            signature: SignatureCheck(manifest.security)
         ) { row, fields, uid, time in
             try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
         }
+        job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
+        if template.placeholders.contains(where: { if case .mirror = $0.source { true } else { false } }) {
+            job.mirror = { row, fields, uid in
+                try template.mirrorPlan(
+                    row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: Date()))
+            }
+        }
+        if let settings = manifest.security.protection, let key = keys[settings.key] { job.protection = (settings, key) }
+        return job
     }
 
     /// Opens (creating the folder if `create`) the job's ledger.

@@ -11,6 +11,8 @@ public struct LateBound: Sendable, Hashable {
     public var uid: [UInt8]
     /// The write time.
     public var timestamp: Date
+    /// Render mirror windows with a marker instead of their placeholder bytes (to locate them).
+    public var marksMirror = false
 
     /// Creates late-bound values for one tag.
     public init(uid: [UInt8], timestamp: Date) {

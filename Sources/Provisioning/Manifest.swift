@@ -61,11 +61,13 @@ public struct Manifest: Sendable {
     public var reportsURL: URL
     /// The directory paths in messages are shown relative to.
     public var currentDirectory: URL
+    /// Keys, originality-signature policy and password protection (default: none, `off`, none).
+    public var security = ManifestSecurity()
 
     /// The keys a manifest may contain.
     public static let knownKeys: [String] = [
         "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
-        "ledger", "reports",
+        "ledger", "reports", "keys", "signature", "protect",
     ]
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

@@ -6,12 +6,12 @@ struct ManifestDecoder {
     let file: String
     let folder: URL
 
-    private func fail(_ node: JSONNode, _ path: String, _ message: String) -> JobInputError {
+    func fail(_ node: JSONNode, _ path: String, _ message: String) -> JobInputError {
         JobInputError(
             .manifestInvalid, file: file, position: node.position, path.isEmpty ? message : "\(path): \(message)")
     }
 
-    private func checkKeys(_ node: JSONNode, _ path: String, allowed: [String]) throws(JobInputError) -> [JSONNode
+    func checkKeys(_ node: JSONNode, _ path: String, allowed: [String]) throws(JobInputError) -> [JSONNode
         .Member]
     {
         guard let members = node.members else {
@@ -26,17 +26,17 @@ struct ManifestDecoder {
         return members
     }
 
-    private func required(_ root: JSONNode, _ key: String) throws(JobInputError) -> JSONNode {
+    func required(_ root: JSONNode, _ key: String) throws(JobInputError) -> JSONNode {
         guard let value = root[key] else { throw fail(root, key, "missing") }
         return value
     }
 
-    private func string(_ node: JSONNode, _ path: String) throws(JobInputError) -> String {
+    func string(_ node: JSONNode, _ path: String) throws(JobInputError) -> String {
         guard let text = node.string else { throw fail(node, path, "must be a string, found \(node.kindName)") }
         return text
     }
 
-    private func integer(_ node: JSONNode, _ path: String, in range: ClosedRange<Int>) throws(JobInputError) -> Int {
+    func integer(_ node: JSONNode, _ path: String, in range: ClosedRange<Int>) throws(JobInputError) -> Int {
         guard case .number(let text) = node.kind, let value = Int(text) else {
             throw fail(
                 node, path,
@@ -49,7 +49,7 @@ struct ManifestDecoder {
         return value
     }
 
-    private static func show(_ node: JSONNode) -> String {
+    static func show(_ node: JSONNode) -> String {
         switch node.kind {
         case .number(let text): text
         case .string(let text, _): "\"\(text)\""
@@ -57,7 +57,7 @@ struct ManifestDecoder {
         }
     }
 
-    private func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _: T.Type)
+    func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _: T.Type)
         throws(JobInputError) -> T
     where T.RawValue == String {
         let text = try string(node, path)
@@ -68,7 +68,7 @@ struct ManifestDecoder {
         return value
     }
 
-    private func path(_ node: JSONNode, _ key: String) throws(JobInputError) -> URL {
+    func path(_ node: JSONNode, _ key: String) throws(JobInputError) -> URL {
         let text = try string(node, key)
         guard !text.isEmpty else { throw fail(node, key, "must not be empty") }
         if text.hasPrefix("/") { return URL(fileURLWithPath: text).standardizedFileURL }
@@ -106,11 +106,14 @@ struct ManifestDecoder {
             ?? defaultFolder.appendingPathComponent("ledger.sqlite")
         let reports =
             try root["reports"].map { node throws(JobInputError) in try path(node, "reports") } ?? defaultFolder
-        return Manifest(
+        let security = try decodeSecurity(root)
+        var manifest = Manifest(
             job: job, manifestURL: manifestURL.standardizedFileURL, templateURL: template, records: records, tag: tag,
             lock: lock, retries: retries, onFailure: onFailure, unique: unique, serial: serial, readers: readers,
             ledgerURL: ledger.standardizedFileURL, reportsURL: reports.standardizedFileURL,
             currentDirectory: currentDirectory)
+        manifest.security = security
+        return manifest
     }
 
     private func decodeRecords(_ node: JSONNode) throws(JobInputError) -> Manifest.RecordSource {

@@ -46,4 +46,6 @@ public enum FailureClass: String, Sendable, Hashable, CaseIterable, Codable {
     case transport
     /// The originality signature did not verify against a trusted key.
     case signatureInvalid
+    /// Password protection could not be set or did not check out (PWD_AUTH, refused write).
+    case protectFailed
 }

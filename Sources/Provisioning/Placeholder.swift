@@ -1,3 +1,5 @@
+import Foundation
+
 /// One `{{name | filter…}}` in a template string, with where it was written.
 public struct Placeholder: Sendable, Hashable {
     /// What a placeholder's name refers to.
@@ -14,6 +16,12 @@ public struct Placeholder: Sendable, Hashable {
         case uid
         /// `timestamp`, the write time in ISO 8601 UTC (late-bound).
         case timestamp
+        /// `mac:KEYID[:name,…]`: the URL MAC under a manifest key over the named values (default `uid`),
+        /// sized and rendered by `bytes:N`, `hex` or `base64url` after `|`.
+        case mac(key: String, inputs: [String], setting: URLMAC)
+        /// `uidMirror`, `counterMirror`, `uidCounterMirror`: a window the chip fills with its UID and/or
+        /// NFC counter in ASCII on every READ (`type2-ntag.md` §6).
+        case mirror(MirrorKind)
     }
 
     /// The name as written (trimmed).
@@ -26,15 +34,32 @@ public struct Placeholder: Sendable, Hashable {
     public var position: TextPosition
 
     /// Whether the value is known only at write time.
-    public var isLateBound: Bool { source == .uid || source == .timestamp }
+    public var isLateBound: Bool {
+        switch source {
+        case .uid, .timestamp: true
+        case .mac(_, let inputs, _): inputs.contains { Template.lateBoundNames.contains($0) }
+        default: false
+        }
+    }
 
     /// Whether a `default:` filter covers a missing field.
     var hasDefault: Bool {
         filters.contains { if case .defaultValue = $0 { true } else { false } }
     }
 
-    /// Names reserved for later template tokens (product authentication); using one is an error for now.
-    static let reservedNames: Set<String> = ["uidMirror", "counterMirror", "uidCounterMirror"]
+    /// Names reserved for later template tokens; using one is an error.
+    static let reservedNames: Set<String> = []
+
+    /// Parses `mac:KEYID` or `mac:KEYID:name,name`; `nil` when `name` is not a well-formed MAC call.
+    static func macSource(for name: String) -> Source? {
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.first == "mac", (2...3).contains(parts.count), !parts[1].isEmpty else { return nil }
+        let inputs = parts.count == 3 ? parts[2].split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        } : ["uid"]
+        guard !inputs.isEmpty, !inputs.contains(where: \.isEmpty) else { return nil }
+        return .mac(key: parts[1], inputs: inputs, setting: URLMAC())
+    }
 
     /// Resolves a name to its source; `nil` when it is a function call (`mac:KEY`) or reserved.
     static func source(for name: String) -> Source? {
@@ -44,6 +69,9 @@ public struct Placeholder: Sendable, Hashable {
         case "job": .job
         case "uid": .uid
         case "timestamp": .timestamp
+        case "uidMirror": .mirror(.uid)
+        case "counterMirror": .mirror(.counter)
+        case "uidCounterMirror": .mirror(.uidAndCounter)
         default: name.contains(":") || reservedNames.contains(name) ? nil : .field(name)
         }
     }
@@ -119,6 +147,24 @@ struct TemplateText: Sendable {
         }
         let name = parts[0].text
         guard !name.isEmpty else { throw fail(open, "empty placeholder '{{}}'") }
+        if name.hasPrefix("mac:") {
+            guard case .mac(let key, let inputs, var setting)? = Placeholder.macSource(for: name) else {
+                throw fail(parts[0].index, "'{{\(name)}}' must be {{mac:KEYID}} or {{mac:KEYID:name,name…}}")
+            }
+            for part in parts.dropFirst() {
+                if part.text == "hex" {
+                    setting.rendering = .hex
+                } else if part.text == "base64url" {
+                    setting.rendering = .base64url
+                } else if part.text.hasPrefix("bytes:"), let count = Int(part.text.dropFirst(6)), (4...32).contains(count) {
+                    setting.bytes = count
+                } else {
+                    throw fail(part.index, "a mac takes only 'bytes:N' (N in 4…32), 'hex' or 'base64url', not '\(part.text)'")
+                }
+            }
+            return Placeholder(
+                name: name, source: .mac(key: key, inputs: inputs, setting: setting), filters: [], position: at(open))
+        }
         guard let source = Placeholder.source(for: name) else {
             if Placeholder.reservedNames.contains(name) {
                 throw fail(parts[0].index, "'\(name)' is not supported yet (it arrives with product authentication)")

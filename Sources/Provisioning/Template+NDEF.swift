@@ -52,4 +52,34 @@ extension Template {
             return JobInputError(.templateInvalid, file: file, position: node.position, error.description)
         }
     }
+
+    /// Where the template's mirror token lands in a row's encoded message (`nil`: no mirror).
+    ///
+    /// Renders the message twice — placeholder bytes, then a marker — and takes the first differing byte.
+    ///
+    /// - Throws: `templateInvalid` when the template holds more than one mirror token.
+    public func mirrorPlan(row: JobRow, late: LateBound?) throws(JobInputError) -> MirrorPlan? {
+        let mirrors = placeholders.compactMap { placeholder -> (Placeholder, MirrorKind)? in
+            if case .mirror(let kind) = placeholder.source { return (placeholder, kind) }
+            return nil
+        }
+        guard let (first, kind) = mirrors.first else { return nil }
+        guard mirrors.count == 1 else {
+            throw JobInputError(
+                .templateInvalid, file: file, position: mirrors[1].0.position,
+                "a tag has one mirror; use {{uidCounterMirror}} for both UID and counter")
+        }
+        var marked = late ?? .sizing
+        marked.marksMirror = true
+        let plain = try render(row: row, late: late ?? .sizing).bytes
+        let probe = try render(row: row, late: marked).bytes
+        guard plain.count == probe.count,
+            let offset = zip(plain, probe).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+        else {
+            throw JobInputError(
+                .templateInvalid, file: file, position: first.position,
+                "the mirror must sit in a URI or text as plain characters")
+        }
+        return MirrorPlan(kind: kind, offsetInMessage: offset, messageLength: plain.count)
+    }
 }

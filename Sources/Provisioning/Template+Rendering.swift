@@ -9,7 +9,7 @@ extension Template {
         case .row: String(row.row)
         case .job: job
         case .field(let field): row.fields[field]
-        case .uid, .timestamp, nil: nil
+        case .uid, .timestamp, .mac, .mirror, nil: nil
         }
     }
 
@@ -38,9 +38,42 @@ extension Template {
         case .job: value = job
         case .uid: value = (late ?? .sizing).uidText
         case .timestamp: value = (late ?? .sizing).timestampText
+        case .mirror(let kind): value = kind.placeholder(marked: late?.marksMirror ?? false)
+        case .mac(let keyID, let inputs, let setting):
+            value = try mac(placeholder, key: keyID, inputs: inputs, setting: setting, row: row, late: late)
         }
         for filter in placeholder.filters { value = filter.apply(value) }
         return value
+    }
+
+    /// A `{{mac:…}}` value: the MAC under the loaded key, or (sizing, `late == nil`, no key loaded) a
+    /// run of `0` as long as the real MAC.
+    private func mac(
+        _ placeholder: Placeholder, key keyID: String, inputs: [String], setting: URLMAC, row: JobRow, late: LateBound?
+    ) throws(JobInputError) -> String {
+        guard let key = keys[keyID] else {
+            guard late == nil else {
+                throw JobInputError(
+                    .renderFailed, file: file, position: placeholder.position, row: row.row,
+                    "key '\(keyID)' is not loaded")
+            }
+            return String(repeating: "0", count: setting.renderedLength)
+        }
+        var fields: [String] = []
+        for name in inputs {
+            switch name {
+            case "uid": fields.append((late ?? .sizing).uidText)
+            case "timestamp": fields.append((late ?? .sizing).timestampText)
+            default:
+                guard let text = value(named: name, row: row) else {
+                    throw JobInputError(
+                        .renderFailed, file: file, position: placeholder.position, row: row.row,
+                        "no field '\(name)' for the mac in this row")
+                }
+                fields.append(text)
+            }
+        }
+        return setting.render(key: key, job: job, fields: fields)
     }
 
     /// Renders the record JSON for a row (placeholders filled in, JSON-escaped); `late == nil` sizes

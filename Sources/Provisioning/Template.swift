@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 
 /// A message template: the record JSON of `provision ndef encode` with `{{…}}` placeholders in string values.
 ///
@@ -6,7 +7,7 @@ import Foundation
 /// and the late-bound `uid` and `timestamp` — followed by filters (`upper`, `lower`, `urlencode`,
 /// `pad:N`, `hex`, `default:TEXT`). Built-ins take precedence over JSON record keys of the same name;
 /// a CSV column named like a built-in the template uses is an error. Names containing `:` are
-/// function calls, reserved for product authentication (`mac:KEY`), and rejected for now.
+/// function calls: `mac:KEYID` or `mac:KEYID:name,name` (see `Placeholder.Source.mac`).
 public struct Template: Sendable {
     /// The template file as shown in messages.
     public let file: String
@@ -16,6 +17,8 @@ public struct Template: Sendable {
     public let serial: SerialNumbering
     /// Every placeholder, in file order.
     public let placeholders: [Placeholder]
+    /// Keys `{{mac:KEYID}}` renders with, set once the job's keys are loaded (empty: MACs are sized only).
+    public var keys: [String: SecretKey] = [:]
 
     let root: Node
     let tree: JSONNode
@@ -42,7 +45,31 @@ public struct Template: Sendable {
         } catch {
             throw JobInputError.missing(file: file, url: manifest.templateURL)
         }
-        return try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
+        let template = try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
+        let mirrors = template.placeholders.filter { if case .mirror = $0.source { true } else { false } }
+        if mirrors.count > 1 {
+            throw JobInputError(
+                .templateInvalid, file: file, position: mirrors[1].position,
+                "a tag has one mirror; use {{uidCounterMirror}} for both UID and counter")
+        }
+        if let mirror = mirrors.first, !mirror.filters.isEmpty {
+            throw JobInputError(
+                .templateInvalid, file: file, position: mirror.position,
+                "'\(mirror.name)' takes no filters: the chip writes its ASCII as is")
+        }
+        if let mirror = mirrors.first, manifest.tag != .type2, !manifest.tag.acceptedChips.allSatisfy(\.isNTAG) {
+            throw JobInputError(
+                .templateInvalid, file: file, position: mirror.position,
+                "'\(mirror.name)' needs an NTAG213/215/216 job (tag \(manifest.tag.rawValue) has no mirror)")
+        }
+        for placeholder in template.placeholders {
+            guard case .mac(let key, _, _) = placeholder.source, manifest.security.keys[key] == nil else { continue }
+            let known = manifest.security.keys.keys.sorted().joined(separator: ", ")
+            throw JobInputError(
+                .templateInvalid, file: file, position: placeholder.position,
+                "key '\(key)' is not in the manifest's keys (known: \(known.isEmpty ? "none" : known))")
+        }
+        return template
     }
 
     /// Parses a template from its bytes.
@@ -105,6 +132,12 @@ public struct Template: Sendable {
                     "unknown name '\(name)' (columns of \(dataFile): \(columns.joined(separator: ", ")); built-ins: "
                         + (Self.builtinNames + Self.lateBoundNames).joined(separator: ", ") + ")")
             case .field: continue
+            case .mac(_, let inputs, _):
+                for name in inputs where !known.contains(name) && Placeholder.source(for: name) == .field(name) {
+                    throw JobInputError(
+                        .templateInvalid, file: file, position: placeholder.position,
+                        "unknown name '\(name)' in the mac inputs (columns of \(dataFile): \(columns.joined(separator: ", ")))")
+                }
             default:
                 if known.contains(placeholder.name) {
                     throw JobInputError(

@@ -31,6 +31,8 @@ import NFCTags
 /// wrongpwd=ANS  nak (default) | silence: answer to a wrong PWD_AUTH
 /// unknown=ANS   nak (default) | silence: answer to an unsupported command
 /// rfui=MODE     ignore (default) | store: whether RFUI dynamic lock bits are kept
+/// signer=HEX    secp128r1 private key (32 hex digits) the tags sign READ_SIG with (default: the
+///               repository's `TestSigningKey`); another key simulates chips from an untrusted source
 /// ```
 ///
 /// Example: `sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02,nak5:0.01`.
@@ -82,6 +84,8 @@ public struct SimulationOptions: Sendable, Hashable {
     public var removalMilliseconds = 0
     /// Chip behaviour switches given to every tag (programming time included).
     public var configuration = EmulatorConfiguration()
+    /// The private key every tag signs its UID with (READ_SIG).
+    public var signingKey: [UInt8] = TestSigningKey.privateKey
 
     /// Defaults: one unlimited NTAG215 population, seed 0, instant timing, no faults.
     public init(chip: ChipModel = .ntag215, seed: UInt64 = 0) {
@@ -154,10 +158,15 @@ public struct SimulationOptions: Sendable, Hashable {
             case "rfui":
                 guard value == "ignore" || value == "store" else { throw bad("rfui must be 'ignore' or 'store'") }
                 configuration.storeRFUILockBits = value == "store"
+            case "signer":
+                guard value.count == 32, let bytes = Hex.bytes(value), bytes.count == 16 else {
+                    throw bad("signer must be a secp128r1 private key, 32 hex digits")
+                }
+                signingKey = bytes
             default:
                 throw bad(
                     "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, store, removal, "
-                        + "config, locks, wrongpwd, unknown, rfui")
+                        + "config, locks, wrongpwd, unknown, rfui, signer")
             }
         }
     }

@@ -195,13 +195,17 @@ public final class TagField {
             if let url = storeURL(for: uid), FileManager.default.fileExists(atPath: url.path) {
                 let bytes = try [UInt8](Data(contentsOf: url))
                 let stored = ChipModel.allCases.first { $0.pageCount * 4 == bytes.count } ?? chip
-                tag = try NTAGEmulator(image: bytes, chip: stored, configuration: options.configuration, faults: faults)
+                tag = try NTAGEmulator(
+                    image: bytes, chip: stored, configuration: options.configuration, faults: faults,
+                    signingKey: options.signingKey)
                 let state = url.deletingPathExtension().appendingPathExtension("state.json")
                 if FileManager.default.fileExists(atPath: state.path) {
                     tag.hiddenState = try JSONDecoder().decode(NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
                 }
             } else {
-                tag = try NTAGEmulator(chip: chip, uid: uid, configuration: options.configuration, faults: faults)
+                tag = try NTAGEmulator(
+                    chip: chip, uid: uid, configuration: options.configuration, faults: faults,
+                    signingKey: options.signingKey)
                 try save(tag)
             }
         } catch let error as TagStoreError {

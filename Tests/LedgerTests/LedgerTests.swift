@@ -14,7 +14,7 @@ import Testing
         #expect(settings.schemaVersion == Ledger.schemaVersion)
         #expect(settings.busyTimeoutMilliseconds == 1_500)
         let tables = try await ledger.rawQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        #expect(tables.map { $0.first ?? nil } == ["attempts", "events", "jobs", "records", "tags"])
+        #expect(tables.map { $0.first ?? nil } == ["attempts", "events", "jobs", "records", "seen_counters", "tags"])
     }
 
     @Test func sqliteCallsRunOnTheLedgersOwnQueue() async throws {
@@ -45,7 +45,7 @@ import Testing
                 }())
         #expect(try await again.job(named: "j")?.totalRows == 3)
         let third = try await Ledger.open(path: folder.path())
-        #expect(try await third.rawQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [["5"]])
+        #expect(try await third.rawQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [["6"]])
     }
 
     @Test func newerSchemaIsRefused() async throws {

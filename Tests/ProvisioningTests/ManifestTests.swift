@@ -99,12 +99,12 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
 
 @Test(arguments: [
     (
-        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "signature": "require"}"#,
-        "jobs/x.json:1:69: signature: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports)"
+        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "sig": "require"}"#,
+        "jobs/x.json:1:69: sig: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports, keys, signature, protect)"
     ),
     (
         #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "protect": {}}"#,
-        "jobs/x.json:1:69: protect: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports)"
+        "jobs/x.json:1:80: protect.key: missing"
     ),
     (
         #"{"job": "j", "template": "", "records": "r.csv", "tag": "ntag213"}"#,

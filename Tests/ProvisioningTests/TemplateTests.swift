@@ -112,11 +112,7 @@ private let tag = LateBound(
     ),
     (#"{"a": "{{x|pad:0}}"}"#, "t.json:1:12: pad needs a width 1 to 64, found '0'"),
     (#"{"a": "{{x|default}}"}"#, "t.json:1:12: filter 'default' needs an argument ('default:…')"),
-    (#"{"a": "{{mac:k1:uid}}"}"#, "t.json:1:10: unknown function 'mac' in '{{mac:k1:uid}}'"),
-    (
-        #"{"a": "{{counterMirror}}"}"#,
-        "t.json:1:10: 'counterMirror' is not supported yet (it arrives with product authentication)"
-    ),
+    (#"{"a": "{{sha:k1:uid}}"}"#, "t.json:1:10: unknown function 'sha' in '{{sha:k1:uid}}'"),
     (#"{"a": "ok", "a": "again"}"#, "t.json:1:13: duplicate key 'a'"),
 ])
 func templateErrorsNameLineAndColumn(_ text: String, _ message: String) {

@@ -39,7 +39,8 @@ struct RunCommand: Command {
         The ledger is consistent either way.
 
         Exit: 0 every row done, 1 rows remain or failed, 64 usage, 65 bad job, 66 missing file,
-        69 reader or ledger unavailable, 73 cannot create the ledger or reports, 74 I/O, 130 interrupted.
+        69 reader or ledger unavailable, 73 cannot create the ledger or reports, 74 I/O, 77 a key file
+        readable by group or others, 130 interrupted.
 
         Examples:
           provision run jobs/batch.json
@@ -57,12 +58,21 @@ struct RunCommand: Command {
             guard let seconds = Double(text), seconds > 0 else { throw .usage("option '--idle' needs seconds > 0") }
             return seconds
         }
-        let job = try JobContext.load(args.positionals[0], context: context)
+        var job = try JobContext.load(args.positionals[0], context: context)
         try preflight(job, context: context)
+        try job.loadKeys(environment: context.environment)
         let specs = args.all("reader").isEmpty
             ? (job.manifest.readers.isEmpty ? [ReaderFactory.defaultSpec] : job.manifest.readers.map(\.text))
             : args.all("reader")
         let readers = try await ReaderFactory.open(specs)
+        if job.manifest.security.signature == .require {
+            for reader in readers where !reader.capabilities.rawCommands {
+                throw CLIError(
+                    .unavailable,
+                    "reader '\(reader.name)' cannot send raw commands (READ_SIG), and the job requires the "
+                        + "originality signature; use a reader with raw command support or set \"signature\": \"record\"")
+            }
+        }
         let ledgerURL = job.manifest.ledgerURL
         let ledger = try await JobContext.openLedger(at: ledgerURL, create: true)
         try await register(job, in: ledger, accept: args.flag("accept-changed-manifest"))

@@ -27,12 +27,21 @@ public struct LineJob: Sendable {
     public var onFailure: FailurePolicy
     /// The row renderer.
     public var render: Renderer
+    /// The originality-signature check (`nil`: off).
+    public var signature: SignatureCheck?
+    /// Where the mirror window lands for a row's message: `(row, fields, uid) → plan` (nil: no mirror).
+    public var mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)?
+    /// Password protection and the key its per-tag passwords derive from, when the job protects tags.
+    public var protection: (settings: ManifestSecurity.Protection, key: SecretKey)?
+    /// The key recorded with every tag (id and fingerprint only), when the job uses one.
+    public var keyRecord: (id: String, fingerprint: String)?
 
     /// Creates a job description.
     public init(
         name: String, acceptedChips: Set<ChipModel>, lock: Bool, retries: Int, onFailure: FailurePolicy,
-        render: @escaping Renderer
+        signature: SignatureCheck? = nil, render: @escaping Renderer
     ) {
+        self.signature = signature
         self.name = name
         self.acceptedChips = acceptedChips
         self.lock = lock

@@ -118,8 +118,10 @@ public struct LineWorker: Sendable {
             return
         }
         let message: [UInt8]
+        let mirror: MirrorPlan?
         do {
             message = try job.render(claim.row, claim.fields, uid, claim.claimedAt)
+            mirror = try job.mirror?(claim.row, claim.fields, uid)
         } catch {
             // Pre-flight rendered every row; reaching here means the row data changed under us.
             try await ledger.returnToPending(job: job.name, row: claim.row, detail: "render failed: \(error)")
@@ -131,7 +133,9 @@ public struct LineWorker: Sendable {
             attempt += 1
             let attemptStart = Date()
             let plan = TagCycle.Plan(
-                message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate)
+                message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
+                signature: job.signature, uid: uid,
+                protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror)
             let outcome = try await cycle(plan)
             Self.add(outcome.phaseMicroseconds, to: &durations)
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }
@@ -139,7 +143,8 @@ public struct LineWorker: Sendable {
                 let ledgerStart = clock.now
                 let tag = TagRecord(
                     uid: uid, chip: outcome.chip?.rawValue ?? "type2", bytesSHA256: Digest.sha256(message),
-                    byteCount: message.count, locked: outcome.locked, writtenAt: Date())
+                    byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
+                    writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint)
                 let record = AttemptRecord(
                     uid: uid, row: claim.row, reader: readerName, outcome: .done, phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,

@@ -25,13 +25,29 @@ public struct TagCycle: Sendable {
         public var lock: Bool
         /// Re-activate before starting (a retry after silence, or a resumed tag).
         public var reactivateFirst: Bool
+        /// The originality-signature check after identify (`nil`: no READ_SIG).
+        public var signature: SignatureCheck?
+        /// The UID from anticollision (the signed message); empty: read from pages 0–1.
+        public var uid: [UInt8]
+        /// Password protection to set after verify (and lock), if any.
+        public var protection: ProtectionPlan?
+        /// The UID/counter mirror to configure after verify, if any.
+        public var mirror: MirrorPlan?
 
         /// Creates a plan.
-        public init(message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false) {
+        public init(
+            message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false,
+            signature: SignatureCheck? = nil, uid: [UInt8] = [], protection: ProtectionPlan? = nil,
+            mirror: MirrorPlan? = nil
+        ) {
+            self.mirror = mirror
+            self.protection = protection
+            self.uid = uid
             self.message = message
             self.acceptedChips = acceptedChips
             self.lock = lock
             self.reactivateFirst = reactivateFirst
+            self.signature = signature
         }
     }
 
@@ -53,6 +69,8 @@ public struct TagCycle: Sendable {
         public var exchanges: Int
         /// Modelled airtime (µs) when the reader models it.
         public var airtimeMicroseconds: Double?
+        /// The originality-signature result when the plan checked it.
+        public var signature: SignatureStatus?
     }
 
     /// Runs the cycle for `plan` on the tag behind `transceiver`. Never throws: every failure is an
@@ -78,6 +96,9 @@ private final class Runner {
     var alreadyWritten = false
     var locked = false
     var micros: [Phase: Double] = [:]
+    var signature: SignatureStatus?
+    /// Whether the tag arrived password-protected (re-provisioning or a resumed tag).
+    var wasProtected = false
 
     init(tag: Type2Tag, plan: TagCycle.Plan, rawPath: Bool) {
         self.tag = tag
@@ -93,6 +114,12 @@ private final class Runner {
                 chip = identity.chip
                 guard identity.chip == nil, !rawPath else {
                     try checkChip(identity.chip, how: "")
+                    if let protection = plan.protection, let chip = identity.chip {
+                        try unlockIfProtected(protection, chip: chip)
+                    }
+                    if let check = plan.signature {
+                        try checkSignature(check, uid: plan.uid.isEmpty ? try tag.readUID() : plan.uid)
+                    }
                     return try tag.detectNDEF()
                 }
                 // No raw path (PC/SC style plain): GET_VERSION cannot be sent, so the chip is judged by
@@ -115,10 +142,20 @@ private final class Runner {
             let result = try timed(.write) { try tag.writeNDEF(plan.message) }
             wroteSomething = !result.writtenPages.isEmpty
             alreadyWritten = result.writtenPages.isEmpty
-            try timed(.verify) { try tag.verify(result) }
+            let window = plan.mirror.map { [($0.page * 4 + $0.byte)..<($0.page * 4 + $0.byte + $0.kind.length)] } ?? []
+            try timed(.verify) { try tag.verify(result, ignoring: window) }
+            if let mirror = plan.mirror, let chip {
+                try timed(.verify) {
+                    if wasProtected, let protection = plan.protection { try authenticated(protection) }
+                    try configureMirror(mirror, chip: chip)
+                }
+            }
             if plan.lock {
                 try timed(.lock) { try tag.writeLock() }
                 locked = true
+            }
+            if let protection = plan.protection, let chip {
+                try timed(.lock) { try protect(protection, chip: chip) }
             }
         } catch let failure as CycleFailure {
             self.failure = failure
@@ -135,6 +172,125 @@ private final class Runner {
                 .wrongChip, phase: .identify,
                 "tag is \(chip?.displayName ?? "a generic Type 2 tag")\(how), the job expects "
                     + plan.acceptedChips.map(\.displayName).sorted().joined(separator: " or "))
+        }
+    }
+
+    /// READ_SIG `3Ch` and verification against the trusted keys (`type2-ntag.md` §3.8). Under
+    /// `require` a tag that does not verify (or cannot answer) is quarantined before any write; under
+    /// `record` the result is only kept. After silence the tag is re-activated (a NAK already re-activates it).
+    func checkSignature(_ check: SignatureCheck, uid: [UInt8]) throws {
+        do {
+            let answer = try tag.readSignature()
+            signature = check.verify(uid: uid, signature: answer) ? .valid : .invalid
+        } catch let error as TransportError where error == .tagLost {
+            throw error
+        } catch {
+            signature = .unreadable
+            if check.policy == .require {
+                throw CycleFailure(.signatureInvalid, phase: .identify, "READ_SIG failed: \(error)")
+            }
+            if let transport = error as? TransportError, transport == .noAnswer { try tag.reactivate() }
+            return
+        }
+        if check.policy == .require, signature == .invalid {
+            throw CycleFailure(
+                .signatureInvalid, phase: .identify,
+                "originality signature does not verify against any trusted key (counterfeit or unknown chip)")
+        }
+    }
+
+    /// Configures the ASCII mirror (`type2-ntag.md` §6): WRITE `A2` of CFG1 with NFC_CNT_EN when the
+    /// counter shows, then CFG0 (MIRROR_CONF, MIRROR_BYTE, STRG_MOD_EN kept; MIRROR_PAGE); re-activates
+    /// and checks with FAST_READ `3Ah` that the window reads as the UID (and a 6-digit counter).
+    func configureMirror(_ mirror: MirrorPlan, chip: ChipModel) throws {
+        guard chip.isNTAG, mirror.page >= 4, mirror.lastPage <= chip.lastUserPage else {
+            throw CycleFailure(
+                .capacity, phase: .verify, "the mirror window (pages \(mirror.page)…\(mirror.lastPage)) does not fit "
+                    + "the user memory of \(chip.displayName)")
+        }
+        let current = try tag.readConfiguration()
+        if mirror.kind.usesCounter, current.access & 0x10 == 0 {
+            try tag.write(page: chip.cfg1Page, data: [current.access | 0x10, current.cfg1[1], 0x00, 0x00])
+        }
+        let mirrorByte = mirror.kind.configuration << 6 | UInt8(mirror.byte) << 4 | (current.cfg0[0] & 0x04)
+        try tag.write(page: chip.cfg0Page, data: [mirrorByte, current.cfg0[1], UInt8(mirror.page), current.cfg0[3]])
+        try tag.reactivate()
+        let bytes = try tag.fastRead(from: mirror.page, through: mirror.lastPage)
+        let shown = String(decoding: bytes[mirror.byte..<(mirror.byte + mirror.kind.length)], as: UTF8.self)
+        let expected = mirror.kind.ascii(uid: plan.uid, counter: 0)
+        let uidPart = mirror.kind == .counter ? "" : String(expected.prefix(14))
+        let counterPart = mirror.kind == .uid ? "" : String(shown.suffix(6))
+        guard plan.uid.isEmpty || shown.hasPrefix(uidPart),
+            counterPart.allSatisfy({ $0.isHexDigit && !$0.isLowercase })
+        else {
+            throw CycleFailure(
+                .verifyMismatch, phase: .verify, page: mirror.page,
+                "the mirror window reads '\(shown)', expected \(mirror.kind.rawValue) in ASCII")
+        }
+    }
+
+    /// Sets per-tag password protection in the safe order of `type2-ntag.md` §3.9 — WRITE `A2` of PWD,
+    /// PACK, CFG1 (ACCESS), then CFG0 (AUTH0) last; CFGLCK, if asked, is set by an authenticated CFG1
+    /// WRITE after that — re-activates, checks PWD_AUTH `1Bh` returns the
+    /// expected PACK, and checks that an unauthenticated WRITE to a protected page is refused. The
+    /// CC's access bits are never touched, so phones still read the NDEF message.
+    func protect(_ plan: ProtectionPlan, chip: ChipModel) throws {
+        guard chip.isNTAG else {
+            throw CycleFailure(.protectFailed, phase: .lock, "password protection needs an NTAG21x")
+        }
+        let auth0 = plan.auth0Page(on: chip)
+        let probePage = min(auth0, chip.cfg0Page)
+        let probe = Array(try tag.read(page: probePage).prefix(4))
+        let current = try tag.readConfiguration()
+        if current.isPasswordProtected(on: chip) || Int(current.auth0) <= chip.lastPage {
+            // A retry or a resumed tag: the configuration pages already need the password.
+            try authenticated(plan)
+        }
+        let access = (current.access & 0x10) | plan.accessBits
+        try tag.write(page: chip.pwdPage, data: plan.password.pwd)
+        try tag.write(page: chip.packPage, data: plan.password.pack + [0x00, 0x00])
+        try tag.write(page: chip.cfg1Page, data: [access & ~0x40, current.cfg1[1], 0x00, 0x00])
+        try tag.write(page: chip.cfg0Page, data: [current.cfg0[0], current.cfg0[1], current.cfg0[2], UInt8(auth0)])
+        try tag.reactivate()
+        try authenticated(plan)
+        if access & 0x40 != 0 {
+            // CFGLCK last, authenticated: a chip that applies it at once would refuse the CFG0 write.
+            try tag.write(page: chip.cfg1Page, data: [access, current.cfg1[1], 0x00, 0x00])
+        }
+        try tag.reactivate()
+        let written = probePage == chip.cfg0Page
+            ? [current.cfg0[0], current.cfg0[1], current.cfg0[2], UInt8(auth0)] : probe
+        do {
+            try tag.write(page: probePage, data: written)
+        } catch let error as TransportError where error != .tagLost {
+            return  // refused without the password, as it must be (the NAK re-activated the tag)
+        } catch let error as Type2Error where (error.cause as? TransportError).map({ $0 != .tagLost }) ?? false {
+            return
+        }
+        throw CycleFailure(
+            .protectFailed, phase: .lock, page: probePage,
+            "an unauthenticated WRITE to protected page \(probePage) was accepted")
+    }
+
+    /// Re-provisioning: a tag that already needs the password (AUTH0 within its pages, or reads
+    /// refused) is authenticated with its derived password before anything is written.
+    func unlockIfProtected(_ plan: ProtectionPlan, chip: ChipModel) throws {
+        guard chip.isNTAG else { return }
+        do {
+            let configuration = try tag.readConfiguration()
+            wasProtected = Int(configuration.auth0) <= chip.lastPage
+        } catch let error as TransportError where error != .tagLost {
+            wasProtected = true  // PROT = 1: the configuration pages themselves are read-protected
+        }
+        if wasProtected { try authenticated(plan) }
+    }
+
+    /// PWD_AUTH with the tag's derived password, as a protection failure when refused.
+    func authenticated(_ plan: ProtectionPlan) throws {
+        do {
+            try tag.authenticate(password: plan.password.pwd, expectedPACK: plan.password.pack)
+        } catch let error as Type2Error where error.code == .authenticationFailed {
+            throw CycleFailure(.protectFailed, phase: .lock, "PWD_AUTH with the derived password failed: \(error.message)")
         }
     }
 
@@ -171,6 +327,6 @@ private final class Runner {
         TagCycle.Outcome(
             failure: failure, chip: chip, wroteSomething: wroteSomething, alreadyWritten: alreadyWritten,
             locked: locked, phaseMicroseconds: micros, exchanges: tag.total.exchanges + tag.total.reactivations,
-            airtimeMicroseconds: tag.total.airtimeMicroseconds)
+            airtimeMicroseconds: tag.total.airtimeMicroseconds, signature: signature)
     }
 }

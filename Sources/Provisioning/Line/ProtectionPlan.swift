@@ -1,0 +1,39 @@
+import NFCTags
+
+/// One tag's password protection: its derived PWD/PACK and the job's AUTH0/ACCESS settings
+/// (`type2-ntag.md` §2.6, §3.6).
+public struct ProtectionPlan: Sendable, Hashable {
+    /// PWD and PACK for this tag.
+    public var password: TagPassword
+    /// Where protection starts.
+    public var start: ManifestSecurity.ProtectionStart
+    /// Reads too, or writes only.
+    public var access: ManifestSecurity.ProtectedAccess
+    /// AUTHLIM (0–7).
+    public var authLimit: Int
+    /// CFGLCK.
+    public var configLock: Bool
+
+    /// The plan for the tag `uid` under `protection`, with PWD/PACK derived from `key`.
+    public init(_ protection: ManifestSecurity.Protection, key: SecretKey, uid: [UInt8]) {
+        password = TagPassword(key: key, uid: uid)
+        start = protection.auth0
+        access = protection.access
+        authLimit = protection.authLimit
+        configLock = protection.configLock
+    }
+
+    /// The AUTH0 page on `chip`: the page given, 4 for `ndef`, the CFG0 page for `end`.
+    public func auth0Page(on chip: ChipModel) -> Int {
+        switch start {
+        case .page(let page): min(page, 0xFF)
+        case .ndef: chip.firstUserPage
+        case .end: chip.cfg0Page
+        }
+    }
+
+    /// ACCESS bits this plan sets: PROT (80h), CFGLCK (40h), AUTHLIM (07h); NFC_CNT_EN is kept.
+    public var accessBits: UInt8 {
+        (access == .readwrite ? 0x80 : 0) | (configLock ? 0x40 : 0) | UInt8(authLimit & 0x07)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import NDEF
+
+/// Decoding of the `keys`, `signature` and `protect` sections.
+extension ManifestDecoder {
+    /// The characters a key id may use (it appears in `{{mac:KEYID}}`).
+    static let keyIDCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+    func decodeSecurity(_ root: JSONNode) throws(JobInputError) -> ManifestSecurity {
+        var security = ManifestSecurity()
+        if let node = root["keys"] { security.keys = try decodeKeys(node) }
+        if let node = root["signature"] {
+            (security.signature, security.trustedKeys) = try decodeSignature(node)
+        }
+        if let node = root["protect"] { security.protection = try decodeProtection(node, keys: security.keys) }
+        return security
+    }
+
+    private func decodeKeys(_ node: JSONNode) throws(JobInputError) -> [String: KeySource] {
+        guard let members = node.members else {
+            throw fail(node, "keys", "must be an object of key ids, found \(node.kindName)")
+        }
+        return try keySources(members)
+    }
+
+    private func keySources(_ members: [JSONNode.Member]) throws(JobInputError) -> [String: KeySource] {
+        var keys: [String: KeySource] = [:]
+        for member in members {
+            let place = "keys.\(member.key)"
+            guard (1...32).contains(member.key.count), member.key.allSatisfy({ Self.keyIDCharacters.contains($0) })
+            else {
+                throw fail(member.value, place, "'\(member.key)' is not a key id (1 to 32 of A-Z a-z 0-9 _ -)")
+            }
+            let fields = try checkKeys(member.value, place, allowed: ["env", "file"])
+            guard fields.count == 1, let field = fields.first else {
+                throw fail(member.value, place, "needs exactly one of \"env\" (variable name) or \"file\" (path)")
+            }
+            if field.key == "env" {
+                let name = try string(field.value, "\(place).env")
+                guard !name.isEmpty else { throw fail(field.value, "\(place).env", "must not be empty") }
+                keys[member.key] = .environment(name)
+            } else {
+                keys[member.key] = .file(try path(field.value, "\(place).file"))
+            }
+        }
+        return keys
+    }
+
+    private func decodeSignature(
+        _ node: JSONNode
+    ) throws(JobInputError) -> (ManifestSecurity.SignaturePolicy, [[UInt8]]) {
+        if node.string != nil { return (try choice(node, "signature", ManifestSecurity.SignaturePolicy.self), []) }
+        _ = try checkKeys(node, "signature", allowed: ["mode", "trust"])
+        let mode = try choice(try required(node, "mode", in: "signature"), "signature.mode",
+            ManifestSecurity.SignaturePolicy.self)
+        var trusted: [[UInt8]] = []
+        if let trust = node["trust"] {
+            guard let elements = trust.elements else {
+                throw fail(trust, "signature.trust", "must be an array of public keys in hex, found \(trust.kindName)")
+            }
+            for (index, element) in elements.enumerated() {
+                let text = try string(element, "signature.trust[\(index)]")
+                guard let bytes = Hex.bytes(text), bytes.count == 33, bytes[0] == 0x04 else {
+                    throw fail(
+                        element, "signature.trust[\(index)]",
+                        "must be an uncompressed secp128r1 public key: 66 hex digits starting with 04")
+                }
+                trusted.append(bytes)
+            }
+        }
+        return (mode, trusted)
+    }
+
+    private func required(_ node: JSONNode, _ key: String, in parent: String) throws(JobInputError) -> JSONNode {
+        guard let value = node[key] else { throw fail(node, "\(parent).\(key)", "missing") }
+        return value
+    }
+
+    private func decodeProtection(
+        _ node: JSONNode, keys: [String: KeySource]
+    ) throws(JobInputError) -> ManifestSecurity.Protection {
+        _ = try checkKeys(node, "protect", allowed: ["key", "auth0", "prot", "authlim", "cfglck"])
+        let keyNode = try required(node, "key", in: "protect")
+        let key = try string(keyNode, "protect.key")
+        guard keys[key] != nil else {
+            let known = keys.keys.sorted().joined(separator: ", ")
+            throw fail(keyNode, "protect.key", "'\(key)' is not in keys (known: \(known.isEmpty ? "none" : known))")
+        }
+        let auth0Node = try required(node, "auth0", in: "protect")
+        let auth0: ManifestSecurity.ProtectionStart
+        switch auth0Node.kind {
+        case .string(let text, _) where text == "ndef": auth0 = .ndef
+        case .string(let text, _) where text == "end": auth0 = .end
+        case .number: auth0 = .page(try integer(auth0Node, "protect.auth0", in: 4...255))
+        default:
+            throw fail(auth0Node, "protect.auth0", "must be a page number (4…255), \"ndef\" or \"end\"")
+        }
+        let access =
+            try node["prot"].map { n throws(JobInputError) in
+                try choice(n, "protect.prot", ManifestSecurity.ProtectedAccess.self)
+            } ?? .write
+        let limit = try node["authlim"].map { n throws(JobInputError) in try integer(n, "protect.authlim", in: 0...7) } ?? 0
+        var configLock = false
+        if let n = node["cfglck"] {
+            guard case .bool(let value) = n.kind else {
+                throw fail(n, "protect.cfglck", "must be true or false, found \(n.kindName)")
+            }
+            configLock = value
+        }
+        return ManifestSecurity.Protection(
+            key: key, auth0: auth0, access: access, authLimit: limit, configLock: configLock)
+    }
+}

@@ -1,0 +1,78 @@
+/// What an NTAG21x ASCII mirror shows (`type2-ntag.md` §6): MIRROR_CONF 01, 10 or 11.
+public enum MirrorKind: String, Sendable, Hashable {
+    /// 14 upper-case hex digits of the UID.
+    case uid
+    /// 6 upper-case hex digits of the NFC counter, most significant first.
+    case counter
+    /// UID, `x`, counter: 21 characters.
+    case uidAndCounter
+
+    /// Characters the window takes.
+    public var length: Int {
+        switch self {
+        case .uid: 14
+        case .counter: 6
+        case .uidAndCounter: 21
+        }
+    }
+
+    /// MIRROR_CONF (CFG0 byte 0, bits 7–6).
+    public var configuration: UInt8 {
+        switch self {
+        case .uid: 0b01
+        case .counter: 0b10
+        case .uidAndCounter: 0b11
+        }
+    }
+
+    /// Whether the counter is shown (NFC_CNT_EN must be set).
+    public var usesCounter: Bool { self != .uid }
+
+    /// The bytes written into the window: `0`s (with the `x` separator), or a marker run to locate it.
+    func placeholder(marked: Bool) -> String {
+        if marked { return String(repeating: "Z", count: length) }
+        return self == .uidAndCounter ? String(repeating: "0", count: 14) + "x" + "000000" : String(repeating: "0", count: length)
+    }
+
+    /// What a READ shows for `uid` and `counter`.
+    public func ascii(uid: [UInt8], counter: Int) -> String {
+        let uidText = uid.map { byte in
+            let digits = Array("0123456789ABCDEF")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }.joined()
+        var counterText = String(counter & 0xFF_FFFF, radix: 16, uppercase: true)
+        counterText = String(repeating: "0", count: 6 - counterText.count) + counterText
+        switch self {
+        case .uid: return uidText
+        case .counter: return counterText
+        case .uidAndCounter: return uidText + "x" + counterText
+        }
+    }
+}
+
+/// Where a mirror window lands on the tag: computed from the encoded TLV.
+public struct MirrorPlan: Sendable, Hashable {
+    /// What the window shows.
+    public var kind: MirrorKind
+    /// MIRROR_PAGE.
+    public var page: Int
+    /// MIRROR_BYTE (0–3).
+    public var byte: Int
+
+    /// Creates a plan.
+    public init(kind: MirrorKind, page: Int, byte: Int) {
+        self.kind = kind
+        self.page = page
+        self.byte = byte
+    }
+
+    /// The plan for a window at byte `offset` of the NDEF message `message` written from page 4
+    /// (TLV `03 L` or `03 FF LL LL` first).
+    public init(kind: MirrorKind, offsetInMessage offset: Int, messageLength: Int) {
+        let absolute = 16 + (messageLength < 0xFF ? 2 : 4) + offset
+        self.init(kind: kind, page: absolute / 4, byte: absolute % 4)
+    }
+
+    /// The last page the window touches.
+    public var lastPage: Int { (page * 4 + byte + kind.length - 1) / 4 }
+}
