@@ -58,14 +58,20 @@ import Testing
         let folder = try JobFolder(rows: 20)
         let other = try JobFolder(job: "u", rows: 2)
         let (emulator, slave) = try await ChildProvision.pn532(
-            ["--tags", "sim:ntag215?count=24&uid=04B30000000000&store=\(folder.store.path)", "--line"])
+            ["--tags", "sim:ntag215?count=24&uid=04B30000000000&store=\(folder.store.path)", "--line",
+             "--timing", "datasheet"])
         try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
         let first = try ChildProvision(
             ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20"], workingDirectory: folder.url)
-        // Wait until the first run holds the device and is past its first tags (three images stored).
+        // Wait until the first run holds the device and has committed its first tag (datasheet timing
+        // keeps it busy for several seconds more).
         for _ in 0..<1_500 where first.process.isRunning {
-            let images = (try? FileManager.default.contentsOfDirectory(atPath: folder.store.path)) ?? []
-            if images.filter({ $0.hasSuffix(".bin") }).count >= 3 { break }
+            let done = FileManager.default.fileExists(atPath: folder.ledger.path)
+                ? (try? folder.query("SELECT count(*) FROM records WHERE state = 'done'"))?.first?.first.flatMap { Int($0) }
+                : nil
+            if (done ?? 0) >= 1 {
+                break
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         let second = try await onThread {

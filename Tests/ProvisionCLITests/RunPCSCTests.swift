@@ -69,6 +69,34 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
 
 /// `provision run` through a real pcscd, the vpcd driver and the virtual tag (issue 7).
 @Suite(.serialized) struct RunPCSCTests {
+    @Test func readersListsTheVirtualReaderAndInspectReadsTheTagThroughPCSC() async throws {
+        let folder = try JobFolder(rows: 1)
+        let uid = "04C90000000001"
+        // Put a message on the tag image first (simulated reader, same store).
+        let write = try await onThread {
+            try ProvisionProcess.run(
+                ["write", "--reader", "sim:ntag215?uid=\(uid)&count=1&store=\(folder.store.path)",
+                 "--uri", "https://example.com/pcsc"], directory: folder.url)
+        }
+        #expect(write.status == 0, "\(write.stderr)")
+        try await withLineReaders(["sim:ntag215?count=1&uid=\(uid)&store=\(folder.store.path)"]) { readers in
+            let listing = try await onThread { try ProvisionProcess.run(["readers"], directory: folder.url) }
+            #expect(listing.status == 0)
+            let names = try PCSCReader.listReaders()
+            #expect(!names.isEmpty && names.allSatisfy { listing.stdout.contains($0) }, "\(listing.stdout)")
+            let inspect = try await onThread {
+                try ProvisionProcess.run(["inspect", "--reader", "pcsc:#0?style=acr122u", "--json"], directory: folder.url)
+            }
+            #expect(inspect.status == 0, "\(inspect.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+            #expect(json["uid"] as? String == uid)
+            let chip = try #require(json["chip"] as? [String: Any])
+            #expect(chip["model"] as? String == "ntag215")
+            #expect(chip["getVersion"] as? String != nil, "identified by GET_VERSION through the direct-transmit path")
+            #expect(inspect.stdout.contains("https://example.com/pcsc"))
+        }
+    }
+
     @Test func twentyRowJobThroughOneReaderWithPassFeedback() async throws {
         let folder = try JobFolder(rows: 20)
         try await withLineReaders(["sim:ntag215?count=20&uid=04C10000000000&store=\(folder.store.path)"]) { readers in
