@@ -92,6 +92,12 @@ final class ByteStream {
 
     /// Whether every byte has been consumed.
     func isAtEnd() throws(JobInputError) -> Bool { try peek() == nil }
+
+    /// Skips a UTF-8 byte order mark (`EF BB BF`) at the current position, if there is one.
+    func skipByteOrderMark() throws(JobInputError) {
+        guard try peek(count: 3) == [0xEF, 0xBB, 0xBF] else { return }
+        for _ in 0..<3 { _ = try next() }
+    }
 }
 
 extension JobInputError {

@@ -36,9 +36,7 @@ public final class CSVReader: RowReading {
     private init(stream: ByteStream, file: String) throws(JobInputError) {
         self.stream = stream
         self.file = file
-        if try stream.peek(count: 3) == [0xEF, 0xBB, 0xBF] {
-            for _ in 0..<3 { _ = try stream.next() }
-        }
+        try stream.skipByteOrderMark()
         guard try !stream.isAtEnd() else {
             throw error(TextPosition(line: 1, column: 1), "empty file: a header row is required")
         }

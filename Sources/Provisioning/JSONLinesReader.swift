@@ -29,9 +29,7 @@ public final class JSONLinesReader: RowReading {
     private init(stream: ByteStream, file: String) throws(JobInputError) {
         self.stream = stream
         self.file = file
-        if try stream.peek(count: 3) == [0xEF, 0xBB, 0xBF] {
-            for _ in 0..<3 { _ = try stream.next() }
-        }
+        try stream.skipByteOrderMark()
     }
 
     /// JSON Lines has no header.
