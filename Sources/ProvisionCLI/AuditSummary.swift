@@ -19,16 +19,16 @@ struct AuditSummary: Sendable {
             + (interrupted ? " (interrupted)" : "")]
         lines.append("  status     count")
         for status in AuditStatus.allCases {
-            lines.append("  " + pad(status.rawValue, 9) + String(format: "%7d", counts[status] ?? 0))
+            lines.append("  " + pad(status.rawValue, 11) + String(format: "%5d", counts[status] ?? 0))
         }
         let problems = report.findings.filter { $0.status != .pass }
         if !problems.isEmpty {
             lines.append("findings that did not pass:")
-            lines.append("  " + pad("uid", 16) + pad("row", 6) + pad("status", 10) + "detail")
+            lines.append("  " + pad("uid", 16) + pad("row", 6) + pad("status", 11) + "detail")
             for finding in problems {
                 lines.append(
                     "  " + pad(finding.uid, 16) + pad(finding.row.map(String.init) ?? "-", 6)
-                        + pad(finding.status.rawValue, 10) + finding.detail)
+                        + pad(finding.status.rawValue, 11) + finding.detail)
             }
         }
         if let first = files.first {

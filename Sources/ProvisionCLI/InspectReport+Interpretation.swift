@@ -33,6 +33,7 @@ extension InspectReport {
         }
         signature = Self.signature(
             facts.signature, uid: detected.uid, chip: identity.chip, rawCommands: reader.capabilities.rawCommands)
+        authentication = facts.authentication
         rawCommands = reader.capabilities.rawCommands
         notes = reader.capabilities.notes + facts.notes
         pages = facts.dump.map { $0.map { Hex.string($0) } }

@@ -1,6 +1,7 @@
 import Crypto
 import NDEF
 import NFCTags
+import Provisioning
 import TagEmulator
 
 /// Everything `provision inspect` learns about one tag.
@@ -101,6 +102,16 @@ struct InspectReport: Codable, Sendable {
         var detail: String
     }
 
+    /// PWD_AUTH with the password derived from a job's `protect` key (`inspect --manifest`).
+    struct Authentication: Codable, Sendable {
+        /// The key id (never the key).
+        var key: String
+        /// `accepted` (the PACK matched), `refused`, or `notSent` (not an NTAG21x).
+        var status: String
+        /// What happened, in words.
+        var detail: String
+    }
+
     /// Exchanges and modelled airtime of the whole inspection.
     struct Cost: Codable, Sendable {
         var exchanges: Int
@@ -120,6 +131,8 @@ struct InspectReport: Codable, Sendable {
     var locks: Locks?
     var protection: Protection?
     var signature: Signature
+    /// With `--manifest` of a job that protects tags: the authentication, `nil` otherwise.
+    var authentication: Authentication?
     /// Whether the reader path passes raw commands (GET_VERSION, FAST_READ, READ_SIG).
     var rawCommands: Bool
     /// Reader capability notes and notes about what could not be read.
@@ -142,6 +155,7 @@ extension InspectReport {
         var message: [UInt8]?
         var ndefError: String?
         var signature: [UInt8]?
+        var authentication: Authentication?
         var notes: [String] = []
         var dump: [[UInt8]]?
         var cost = PhaseCost(name: "inspect")
@@ -149,11 +163,15 @@ extension InspectReport {
 
     /// Reads everything `inspect` shows, with the fewest exchanges: READ `30 00` (UID, locks, CC),
     /// one READ of the dynamic lock / configuration pages, the NDEF TLV walk and message (FAST_READ),
-    /// READ_SIG `3C 00`, and with `dump` the remaining readable pages.
-    static func gather(_ tag: Type2Tag, anticollisionUID: [UInt8], dump: Bool) throws -> Facts {
+    /// READ_SIG `3C 00`, and with `dump` the remaining readable pages. With `password` (a job's
+    /// derived password and key id) PWD_AUTH `1Bh` comes first, so read-protected pages can be read.
+    static func gather(
+        _ tag: Type2Tag, anticollisionUID: [UInt8], dump: Bool, password: (key: String, value: TagPassword)? = nil
+    ) throws -> Facts {
         var facts = Facts(identity: tag.identity ?? Type2Identity(chip: nil, genericReason: "not identified"))
         let meter = PhaseMeter(tag)
         try meter.run("inspect") {
+            if let password { facts.authentication = try authenticate(tag, with: password) }
             facts.anomalies = try tag.uidAnomalies(anticollisionUID: anticollisionUID)
             facts.pages0to3 = (0..<4).compactMap { tag.cachedPage($0) }
             if tag.chip != nil {
@@ -161,18 +179,22 @@ extension InspectReport {
                     facts.configuration = try tag.readConfiguration()
                 } catch let error as Type2Error {
                     facts.notes.append("configuration pages not readable: \(error.message)")
+                } catch let error as TransportError where error != .tagLost {
+                    facts.notes.append("configuration pages not readable (\(error)): " + protectedHint(facts))
                 }
             }
-            let (status, capacity) = try tag.queryNDEFStatus()
-            facts.status = status
-            facts.capacity = capacity
-            if status != .notSupported {
-                facts.messageLength = tag.area?.messageLength
-                do {
+            do {
+                let (status, capacity) = try tag.queryNDEFStatus()
+                facts.status = status
+                facts.capacity = capacity
+                if status != .notSupported {
+                    facts.messageLength = tag.area?.messageLength
                     facts.message = try tag.readNDEF()
-                } catch let error as Type2Error {
-                    facts.ndefError = error.message
                 }
+            } catch let error as Type2Error {
+                facts.ndefError = error.message
+            } catch let error as TransportError where error != .tagLost {
+                facts.ndefError = "the tag refused to read the NDEF area (\(error)): " + protectedHint(facts)
             }
             if tag.transceiver.supportsRawCommands {
                 do {
@@ -183,21 +205,54 @@ extension InspectReport {
                     facts.notes.append("READ_SIG failed: \(error.message)")
                 }
             }
-            if dump { facts.dump = try dumpPages(tag, configuration: facts.configuration, notes: &facts.notes) }
+            if dump {
+                let authenticated = facts.authentication?.status == "accepted"
+                facts.dump = try dumpPages(
+                    tag, configuration: facts.configuration, authenticated: authenticated, notes: &facts.notes)
+            }
         }
         facts.cost = meter.phases.last ?? PhaseCost(name: "inspect")
         return facts
     }
 
-    /// Every page the tag lets us read: all pages of a known chip (up to AUTH0 when PROT is set), or
-    /// pages 0 to the end of the CC's data area on a generic tag.
+    /// PWD_AUTH with the derived password; the outcome in words (never the password).
+    private static func authenticate(
+        _ tag: Type2Tag, with password: (key: String, value: TagPassword)
+    ) throws -> Authentication {
+        guard tag.chip?.isNTAG == true else {
+            return Authentication(key: password.key, status: "notSent", detail: "not an NTAG21x: no PWD_AUTH sent")
+        }
+        do {
+            try tag.authenticate(password: password.value.pwd, expectedPACK: password.value.pack)
+            return Authentication(
+                key: password.key, status: "accepted",
+                detail: "PWD_AUTH with the password derived from key \(password.key) for this UID; the PACK matched")
+        } catch let error as Type2Error where error.code == .authenticationFailed {
+            return Authentication(
+                key: password.key, status: "refused",
+                detail: "the password derived from key \(password.key) was refused (\(error.message)); "
+                    + "each refusal counts toward AUTHLIM")
+        }
+    }
+
+    /// Why a READ was refused, when the tag is read-protected.
+    private static func protectedHint(_ facts: Facts) -> String {
+        switch facts.authentication?.status {
+        case "accepted": "refused although authenticated"
+        case "refused": "read-protected (PROT), and the password was refused"
+        default: "read-protected (PROT)? use --manifest with the job that protected it"
+        }
+    }
+
+    /// Every page the tag lets us read: all pages of a known chip (up to AUTH0 when PROT is set and the
+    /// tag is not authenticated), or pages 0 to the end of the CC's data area on a generic tag.
     private static func dumpPages(
-        _ tag: Type2Tag, configuration: Type2Configuration?, notes: inout [String]
+        _ tag: Type2Tag, configuration: Type2Configuration?, authenticated: Bool, notes: inout [String]
     ) throws -> [[UInt8]] {
         var last: Int
         if let chip = tag.chip {
             last = chip.lastPage
-            if let configuration, configuration.readProtected, Int(configuration.auth0) <= last {
+            if let configuration, configuration.readProtected, !authenticated, Int(configuration.auth0) <= last {
                 last = Int(configuration.auth0) - 1
                 notes.append("dump stops before page \(configuration.auth0) (AUTH0 with PROT: reads need the password)")
             }

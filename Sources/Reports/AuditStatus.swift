@@ -10,4 +10,7 @@ public enum AuditStatus: String, Sendable, Hashable, CaseIterable, Codable {
     case unknown
     /// The content matches but the tag is not locked although the job locks tags.
     case unlocked
+    /// The job protects tags, and the tag refused the password derived from the job's key (or the
+    /// ledger says another key programmed it).
+    case authFailed
 }

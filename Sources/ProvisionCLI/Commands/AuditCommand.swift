@@ -18,12 +18,18 @@ struct AuditCommand: Command {
         message (GET_VERSION, READ 00, FAST_READ) and compares its SHA-256 with the recorded one, and
         checks that the tag is read-only (CC3 write access F, static lock bytes FF FF) when the job
         has 'lock: permanent'. Never writes to a tag. A UID presented again is audited once.
+        When the job has a 'protect' section, its key is loaded (as 'run' loads it) and each NTAG21x
+        is authenticated first: PWD_AUTH with the tag's derived password, the PACK must match; then
+        read-protected pages (prot: readwrite) can be read. A tag the ledger says another key
+        programmed gets no PWD_AUTH (a wrong password counts toward AUTHLIM).
 
         Each tag gets one finding:
           pass       content as recorded, locked as the job requires
           mismatch   the message differs from the ledger, or it cannot be read
           unknown    the UID is not done in this job (the finding names another job that owns it)
           unlocked   content as recorded, but the tag is not read-only although the job locks
+          authFailed the job protects tags and the tag refused the derived password, or the ledger
+                     names another key (fingerprint) for it
 
         Stops after --count tags, after --idle seconds without a tag, when a simulated reader has no
         more tags, or on Ctrl-C (a second Ctrl-C exits at once). Then writes
@@ -38,7 +44,8 @@ struct AuditCommand: Command {
 
         \(ReaderFactory.specHelp)
         Exit: 0 every finding passed, 1 some did not, 64 usage, 65 bad manifest, 66 no manifest or
-        no ledger, 69 reader unavailable, 73 reports folder cannot be created, 130 interrupted.
+        no ledger or no key, 69 reader unavailable, 73 reports folder cannot be created, 77 a key
+        file readable by group or others, 130 interrupted.
 
         Examples:
           provision audit jobs/batch.json --count 20
@@ -52,8 +59,9 @@ struct AuditCommand: Command {
         try args.requirePositionals(1...1, usage: usage)
         let count = try args.integer("count", in: 1...Int.max)
         let idle = try idleSeconds(args)
-        let job = try JobContext.load(args.positionals[0], context: context)
+        var job = try JobContext.load(args.positionals[0], context: context)
         let manifest = job.manifest
+        if manifest.security.protection != nil { try job.loadKeys(environment: context.environment) }
         let ledger = try await JobContext.openLedger(at: manifest.ledgerURL, create: false, readOnly: true)
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
@@ -78,7 +86,9 @@ struct AuditCommand: Command {
         let interrupts = Interrupts()
         interrupts.install {}
         defer { interrupts.uninstall() }
-        let auditor = TagAuditor(job: manifest.job, lockRequired: manifest.lock == .permanent)
+        let auditor = TagAuditor(
+            job: manifest.job, lockRequired: manifest.lock == .permanent,
+            protectionKey: manifest.security.protection.flatMap { job.keys[$0.key] })
         let failure = await runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
             settings: WorkerSettings(idleSeconds: idle), shouldStop: { interrupts.stopRequested })

@@ -1,13 +1,14 @@
 import Foundation
 import NDEF
 import NFCTags
+import Provisioning
 
 /// `provision inspect`: waits for one tag and shows everything about it, read-only.
 struct InspectCommand: Command {
     static let name = "inspect"
     static let summary = "show one tag: UID, chip, NDEF, locks, protection, signature"
     static let help = """
-        Usage: provision inspect [--reader SPEC] [--json] [--dump] [--timeout SECONDS]
+        Usage: provision inspect [--reader SPEC] [--manifest MANIFEST] [--json] [--dump] [--timeout SECONDS]
 
         Waits for one tag and prints what it is and holds; never writes. Shown: UID (cross-checked
         against pages 0–2), chip from GET_VERSION (vendor, clone suspicion), NDEF status and capacity,
@@ -17,8 +18,15 @@ struct InspectCommand: Command {
         NDEF records one per line (as 'provision ndef decode' prints them). The tag is released at
         the end.
 
+        With --manifest of a job that has a 'protect' section, the job's key is loaded (as 'run'
+        loads it) and an NTAG21x is authenticated before anything is read: PWD_AUTH with the password
+        derived from the key and the UID, and the PACK must match. Pages behind AUTH0 of a
+        read-protected tag (prot: readwrite) are only shown then. A refused password is shown and the
+        exit is 1; each refusal counts toward the tag's AUTHLIM. Key bytes are never printed.
+
         Options:
           --reader SPEC      the reader (default \(ReaderFactory.defaultSpec))
+          --manifest FILE    authenticate with the password derived from this job's 'protect' key
           --json             print one JSON object instead of text (stable, see below)
           --dump             add a hex dump of every readable page
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
@@ -33,28 +41,39 @@ struct InspectCommand: Command {
           protection {auth0, passwordProtected, prot, cfglck, authlim, nfcCounterEnabled, mirror}
                  (absent on generic tags)
           signature {status nxp|testKey|invalid|unavailable, value, detail}
+          authentication {key, status accepted|refused|notSent, detail} (with --manifest of a protected job)
           rawCommands · notes [text] · pages [hex per page] (with --dump) · cost {exchanges, airtimeMicroseconds}
 
         Examples:
           provision inspect
           provision inspect --reader 'sim:ntag213?store=tags&uid=04A1B2C3D4E5F6' --dump
           provision inspect --reader nfc:pn532_uart:/dev/ttyUSB0 --json --timeout 60
+          provision inspect --manifest jobs/auth.json --reader pcsc:#0
 
-        Exit codes: 0 ok, 64 usage (bad spec), 69 no tag in time / no reader, 74 reader failure.
+        Exit codes: 0 ok, 1 the tag refused the derived password, 64 usage (bad spec), 65 bad
+        manifest, 66 missing manifest or key, 69 no tag in time / no reader, 74 reader failure,
+        77 a key file readable by group or others.
 
         \(ReaderFactory.specHelp)
         """
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let args = try Arguments(arguments, flags: ["json", "dump"], options: ["reader", "timeout"])
-        try args.requirePositionals(0...0, usage: "provision inspect [--reader SPEC] [--json] [--dump]")
+        let args = try Arguments(arguments, flags: ["json", "dump"], options: ["reader", "timeout", "manifest"])
+        try args.requirePositionals(0...0, usage: "provision inspect [--reader SPEC] [--manifest FILE] [--json] [--dump]")
         let timeout = try TagSession.timeout(args)
+        let protectionKey = try args.value("manifest").flatMap { path throws(CLIError) -> SecretKey? in
+            var job = try JobContext.load(path, context: context)
+            guard let protection = job.manifest.security.protection else { return nil }
+            try job.loadKeys(environment: context.environment)
+            return job.keys[protection.key]
+        }
         let reader = try await TagSession.openReader(spec: args.value("reader"))
         let dump = args.flag("dump")
         let report = try await TagSession.withTag(on: reader, timeout: timeout, context: context) { session in
             let uid = session.detected.uid
+            let password = protectionKey.map { (key: $0.id, value: TagPassword(key: $0, uid: uid)) }
             let facts = try await session.tag.withType2Tag { tag in
-                try InspectReport.gather(tag, anticollisionUID: uid, dump: dump)
+                try InspectReport.gather(tag, anticollisionUID: uid, dump: dump, password: password)
             }
             return InspectReport(
                 facts: facts, detected: session.detected, reader: reader, identifyCost: session.identifyCost)
@@ -67,7 +86,7 @@ struct InspectCommand: Command {
         } else {
             context.out.write(text(report))
         }
-        return .success
+        return report.authentication?.status == "refused" ? .failure : .success
     }
 
     /// The human-readable form (not stable; use `--json` for machines).
@@ -87,6 +106,9 @@ struct InspectCommand: Command {
         if report.chip.suspectedClone { chip += " — SUSPECTED CLONE" }
         add("Chip", chip)
         add("Signature", "\(report.signature.status): \(report.signature.detail)")
+        if let authentication = report.authentication {
+            add("Password", "\(authentication.status): \(authentication.detail)")
+        }
         var ndef = "\(report.ndef.status), capacity \(report.ndef.capacity) bytes"
         if let length = report.ndef.messageLength {
             ndef += length == 0 ? ", empty message" : ", message \(length) bytes"
@@ -125,7 +147,8 @@ struct InspectCommand: Command {
         for note in report.notes { add("Note", note) }
         if let error = report.ndef.error { add("NDEF error", error) }
         if report.ndef.records.isEmpty {
-            add("Records", report.ndef.status == "notSupported" ? "none (not NDEF)" : "none")
+            let why = report.ndef.error != nil ? " (not readable)" : report.ndef.status == "notSupported" ? " (not NDEF)" : ""
+            add("Records", "none" + why)
         } else {
             lines.append("Records")
             lines += report.ndef.records.map { "  " + $0.summary }

@@ -86,10 +86,13 @@ public struct AuditWorker: Sendable {
             events(.repeated(reader: reader.name, uid: uidText, status: status))
         case .audit:
             let entries = try await ledger.tags(uid: uid)
-            if let record = auditor.record(in: entries) {
+            if let record = auditor.record(in: entries), let conflict = auditor.keyConflict(record.tag, row: record.row) {
+                await finish(conflict)
+            } else if let record = auditor.record(in: entries) {
                 let reading: TagReadBack
+                let password = auditor.password(for: uid)
                 do {
-                    reading = try await reader.withTransceiver { try TagReadBack.read(on: $0) }
+                    reading = try await reader.withTransceiver { try TagReadBack.read(on: $0, password: password) }
                 } catch let error as TransportError {
                     await session.abandon(uid)
                     events(.readFailed(reader: reader.name, uid: uidText, error: error))

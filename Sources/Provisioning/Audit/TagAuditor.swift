@@ -14,11 +14,32 @@ public struct TagAuditor: Sendable {
     public var job: String
     /// Whether the job locks tags (`lock: permanent`): tags must then be read-only.
     public var lockRequired: Bool
+    /// The `protect` key of a job that protects tags: each tag is authenticated with its derived
+    /// password (`TagPassword`) before it is read.
+    public var protectionKey: SecretKey?
 
     /// Creates an auditor for `job`.
-    public init(job: String, lockRequired: Bool) {
+    public init(job: String, lockRequired: Bool, protectionKey: SecretKey? = nil) {
         self.job = job
         self.lockRequired = lockRequired
+        self.protectionKey = protectionKey
+    }
+
+    /// The password to authenticate the tag `uid` with, `nil` when the job does not protect tags.
+    public func password(for uid: [UInt8]) -> TagPassword? {
+        protectionKey.map { TagPassword(key: $0, uid: uid) }
+    }
+
+    /// The `authFailed` verdict, without touching the tag, when the ledger says another key programmed
+    /// it: a PWD_AUTH with the wrong password would only count toward the tag's AUTHLIM.
+    public func keyConflict(_ recorded: TagRecord, row: Int) -> TagVerdict? {
+        guard let key = protectionKey, let fingerprint = recorded.keyFingerprint, fingerprint != key.fingerprint else {
+            return nil
+        }
+        return TagVerdict(
+            uid: recorded.uid, row: row, status: .authFailed,
+            detail: "the ledger says key \(recorded.keyID ?? "?") with fingerprint \(fingerprint) programmed this tag, "
+                + "the audit has \(key); no PWD_AUTH sent (a wrong password counts toward AUTHLIM)")
     }
 
     /// The ledger entry of this job among every entry the ledger has for a UID.
@@ -40,6 +61,12 @@ public struct TagAuditor: Sendable {
     /// state when the job locks.
     public func classify(_ reading: TagReadBack, recorded: TagRecord, row: Int) -> TagVerdict {
         let uid = recorded.uid
+        if let refused = reading.authenticationRefused {
+            let key = protectionKey.map { " derived from key \($0.id)" } ?? ""
+            return TagVerdict(
+                uid: uid, row: row, status: .authFailed,
+                detail: "the tag refused the password\(key): \(refused) (another key, or the password was changed)")
+        }
         guard let message = reading.message else {
             let why = reading.unreadable ?? "no NDEF message"
             return TagVerdict(uid: uid, row: row, status: .mismatch, detail: "NDEF unreadable: \(why)")
@@ -57,7 +84,7 @@ public struct TagAuditor: Sendable {
         if lockRequired && !reading.isLockedReadOnly {
             return TagVerdict(uid: uid, row: row, status: .unlocked, detail: "content matches but " + Self.lockState(reading))
         }
-        let lockText = reading.isLockedReadOnly ? ", locked" : ""
+        let lockText = (reading.isLockedReadOnly ? ", locked" : "") + (reading.authenticated ? ", password accepted" : "")
         return TagVerdict(uid: uid, row: row, status: .pass, detail: "content matches (\(message.count) bytes\(lockText))")
     }
 

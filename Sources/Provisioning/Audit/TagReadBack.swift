@@ -16,6 +16,10 @@ public struct TagReadBack: Sendable, Hashable {
     public var chip: ChipModel?
     /// Command exchanges sent to the tag.
     public var exchanges: Int
+    /// Whether PWD_AUTH with the job's derived password succeeded (the PACK matched).
+    public var authenticated = false
+    /// Why the tag refused the derived password (NAK, silence or another PACK); nothing else was read.
+    public var authenticationRefused: String?
 
     /// Creates a read-back result.
     public init(
@@ -42,15 +46,31 @@ public struct TagReadBack: Sendable, Hashable {
     /// the TLV walk, then FAST_READ `3Ah` / READ `30h` of the message pages not read yet
     /// (`type2-ntag.md` §3.2, §5.3, §5.5).
     ///
+    /// With `password` (a job with `protect`) on an NTAG21x, PWD_AUTH `1Bh` follows GET_VERSION, so
+    /// pages behind AUTH0 with PROT can be read (`type2-ntag.md` §3.6). A refused password ends the
+    /// read there (`authenticationRefused`): each refusal counts toward the tag's AUTHLIM.
+    ///
     /// Tag-level failures (not NDEF formatted, unsupported CC, a NAK) are returned in `unreadable`.
     ///
     /// - Throws: `TransportError` other than a NAK (silence, tag left the field, reader failure): the
     ///   tag should be presented again.
-    public static func read(on transceiver: any Transceiver) throws(TransportError) -> TagReadBack {
+    public static func read(
+        on transceiver: any Transceiver, password: TagPassword? = nil
+    ) throws(TransportError) -> TagReadBack {
         let tag = Type2Tag(transceiver: transceiver)
         var result = TagReadBack(message: nil, cc3: nil, staticLock: nil)
         do {
             result.chip = try tag.identify().chip
+            if let password, result.chip?.isNTAG == true {
+                do {
+                    try tag.authenticate(password: password.pwd, expectedPACK: password.pack)
+                    result.authenticated = true
+                } catch let error as Type2Error where error.code == .authenticationFailed {
+                    result.authenticationRefused = error.message
+                    result.exchanges = tag.total.exchanges
+                    return result
+                }
+            }
             let area = try tag.detectNDEF()
             result.cc3 = area.cc.bytes[3]
             result.staticLock = area.staticLock

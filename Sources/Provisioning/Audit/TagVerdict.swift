@@ -2,7 +2,7 @@ import Foundation
 
 /// The audit's verdict on one tag, before it becomes a report finding.
 public struct TagVerdict: Sendable, Hashable {
-    /// The four outcomes of an audited tag (the report's `AuditStatus` names).
+    /// The outcomes of an audited tag (the report's `AuditStatus` names).
     public enum Status: String, Sendable, Hashable, CaseIterable {
         /// Content as recorded, locked as the job requires.
         case pass
@@ -12,6 +12,9 @@ public struct TagVerdict: Sendable, Hashable {
         case unknown
         /// Content as recorded, but not read-only although the job locks tags.
         case unlocked
+        /// The job protects tags, and the tag refused the password derived from the job's key (or
+        /// the ledger says another key programmed it).
+        case authFailed
     }
 
     /// The tag's UID.

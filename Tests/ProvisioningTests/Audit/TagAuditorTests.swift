@@ -76,6 +76,35 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         #expect(open.classify(reading, recorded: recorded(locked: false), row: 2).status == .pass)
     }
 
+    @Test func refusedPasswordIsAuthFailedNamingTheKeyIDOnly() {
+        let key = SecretKey(id: "brand", bytes: Array(repeating: 0x5A, count: 32))
+        let protected = TagAuditor(job: "batch", lockRequired: false, protectionKey: key)
+        var reading = TagReadBack(message: nil, cc3: nil, staticLock: nil)
+        reading.authenticationRefused = "PWD_AUTH refused: tag answered NAK 0h"
+        let verdict = protected.classify(reading, recorded: recorded(), row: 4)
+        #expect(verdict.status == .authFailed && verdict.row == 4)
+        #expect(verdict.detail.contains("derived from key brand") && verdict.detail.contains("NAK 0h"))
+        #expect(!verdict.detail.contains("5A5A"))
+        #expect(protected.password(for: uid) == TagPassword(key: key, uid: uid))
+        #expect(auditor.password(for: uid) == nil, "no protect key: no PWD_AUTH")
+    }
+
+    @Test func ledgerFingerprintOfAnotherKeyIsAuthFailedWithoutTouchingTheTag() {
+        let key = SecretKey(id: "brand", bytes: Array(repeating: 0x5A, count: 32))
+        let protected = TagAuditor(job: "batch", lockRequired: false, protectionKey: key)
+        var record = recorded()
+        record.keyID = "brand"
+        record.keyFingerprint = "0011223344556677"
+        let verdict = protected.keyConflict(record, row: 2)
+        #expect(verdict?.status == .authFailed)
+        #expect(verdict?.detail.contains("0011223344556677") == true && verdict?.detail.contains(key.fingerprint) == true)
+        record.keyFingerprint = key.fingerprint
+        #expect(protected.keyConflict(record, row: 2) == nil)
+        record.keyFingerprint = nil
+        #expect(protected.keyConflict(record, row: 2) == nil, "an older ledger without fingerprints: try PWD_AUTH")
+        #expect(auditor.keyConflict(record, row: 2) == nil)
+    }
+
     @Test func unknownNamesTheOtherJob() {
         let none = auditor.verdictWithoutRecord(uid: uid, others: [])
         #expect(none.status == .unknown && none.row == nil)

@@ -60,3 +60,52 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
         #expect(!reading.isLockedReadOnly)
     }
 }
+
+/// A written NTAG215 whose pages from 04h need `password` for reads and writes (PROT 1, AUTH0 04h),
+/// set directly with WRITEs in the safe order (`type2-ntag.md` §3.9).
+private func protectedTag(_ message: [UInt8], password: TagPassword) throws -> NTAGEmulator {
+    let emulator = try tag(message: message)
+    let writer = Type2Tag(transceiver: EmulatorTransceiver(tag: emulator))
+    try writer.identify()
+    try writer.write(page: 0x85, data: password.pwd)
+    try writer.write(page: 0x86, data: password.pack + [0x00, 0x00])
+    try writer.write(page: 0x84, data: [0x85, 0x05, 0x00, 0x00])
+    try writer.write(page: 0x83, data: [0x04, 0x00, 0x00, 0x04])
+    emulator.halt()
+    #expect(emulator.activate() != nil)
+    return emulator
+}
+
+@Suite struct TagReadBackProtectedTests {
+    let message = NDEFMessage(records: [NDEFPayload.uri("https://a.b/p")]).bytes
+    let key = SecretKey(id: "brand", bytes: Array(0..<32))
+
+    @Test func derivedPasswordUnlocksReadProtectedPages() throws {
+        let password = TagPassword(key: key, uid: uid)
+        let emulator = try protectedTag(message, password: password)
+        let before = emulator.image
+        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: password)
+        #expect(reading.authenticated && reading.authenticationRefused == nil)
+        #expect(reading.message == message)
+        #expect(reading.exchanges == 4, "GET_VERSION, PWD_AUTH, READ 00, READ 04")
+        #expect(emulator.image == before)
+        #expect(emulator.hiddenState.authenticationFailures == 0)
+    }
+
+    @Test func withoutThePasswordTheMessageIsUnreadable() throws {
+        let emulator = try protectedTag(message, password: TagPassword(key: key, uid: uid))
+        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator))
+        #expect(reading.message == nil && !reading.authenticated)
+        #expect(reading.unreadable?.contains("NAK") == true, "\(reading.unreadable ?? "")")
+    }
+
+    @Test func anotherKeysPasswordIsRefusedAndCountsTowardAuthlim() throws {
+        let emulator = try protectedTag(message, password: TagPassword(key: key, uid: uid))
+        let wrong = TagPassword(key: SecretKey(id: "brand", bytes: Array(repeating: 0x77, count: 32)), uid: uid)
+        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: wrong)
+        #expect(reading.message == nil && !reading.authenticated)
+        #expect(reading.authenticationRefused?.contains("PWD_AUTH refused") == true)
+        #expect(reading.exchanges == 2, "GET_VERSION and PWD_AUTH only")
+        #expect(emulator.hiddenState.authenticationFailures == 1)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import NDEF
+import TestSupport
+import Testing
+
+/// A job whose tags are read-protected (`prot: readwrite` from the NDEF page), provisioned on the
+/// simulator; `audit` and `inspect --manifest` must authenticate to see the message.
+private struct ProtectedJob {
+    let folder: JobFolder
+    let keyHex = Hex.compact(authTestKey)
+    let wrongHex = String(repeating: "77", count: 32)
+
+    init() throws {
+        folder = try JobFolder(
+            rows: 2, lock: false,
+            extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "#
+                + #""protect": {"key": "brand", "auth0": "ndef", "prot": "readwrite", "authlim": 5}"#)
+        let run = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", reader(), "--quiet"], directory: folder.url, environment: ["BRAND_KEY": keyHex])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// The job's two tags from the store.
+    func reader(count: Int = 2) -> String { folder.sim(uid: "04000000000001", options: "count=\(count)") }
+
+    func run(_ arguments: [String], key: String?) throws -> ProvisionProcess.Outcome {
+        let outcome = try ProvisionProcess.run(
+            arguments, directory: folder.url, environment: key.map { ["BRAND_KEY": $0] } ?? [:])
+        for text in [outcome.stdout, outcome.stderr] {
+            for hex in [keyHex, wrongHex] {
+                #expect(!text.uppercased().contains(hex), "key bytes in the output")
+            }
+            #expect(!text.contains(Data(authTestKey).base64EncodedString()))
+        }
+        return outcome
+    }
+
+    func json(_ outcome: ProvisionProcess.Outcome) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    }
+
+    /// Every stored tag image and hidden state (the AUTHLIM failure count lives there).
+    func images() throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.store.path) {
+            let data = try Data(contentsOf: folder.store.appendingPathComponent(name))
+            // The hidden state is JSON whose key order is not stable: compare it decoded.
+            out[name] = name.hasSuffix(".json")
+                ? try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: data), options: [.sortedKeys])
+                : data
+        }
+        return out
+    }
+}
+
+@Suite(.serialized) struct ProtectedReadTests {
+    @Test func auditAuthenticatesWithTheDerivedPasswordAndRefusesAnotherKey() throws {
+        let job = try ProtectedJob()
+        let before = try job.images()
+        let passed = try job.run(["audit", "job.json", "--reader", job.reader(), "--json", "--quiet"], key: job.keyHex)
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        let object = try job.json(passed)
+        #expect((object["counts"] as? [String: Int])?["pass"] == 2)
+        let findings = object["findings"] as? [[String: Any]] ?? []
+        #expect(findings.allSatisfy { ($0["detail"] as? String)?.contains("password accepted") == true }, "\(findings)")
+
+        let wrong = try job.run(["audit", "job.json", "--reader", job.reader(), "--json", "--quiet"], key: job.wrongHex)
+        #expect(wrong.status == 1)
+        let refused = try job.json(wrong)
+        #expect((refused["counts"] as? [String: Int])?["authFailed"] == 2, "\(wrong.stdout)")
+        let detail = (refused["findings"] as? [[String: Any]])?.first?["detail"] as? String ?? ""
+        #expect(detail.contains("fingerprint") && detail.contains("no PWD_AUTH sent"), "\(detail)")
+        #expect(try job.images() == before, "no write, and no refused PWD_AUTH counted toward AUTHLIM")
+
+        let csv = try FileManager.default.contentsOfDirectory(atPath: job.folder.reports.path)
+            .filter { $0.hasPrefix("audit-") && $0.hasSuffix(".csv") }
+        let missing = try job.run(["audit", "job.json", "--reader", job.reader(), "--quiet"], key: nil)
+        #expect(missing.status == 66 && missing.stderr.contains("BRAND_KEY"), "\(missing.stderr)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: job.folder.reports.path)
+            .filter { $0.hasPrefix("audit-") && $0.hasSuffix(".csv") }
+        #expect(after == csv, "no audit files without the key")
+    }
+
+    @Test func auditWithoutProtectSeesOnlyARefusedRead() throws {
+        let job = try ProtectedJob()
+        // The same job without its protect section: no PWD_AUTH, so the read-protected NDEF area NAKs.
+        let manifest = try String(contentsOf: job.folder.url.appendingPathComponent("job.json"), encoding: .utf8)
+        let bare = manifest.replacingOccurrences(
+            of: #", "protect": {"key": "brand", "auth0": "ndef", "prot": "readwrite", "authlim": 5}"#, with: "")
+        #expect(bare != manifest)
+        try Data(bare.utf8).write(to: job.folder.url.appendingPathComponent("bare.json"))
+        let outcome = try job.run(["audit", "bare.json", "--reader", job.reader(), "--json", "--quiet"], key: nil)
+        #expect(outcome.status == 1)
+        let object = try job.json(outcome)
+        #expect((object["counts"] as? [String: Int])?["mismatch"] == 2, "\(outcome.stdout)")
+        let detail = (object["findings"] as? [[String: Any]])?.first?["detail"] as? String ?? ""
+        #expect(detail.contains("NDEF unreadable") && detail.contains("NAK"), "\(detail)")
+    }
+
+    @Test func inspectShowsAReadProtectedMessageOnlyWhenAuthenticated() throws {
+        let job = try ProtectedJob()
+        let url = "https://example.com/p/SKU-1/S00001?u=04000000000001"
+        let plain = try job.run(["inspect", "--reader", job.reader(count: 1)], key: nil)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!plain.stdout.contains("example.com") && !plain.stdout.contains("Password"))
+        #expect(plain.stdout.contains("the tag refused to read the NDEF area"), "\(plain.stdout)")
+
+        let authenticated = try job.run(
+            ["inspect", "--manifest", "job.json", "--reader", job.reader(count: 1), "--dump"], key: job.keyHex)
+        #expect(authenticated.status == 0, "\(authenticated.stderr)")
+        #expect(authenticated.stdout.contains("Password    accepted"), "\(authenticated.stdout)")
+        #expect(authenticated.stdout.contains(url))
+        #expect(authenticated.stdout.contains("PROT 1") && authenticated.stdout.contains("Dump (135 pages)"))
+
+        let viaJSON = try job.json(
+            try job.run(
+                ["inspect", "--manifest", "job.json", "--reader", job.reader(count: 1), "--json"], key: job.keyHex))
+        let authentication = viaJSON["authentication"] as? [String: Any]
+        #expect(authentication?["status"] as? String == "accepted" && authentication?["key"] as? String == "brand")
+
+        let wrong = try job.run(["inspect", "--manifest", "job.json", "--reader", job.reader(count: 1)], key: job.wrongHex)
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout.contains("Password    refused") && !wrong.stdout.contains("example.com"), "\(wrong.stdout)")
+    }
+}
