@@ -174,4 +174,28 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             #expect(failures.first?.joined(separator: ",").contains("by its CC size") == true, "\(failures)")
         }
     }
+
+    /// A reader path without raw commands cannot send READ_SIG: `require` stops `run` before the first
+    /// tag (exit 69, no ledger, no APDU to the tag); `record` writes and records `unavailable`.
+    @Test func plainReaderStopsRequiredSignatureBeforeTheFirstTagAndRecordsUnavailable() async throws {
+        let trust = #"["\#(testTrustHex)"]"#
+        let strict = try JobFolder(rows: 2, extra: #", "signature": {"mode": "require", "trust": \#(trust)}"#)
+        let spec = "sim:ntag215?count=2&uid=04C70000000000&store=\(strict.store.path)"
+        try await withLineReaders([spec], style: .plain) { readers in
+            let (outcome, _) = try await run(strict, ["--reader", "pcsc:#0?style=plain"], idle: 3)
+            #expect(outcome.status == 69, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("cannot send raw commands (READ_SIG)"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains(#""signature": "record""#))
+            #expect(!FileManager.default.fileExists(atPath: strict.ledger.path), "no ledger, so no done rows")
+            let stats = await readers.cards[0].command("stats")
+            #expect(stats.contains(" apdus=0 ") && stats.contains(" update=0 "), "the tag was touched: \(stats)")
+        }
+        let lenient = try JobFolder(job: "r", rows: 2, extra: #", "signature": {"mode": "record", "trust": \#(trust)}"#)
+        let population = "sim:ntag215?count=2&uid=04C80000000000&store=\(lenient.store.path)"
+        try await withLineReaders([population], style: .plain) { _ in
+            let (outcome, _) = try await run(lenient, ["--reader", "pcsc:#0?style=plain"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(try lenient.query("SELECT signature_status FROM tags") == [["unavailable"], ["unavailable"]])
+        }
+    }
 }

@@ -36,4 +36,6 @@ public enum SignatureStatus: String, Sendable, Hashable {
     case invalid
     /// READ_SIG failed (NAK or no answer).
     case unreadable
+    /// The reader path cannot send READ_SIG (a PC/SC reader without raw commands, style `plain`).
+    case unavailable
 }

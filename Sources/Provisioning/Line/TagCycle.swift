@@ -128,6 +128,14 @@ private final class Runner {
                 chip = ChipModel.allCases.first { $0.factoryCC[2] != 0 && $0.factoryCC[2] == area.cc.bytes[2] }
                 try checkChip(chip, how: " by its CC size (the reader cannot send GET_VERSION)")
                 if let chip { tag.assume(chip) }
+                if let check = plan.signature {
+                    // READ_SIG cannot be sent either; `run` refuses `require` on such a reader before the first tag.
+                    guard check.policy != .require else {
+                        throw CycleFailure(
+                            .signatureInvalid, phase: .identify, "the reader cannot send READ_SIG, and the job requires it")
+                    }
+                    signature = .unavailable
+                }
                 return area
             }
             if area.isReadOnly {
