@@ -17,9 +17,11 @@ import Testing
     func authJob() throws -> JobFolder {
         let folder = try JobFolder(
             rows: 2, lock: false,
-            extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "signature": {"mode": "require", "trust": ["\#(testTrustHex)"]}, "#
+            extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "#
+                + #""signature": {"mode": "require", "trust": ["\#(testTrustHex)"]}, "#
                 + #""protect": {"key": "brand", "auth0": "ndef", "prot": "write", "authlim": 5}"#)
-        let template = #"{"records": [{"type": "uri", "uri": "https://example.com/a/{{serial}}?m={{uidCounterMirror}}&c={{mac:brand:uid,serial}}"}]}"#
+        let uri = "https://example.com/a/{{serial}}?m={{uidCounterMirror}}&c={{mac:brand:uid,serial}}"
+        let template = #"{"records": [{"type": "uri", "uri": "\#(uri)"}]}"#
         try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
         return folder
     }
@@ -63,7 +65,8 @@ import Testing
         #expect(try folder.query("SELECT signature_status, key_id FROM tags") == [["valid", "brand"], ["valid", "brand"]])
 
         // The first tag again, staying in the field: taps through libnfc.
-        let (field, again) = try await ChildProvision.pn532(["--tags", "sim:ntag215?count=1&uid=04C10000000001&store=\(folder.store.path)"])
+        let one = "sim:ntag215?count=1&uid=04C10000000001&store=\(folder.store.path)"
+        let (field, again) = try await ChildProvision.pn532(["--tags", one])
         try #require(again.hasPrefix("/dev/pts/"), "\(field.stderr)")
         let (first, report) = try await tap(folder, slave: again)
         #expect((report["authentication"] as? [String: Any])?["status"] as? String == "accepted")

@@ -86,9 +86,10 @@ public struct AuditWorker: Sendable {
             events(.repeated(reader: reader.name, uid: uidText, status: status))
         case .audit:
             let entries = try await ledger.tags(uid: uid)
-            if let record = auditor.record(in: entries), let conflict = auditor.keyConflict(record.tag, row: record.row) {
+            let record = auditor.record(in: entries)
+            if let record, let conflict = auditor.keyConflict(record.tag, row: record.row) {
                 await finish(conflict)
-            } else if let record = auditor.record(in: entries) {
+            } else if let record {
                 let reading: TagReadBack
                 let password = auditor.password(for: uid)
                 do {
