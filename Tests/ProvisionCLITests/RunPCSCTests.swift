@@ -198,4 +198,26 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             #expect(try lenient.query("SELECT signature_status FROM tags") == [["unavailable"], ["unavailable"]])
         }
     }
+
+    /// The auth job through pcscd + vpcd (ACR122U direct transmit): protected, signature-checked tags
+    /// whose tap URLs, read back through PC/SC with the chip's mirror, verify.
+    @Test func authJobThroughPCSCIsProtectedAndItsTapURLsVerify() async throws {
+        let job = try AuthTapJob(job: "auth")
+        let uid = "04CA0000000001"
+        try await withLineReaders(["sim:ntag215?count=2&uid=\(uid)&store=\(job.folder.store.path)"]) { readers in
+            let run = try await job.run(reader: "pcsc:#0?style=acr122u")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try job.folder.query("SELECT DISTINCT signature_status, key_id FROM tags") == [["valid", "brand"]])
+            // The first tag back in the field for each tap (line mode: a powered-off tag leaves).
+            #expect(await readers.cards[0].command("insert \(uid)").contains("ok"))
+            let (first, _) = try await job.tap(reader: "pcsc:#0?style=acr122u")
+            #expect(first.hasPrefix("https://example.com/a/S00001?m=\(uid)x"), "\(first)")
+            #expect(await readers.cards[0].command("insert \(uid)").contains("ok"))
+            let (second, _) = try await job.tap(reader: "pcsc:#0?style=acr122u")
+            print("pcsc taps: \(first) then \(second)")
+            try await job.expectVerdicts(first: first, second: second)
+            #expect(await readers.cards[0].command("insert \(uid)").contains("ok"))
+            try await job.expectWriteRefusedUntilAuthenticated(reader: "pcsc:#0?style=acr122u")
+        }
+    }
 }
