@@ -41,13 +41,29 @@ struct JobContext: Sendable {
             keys = try manifest.security.loadKeys(environment: environment)
             template.keys = keys
         } catch {
-            let code: ExitCode = switch error.reason {
-            case .permissions: .noPermission
-            case .missing, .unreadable: .noInput
-            case .malformed, .tooShort: .dataError
-            }
-            throw CLIError(code, error.description)
+            throw Self.cliError(error)
         }
+    }
+
+    /// Loads only the `protect` key (for `audit` and `inspect`, which need no MAC key); `nil` when
+    /// the job does not protect tags. Throws as `loadKeys` does.
+    func loadProtectionKey(environment: [String: String]) throws(CLIError) -> SecretKey? {
+        guard let id = manifest.security.protection?.key, let source = manifest.security.keys[id] else { return nil }
+        do {
+            return try KeyLoader.load(id: id, from: source, environment: environment)
+        } catch {
+            throw Self.cliError(error)
+        }
+    }
+
+    /// A key failure as the CLI reports it: 77 permissions, 66 missing or unreadable, 65 malformed.
+    static func cliError(_ error: KeyError) -> CLIError {
+        let code: ExitCode = switch error.reason {
+        case .permissions: .noPermission
+        case .missing, .unreadable: .noInput
+        case .malformed, .tooShort: .dataError
+        }
+        return CLIError(code, error.description)
     }
 
     /// SHA-256 of a file, lower-case hex.

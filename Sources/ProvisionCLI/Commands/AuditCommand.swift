@@ -59,9 +59,9 @@ struct AuditCommand: Command {
         try args.requirePositionals(1...1, usage: usage)
         let count = try args.integer("count", in: 1...Int.max)
         let idle = try idleSeconds(args)
-        var job = try JobContext.load(args.positionals[0], context: context)
+        let job = try JobContext.load(args.positionals[0], context: context)
         let manifest = job.manifest
-        if manifest.security.protection != nil { try job.loadKeys(environment: context.environment) }
+        let protectionKey = try job.loadProtectionKey(environment: context.environment)
         let ledger = try await JobContext.openLedger(at: manifest.ledgerURL, create: false, readOnly: true)
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
@@ -88,7 +88,7 @@ struct AuditCommand: Command {
         defer { interrupts.uninstall() }
         let auditor = TagAuditor(
             job: manifest.job, lockRequired: manifest.lock == .permanent,
-            protectionKey: manifest.security.protection.flatMap { job.keys[$0.key] })
+            protectionKey: protectionKey)
         let failure = await runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
             settings: WorkerSettings(idleSeconds: idle), shouldStop: { interrupts.stopRequested })

@@ -62,10 +62,7 @@ struct InspectCommand: Command {
         try args.requirePositionals(0...0, usage: "provision inspect [--reader SPEC] [--manifest FILE] [--json] [--dump]")
         let timeout = try TagSession.timeout(args)
         let protectionKey = try args.value("manifest").flatMap { path throws(CLIError) -> SecretKey? in
-            var job = try JobContext.load(path, context: context)
-            guard let protection = job.manifest.security.protection else { return nil }
-            try job.loadKeys(environment: context.environment)
-            return job.keys[protection.key]
+            try JobContext.load(path, context: context).loadProtectionKey(environment: context.environment)
         }
         let reader = try await TagSession.openReader(spec: args.value("reader"))
         let dump = args.flag("dump")
