@@ -17,18 +17,18 @@ struct AuditSummary: Sendable {
         var lines = ["audit of job \(report.job): \(report.findings.count) tags read"
             + (repeats > 0 ? ", \(repeats) repeated \(repeats == 1 ? "presentation" : "presentations") audited once" : "")
             + (interrupted ? " (interrupted)" : "")]
-        lines.append("  status     count")
+        lines.append("  " + pad("status", 15) + "count")
         for status in AuditStatus.allCases {
-            lines.append("  " + pad(status.rawValue, 11) + String(format: "%5d", counts[status] ?? 0))
+            lines.append("  " + pad(status.rawValue, 15) + String(format: "%5d", counts[status] ?? 0))
         }
         let problems = report.findings.filter { $0.status != .pass }
         if !problems.isEmpty {
             lines.append("findings that did not pass:")
-            lines.append("  " + pad("uid", 16) + pad("row", 6) + pad("status", 11) + "detail")
+            lines.append("  " + pad("uid", 16) + pad("row", 6) + pad("status", 15) + "detail")
             for finding in problems {
                 lines.append(
                     "  " + pad(finding.uid, 16) + pad(finding.row.map(String.init) ?? "-", 6)
-                        + pad(finding.status.rawValue, 11) + finding.detail)
+                        + pad(finding.status.rawValue, 15) + finding.detail)
             }
         }
         if let first = files.first {

@@ -86,6 +86,11 @@ struct JobContext: Sendable {
         return nil
     }
 
+    /// Whether the template has a `{{uidMirror}}`, `{{counterMirror}}` or `{{uidCounterMirror}}` token.
+    var hasMirror: Bool {
+        template.placeholders.contains { if case .mirror = $0.source { true } else { false } }
+    }
+
     /// The line worker's view of this job.
     func lineJob() -> LineJob {
         let template = self.template
@@ -97,7 +102,7 @@ struct JobContext: Sendable {
             try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
         }
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
-        if template.placeholders.contains(where: { if case .mirror = $0.source { true } else { false } }) {
+        if hasMirror {
             job.mirror = { row, fields, uid in
                 try template.mirrorPlan(
                     row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: Date()))

@@ -34,6 +34,15 @@ public enum MirrorKind: String, Sendable, Hashable {
         return self == .uidAndCounter ? String(repeating: "0", count: 14) + "x" + "000000" : String(repeating: "0", count: length)
     }
 
+    /// Whether `shown` (a window's characters as read) is what the chip mirrors for `uid` (any UID
+    /// when `uid` is empty): the UID's 14 hex digits and/or six upper-case hex counter digits.
+    public func isMirrored(_ shown: String, uid: [UInt8]) -> Bool {
+        guard shown.count == length else { return false }
+        let uidPart = self == .counter ? "" : String(ascii(uid: uid, counter: 0).prefix(14))
+        let counterPart = self == .uid ? "" : String(shown.suffix(6))
+        return (uid.isEmpty || shown.hasPrefix(uidPart)) && counterPart.allSatisfy { $0.isHexDigit && !$0.isLowercase }
+    }
+
     /// What a READ shows for `uid` and `counter`.
     public func ascii(uid: [UInt8], counter: Int) -> String {
         let uidText = uid.map { byte in
@@ -71,6 +80,12 @@ public struct MirrorPlan: Sendable, Hashable {
     public init(kind: MirrorKind, offsetInMessage offset: Int, messageLength: Int) {
         let absolute = 16 + (messageLength < 0xFF ? 2 : 4) + offset
         self.init(kind: kind, page: absolute / 4, byte: absolute % 4)
+    }
+
+    /// The MIRROR byte (CFG0 byte 0) the run writes: MIRROR_CONF (b7–6), MIRROR_BYTE (b5–4), and
+    /// STRG_MOD_EN (b2) kept from `current`.
+    public func mirrorByte(keeping current: UInt8) -> UInt8 {
+        kind.configuration << 6 | UInt8(byte & 0x03) << 4 | (current & 0x04)
     }
 
     /// The last page the window touches.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Audit results as one bar per status (pass, mismatch, unknown, unlocked, authFailed), in that fixed order,
-/// each with its own gray or pattern and its count and share written above it.
+/// Audit results as one bar per status (pass, mismatch, unknown, unlocked, authFailed, configMismatch),
+/// in that fixed order, each with its own gray or pattern and its count and share written above it.
 public struct AuditChart: Sendable, Hashable {
     /// Counts per status, in `AuditStatus.allCases` order.
     public var counts: [(status: AuditStatus, count: Int)] {
@@ -16,7 +16,8 @@ public struct AuditChart: Sendable, Hashable {
     public static let size = (width: 960.0, height: 320.0)
     static let plot = (left: 80.0, right: 940.0, top: 50.0, bottom: 260.0)
 
-    /// The bar fill of `status` (pass light, mismatch darkest; unknown, unlocked and authFailed patterned).
+    /// The bar fill of `status` (pass light, mismatch darkest; unknown, unlocked and authFailed patterned,
+    /// configMismatch mid gray).
     static func fill(_ status: AuditStatus, prefix: String) -> String {
         switch status {
         case .pass: ChartStyle.fill(5, prefix: prefix)
@@ -24,6 +25,7 @@ public struct AuditChart: Sendable, Hashable {
         case .unknown: ChartStyle.fill(1, prefix: prefix)
         case .unlocked: ChartStyle.fill(3, prefix: prefix)
         case .authFailed: ChartStyle.fill(4, prefix: prefix)
+        case .configMismatch: ChartStyle.fill(2, prefix: prefix)
         }
     }
 

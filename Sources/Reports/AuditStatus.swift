@@ -13,4 +13,7 @@ public enum AuditStatus: String, Sendable, Hashable, CaseIterable, Codable {
     /// The job protects tags, and the tag refused the password derived from the job's key (or the
     /// ledger says another key programmed it).
     case authFailed
+    /// The content matches, but the tag's protection or mirror configuration (AUTH0, PROT, AUTHLIM,
+    /// CFGLCK, MIRROR_CONF/MIRROR_BYTE/MIRROR_PAGE, NFC_CNT_EN) or its lock state is not what the job set.
+    case configMismatch
 }

@@ -9,7 +9,7 @@ import Reports
 /// writes to a tag.
 struct AuditCommand: Command {
     static let name = "audit"
-    static let summary = "read tags back and check content and lock state against the ledger (never writes)"
+    static let summary = "read tags back and check content, lock and protection against the ledger (never writes)"
     static let usage = "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--json] [--quiet]"
     static let help = """
         Usage: \(usage)
@@ -21,7 +21,10 @@ struct AuditCommand: Command {
         When the job has a 'protect' section, its key is loaded (as 'run' loads it) and each NTAG21x
         is authenticated first: PWD_AUTH with the tag's derived password, the PACK must match; then
         read-protected pages (prot: readwrite) can be read. A tag the ledger says another key
-        programmed gets no PWD_AUTH (a wrong password counts toward AUTHLIM).
+        programmed gets no PWD_AUTH (a wrong password counts toward AUTHLIM). Then one READ of the
+        configuration pages checks what 'run' set: AUTH0, PROT, AUTHLIM and CFGLCK from 'protect', and
+        for a template with a mirror token MIRROR_CONF, MIRROR_BYTE, MIRROR_PAGE and NFC_CNT_EN (the
+        mirrored UID/counter in the message is then expected; such a job needs the keys 'run' needs).
 
         Each tag gets one finding:
           pass       content as recorded, locked as the job requires
@@ -30,6 +33,9 @@ struct AuditCommand: Command {
           unlocked   content as recorded, but the tag is not read-only although the job locks
           authFailed the job protects tags and the tag refused the derived password, or the ledger
                      names another key (fingerprint) for it
+          configMismatch content as recorded, but a configuration field (AUTH0, PROT, AUTHLIM,
+                     CFGLCK, MIRROR_*, NFC_CNT_EN) is not what the run set, or the tag is locked
+                     although the job does not lock; the finding names the field, expected and found
 
         Stops after --count tags, after --idle seconds without a tag, when a simulated reader has no
         more tags, or on Ctrl-C (a second Ctrl-C exits at once). Then writes
@@ -59,9 +65,11 @@ struct AuditCommand: Command {
         try args.requirePositionals(1...1, usage: usage)
         let count = try args.integer("count", in: 1...Int.max)
         let idle = try idleSeconds(args)
-        let job = try JobContext.load(args.positionals[0], context: context)
+        var job = try JobContext.load(args.positionals[0], context: context)
         let manifest = job.manifest
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
+        // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
+        if job.hasMirror { try job.loadKeys(environment: context.environment) }
         let ledger = try await JobContext.openLedger(at: manifest.ledgerURL, create: false, readOnly: true)
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
@@ -88,7 +96,7 @@ struct AuditCommand: Command {
         defer { interrupts.uninstall() }
         let auditor = TagAuditor(
             job: manifest.job, lockRequired: manifest.lock == .permanent,
-            protectionKey: protectionKey)
+            protectionKey: protectionKey, protection: manifest.security.protection, mirror: job.lineJob().mirror)
         let failure = await runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
             settings: WorkerSettings(idleSeconds: idle), shouldStop: { interrupts.stopRequested })

@@ -90,17 +90,31 @@ public struct AuditWorker: Sendable {
             if let record, let conflict = auditor.keyConflict(record.tag, row: record.row) {
                 await finish(conflict)
             } else if let record {
+                let expected: ExpectedConfiguration?
+                do {
+                    expected = auditor.expectedConfiguration(uid: uid, mirror: try await mirrorPlan(uid: uid, row: record.row))
+                } catch let error as LedgerError {
+                    throw error
+                } catch {
+                    await finish(TagVerdict(
+                        uid: uid, row: record.row, status: .mismatch,
+                        detail: "the row's mirror window cannot be placed as the run placed it: \(error)"))
+                    try await remove(uidText)
+                    return true
+                }
                 let reading: TagReadBack
                 let password = auditor.password(for: uid)
                 do {
-                    reading = try await reader.withTransceiver { try TagReadBack.read(on: $0, password: password) }
+                    reading = try await reader.withTransceiver {
+                        try TagReadBack.read(on: $0, password: password, configuration: expected != nil)
+                    }
                 } catch let error as TransportError {
                     await session.abandon(uid)
                     events(.readFailed(reader: reader.name, uid: uidText, error: error))
                     try await remove(uidText)
                     return true
                 }
-                await finish(auditor.classify(reading, recorded: record.tag, row: record.row))
+                await finish(auditor.classify(reading, recorded: record.tag, row: record.row, expected: expected))
             } else {
                 await finish(auditor.verdictWithoutRecord(
                     uid: uid, others: entries.map { RowReference(job: $0.job, row: $0.row) }))
@@ -108,6 +122,14 @@ public struct AuditWorker: Sendable {
         }
         try await remove(uidText)
         return true
+    }
+
+    /// The row's mirror window as the run computed it (from the row's fields in the ledger), `nil`
+    /// when the template has no mirror.
+    private func mirrorPlan(uid: [UInt8], row: Int) async throws -> MirrorPlan? {
+        guard let mirror = auditor.mirror else { return nil }
+        let fields = try await ledger.record(job: auditor.job, row: row)?.fields ?? [:]
+        return try mirror(row, fields, uid)
     }
 
     private func finish(_ verdict: TagVerdict) async {

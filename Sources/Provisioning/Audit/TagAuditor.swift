@@ -8,7 +8,7 @@ import NFCTags
 ///
 /// Typical use: `record(in:)` picks the job's ledger entry for the UID; without one the tag is
 /// `unknown` and need not be read (`verdictWithoutRecord`); otherwise `TagReadBack.read(on:)` reads it
-/// and `classify` compares.
+/// and `classify` compares, with `expectedConfiguration` when the job protects or mirrors.
 public struct TagAuditor: Sendable {
     /// The job being audited.
     public var job: String
@@ -17,12 +17,32 @@ public struct TagAuditor: Sendable {
     /// The `protect` key of a job that protects tags: each tag is authenticated with its derived
     /// password (`TagPassword`) before it is read.
     public var protectionKey: SecretKey?
+    /// The job's `protect` section: AUTH0, PROT, AUTHLIM and CFGLCK are checked when it and
+    /// `protectionKey` are set.
+    public var protection: ManifestSecurity.Protection?
+    /// Where the run put a row's mirror window, `(row, fields, uid) → plan` — the run's own
+    /// `LineJob.mirror` — when the template has a mirror token.
+    public var mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)?
 
     /// Creates an auditor for `job`.
-    public init(job: String, lockRequired: Bool, protectionKey: SecretKey? = nil) {
+    public init(
+        job: String, lockRequired: Bool, protectionKey: SecretKey? = nil,
+        protection: ManifestSecurity.Protection? = nil,
+        mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)? = nil
+    ) {
         self.job = job
         self.lockRequired = lockRequired
         self.protectionKey = protectionKey
+        self.protection = protection
+        self.mirror = mirror
+    }
+
+    /// What the run set in the configuration pages of the tag `uid` (its row's `mirror`, computed by
+    /// the caller with `self.mirror`), `nil` when the job neither protects nor mirrors.
+    public func expectedConfiguration(uid: [UInt8], mirror: MirrorPlan?) -> ExpectedConfiguration? {
+        var plan: ProtectionPlan?
+        if let protection, let protectionKey { plan = ProtectionPlan(protection, key: protectionKey, uid: uid) }
+        return ExpectedConfiguration(protection: plan, mirror: mirror)
     }
 
     /// The password to authenticate the tag `uid` with, `nil` when the job does not protect tags.
@@ -57,9 +77,12 @@ public struct TagAuditor: Sendable {
         return TagVerdict(uid: uid, row: nil, status: .unknown, detail: detail)
     }
 
-    /// Compares what was read with the ledger's record: the message's SHA-256 first, then the lock
-    /// state when the job locks.
-    public func classify(_ reading: TagReadBack, recorded: TagRecord, row: Int) -> TagVerdict {
+    /// Compares what was read with the ledger's record: the message's SHA-256 first (a mirror window
+    /// put back to its placeholder), then the lock state the job asks for, then the configuration
+    /// pages against `expected`.
+    public func classify(
+        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration? = nil
+    ) -> TagVerdict {
         let uid = recorded.uid
         if let refused = reading.authenticationRefused {
             let key = protectionKey.map { " derived from key \($0.id)" } ?? ""
@@ -67,9 +90,15 @@ public struct TagAuditor: Sendable {
                 uid: uid, row: row, status: .authFailed,
                 detail: "the tag refused the password\(key): \(refused) (another key, or the password was changed)")
         }
-        guard let message = reading.message else {
+        guard var message = reading.message else {
             let why = reading.unreadable ?? "no NDEF message"
             return TagVerdict(uid: uid, row: row, status: .mismatch, detail: "NDEF unreadable: \(why)")
+        }
+        if let mirror = expected?.mirror {
+            switch mirror.restoringPlaceholder(in: message, uid: uid) {
+            case .success(let restored): message = restored
+            case .failure(let error): return TagVerdict(uid: uid, row: row, status: .mismatch, detail: error.description)
+            }
         }
         let hash = Digest.sha256(message)
         if hash != recorded.bytesSHA256 {
@@ -81,11 +110,38 @@ public struct TagAuditor: Sendable {
             }
             return TagVerdict(uid: uid, row: row, status: .mismatch, detail: detail)
         }
+        let differences = configurationDifferences(reading, expected: expected)
         if lockRequired && !reading.isLockedReadOnly {
-            return TagVerdict(uid: uid, row: row, status: .unlocked, detail: "content matches but " + Self.lockState(reading))
+            let also = differences.isEmpty ? "" : "; " + differences.joined(separator: "; ")
+            return TagVerdict(
+                uid: uid, row: row, status: .unlocked, detail: "content matches but " + Self.lockState(reading) + also)
         }
+        if !differences.isEmpty {
+            return TagVerdict(
+                uid: uid, row: row, status: .configMismatch,
+                detail: "content matches but " + differences.joined(separator: "; "))
+        }
+        let configText = expected == nil ? "" : ", configuration as set"
         let lockText = (reading.isLockedReadOnly ? ", locked" : "") + (reading.authenticated ? ", password accepted" : "")
-        return TagVerdict(uid: uid, row: row, status: .pass, detail: "content matches (\(message.count) bytes\(lockText))")
+        return TagVerdict(
+            uid: uid, row: row, status: .pass, detail: "content matches (\(message.count) bytes\(lockText)\(configText))")
+    }
+
+    /// The configuration fields that differ from `expected`, and a lock the job did not ask for.
+    func configurationDifferences(_ reading: TagReadBack, expected: ExpectedConfiguration?) -> [String] {
+        var out: [String] = []
+        if !lockRequired && reading.isLockedReadOnly {
+            out.append(
+                "lock expected none, found locked (CC3 \(Hex.string([reading.cc3 ?? 0])), "
+                    + "static lock bytes \(Hex.string(reading.staticLock ?? [])))")
+        }
+        guard let expected else { return out }
+        if let configuration = reading.configuration, let chip = reading.chip {
+            out += expected.differences(in: configuration, on: chip)
+        } else {
+            out.append("configuration pages unreadable: \(reading.configurationUnreadable ?? "not read")")
+        }
+        return out
     }
 
     /// Says why the tag is not read-only: CC3 and static lock bytes as read.

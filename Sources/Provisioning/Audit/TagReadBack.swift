@@ -20,6 +20,11 @@ public struct TagReadBack: Sendable, Hashable {
     public var authenticated = false
     /// Why the tag refused the derived password (NAK, silence or another PACK); nothing else was read.
     public var authenticationRefused: String?
+    /// The dynamic lock bytes, CFG0 and CFG1, when asked for (`configuration: true`) and read; PWD and
+    /// PACK (which read as `00` anyway) are never kept.
+    public var configuration: Type2Configuration?
+    /// Why the configuration pages could not be read (NAK, generic tag), when asked for.
+    public var configurationUnreadable: String?
 
     /// Creates a read-back result.
     public init(
@@ -50,12 +55,16 @@ public struct TagReadBack: Sendable, Hashable {
     /// pages behind AUTH0 with PROT can be read (`type2-ntag.md` §3.6). A refused password ends the
     /// read there (`authenticationRefused`): each refusal counts toward the tag's AUTHLIM.
     ///
+    /// With `configuration` (a job that protects tags or mirrors), one READ `30h` of the dynamic lock
+    /// page follows the message: it returns the lock bytes, CFG0, CFG1 and PWD
+    /// (`Type2Tag.readConfiguration`); a failure is kept in `configurationUnreadable`.
+    ///
     /// Tag-level failures (not NDEF formatted, unsupported CC, a NAK) are returned in `unreadable`.
     ///
     /// - Throws: `TransportError` other than a NAK (silence, tag left the field, reader failure): the
     ///   tag should be presented again.
     public static func read(
-        on transceiver: any Transceiver, password: TagPassword? = nil
+        on transceiver: any Transceiver, password: TagPassword? = nil, configuration: Bool = false
     ) throws(TransportError) -> TagReadBack {
         let tag = Type2Tag(transceiver: transceiver)
         var result = TagReadBack(message: nil, cc3: nil, staticLock: nil)
@@ -83,9 +92,24 @@ public struct TagReadBack: Sendable, Hashable {
         } catch {
             result.unreadable = "\(error)"
         }
+        if configuration, result.unreadable == nil { try result.readConfiguration(of: tag) }
         if result.cc3 == nil, let page3 = tag.cachedPage(3) { result.cc3 = page3[3] }
         if result.staticLock == nil, let page2 = tag.cachedPage(2) { result.staticLock = Array(page2[2..<4]) }
         result.exchanges = tag.total.exchanges
         return result
+    }
+
+    /// Reads the configuration pages into `configuration`, or says why not in `configurationUnreadable`.
+    private mutating func readConfiguration(of tag: Type2Tag) throws(TransportError) {
+        do {
+            configuration = try tag.readConfiguration()
+        } catch let error as TransportError {
+            guard case .nak(let code) = error else { throw error }
+            configurationUnreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to the READ of the configuration pages"
+        } catch let error as Type2Error {
+            configurationUnreadable = error.message
+        } catch {
+            configurationUnreadable = "\(error)"
+        }
     }
 }

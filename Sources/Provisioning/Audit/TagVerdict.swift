@@ -15,6 +15,10 @@ public struct TagVerdict: Sendable, Hashable {
         /// The job protects tags, and the tag refused the password derived from the job's key (or
         /// the ledger says another key programmed it).
         case authFailed
+        /// Content as recorded, but the protection or mirror configuration (AUTH0, PROT, AUTHLIM,
+        /// CFGLCK, MIRROR_*, NFC_CNT_EN) is not what the run set, or the tag is locked although the
+        /// job does not lock.
+        case configMismatch
     }
 
     /// The tag's UID.

@@ -220,17 +220,12 @@ private final class Runner {
         if mirror.kind.usesCounter, current.access & 0x10 == 0 {
             try tag.write(page: chip.cfg1Page, data: [current.access | 0x10, current.cfg1[1], 0x00, 0x00])
         }
-        let mirrorByte = mirror.kind.configuration << 6 | UInt8(mirror.byte) << 4 | (current.cfg0[0] & 0x04)
+        let mirrorByte = mirror.mirrorByte(keeping: current.cfg0[0])
         try tag.write(page: chip.cfg0Page, data: [mirrorByte, current.cfg0[1], UInt8(mirror.page), current.cfg0[3]])
         try tag.reactivate()
         let bytes = try tag.fastRead(from: mirror.page, through: mirror.lastPage)
         let shown = String(decoding: bytes[mirror.byte..<(mirror.byte + mirror.kind.length)], as: UTF8.self)
-        let expected = mirror.kind.ascii(uid: plan.uid, counter: 0)
-        let uidPart = mirror.kind == .counter ? "" : String(expected.prefix(14))
-        let counterPart = mirror.kind == .uid ? "" : String(shown.suffix(6))
-        guard plan.uid.isEmpty || shown.hasPrefix(uidPart),
-            counterPart.allSatisfy({ $0.isHexDigit && !$0.isLowercase })
-        else {
+        guard mirror.kind.isMirrored(shown, uid: plan.uid) else {
             throw CycleFailure(
                 .verifyMismatch, phase: .verify, page: mirror.page,
                 "the mirror window reads '\(shown)', expected \(mirror.kind.rawValue) in ASCII")

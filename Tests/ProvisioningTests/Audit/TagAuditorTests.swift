@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Ledger
+import NFCTags
 import Provisioning
 import Testing
 
@@ -119,5 +120,89 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
 enum Hex8 {
     static func of(_ digest: [UInt8]) -> String {
         digest.prefix(8).map { String(format: "%02X", $0) }.joined()
+    }
+}
+
+/// Classification of the configuration pages (`protect`, mirror) and of a lock the job did not ask for.
+@Suite struct TagAuditorConfigurationTests {
+    let key = SecretKey(id: "brand", bytes: Array(repeating: 0x5A, count: 32))
+    let settings = ManifestSecurity.Protection(key: "brand", auth0: .ndef, access: .write, authLimit: 5)
+
+    var auditor: TagAuditor { TagAuditor(job: "batch", lockRequired: false, protectionKey: key, protection: settings) }
+
+    func reading(auth0: UInt8, access: UInt8, cc3: UInt8 = 0x00, lock: [UInt8] = [0, 0]) -> TagReadBack {
+        var reading = TagReadBack(message: message, cc3: cc3, staticLock: lock, chip: .ntag215)
+        reading.authenticated = true
+        reading.configuration = Type2Configuration(
+            dynamicLock: [0, 0, 0, 0xBD], cfg0: [0x04, 0x00, 0x00, auth0], cfg1: [access, 0x05, 0, 0])
+        return reading
+    }
+
+    @Test func configurationAsSetPasses() throws {
+        let expected = auditor.expectedConfiguration(uid: uid, mirror: nil)
+        #expect(expected?.protection == ProtectionPlan(settings, key: key, uid: uid))
+        let verdict = auditor.classify(reading(auth0: 0x04, access: 0x05), recorded: recorded(locked: false), row: 1, expected: expected)
+        #expect(verdict.status == .pass, "\(verdict.detail)")
+        #expect(verdict.detail.contains("configuration as set") && verdict.detail.contains("password accepted"))
+    }
+
+    @Test func protectionOffIsConfigMismatchNamingTheField() {
+        let expected = auditor.expectedConfiguration(uid: uid, mirror: nil)
+        let verdict = auditor.classify(reading(auth0: 0xFF, access: 0x03), recorded: recorded(locked: false), row: 2, expected: expected)
+        #expect(verdict.status == .configMismatch)
+        #expect(
+            verdict.detail == "content matches but AUTH0 expected 04, found FF (protection off); "
+                + "AUTHLIM expected 5, found 3 (ACCESS 03)")
+    }
+
+    @Test func wrongContentIsStillMismatch() {
+        var tampered = reading(auth0: 0xFF, access: 0x00)
+        tampered.message = [0xD0, 0x00, 0x00]
+        let verdict = auditor.classify(
+            tampered, recorded: recorded(locked: false), row: 2, expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+        #expect(verdict.status == .mismatch)
+    }
+
+    @Test func unreadableConfigurationIsConfigMismatch() {
+        var unread = reading(auth0: 0x04, access: 0x05)
+        unread.configuration = nil
+        unread.configurationUnreadable = "tag answered NAK 0h to the READ of the configuration pages"
+        let verdict = auditor.classify(
+            unread, recorded: recorded(locked: false), row: 2, expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+        #expect(verdict.status == .configMismatch)
+        #expect(verdict.detail.contains("configuration pages unreadable: tag answered NAK 0h"))
+    }
+
+    @Test func lockedTagOfAJobThatDoesNotLockIsConfigMismatch() {
+        let open = TagAuditor(job: "batch", lockRequired: false)
+        let verdict = open.classify(locked(message), recorded: recorded(locked: false), row: 3)
+        #expect(verdict.status == .configMismatch)
+        #expect(verdict.detail == "content matches but lock expected none, found locked (CC3 0F, static lock bytes FF FF)")
+    }
+
+    @Test func missingLockStaysUnlockedAndNamesConfigurationToo() {
+        let locking = TagAuditor(job: "batch", lockRequired: true, protectionKey: key, protection: settings)
+        let verdict = locking.classify(
+            reading(auth0: 0xFF, access: 0x05), recorded: recorded(), row: 4,
+            expected: locking.expectedConfiguration(uid: uid, mirror: nil))
+        #expect(verdict.status == .unlocked)
+        #expect(verdict.detail.contains("CC3 is 00") && verdict.detail.contains("AUTH0 expected 04, found FF"))
+    }
+
+    @Test func mirroredWindowIsComparedAsThePlaceholder() {
+        let prefix: [UInt8] = [0xD1, 0x01, 0x19, 0x55, 0x04]
+        let written = prefix + Array("00000000000000x000000".utf8)
+        let plan = MirrorPlan(kind: .uidAndCounter, offsetInMessage: prefix.count, messageLength: written.count)
+        let mirroring = TagAuditor(job: "batch", lockRequired: false)
+        var read = TagReadBack(message: prefix + Array("04112233445566x000003".utf8), cc3: 0, staticLock: [0, 0], chip: .ntag215)
+        read.configuration = Type2Configuration(
+            dynamicLock: [0, 0, 0, 0xBD], cfg0: [plan.mirrorByte(keeping: 0), 0, UInt8(plan.page), 0xFF], cfg1: [0x10, 5, 0, 0])
+        let expected = mirroring.expectedConfiguration(uid: uid, mirror: plan)
+        #expect(expected?.protection == nil)
+        let verdict = mirroring.classify(read, recorded: recorded(written, locked: false), row: 5, expected: expected)
+        #expect(verdict.status == .pass, "\(verdict.detail)")
+        read.message = prefix + Array("0411223344556Fx000003".utf8)
+        let other = mirroring.classify(read, recorded: recorded(written, locked: false), row: 5, expected: expected)
+        #expect(other.status == .mismatch && other.detail.contains("0411223344556Fx000003"), "\(other.detail)")
     }
 }

@@ -63,14 +63,14 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
 
 /// A written NTAG215 whose pages from 04h need `password` for reads and writes (PROT 1, AUTH0 04h),
 /// set directly with WRITEs in the safe order (`type2-ntag.md` §3.9).
-private func protectedTag(_ message: [UInt8], password: TagPassword) throws -> NTAGEmulator {
+private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt8 = 0x04) throws -> NTAGEmulator {
     let emulator = try tag(message: message)
     let writer = Type2Tag(transceiver: EmulatorTransceiver(tag: emulator))
     try writer.identify()
     try writer.write(page: 0x85, data: password.pwd)
     try writer.write(page: 0x86, data: password.pack + [0x00, 0x00])
     try writer.write(page: 0x84, data: [0x85, 0x05, 0x00, 0x00])
-    try writer.write(page: 0x83, data: [0x04, 0x00, 0x00, 0x04])
+    try writer.write(page: 0x83, data: [0x04, 0x00, 0x00, auth0])
     emulator.halt()
     #expect(emulator.activate() != nil)
     return emulator
@@ -107,5 +107,29 @@ private func protectedTag(_ message: [UInt8], password: TagPassword) throws -> N
         #expect(reading.authenticationRefused?.contains("PWD_AUTH refused") == true)
         #expect(reading.exchanges == 2, "GET_VERSION and PWD_AUTH only")
         #expect(emulator.hiddenState.authenticationFailures == 1)
+    }
+
+    @Test func configurationTakesOneMoreReadAndKeepsNoPassword() throws {
+        let password = TagPassword(key: key, uid: uid)
+        let emulator = try protectedTag(message, password: password)
+        let before = emulator.image
+        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: password, configuration: true)
+        #expect(reading.message == message)
+        #expect(reading.exchanges == 5, "GET_VERSION, PWD_AUTH, READ 00, READ 04, READ 82")
+        #expect(reading.configuration?.cfg0 == [0x04, 0x00, 0x00, 0x04])
+        #expect(reading.configuration?.cfg1 == [0x85, 0x05, 0x00, 0x00])
+        #expect(reading.configurationUnreadable == nil)
+        #expect(!"\(reading)".contains(Hex.compact(password.pwd)) && !"\(reading)".contains(Hex.string(password.pwd)))
+        #expect(emulator.image == before)
+    }
+
+    @Test func refusedConfigurationReadIsUnreadableNotThrown() throws {
+        // Read-protected from the dynamic lock page on: the message reads without the password, the
+        // READ 82 of the configuration pages is NAKed.
+        let emulator = try protectedTag(message, password: TagPassword(key: key, uid: uid), auth0: 0x82)
+        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), configuration: true)
+        #expect(reading.message == message && reading.unreadable == nil)
+        #expect(reading.configuration == nil)
+        #expect(reading.configurationUnreadable?.contains("NAK 0h to the READ of the configuration pages") == true)
     }
 }
