@@ -1,3 +1,4 @@
+import Foundation
 import Provisioning
 import Testing
 
@@ -7,4 +8,12 @@ import Testing
         "lockFailed", "duplicateUID", "transport", "signatureInvalid", "protectFailed",
     ])
     #expect(Phase.allCases.map(\.rawValue) == ["detect", "identify", "write", "verify", "lock", "ledger", "removal"])
+}
+
+@Test func readmeListsEveryFailureClass() throws {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+    let list = try #require(text.range(of: "Failure classes (stable names): ").map { String(text[$0.upperBound...]) })
+    let listed = list.prefix { $0 != "." }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(listed == FailureClass.allCases.map { "`\($0.rawValue)`" })
 }

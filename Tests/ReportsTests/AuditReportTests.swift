@@ -9,6 +9,14 @@ import Testing
     #expect(none == [.pass: 0, .mismatch: 0, .unknown: 0, .unlocked: 0, .authFailed: 0, .configMismatch: 0])
 }
 
+@Test func readmeListsEveryAuditFinding() throws {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+    let list = try #require(text.range(of: "Audit findings (stable names): ").map { String(text[$0.upperBound...]) })
+    let listed = list.prefix { $0 != "." }.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+    #expect(listed.map(String.init) == AuditStatus.allCases.map(\.rawValue))
+}
+
 @Test func auditReportRoundTripsThroughJSON() throws {
     let report = SampleReports.audit()
     let copy = try JSONDecoder().decode(AuditReport.self, from: JSONEncoder().encode(report))
