@@ -215,6 +215,17 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(detail?.contains("static lock bytes are 00 00") == true)
     }
 
+    @Test func lockedTagsAreConfigMismatchWhenTheJobDoesNotLock() async throws {
+        let fixture = try await AuditFixture.make(rows: 2, declaresLock: false, lockTags: true)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let outcome = try fixture.audit(["--reader", fixture.reader(), "--json"])
+        #expect(outcome.status == 1)
+        let object = try json(outcome)
+        #expect(Set(statuses(object).values) == ["configMismatch"], "\(outcome.stdout)")
+        let detail = (object["findings"] as? [[String: Any]])?.first?["detail"] as? String
+        #expect(detail == "content matches but lock expected none, found locked (CC3 0F, static lock bytes FF FF)")
+    }
+
     @Test func unlockedTagsPassWhenTheJobDoesNotLock() async throws {
         let fixture = try await AuditFixture.make(rows: 2, declaresLock: false, lockTags: false)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }

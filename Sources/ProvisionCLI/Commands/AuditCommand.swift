@@ -21,21 +21,21 @@ struct AuditCommand: Command {
         When the job has a 'protect' section, its key is loaded (as 'run' loads it) and each NTAG21x
         is authenticated first: PWD_AUTH with the tag's derived password, the PACK must match; then
         read-protected pages (prot: readwrite) can be read. A tag the ledger says another key
-        programmed gets no PWD_AUTH (a wrong password counts toward AUTHLIM). Then one READ of the
-        configuration pages checks what 'run' set: AUTH0, PROT, AUTHLIM and CFGLCK from 'protect', and
-        for a template with a mirror token MIRROR_CONF, MIRROR_BYTE, MIRROR_PAGE and NFC_CNT_EN (the
-        mirrored UID/counter in the message is then expected; such a job needs the keys 'run' needs).
+        programmed gets no PWD_AUTH (a wrong password counts toward AUTHLIM). Then one FAST_READ of
+        the configuration pages checks what 'run' set: AUTH0, PROT, AUTHLIM and CFGLCK from 'protect',
+        and for a template with a mirror token MIRROR_CONF, MIRROR_BYTE, MIRROR_PAGE and NFC_CNT_EN
+        (the mirrored UID/counter in the message is then expected; such a job needs the keys 'run' needs).
 
         Each tag gets one finding:
-          pass       content as recorded, locked as the job requires
-          mismatch   the message differs from the ledger, or it cannot be read
-          unknown    the UID is not done in this job (the finding names another job that owns it)
-          unlocked   content as recorded, but the tag is not read-only although the job locks
-          authFailed the job protects tags and the tag refused the derived password, or the ledger
-                     names another key (fingerprint) for it
-          configMismatch content as recorded, but a configuration field (AUTH0, PROT, AUTHLIM,
-                     CFGLCK, MIRROR_*, NFC_CNT_EN) is not what the run set, or the tag is locked
-                     although the job does not lock; the finding names the field, expected and found
+          pass            content as recorded, locked (or not) and configured as the job sets
+          mismatch        the message differs from the ledger, or it cannot be read
+          unknown         the UID is not done in this job (the finding names another job that owns it)
+          unlocked        content as recorded, but not read-only although the job locks
+          authFailed      the job protects tags and the tag refused the derived password, or the
+                          ledger names another key (fingerprint) for it
+          configMismatch  content as recorded, but a configuration field (AUTH0, PROT, AUTHLIM,
+                          CFGLCK, MIRROR_*, NFC_CNT_EN) is not what the run set, or the tag is locked
+                          although the job does not lock; the finding names field, expected, found
 
         Stops after --count tags, after --idle seconds without a tag, when a simulated reader has no
         more tags, or on Ctrl-C (a second Ctrl-C exits at once). Then writes

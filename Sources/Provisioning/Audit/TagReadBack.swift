@@ -55,9 +55,11 @@ public struct TagReadBack: Sendable, Hashable {
     /// pages behind AUTH0 with PROT can be read (`type2-ntag.md` §3.6). A refused password ends the
     /// read there (`authenticationRefused`): each refusal counts toward the tag's AUTHLIM.
     ///
-    /// With `configuration` (a job that protects tags or mirrors), one READ `30h` of the dynamic lock
-    /// page follows the message: it returns the lock bytes, CFG0, CFG1 and PWD
-    /// (`Type2Tag.readConfiguration`); a failure is kept in `configurationUnreadable`.
+    /// With `configuration` (a job that protects tags or mirrors), one FAST_READ `3Ah` of the dynamic
+    /// lock page through CFG1 follows the message (PWD and PACK are not even read; READ `30h` on a
+    /// reader without raw commands): FAST_READ does not roll over, so a read-protected configuration
+    /// NAKs instead of answering pages from 0 (`type2-ntag.md` §3.3, §3.4). A failure is kept in
+    /// `configurationUnreadable`.
     ///
     /// Tag-level failures (not NDEF formatted, unsupported CC, a NAK) are returned in `unreadable`.
     ///
@@ -102,10 +104,11 @@ public struct TagReadBack: Sendable, Hashable {
     /// Reads the configuration pages into `configuration`, or says why not in `configurationUnreadable`.
     private mutating func readConfiguration(of tag: Type2Tag) throws(TransportError) {
         do {
+            if let chip = tag.chip { _ = try tag.readPages((chip.dynamicLockPage ?? chip.cfg0Page)...chip.cfg1Page) }
             configuration = try tag.readConfiguration()
         } catch let error as TransportError {
             guard case .nak(let code) = error else { throw error }
-            configurationUnreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to the READ of the configuration pages"
+            configurationUnreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to the read of the configuration pages"
         } catch let error as Type2Error {
             configurationUnreadable = error.message
         } catch {

@@ -115,7 +115,7 @@ private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt
         let before = emulator.image
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: password, configuration: true)
         #expect(reading.message == message)
-        #expect(reading.exchanges == 5, "GET_VERSION, PWD_AUTH, READ 00, READ 04, READ 82")
+        #expect(reading.exchanges == 5, "GET_VERSION, PWD_AUTH, READ 00, READ 04, FAST_READ 82–84")
         #expect(reading.configuration?.cfg0 == [0x04, 0x00, 0x00, 0x04])
         #expect(reading.configuration?.cfg1 == [0x85, 0x05, 0x00, 0x00])
         #expect(reading.configurationUnreadable == nil)
@@ -123,13 +123,14 @@ private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt
         #expect(emulator.image == before)
     }
 
-    @Test func refusedConfigurationReadIsUnreadableNotThrown() throws {
-        // Read-protected from the dynamic lock page on: the message reads without the password, the
-        // READ 82 of the configuration pages is NAKed.
-        let emulator = try protectedTag(message, password: TagPassword(key: key, uid: uid), auth0: 0x82)
+    /// Read-protected from the dynamic lock page or CFG1 on: the message reads without the password,
+    /// the configuration is refused — never taken from a READ that rolled over to page 0 at AUTH0.
+    @Test(arguments: [UInt8(0x82), 0x84])
+    func refusedConfigurationReadIsUnreadableNotThrown(auth0: UInt8) throws {
+        let emulator = try protectedTag(message, password: TagPassword(key: key, uid: uid), auth0: auth0)
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), configuration: true)
         #expect(reading.message == message && reading.unreadable == nil)
-        #expect(reading.configuration == nil)
-        #expect(reading.configurationUnreadable?.contains("NAK 0h to the READ of the configuration pages") == true)
+        #expect(reading.configuration == nil, "\(String(describing: reading.configuration))")
+        #expect(reading.configurationUnreadable?.contains("NAK 0h to the read of the configuration pages") == true)
     }
 }
