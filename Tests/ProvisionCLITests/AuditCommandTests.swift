@@ -129,7 +129,9 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(object["job"] as? String == "audit-job")
         #expect(object["tags"] as? Int == 3)
         #expect(object["passed"] as? Bool == true)
-        #expect((object["counts"] as? [String: Int]) == ["pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0])
+        #expect(
+            (object["counts"] as? [String: Int])
+                == ["pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0])
         let rows = (object["findings"] as? [[String: Any]])?.compactMap { $0["row"] as? Int }
         #expect(rows == [1, 2, 3])
         #expect(outcome.stderr.contains("place tag") || outcome.stderr.contains("pass"))

@@ -9,7 +9,9 @@ import Testing
     let svg = XMLInspector.parse(chart.svg().render())
     #expect(svg.error == nil)
     let bars = svg.elements("rect", class: "bar")
-    #expect(bars.map { $0.attributes["data-label"] ?? "" } == ["pass", "mismatch", "unknown", "unlocked", "authFailed", "configMismatch"])
+    #expect(
+        bars.map { $0.attributes["data-label"] ?? "" }
+            == ["pass", "mismatch", "unknown", "unlocked", "authFailed", "configMismatch"])
     #expect(bars.map { $0.attributes["data-value"] ?? "" } == ["5", "2", "1", "1", "0", "0"])
     let unit = bars[2].number("height")
     #expect(unit > 0)

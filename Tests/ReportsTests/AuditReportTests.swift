@@ -13,7 +13,8 @@ import Testing
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
     let text = try String(contentsOf: readme, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
     let list = try #require(text.range(of: "Audit findings (stable names): ").map { String(text[$0.upperBound...]) })
-    let listed = list.prefix { $0 != "." }.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+    let pieces = list.prefix { $0 != "." }.split(separator: "`", omittingEmptySubsequences: false)
+    let listed = pieces.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
     #expect(listed.map(String.init) == AuditStatus.allCases.map(\.rawValue))
 }
 
@@ -21,5 +22,7 @@ import Testing
     let report = SampleReports.audit()
     let copy = try JSONDecoder().decode(AuditReport.self, from: JSONEncoder().encode(report))
     #expect(copy == report)
-    #expect(AuditStatus.allCases.map(\.rawValue) == ["pass", "mismatch", "unknown", "unlocked", "authFailed", "configMismatch"])
+    #expect(
+        AuditStatus.allCases.map(\.rawValue)
+            == ["pass", "mismatch", "unknown", "unlocked", "authFailed", "configMismatch"])
 }

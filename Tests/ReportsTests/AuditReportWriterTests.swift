@@ -36,7 +36,9 @@ import Testing
     let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     #expect(json["version"] as? Int == 1)
     #expect(json["job"] as? String == "museum-labels-2026")
-    #expect((json["counts"] as? [String: Int]) == ["pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0])
+    #expect(
+        (json["counts"] as? [String: Int])
+            == ["pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0])
     let findings = try #require(json["findings"] as? [[String: Any]])
     #expect(findings.count == 9)
     #expect(findings[4]["status"] as? String == "unknown")

@@ -92,7 +92,8 @@ public struct AuditWorker: Sendable {
             } else if let record {
                 let expected: ExpectedConfiguration?
                 do {
-                    expected = auditor.expectedConfiguration(uid: uid, mirror: try await mirrorPlan(uid: uid, row: record.row))
+                    let mirror = try await mirrorPlan(uid: uid, row: record.row)
+                    expected = auditor.expectedConfiguration(uid: uid, mirror: mirror)
                 } catch let error as LedgerError {
                     throw error
                 } catch {

@@ -55,7 +55,9 @@ public struct ExpectedConfiguration: Sendable, Hashable {
     }
 
     /// Appends `name expected E, found F (byte)` when a bit field differs (values below 10h: one digit).
-    private static func compare(_ name: String, _ expected: UInt8, _ found: UInt8, in byte: String, into out: inout [String]) {
+    private static func compare(
+        _ name: String, _ expected: UInt8, _ found: UInt8, in byte: String, into out: inout [String]
+    ) {
         guard expected != found else { return }
         out.append("\(name) expected \(String(expected, radix: 16, uppercase: true)), "
             + "found \(String(found, radix: 16, uppercase: true)) (\(byte))")

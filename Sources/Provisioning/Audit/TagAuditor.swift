@@ -97,7 +97,8 @@ public struct TagAuditor: Sendable {
         if let mirror = expected?.mirror {
             switch mirror.restoringPlaceholder(in: message, uid: uid) {
             case .success(let restored): message = restored
-            case .failure(let error): return TagVerdict(uid: uid, row: row, status: .mismatch, detail: error.description)
+            case .failure(let error):
+                return TagVerdict(uid: uid, row: row, status: .mismatch, detail: error.description)
             }
         }
         let hash = Digest.sha256(message)
@@ -123,8 +124,8 @@ public struct TagAuditor: Sendable {
         }
         let configText = expected == nil ? "" : ", configuration as set"
         let lockText = (reading.isLockedReadOnly ? ", locked" : "") + (reading.authenticated ? ", password accepted" : "")
-        return TagVerdict(
-            uid: uid, row: row, status: .pass, detail: "content matches (\(message.count) bytes\(lockText)\(configText))")
+        let detail = "content matches (\(message.count) bytes\(lockText)\(configText))"
+        return TagVerdict(uid: uid, row: row, status: .pass, detail: detail)
     }
 
     /// The configuration fields that differ from `expected`, and a lock the job did not ask for.

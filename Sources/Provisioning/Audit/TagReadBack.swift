@@ -108,7 +108,8 @@ public struct TagReadBack: Sendable, Hashable {
             configuration = try tag.readConfiguration()
         } catch let error as TransportError {
             guard case .nak(let code) = error else { throw error }
-            configurationUnreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to the read of the configuration pages"
+            let nak = String(code, radix: 16, uppercase: true)
+            configurationUnreadable = "tag answered NAK \(nak)h to the read of the configuration pages"
         } catch let error as Type2Error {
             configurationUnreadable = error.message
         } catch {

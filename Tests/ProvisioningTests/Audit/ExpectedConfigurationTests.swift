@@ -15,8 +15,11 @@ private let mirrored: (message: [UInt8], plan: MirrorPlan) = {
 }()
 
 /// CFG0/CFG1 of an NTAG215 as `readConfiguration` returns them.
-private func configuration(mirror: UInt8 = 0x00, mirrorPage: UInt8 = 0x00, auth0: UInt8, access: UInt8) -> Type2Configuration {
-    Type2Configuration(dynamicLock: [0, 0, 0, 0xBD], cfg0: [mirror, 0x00, mirrorPage, auth0], cfg1: [access, 0x05, 0, 0])
+private func configuration(
+    mirror: UInt8 = 0x00, mirrorPage: UInt8 = 0x00, auth0: UInt8, access: UInt8
+) -> Type2Configuration {
+    Type2Configuration(
+        dynamicLock: [0, 0, 0, 0xBD], cfg0: [mirror, 0x00, mirrorPage, auth0], cfg1: [access, 0x05, 0, 0])
 }
 
 @Suite struct ExpectedConfigurationTests {
@@ -59,7 +62,8 @@ private func configuration(mirror: UInt8 = 0x00, mirrorPage: UInt8 = 0x00, auth0
 
     @Test func endProtectsFromTheCFG0Page() throws {
         let settings = ManifestSecurity.Protection(key: "brand", auth0: .end, access: .write, configLock: true)
-        let expected = try #require(ExpectedConfiguration(protection: ProtectionPlan(settings, key: key, uid: uid), mirror: nil))
+        let plan = ProtectionPlan(settings, key: key, uid: uid)
+        let expected = try #require(ExpectedConfiguration(protection: plan, mirror: nil))
         #expect(expected.differences(in: configuration(auth0: 0x83, access: 0x40), on: .ntag215) == [])
         #expect(
             expected.differences(in: configuration(auth0: 0x29, access: 0x40), on: .ntag215)
@@ -81,7 +85,8 @@ private func configuration(mirror: UInt8 = 0x00, mirrorPage: UInt8 = 0x00, auth0
         // A UID-only mirror does not need the counter.
         let uidOnly = try #require(
             ExpectedConfiguration(protection: nil, mirror: MirrorPlan(kind: .uid, page: 5, byte: 2)))
-        #expect(uidOnly.differences(in: configuration(mirror: 0x60, mirrorPage: 0x05, auth0: 0xFF, access: 0), on: .ntag215) == [])
+        let asSet = configuration(mirror: 0x60, mirrorPage: 0x05, auth0: 0xFF, access: 0)
+        #expect(uidOnly.differences(in: asSet, on: .ntag215) == [])
         #expect(
             uidOnly.differences(in: configuration(mirror: 0x50, mirrorPage: 0x06, auth0: 0xFF, access: 0), on: .ntag215)
                 == ["MIRROR_BYTE expected 2, found 1 (MIRROR 50)", "MIRROR_PAGE expected 05, found 06"])
@@ -105,7 +110,8 @@ private func configuration(mirror: UInt8 = 0x00, mirrorPage: UInt8 = 0x00, auth0
         #expect(outcome.failure == nil, "\(String(describing: outcome.failure))")
         emulator.halt()
         _ = emulator.activate()
-        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: plan.password, configuration: true)
+        let reading = try TagReadBack.read(
+            on: EmulatorTransceiver(tag: emulator), password: plan.password, configuration: true)
         let configuration = try #require(reading.configuration)
         let expected = try #require(ExpectedConfiguration(protection: plan, mirror: mirrored.plan))
         #expect(expected.differences(in: configuration, on: .ntag215) == [])

@@ -16,7 +16,8 @@ private let uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
     @Test func windowBeyondTheMessageIsNil() {
         let plan = MirrorPlan(kind: .uid, offsetInMessage: 30, messageLength: 40)
         #expect(plan.windowInMessage(messageLength: 43) == nil)
-        guard case .failure(let error) = plan.restoringPlaceholder(in: Array(repeating: 0x30, count: 43), uid: uid) else {
+        let short = plan.restoringPlaceholder(in: Array(repeating: 0x30, count: 43), uid: uid)
+        guard case .failure(let error) = short else {
             Issue.record("a too-short message was accepted")
             return
         }

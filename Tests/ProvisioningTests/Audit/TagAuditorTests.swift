@@ -141,14 +141,16 @@ enum Hex8 {
     @Test func configurationAsSetPasses() throws {
         let expected = auditor.expectedConfiguration(uid: uid, mirror: nil)
         #expect(expected?.protection == ProtectionPlan(settings, key: key, uid: uid))
-        let verdict = auditor.classify(reading(auth0: 0x04, access: 0x05), recorded: recorded(locked: false), row: 1, expected: expected)
+        let verdict = auditor.classify(
+            reading(auth0: 0x04, access: 0x05), recorded: recorded(locked: false), row: 1, expected: expected)
         #expect(verdict.status == .pass, "\(verdict.detail)")
         #expect(verdict.detail.contains("configuration as set") && verdict.detail.contains("password accepted"))
     }
 
     @Test func protectionOffIsConfigMismatchNamingTheField() {
         let expected = auditor.expectedConfiguration(uid: uid, mirror: nil)
-        let verdict = auditor.classify(reading(auth0: 0xFF, access: 0x03), recorded: recorded(locked: false), row: 2, expected: expected)
+        let verdict = auditor.classify(
+            reading(auth0: 0xFF, access: 0x03), recorded: recorded(locked: false), row: 2, expected: expected)
         #expect(verdict.status == .configMismatch)
         #expect(
             verdict.detail == "content matches but AUTH0 expected 04, found FF (protection off); "
@@ -159,7 +161,8 @@ enum Hex8 {
         var tampered = reading(auth0: 0xFF, access: 0x00)
         tampered.message = [0xD0, 0x00, 0x00]
         let verdict = auditor.classify(
-            tampered, recorded: recorded(locked: false), row: 2, expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+            tampered, recorded: recorded(locked: false), row: 2,
+            expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
         #expect(verdict.status == .mismatch)
     }
 
@@ -168,7 +171,8 @@ enum Hex8 {
         unread.configuration = nil
         unread.configurationUnreadable = "tag answered NAK 0h to the READ of the configuration pages"
         let verdict = auditor.classify(
-            unread, recorded: recorded(locked: false), row: 2, expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+            unread, recorded: recorded(locked: false), row: 2,
+            expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
         #expect(verdict.status == .configMismatch)
         #expect(verdict.detail.contains("configuration pages unreadable: tag answered NAK 0h"))
     }
@@ -177,7 +181,9 @@ enum Hex8 {
         let open = TagAuditor(job: "batch", lockRequired: false)
         let verdict = open.classify(locked(message), recorded: recorded(locked: false), row: 3)
         #expect(verdict.status == .configMismatch)
-        #expect(verdict.detail == "content matches but lock expected none, found locked (CC3 0F, static lock bytes FF FF)")
+        #expect(
+            verdict.detail
+                == "content matches but lock expected none, found locked (CC3 0F, static lock bytes FF FF)")
     }
 
     @Test func missingLockStaysUnlockedAndNamesConfigurationToo() {
@@ -194,9 +200,11 @@ enum Hex8 {
         let written = prefix + Array("00000000000000x000000".utf8)
         let plan = MirrorPlan(kind: .uidAndCounter, offsetInMessage: prefix.count, messageLength: written.count)
         let mirroring = TagAuditor(job: "batch", lockRequired: false)
-        var read = TagReadBack(message: prefix + Array("04112233445566x000003".utf8), cc3: 0, staticLock: [0, 0], chip: .ntag215)
+        var read = TagReadBack(
+            message: prefix + Array("04112233445566x000003".utf8), cc3: 0, staticLock: [0, 0], chip: .ntag215)
         read.configuration = Type2Configuration(
-            dynamicLock: [0, 0, 0, 0xBD], cfg0: [plan.mirrorByte(keeping: 0), 0, UInt8(plan.page), 0xFF], cfg1: [0x10, 5, 0, 0])
+            dynamicLock: [0, 0, 0, 0xBD], cfg0: [plan.mirrorByte(keeping: 0), 0, UInt8(plan.page), 0xFF],
+            cfg1: [0x10, 5, 0, 0])
         let expected = mirroring.expectedConfiguration(uid: uid, mirror: plan)
         #expect(expected?.protection == nil)
         let verdict = mirroring.classify(read, recorded: recorded(written, locked: false), row: 5, expected: expected)

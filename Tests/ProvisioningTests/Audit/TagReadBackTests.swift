@@ -113,7 +113,8 @@ private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt
         let password = TagPassword(key: key, uid: uid)
         let emulator = try protectedTag(message, password: password)
         let before = emulator.image
-        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: password, configuration: true)
+        let reading = try TagReadBack.read(
+            on: EmulatorTransceiver(tag: emulator), password: password, configuration: true)
         #expect(reading.message == message)
         #expect(reading.exchanges == 5, "GET_VERSION, PWD_AUTH, READ 00, READ 04, FAST_READ 82–84")
         #expect(reading.configuration?.cfg0 == [0x04, 0x00, 0x00, 0x04])
