@@ -143,6 +143,16 @@ public final class CSVReader: RowReading {
         return byte
     }
 
+    /// Takes a run of ordinary ASCII bytes at once (`ByteStream.takeRun`): each is one column, valid
+    /// UTF-8 and neither NUL nor a line end, exactly as `take` would count them one by one.
+    private func skipPlain(into field: inout Field, quoted: Bool) throws(JobInputError) {
+        let count = try stream.takeRun(into: &field.bytes, quoted: quoted)
+        if count > 0 {
+            column += count
+            continuations = 0
+        }
+    }
+
     private func note(_ record: inout Record, _ problem: JobInputError) {
         if record.problem == nil { record.problem = problem }
     }
@@ -158,6 +168,7 @@ public final class CSVReader: RowReading {
                 let open = here
                 _ = try take(into: &record)
                 while true {
+                    try skipPlain(into: &field, quoted: true)
                     guard let byte = try take(into: &record) else {
                         isFinished = true
                         throw error(open, row: rowLabel, "quoted field is never closed")
@@ -177,6 +188,7 @@ public final class CSVReader: RowReading {
                 }
             }
             while true {
+                try skipPlain(into: &field, quoted: false)
                 guard let byte = try stream.peek() else {
                     record.fields.append(field)
                     record.end = here
