@@ -119,6 +119,10 @@ struct TemplatePlan: Sendable {
 
     /// The URI prefixes as bytes, indexed by code.
     private static let prefixes: [[UInt8]] = URIPrefix.all.map { Array($0.utf8) }
+    /// For each first byte, the codes of the prefixes starting with it, in code order.
+    private static let codesByFirstByte: [[Int]] = (0..<256).map { byte in
+        prefixes.indices.filter { prefixes[$0].first == UInt8(byte) }
+    }
     /// Bytes that decide the prefix: the longest prefix and the character after it.
     private static let decidingBytes = (prefixes.map(\.count).max() ?? 0) + 2
 
@@ -131,9 +135,12 @@ struct TemplatePlan: Sendable {
         else { return nil }
         var best = 0
         var bestLength = 0
-        for (code, prefix) in prefixes.enumerated() where prefix.count > bestLength && uri.starts(with: prefix) {
-            best = code
-            bestLength = prefix.count
+        for code in uri.first.map({ codesByFirstByte[Int($0)] }) ?? [] {
+            let prefix = prefixes[code]
+            if prefix.count > bestLength && uri.starts(with: prefix) {
+                best = code
+                bestLength = prefix.count
+            }
         }
         var payload = [UInt8(best)]
         payload.reserveCapacity(1 + uri.count - bestLength)
