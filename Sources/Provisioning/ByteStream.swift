@@ -73,6 +73,7 @@ final class ByteStream {
 
     /// The next byte without consuming it; `nil` at the end.
     func peek() throws(JobInputError) -> UInt8? {
+        if index < buffer.count { return buffer[index] }
         guard try fill(1) else { return nil }
         return buffer[index]
     }
@@ -85,6 +86,10 @@ final class ByteStream {
 
     /// Consumes and returns the next byte; `nil` at the end.
     func next() throws(JobInputError) -> UInt8? {
+        if index < buffer.count {
+            defer { index += 1 }
+            return buffer[index]
+        }
         guard try fill(1) else { return nil }
         defer { index += 1 }
         return buffer[index]

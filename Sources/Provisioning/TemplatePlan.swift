@@ -81,7 +81,7 @@ struct TemplatePlan: Sendable {
                     template.renderBytes(uri, row: row, late: late, into: &scratch),
                     let payload = Self.uriPayload(scratch)
                 else { return nil }
-                out.append(NDEFPayload(format: .nfcWellKnown, type: [UInt8(ascii: "U")], identifier: identifier, payload: payload))
+                out.append(NDEFPayload(format: .nfcWellKnown, type: Self.uriType, identifier: identifier, payload: payload))
             case .text(let text, let lang, let encoding, let id):
                 guard let identifier = Self.identifier(id, template, row, late, &scratch) else { return nil }
                 if let encoding {
@@ -89,7 +89,9 @@ struct TemplatePlan: Sendable {
                         scratch.elementsEqual("utf8".utf8)
                     else { return nil }
                 }
-                var payload: [UInt8] = [0]
+                var payload: [UInt8] = []
+                payload.reserveCapacity(128)
+                payload.append(0)
                 if let lang {
                     guard template.renderBytes(lang, row: row, late: late, into: &scratch) else { return nil }
                     payload += scratch
@@ -102,7 +104,7 @@ struct TemplatePlan: Sendable {
                 payload[0] = UInt8(languageCount)
                 guard template.renderBytes(text, row: row, late: late, into: &scratch) else { return nil }
                 payload += scratch
-                out.append(NDEFPayload(format: .nfcWellKnown, type: [UInt8(ascii: "T")], identifier: identifier, payload: payload))
+                out.append(NDEFPayload(format: .nfcWellKnown, type: Self.textType, identifier: identifier, payload: payload))
             }
         }
         return out
@@ -116,6 +118,10 @@ struct TemplatePlan: Sendable {
         guard template.renderBytes(id, row: row, late: late, into: &scratch), scratch.count <= 255 else { return nil }
         return scratch
     }
+
+    /// The record types `U` and `T`, shared by every row's records.
+    private static let uriType = [UInt8(ascii: "U")]
+    private static let textType = [UInt8(ascii: "T")]
 
     /// The URI prefixes as bytes, indexed by code.
     private static let prefixes: [[UInt8]] = URIPrefix.all.map { Array($0.utf8) }

@@ -127,8 +127,16 @@ func planRendersExactlyAsTheRecordJSONPath(index: Int) throws {
 @Test func benchTemplatePinnedBytes() throws {
     let body = try template(templates[0])
     let row = JobRow(row: 2, line: 3, fields: ["sku": "SKU-10002"])
-    let bytes = try body.render(row: row, late: nil).bytes
+    let message = try body.render(row: row, late: nil)
+    let bytes = message.bytes
+    // Decoding the vector gives the same message and URI back.
+    let decoded = try NDEFMessage(bytes: bytes)
+    #expect(decoded == message)
+    #expect(decoded.records[0].wellKnownTypeURIPayload()?.absoluteString == "https://example.com/p/SKU-10002/S-00010?u=04FFFFFFFFFFFF")
     #expect(
-        Hex.string(bytes) == "D1 01 31 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D 2F 70 2F 53 4B 55 2D 31 30 30 30 32 2F 53 2D 30 30 30 31 30 3F 75 3D 30 34 46 46 46 46 46 46 46 46 46 46 46 46"
+        Hex.string(bytes)
+            == "D1 01 31 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D 2F 70 2F 53 "
+            + "4B 55 2D 31 30 30 30 32 2F 53 2D 30 30 30 31 30 3F 75 3D 30 "
+            + "34 46 46 46 46 46 46 46 46 46 46 46 46"
     )
 }
