@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 import Provisioning
 import TestSupport
 import Testing
@@ -94,6 +95,7 @@ func planRendersExactlyAsTheRecordJSONPath(index: Int) throws {
     let body = try template(templates[index])
     var corpus = Corpus(state: UInt64(index) &+ 0x9E37_79B9)
     var direct = 0
+    var long = 0
     for number in 1...3_000 {
         var fields: [String: String] = [:]
         for name in ["a", "b", "c", "sku"] where corpus.next() % 8 != 0 { fields[name] = corpus.value() }
@@ -101,11 +103,20 @@ func planRendersExactlyAsTheRecordJSONPath(index: Int) throws {
         for late in [nil, tag] {
             let expected = reference(body, row: row, late: late)
             #expect(rendered(body, row: row, late: late) == expected, "row \(number): \(fields)")
-            if case .message = expected { direct += 1 }
+            if case .message(let bytes) = expected {
+                direct += 1
+                // Pre-flight's sizes are computed, not encoded: they match the bytes and NDEFTLV.wrap.
+                let sizes = try body.encodedSizes(row: row, late: late)
+                #expect(sizes.message == bytes.count)
+                #expect(sizes.tlv == NDEFTLV.wrap(bytes).count)
+                if bytes.count >= 0xFF { long += 1 }
+            }
         }
     }
     // The corpus reaches messages, not only errors (the uncompiled template gives errors only).
     #expect(direct > 50 || !body.rendersDirectly)
+    // Messages of 255 bytes and more (3-byte TLV length) are in the corpus too.
+    #expect(long > 0 || !body.rendersDirectly)
 }
 
 @Test func sampleJobsRenderAsTheRecordJSONPath() throws {
