@@ -136,9 +136,14 @@ struct TemplatePlan: Sendable {
     /// character (the codec rejects it) or a non-ASCII byte where `String.hasPrefix`, which compares
     /// characters, could decide otherwise than a byte comparison.
     static func uriPayload(_ uri: [UInt8]) -> [UInt8]? {
-        guard !uri.contains(where: { $0 < 0x20 || $0 == 0x7F }),
-            !uri.prefix(decidingBytes).contains(where: { $0 >= 0x80 })
-        else { return nil }
+        let declined = uri.withUnsafeBufferPointer { bytes in
+            for (offset, byte) in bytes.enumerated()
+            where byte < 0x20 || byte == 0x7F || (byte >= 0x80 && offset < decidingBytes) {
+                return true
+            }
+            return false
+        }
+        guard !declined else { return nil }
         var best = 0
         var bestLength = 0
         for code in uri.first.map({ codesByFirstByte[Int($0)] }) ?? [] {
@@ -148,8 +153,9 @@ struct TemplatePlan: Sendable {
                 bestLength = prefix.count
             }
         }
-        var payload = [UInt8(best)]
+        var payload: [UInt8] = []
         payload.reserveCapacity(1 + uri.count - bestLength)
+        payload.append(UInt8(best))
         payload += uri[bestLength...]
         return payload
     }
