@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """provision benchmarks (issue 9): B1 software ceiling, B2 radio floor, B3 peers, B4 manifests, B5 readers.
 
-Usage: python3 scripts/bench.py [--quick] [--only B1,B2,...] [--skip-build]
+Usage: python3 scripts/bench.py [--quick] [--only B1,B2,...] [--skip-build] [--merge reports/bench.json]
 
 Builds the release binary, generates job folders under .build/bench/, runs them and writes
-reports/bench.md and reports/bench.json. Every figure in the reports comes from this one run.
+reports/bench.md and reports/bench.json. Every figure in the reports comes from this one run, except
+with --merge: then only the --only benchmarks run, their sections replace those of the given
+bench.json, and the report names the run (date, command, load) each section came from.
 These are benchmarks, not tests: nothing here is part of `make test`.
 """
 import argparse
@@ -543,6 +545,12 @@ def write_reports(data, out_dir):
          f"load average at start {m['load_average_at_start']}, at end {data.get('load_average_at_end')} "
          "(the machine is shared: wall-clock figures include waiting for the CPU and the disk).",
          "Every figure below comes from this run (raw figures in `bench.json`). Benchmarks, not tests.", ""]
+    if data.get("sections"):
+        L[-2] = ("Sections come from separate runs (raw figures in `bench.json`; benchmarks, not tests). "
+                 "The header above describes the run of the sections not listed here; these were rerun and merged:")
+        for key, run in sorted(data["sections"].items()):
+            L.insert(len(L) - 1, f"- {key}: run {run['date']} · `{run['command']}` · load average at start "
+                                 f"{run['load_average_at_start']}, at end {run.get('load_average_at_end')}")
     b = data.get("B1")
     if b:
         L += ["## B1 — software ceiling", "",
@@ -658,6 +666,8 @@ def main():
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--out", default=os.path.join(ROOT, "reports"))
     parser.add_argument("--render", metavar="BENCH_JSON", help="only rewrite bench.md from an existing bench.json")
+    parser.add_argument("--merge", metavar="BENCH_JSON",
+                        help="run only the --only benchmarks and replace their sections in this bench.json")
     args = parser.parse_args()
     if args.render:
         data = json.load(open(args.render))
@@ -676,8 +686,19 @@ def main():
     command = "make bench" + (" QUICK=1" if args.quick else "")
     if args.only != "B1,B2,B3,B4,B5":
         command = "python3 scripts/bench.py " + " ".join(sys.argv[1:])
-    data = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "command": command, "quick": args.quick, "sizes": {k: v for k, v in sizes.items()}, "machine": machine()}
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    data = {"date": now, "command": command, "quick": args.quick, "sizes": {k: v for k, v in sizes.items()}, "machine": machine()}
+    section_run = None
+    if args.merge:
+        base = json.load(open(args.merge))
+        if base.get("quick") != args.quick:
+            raise SystemExit("--merge: the base report and this run must both be quick or both full")
+        section_run = {"date": now, "command": command, "load_average_at_start": data["machine"]["load_average_at_start"]}
+        for key in only:
+            for suffix in ("", "_s", "_notes", "_error"):
+                base.pop(key + suffix, None)
+        data = base
+        data.setdefault("sections", {})
     notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
     notes = json.load(open(notes_path)) if os.path.exists(notes_path) else {}
     steps = {"B1": bench_b1, "B2": bench_b2, "B3": bench_b3, "B4": bench_b4, "B5": bench_b5}
@@ -693,10 +714,14 @@ def main():
         data[key + "_s"] = rnd(time.perf_counter() - t0, 1)
         if key + "_notes" in notes:
             data[key + "_notes"] = notes[key + "_notes"]
-        data["total_s"] = rnd(time.perf_counter() - started, 1)
-        data["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+        load = [round(x, 2) for x in os.getloadavg()]
+        if section_run:
+            data["sections"][key] = dict(section_run, load_average_at_end=load)
+        else:
+            data["total_s"] = rnd(time.perf_counter() - started, 1)
+            data["load_average_at_end"] = load
         write_reports(data, args.out)
-    log(f"done in {data['total_s']} s: {os.path.join(args.out, 'bench.md')}")
+    log(f"done in {rnd(time.perf_counter() - started, 1)} s: {os.path.join(args.out, 'bench.md')}")
 
 
 if __name__ == "__main__":

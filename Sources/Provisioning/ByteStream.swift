@@ -73,6 +73,7 @@ final class ByteStream {
 
     /// The next byte without consuming it; `nil` at the end.
     func peek() throws(JobInputError) -> UInt8? {
+        if index < buffer.count { return buffer[index] }
         guard try fill(1) else { return nil }
         return buffer[index]
     }
@@ -85,9 +86,41 @@ final class ByteStream {
 
     /// Consumes and returns the next byte; `nil` at the end.
     func next() throws(JobInputError) -> UInt8? {
+        if index < buffer.count {
+            defer { index += 1 }
+            return buffer[index]
+        }
         guard try fill(1) else { return nil }
         defer { index += 1 }
         return buffer[index]
+    }
+
+    /// Consumes the run of ordinary bytes at the read position, appending them to `out`, and returns
+    /// how many there were (refilling across chunk ends).
+    ///
+    /// Ordinary: ASCII other than NUL, `"` and LF; outside quotes (`quoted == false`) also other than
+    /// `,` and CR. One pass over the chunk's memory: the CSV reader's inner loop for plain text.
+    func takeRun(into out: inout [UInt8], quoted: Bool) throws(JobInputError) -> Int {
+        var total = 0
+        while try fill(1) {
+            let start = index
+            let end = buffer.withUnsafeBufferPointer { bytes in
+                var cursor = start
+                while cursor < bytes.count {
+                    let byte = bytes[cursor]
+                    guard byte != 0, byte < 0x80, byte != UInt8(ascii: "\""), byte != 0x0A,
+                        quoted || (byte != UInt8(ascii: ",") && byte != 0x0D)
+                    else { break }
+                    cursor += 1
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<cursor]))
+                return cursor
+            }
+            total += end - start
+            index = end
+            if end < buffer.count { break }
+        }
+        return total
     }
 
     /// Whether every byte has been consumed.

@@ -40,11 +40,12 @@ public final class CSVReader: RowReading {
         guard try !stream.isAtEnd() else {
             throw error(TextPosition(line: 1, column: 1), "empty file: a header row is required")
         }
-        let record = try readRecord()
+        var record = Record()
+        try readRecord(into: &record)
         if let problem = record.problem { throw problem }
         var seen: [String: Int] = [:]
         for (number, field) in record.fields.enumerated() {
-            let name = String(decoding: field.bytes, as: UTF8.self)
+            let name = record.text(of: field)
             if name.isEmpty {
                 throw error(field.position, "header field \(number + 1) is empty")
             }
@@ -71,10 +72,14 @@ public final class CSVReader: RowReading {
         }
         rowNumber += 1
         let startLine = line
-        let record = try readRecord()
+        // The record's buffers are kept between rows, so reading a row allocates only its strings.
+        var record = Record()
+        swap(&record, &spare)
+        defer { swap(&record, &spare) }
+        try readRecord(into: &record)
         if let problem = record.problem { throw problem }
         if record.fields.count != header.count {
-            if record.fields.count == 1, record.fields[0].bytes.isEmpty, !record.fields[0].quoted {
+            if record.fields.count == 1, record.fields[0].start == record.fields[0].end, !record.fields[0].quoted {
                 throw error(
                     TextPosition(line: startLine, column: 1), row: rowNumber,
                     "blank line (expected \(header.count) fields)")
@@ -85,25 +90,42 @@ public final class CSVReader: RowReading {
                 "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(header.count)"
             )
         }
-        var fields: [String: String] = [:]
-        fields.reserveCapacity(header.count)
+        var fields = [String: String](minimumCapacity: header.count)
         for (name, field) in zip(header, record.fields) {
-            fields[name] = String(decoding: field.bytes, as: UTF8.self)
+            fields[name] = record.text(of: field)
         }
         return JobRow(row: rowNumber, line: startLine, fields: fields)
     }
 
+    /// One field: its bytes are `Record.bytes[start..<end]`.
     private struct Field {
-        var bytes: [UInt8] = []
+        var start: Int
+        var end: Int
         var position: TextPosition
         var quoted = false
     }
 
+    /// One record: every field's bytes back to back in one buffer.
     private struct Record {
+        var bytes: [UInt8] = []
         var fields: [Field] = []
         var end = TextPosition(line: 1, column: 1)
         var problem: JobInputError?
+
+        func text(of field: Field) -> String {
+            bytes.withUnsafeBufferPointer { String(decoding: $0[field.start..<field.end], as: UTF8.self) }
+        }
+
+        /// Ends `field` at the current end of the bytes and adds it.
+        mutating func close(_ field: Field) {
+            var field = field
+            field.end = bytes.count
+            fields.append(field)
+        }
     }
+
+    /// The record buffers `next()` reuses.
+    private var spare = Record()
 
     private func error(_ position: TextPosition, row: Int? = nil, _ message: String) -> JobInputError {
         JobInputError(.csvInvalid, file: file, position: position, row: row, message)
@@ -143,21 +165,35 @@ public final class CSVReader: RowReading {
         return byte
     }
 
+    /// Takes a run of ordinary ASCII bytes at once (`ByteStream.takeRun`): each is one column, valid
+    /// UTF-8 and neither NUL nor a line end, exactly as `take` would count them one by one.
+    private func skipPlain(into record: inout Record, quoted: Bool) throws(JobInputError) {
+        let count = try stream.takeRun(into: &record.bytes, quoted: quoted)
+        if count > 0 {
+            column += count
+            continuations = 0
+        }
+    }
+
     private func note(_ record: inout Record, _ problem: JobInputError) {
         if record.problem == nil { record.problem = problem }
     }
 
     /// Reads one record up to and including its line end (or the end of input).
-    private func readRecord() throws(JobInputError) -> Record {
-        var record = Record()
+    private func readRecord(into record: inout Record) throws(JobInputError) {
+        record.bytes.removeAll(keepingCapacity: true)
+        record.fields.removeAll(keepingCapacity: true)
+        record.end = TextPosition(line: 1, column: 1)
+        record.problem = nil
         let rowLabel: Int? = rowNumber > 0 ? rowNumber : nil
         while true {
-            var field = Field(position: here)
+            var field = Field(start: record.bytes.count, end: record.bytes.count, position: here)
             if try stream.peek() == UInt8(ascii: "\"") {
                 field.quoted = true
                 let open = here
                 _ = try take(into: &record)
                 while true {
+                    try skipPlain(into: &record, quoted: true)
                     guard let byte = try take(into: &record) else {
                         isFinished = true
                         throw error(open, row: rowLabel, "quoted field is never closed")
@@ -165,22 +201,23 @@ public final class CSVReader: RowReading {
                     if byte == UInt8(ascii: "\"") {
                         if try stream.peek() == UInt8(ascii: "\"") {
                             _ = try take(into: &record)
-                            field.bytes.append(byte)
+                            record.bytes.append(byte)
                             continue
                         }
                         break
                     }
-                    field.bytes.append(byte)
+                    record.bytes.append(byte)
                 }
                 if let after = try stream.peek(), after != UInt8(ascii: ","), after != 0x0A, after != 0x0D {
                     note(&record, error(here, row: rowLabel, "text after a closing quote"))
                 }
             }
             while true {
+                try skipPlain(into: &record, quoted: false)
                 guard let byte = try stream.peek() else {
-                    record.fields.append(field)
+                    record.close(field)
                     record.end = here
-                    return record
+                    return
                 }
                 if byte == UInt8(ascii: ",") {
                     _ = try take(into: &record)
@@ -198,8 +235,8 @@ public final class CSVReader: RowReading {
                             column = 1
                         }
                     }
-                    record.fields.append(field)
-                    return record
+                    record.close(field)
+                    return
                 }
                 if byte == UInt8(ascii: "\"") {
                     note(
@@ -209,9 +246,9 @@ public final class CSVReader: RowReading {
                             "quote inside an unquoted field; quote the whole field and double the quote"))
                 }
                 _ = try take(into: &record)
-                field.bytes.append(byte)
+                record.bytes.append(byte)
             }
-            record.fields.append(field)
+            record.close(field)
         }
     }
 }

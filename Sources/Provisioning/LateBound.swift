@@ -24,6 +24,10 @@ public struct LateBound: Sendable, Hashable {
     public static let sizing = LateBound(
         uid: [0x04, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], timestamp: Date(timeIntervalSince1970: 253_402_300_799))
 
+    /// `sizing.uidText` and `sizing.timestampText`, formatted once (pre-flight renders them for every row).
+    static let sizingUIDText = sizing.uidText
+    static let sizingTimestampText = sizing.timestampText
+
     /// The UID as compact upper-case hex.
     public var uidText: String { Hex.compact(uid) }
 

@@ -2,9 +2,10 @@ import Foundation
 
 /// Checks a whole job before any tag is touched: manifest, template, every row rendered and encoded.
 ///
-/// Rows stream through one at a time: memory holds one chunk of the row file, the running size
-/// statistics, the first `problemLimit` problems and, for `unique` names only, a 16-byte digest per
-/// distinct value (`UniqueIndex`). Pre-flight creates no file.
+/// Rows stream through one at a time and none is kept: memory holds one chunk of the row file, the
+/// running size statistics, the first `problemLimit` problems and, for `unique` names only, a
+/// fixed-size filter plus the few values it flags (`UniqueIndex`; when it flags any, the rows are read
+/// a second time). Pre-flight creates no file.
 public enum PreFlight {
     /// Runs pre-flight for the manifest at `url`.
     ///
@@ -34,10 +35,27 @@ public enum PreFlight {
                 )
             }
         }
+        var unique = UniqueIndex(names: manifest.unique)
+        var summary = try scan(reader, template: template, manifest: manifest, unique: &unique, problemLimit: problemLimit)
+        if unique.needsExactPass {
+            // Pass two: the filter saw possible repeats; read the rows again and compare those values exactly.
+            unique.beginExactPass()
+            summary = try scan(
+                try manifest.openRows(chunkSize: chunkSize), template: template, manifest: manifest, unique: &unique,
+                problemLimit: problemLimit)
+        }
+        summary.uniqueValuesTracked = unique.count
+        return summary
+    }
+
+    /// Reads every row once and checks it; duplicates are reported only in the index's exact pass.
+    private static func scan(
+        _ reader: any RowReading, template: Template, manifest: Manifest, unique: inout UniqueIndex, problemLimit: Int
+    ) throws(JobInputError) -> PreFlightSummary {
         var summary = PreFlightSummary(job: manifest.job, tag: manifest.tag)
         summary.hasLateBoundValues = template.hasLateBoundValues
-        var unique = UniqueIndex(names: manifest.unique)
         var total = 0
+        var problems: [JobInputError] = []
         func report(_ problem: JobInputError) {
             summary.problemCount += 1
             if summary.problems.count < problemLimit { summary.problems.append(problem) }
@@ -54,7 +72,7 @@ public enum PreFlight {
                 continue
             }
             summary.rows += 1
-            var problems: [JobInputError] = []
+            problems.removeAll(keepingCapacity: true)
             check(
                 row, template: template, file: reader.file, unique: &unique, total: &total, summary: &summary,
                 problems: &problems)
@@ -66,7 +84,6 @@ public enum PreFlight {
         }
         if summary.validRows > 0 { summary.messageBytesMean = Double(total) / Double(summary.validRows) }
         summary.peakBufferedBytes = reader.peakBufferedBytes
-        summary.uniqueValuesTracked = unique.count
         return summary
     }
 
@@ -77,7 +94,7 @@ public enum PreFlight {
     ) {
         let at = TextPosition(line: row.line, column: 1)
         for (index, name) in unique.names.enumerated() {
-            guard let value = template.value(named: name, row: row) else {
+            guard let value = template.value(source: unique.sources[index], row: row) else {
                 problems.append(
                     JobInputError(
                         .recordInvalid, file: file, position: at, row: row.row,

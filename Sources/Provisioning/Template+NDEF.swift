@@ -6,11 +6,19 @@ extension Template {
     /// Renders the NDEF message for a row; `late` carries the tag's UID and write time.
     ///
     /// With `late == nil` the late-bound values are sized at their maximum (`LateBound.sizing`), which
-    /// is what pre-flight uses. The filled-in record JSON goes through the NDEF codec
-    /// (`RecordJSON.decode`); a codec error names the template position of its JSON path.
+    /// is what pre-flight uses. A template of the common shapes renders straight into records
+    /// (`TemplatePlan`); any other template, and any row the plan declines, goes through the record
+    /// JSON path (`renderViaRecordJSON`), which gives the same message or the error.
     ///
     /// - Throws: `JobInputError` (`renderFailed`) naming the template file, line, column and row.
     public func render(row: JobRow, late: LateBound?) throws(JobInputError) -> NDEFMessage {
+        if let records = plan?.records(for: self, row: row, late: late) { return NDEFMessage(records: records) }
+        return try renderViaRecordJSON(row: row, late: late)
+    }
+
+    /// Renders the record JSON text for a row and decodes it with the NDEF codec (`RecordJSON.decode`);
+    /// a codec error names the template position of its JSON path.
+    func renderViaRecordJSON(row: JobRow, late: LateBound?) throws(JobInputError) -> NDEFMessage {
         let json = try renderRecordJSON(row: row, late: late)
         do {
             return try RecordJSON.decode(Data(json))
@@ -25,8 +33,10 @@ extension Template {
     ///
     /// - Throws: `JobInputError` (`renderFailed`) as `render(row:late:)` does.
     public func encodedSizes(row: JobRow, late: LateBound?) throws(JobInputError) -> (message: Int, tlv: Int) {
-        let bytes = try render(row: row, late: late).bytes
-        return (bytes.count, NDEFTLV.wrap(bytes).count)
+        let length = try render(row: row, late: late).length
+        // NDEFTLV.wrap: tag, a 1- or 3-byte length, at most FFFEh message bytes, the terminator.
+        let body = min(length, 0xFFFE)
+        return (length, 1 + (body < 0xFF ? 1 : 3) + body + 1)
     }
 
     /// A record error that no row can avoid, found by rendering a probe row (every field `X`).

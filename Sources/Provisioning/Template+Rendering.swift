@@ -4,7 +4,12 @@ import NDEF
 extension Template {
     /// The value of a name for a row without filters (for `unique`): a field or a built-in known before writing.
     public func value(named name: String, row: JobRow) -> String? {
-        switch Placeholder.source(for: name) {
+        value(source: Placeholder.source(for: name), row: row)
+    }
+
+    /// The unfiltered value of a resolved name (`Placeholder.source(for:)`) for a row, as `value(named:row:)`.
+    func value(source: Placeholder.Source?, row: JobRow) -> String? {
+        switch source {
         case .serial: serial.value(forRow: row.row)
         case .row: String(row.row)
         case .job: job
@@ -36,8 +41,8 @@ extension Template {
             value = text
         case .row: value = String(row.row)
         case .job: value = job
-        case .uid: value = (late ?? .sizing).uidText
-        case .timestamp: value = (late ?? .sizing).timestampText
+        case .uid: value = late?.uidText ?? LateBound.sizingUIDText
+        case .timestamp: value = late?.timestampText ?? LateBound.sizingTimestampText
         case .mirror(let kind): value = kind.placeholder(marked: late?.marksMirror ?? false)
         case .mac(let keyID, let inputs, let setting):
             value = try mac(placeholder, key: keyID, inputs: inputs, setting: setting, row: row, late: late)
@@ -62,8 +67,8 @@ extension Template {
         var fields: [String] = []
         for name in inputs {
             switch name {
-            case "uid": fields.append((late ?? .sizing).uidText)
-            case "timestamp": fields.append((late ?? .sizing).timestampText)
+            case "uid": fields.append(late?.uidText ?? LateBound.sizingUIDText)
+            case "timestamp": fields.append(late?.timestampText ?? LateBound.sizingTimestampText)
             default:
                 guard let text = value(named: name, row: row) else {
                     throw JobInputError(

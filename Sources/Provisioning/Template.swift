@@ -22,6 +22,8 @@ public struct Template: Sendable {
 
     let root: Node
     let tree: JSONNode
+    /// The compiled form rows render through when the template has a common shape (`TemplatePlan`).
+    let plan: TemplatePlan?
 
     /// A template tree: JSON with string values split into literals and placeholders.
     indirect enum Node: Sendable {
@@ -85,6 +87,7 @@ public struct Template: Sendable {
         var found: [Placeholder] = []
         root = try Self.build(tree, file: file, placeholders: &found)
         placeholders = found
+        plan = TemplatePlan(root)
     }
 
     private static func build(_ node: JSONNode, file: String, placeholders: inout [Placeholder]) throws(JobInputError)
@@ -147,6 +150,9 @@ public struct Template: Sendable {
             }
         }
     }
+
+    /// Whether rows render straight into records (`TemplatePlan`) rather than through record JSON text.
+    public var rendersDirectly: Bool { plan != nil }
 
     /// Whether any placeholder is late-bound (`uid`, `timestamp`).
     public var hasLateBoundValues: Bool { placeholders.contains { $0.isLateBound } }
