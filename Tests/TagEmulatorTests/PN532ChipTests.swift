@@ -139,6 +139,16 @@ struct PN532ChipTests {
         #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
     }
 
+    @Test func listPassiveTargetSwitchesAnOffFieldOnAsNfcpyExpects() throws {
+        let (chip, field) = awakeChip()
+        // nfcpy: RFConfiguration item 1 = 02 (AutoRFCA, field off), then InListPassiveTarget.
+        _ = chip.handle([0xD4, 0x32, 0x01, 0x02])
+        #expect(!chip.fieldOn)
+        #expect(field.tag?.fieldOffs == 1)
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        #expect(chip.fieldOn)
+    }
+
     @Test(arguments: [
         (TagAnswer.data([1, 2, 3]), [UInt8]([0xD5, 0x41, 0x00, 1, 2, 3])),
         (.ack, [0xD5, 0x41, 0x00]),

@@ -196,6 +196,9 @@ public final class PN532Chip {
 
     /// InListPassiveTarget `4A MaxTg BrTy [InitiatorData]`.
     private func listPassiveTarget(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
+        // The PN532 switches the field on by itself for the commands that need it (user manual
+        // §7.3.1, RFConfiguration item 1): nfcpy turns it off (`32 01 02`, AutoRFCA) before each sense.
+        fieldOn = true
         guard data.count >= 2 else { return [0x00] }
         guard data[1] == 0x00 else { return [0x00] }  // only 106 kbps type A is emulated
         var wanted = Array(data.dropFirst(2))
@@ -213,6 +216,7 @@ public final class PN532Chip {
 
     /// InAutoPoll `60 PollNr Period Type…`: type `10` (generic 106 kbps type A) only.
     private func autoPoll(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
+        fieldOn = true
         if let tag = visibleTag, let detected = tag.activate() {
             selected = tag
             let target = [0x01] + targetData(detected)
