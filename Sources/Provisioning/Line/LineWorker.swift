@@ -52,8 +52,7 @@ public struct LineWorker: Sendable {
     private func loop() async throws -> WorkerStop {
         while true {
             if shouldStop() { return .stopRequested }
-            let counts = try await ledger.counts(job: job.name)
-            if counts.pending == 0 && counts.claimed == 0 { return .jobComplete }
+            if try await !ledger.hasOpenRows(job: job.name) { return .jobComplete }
             let detectStart = clock.now
             switch try await waitForTag() {
             case .success(let detected): try await handle(detected, detect: clock.now - detectStart)
