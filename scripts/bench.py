@@ -348,9 +348,16 @@ NFCPY_WRITER = r"""
 import sys, time, socket, json
 import nfc, ndef
 device, count, control = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+if len(sys.argv) > 4 and sys.argv[4] == "115200":
+    # Keep the PN532 at its reset speed: nfcpy raises it only when `stty -F PORT 921600` succeeds
+    # (it skips the switch itself on a Raspberry Pi's ttyS0); make that probe fail.
+    import os, types, nfc.clf.pn532 as pn532
+    pn532.os = types.SimpleNamespace(**{k: getattr(os, k) for k in dir(os) if not k.startswith("__")})
+    pn532.os.system = lambda command: 1
 def insert():
     s = socket.socket(socket.AF_UNIX); s.connect(control); s.sendall(b"insert\n"); s.recv(4096); s.close()
 clf = nfc.ContactlessFrontend(device)
+baud = clf.device.chipset.transport.baudrate
 locked = 0
 for i in range(count):
     if i > 0:
@@ -361,7 +368,7 @@ for i in range(count):
     if tag.protect():
         locked += 1
 clf.close()
-print(json.dumps({"locked": locked}))
+print(json.dumps({"locked": locked, "baud": baud}))
 """
 
 
@@ -439,7 +446,15 @@ def bench_b3(n):
         out["nfcpy"] = {"error": problem}
         return out
     # --lenient-power: nfcpy's pn532.init sends GetFirmwareVersion, not SAMConfiguration, first.
-    emu = Emulator(os.path.join(WORK, "b3-nfcpy"), n + 1, extra=["--lenient-power"])
+    for key, speed in (("nfcpy", None), ("nfcpy_115200", "115200")):
+        out[key] = bench_nfcpy(n, speed)
+    return out
+
+
+def bench_nfcpy(n, speed):
+    """nfcpy writing the B3 message to n tags; speed '115200' keeps the UART at the reset speed."""
+    # --lenient-power: nfcpy's pn532.init sends GetFirmwareVersion, not SAMConfiguration, first.
+    emu = Emulator(os.path.join(WORK, "b3-nfcpy" + (speed or "")), n + 1, extra=["--lenient-power"])
     link = "/dev/ttyUSB97"
     try:
         try:
@@ -447,31 +462,28 @@ def bench_b3(n):
                 os.remove(link)
             os.symlink(emu.pty, link)
         except OSError as error:
-            out["nfcpy"] = {"error": f"cannot create {link} -> {emu.pty}: {error} (nfcpy opens only /dev/tty* names)"}
-            return out
+            return {"error": f"cannot create {link} -> {emu.pty}: {error} (nfcpy opens only /dev/tty* names)"}
         script = os.path.join(emu.folder, "nfcpy_writer.py")
         with open(script, "w") as f:
             f.write(NFCPY_WRITER)
-        cmd = [sys.executable, script, "tty:USB97:pn532", str(n), emu.socket]
-        log(f"B3: nfcpy, {n} tags on tty:USB97:pn532 -> {emu.pty}")
+        cmd = [sys.executable, script, "tty:USB97:pn532", str(n), emu.socket] + ([speed] if speed else [])
+        log(f"B3: nfcpy{' at ' + speed if speed else ''}, {n} tags on tty:USB97:pn532 -> {emu.pty}")
         f0 = emu.frames()
         done, wall, _ = run(cmd, timeout=600)
-        frames = emu.frames() - f0
+        stats = emu.stats()
+        frames = int(stats["frames"]) - f0
         if done.returncode != 0:
-            stats = emu.stats()
-            out["nfcpy"] = {"error": f"exit {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1]}; "
-                                     f"emulator stats after the attempt: frames={stats.get('frames')} refused={stats.get('refused')} "
-                                     f"replies={stats.get('replies')}"}
-        else:
-            info = json.loads(done.stdout.strip().splitlines()[-1])
-            out["nfcpy"] = {"command": " ".join(cmd[:1] + ["nfcpy_writer.py"] + cmd[2:4]),
-                            "tags_done": n, "s_per_tag": rnd(wall / n, 4), "frames_per_tag": rnd(frames / n, 2),
-                            "locks": info["locked"] == n, "locked": info["locked"]}
+            return {"error": f"exit {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1]}; "
+                             f"emulator stats after the attempt: frames={stats.get('frames')} refused={stats.get('refused')} "
+                             f"replies={stats.get('replies')}"}
+        info = json.loads(done.stdout.strip().splitlines()[-1])
+        return {"command": " ".join(cmd[:1] + ["nfcpy_writer.py"] + cmd[2:4] + cmd[5:]),
+                "tags_done": n, "s_per_tag": rnd(wall / n, 4), "frames_per_tag": rnd(frames / n, 2),
+                "locks": info["locked"] == n, "locked": info["locked"], "uart_baud": info.get("baud")}
     finally:
         if os.path.islink(link):
             os.remove(link)
         emu.stop()
-    return out
 
 
 # ---------------------------------------------------------------- B4
@@ -554,7 +566,8 @@ def write_reports(data, out_dir):
          f"Machine: {m['cores']} cores, {m['cpu_model']}, Linux {m['kernel']}, SQLite {m['sqlite']}; "
          f"load average at start {m['load_average_at_start']}, at end {data.get('load_average_at_end')} "
          "(the machine is shared: wall-clock figures include waiting for the CPU and the disk).",
-         "Every figure below comes from this run (raw figures in `bench.json`). Benchmarks, not tests.", ""]
+         "Every figure below comes from the run named for its section at the end (raw figures in `bench.json`). "
+         "Benchmarks, not tests.", ""]
     b = data.get("B1")
     if b:
         L += ["## B1 — software ceiling", "",
@@ -603,7 +616,11 @@ def write_reports(data, out_dir):
         ours = b.get("ours", {})
         L.append(f"| provision run | {ours.get('tags_done')} | yes | {ours.get('s_per_tag')} | {ours.get('frames_per_tag')} | | | |")
 
-        for key, label in (("nfc_mfultralight", "nfc-mfultralight w"), ("nfcpy", "nfcpy 1.0.4")):
+        for key, label in (("nfc_mfultralight", "nfc-mfultralight w"),
+                           ("nfcpy", f"nfcpy 1.0.4 (UART raised to {b.get('nfcpy', {}).get('uart_baud')} baud by nfcpy)"),
+                           ("nfcpy_115200", "nfcpy 1.0.4, UART kept at 115200")):
+            if key not in b:
+                continue
             peer = b.get(key, {})
             if "error" in peer:
                 L.append(f"| {label} | — | — | — | — | — | ≤ 0.5 | not measured |")
@@ -616,7 +633,7 @@ def write_reports(data, out_dir):
         if ours.get("failed_attempts"):
             L.append("- Failed attempts of `provision run` (the row went back to pending and was written to the next tag; "
                      "s/tag = wall ÷ tags done): " + ", ".join(f"{c}× `{k}`" for k, c in ours["failed_attempts"].items()) + ".")
-        for key in ("nfc_mfultralight", "nfcpy"):
+        for key in ("nfc_mfultralight", "nfcpy", "nfcpy_115200"):
             if b.get(key, {}).get("error"):
                 L.append(f"- {key}: could not be measured: `{b[key]['error']}`")
         L += data.get("B3_notes", []) + [""]
@@ -652,6 +669,10 @@ def write_reports(data, out_dir):
               f"{rnd(hourly_ratio, 2)} | {verdict(hourly_ratio is not None and hourly_ratio >= 7.0)} |",
               f"| rows claimed (done) twice | 0 | {twice} | {verdict(twice == 0)} |", ""]
         L += data.get("B5_notes", [])
+    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5") if k in data):
+        L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
+            f"- {k}: {data[k + '_run']['date']} · `{data[k + '_run']['command']}`"
+            for k in ("B1", "B2", "B3", "B4", "B5") if k + "_run" in data and k in data] + [""]
     errors = [(k[:-6], v) for k, v in data.items() if k.endswith("_error")]
     if errors:
         L += ["## Benchmarks that failed in this run", ""] + [f"- {k}: `{v}`" for k, v in errors] + [""]
@@ -692,6 +713,18 @@ def main():
     notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
     notes = json.load(open(notes_path)) if os.path.exists(notes_path) else {}
     steps = {"B1": bench_b1, "B2": bench_b2, "B3": bench_b3, "B4": bench_b4, "B5": bench_b5}
+    previous_path = os.path.join(args.out, "bench.json")
+    if only != set(steps) and os.path.exists(previous_path):
+        # --only: the other sections stay as the earlier run wrote them, each with its own run line.
+        previous = json.load(open(previous_path))
+        for key in steps:
+            if key in only:
+                continue
+            for name, value in previous.items():
+                if name == key or name.startswith(key + "_"):
+                    data[name] = value
+            if key in previous and key + "_run" not in previous:
+                data[key + "_run"] = {"date": previous.get("date"), "command": previous.get("command")}
     for key, step in steps.items():
         if key not in only:
             continue
@@ -702,6 +735,7 @@ def main():
             data[key + "_error"] = f"{type(error).__name__}: {error}"
             log(f"{key} failed: {error}")
         data[key + "_s"] = rnd(time.perf_counter() - t0, 1)
+        data[key + "_run"] = {"date": data["date"], "command": command}
         if key + "_notes" in notes:
             data[key + "_notes"] = notes[key + "_notes"]
         data["total_s"] = rnd(time.perf_counter() - started, 1)
