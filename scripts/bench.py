@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
 """provision benchmarks (issue 9): B1 software ceiling, B2 radio floor, B3 peers, B4 manifests, B5 readers.
 
-Usage: python3 scripts/bench.py [--quick] [--only B1,B2,...] [--skip-build] [--merge reports/bench.json]
+Usage: python3 scripts/bench.py [--quick] [--only B1,B2,...] [--skip-build]
 
 Builds the release binary, generates job folders under .build/bench/, runs them and writes
-reports/bench.md and reports/bench.json. Every figure in the reports comes from this one run, except
-with --merge: then only the --only benchmarks run, their sections replace those of the given
-bench.json, and the report names the run (date, command, load) each section came from.
+reports/bench.md and reports/bench.json. Every figure in the reports comes from this one run.
 These are benchmarks, not tests: nothing here is part of `make test`.
 """
 import argparse
@@ -133,23 +131,39 @@ ACTIVATION = (9 * BIT + FDT + (9 * 2 + 2) * BIT + GAP) + 2 * (
 REACTIVATION = (9 * 4 + 3) * BIT + GAP + ACTIVATION       # HLTA (no answer) + WUPA/anticollision/SELECT
 
 
-def minimal_sequence(message_length, lock=True, rules=False):
-    """The minimal command sequence for a factory NTAG215 and a short-form TLV: (exchanges, airtime µs, parts).
+def minimal_sequence(message_length, lock=True):
+    """The minimal command sequence type2-ntag.md §11 allows for this job on a factory NTAG215 with a
+    short-form TLV: (exchanges, airtime µs, parts, TLV pages).
 
-    rules=True adds what type2-ntag.md §11 requires on top: verify after a re-activation, and after
-    locking a re-activation and the read-back of pages 2–3 and the dynamic lock page (2 READs)."""
+    Identify: GET_VERSION (§11: before choosing a page layout). Pre-write checks (§11: dynamic lock
+    bytes, AUTH0, CFGLCK): one READ of the lock page 82h returns 82h–85h, i.e. lock page, CFG0 and
+    CFG1. UID/BCC/INT cross-check, static locks, CC and the TLV head: one FAST_READ 00–04 (READ 00
+    and READ 04 merged). Tear-safe write (§5.6): the TLV pages plus the final rewrite of the length
+    page. Verify after re-activation (§11): HLTA + WUPA + 2 cascade levels, one FAST_READ of the
+    written pages. Lock (§5.7): CC, static and dynamic lock WRITEs; then re-activation and read-back
+    of pages 2, 3 (READ 02) and of the lock page (READ 82h): the lock page is 128 pages away from
+    page 2, so no single READ (4-page roll-over window) or FAST_READ chunk (≤ 60 pages) holds both."""
     last = NTAG215_TLV_ADDRESS + 2 + message_length          # Terminator address
     pages = last // 4 - NTAG215_TLV_ADDRESS // 4 + 1          # TLV pages incl. Terminator
     writes = pages + 1                                        # + final rewrite of the length page (tear-safe)
-    parts = [("GET_VERSION", 1, exchange(1, 8)), ("READ 00", 1, exchange(2, 16)), ("READ 04", 1, exchange(2, 16)),
-             ("WRITE TLV", writes, writes * write_ack()), ("FAST_READ", 1, exchange(3, 4 * pages))]
-    if rules:
-        parts.insert(4, ("re-activation (HLTA + WUPA + 2 cascade levels)", 1, REACTIVATION))
+    parts = [("GET_VERSION", 1, exchange(1, 8)), ("READ 82h (lock page, CFG0, CFG1)", 1, exchange(2, 16)),
+             ("FAST_READ 00–04", 1, exchange(3, 20)),
+             ("WRITE TLV", writes, writes * write_ack()),
+             ("re-activation (HLTA + WUPA + 2 cascade levels)", 1, REACTIVATION),
+             (f"FAST_READ 04–{3 + pages:02X}h", 1, exchange(3, 4 * pages))]
     if lock:
-        parts.append(("WRITE CC/static/dynamic lock", 3, 3 * write_ack()))
-        if rules:
-            parts += [("re-activation", 1, REACTIVATION), ("READ 02 + READ lock page", 2, 2 * exchange(2, 16))]
+        parts += [("WRITE CC/static/dynamic lock", 3, 3 * write_ack()), ("re-activation", 1, REACTIVATION),
+                  ("READ 02 + READ 82h", 2, 2 * exchange(2, 16))]
     return sum(p[1] for p in parts), sum(p[2] for p in parts), parts, pages
+
+
+def listed_sequence(message_length):
+    """The commands the issue text lists (identify, detect, TLV writes, one FAST_READ, lock WRITEs),
+    without what §11 adds (configuration check, the two re-activations, the lock read-back)."""
+    last = NTAG215_TLV_ADDRESS + 2 + message_length
+    pages = last // 4 - NTAG215_TLV_ADDRESS // 4 + 1
+    air = exchange(1, 8) + exchange(3, 20) + (pages + 1) * write_ack() + exchange(3, 4 * pages) + 3 * write_ack()
+    return 1 + 1 + (pages + 1) + 1 + 3, air
 
 
 # ---------------------------------------------------------------- B1
@@ -222,37 +236,32 @@ def bench_b2(n):
     rows = ledger_rows(folder, """
         SELECT a.identify_us, a.write_us, a.verify_us, a.lock_us, a.exchanges, a.airtime_us, r.message_length
         FROM attempts a JOIN records r ON r.job = a.job AND r.row = a.row WHERE a.outcome = 'done'""")
-    measured_ratio, airtime_ratio, exchanges, minimum, software_ms = [], [], [], [], []
-    rules_ratio, rules_minimum, airtime_rules_ratio = [], [], []
-    parts = None
+    measured_ratio, airtime_ratio, exchanges, minimum, software_ms, listed_ratio = [], [], [], [], [], []
     for ident, wr, ver, lk, exch, air, length in rows:
         measured = (ident or 0) + (wr or 0) + (ver or 0) + (lk or 0)
-        mins, floor, parts, _ = minimal_sequence(length, lock=True)
+        mins, floor, _, _ = minimal_sequence(length, lock=True)
         measured_ratio.append(measured / floor)
-        rmins, rfloor, _, _ = minimal_sequence(length, lock=True, rules=True)
-        rules_ratio.append(measured / rfloor)
-        rules_minimum.append(rmins)
+        listed_ratio.append(measured / listed_sequence(length)[1])
         if air:
-            airtime_rules_ratio.append(air / rfloor)
             airtime_ratio.append(air / floor)
             software_ms.append((measured - air) / 1000)
         exchanges.append(exch)
         minimum.append(mins)
     typical = int(round(statistics.mean(r[6] for r in rows)))
     mins, floor, parts, pages = minimal_sequence(typical, lock=True)
-    rmins, rfloor, rparts, _ = minimal_sequence(typical, lock=True, rules=True)
+    listed_count, listed_air = listed_sequence(typical)
     return {
         "tags": len(rows), "command": " ".join(cmd), "wall_s": rnd(wall),
         "measured_over_floor_median": rnd(statistics.median(measured_ratio), 4),
         "measured_over_floor_p95": rnd(pct(measured_ratio, 0.95), 4),
         "line_airtime_over_floor_median": rnd(statistics.median(airtime_ratio), 4) if airtime_ratio else None,
         "software_ms_per_tag_median": rnd(statistics.median(software_ms)) if software_ms else None,
+        "software_ms_per_tag_p95": rnd(pct(software_ms, 0.95)) if software_ms else None,
+        "software_us_per_exchange_median": rnd(1000 * statistics.median(software_ms) / mins, 1) if software_ms else None,
         "floor_ms_typical": rnd(floor / 1000), "tlv_pages_typical": pages,
         "floor_sequence": [{"command": p[0], "count": p[1], "airtime_ms": rnd(p[2] / 1000)} for p in parts],
-        "measured_over_rules_floor_median": rnd(statistics.median(rules_ratio), 4),
-        "measured_over_rules_floor_p95": rnd(pct(rules_ratio, 0.95), 4),
-        "line_airtime_over_rules_floor_median": rnd(statistics.median(airtime_rules_ratio), 4) if airtime_rules_ratio else None,
-        "rules_floor_ms_typical": rnd(rfloor / 1000), "rules_minimum_exchanges": rnd(statistics.mean(rules_minimum), 2),
+        "listed_sequence_exchanges": listed_count, "listed_sequence_ms": rnd(listed_air / 1000),
+        "measured_over_listed_median": rnd(statistics.median(listed_ratio), 4),
         "message_bytes_typical": typical,
         "exchanges_per_tag_mean": rnd(statistics.mean(exchanges), 2),
         "exchanges_per_tag_max": max(exchanges), "minimum_exchanges": rnd(statistics.mean(minimum), 2),
@@ -267,13 +276,13 @@ def bench_b2(n):
 class Emulator:
     """`provision emulate pn532` on a pty with a control socket."""
 
-    def __init__(self, folder, count, line=True):
+    def __init__(self, folder, count, line=True, extra=()):
         self.folder = fresh(folder)
         self.path_file = os.path.join(folder, "pty")
         self.socket = os.path.join(folder, "control.sock")
         spec = f"sim:ntag215?count={count}&store={os.path.join(folder, 'tags')}"
         self.cmd = [BIN, "emulate", "pn532", "--tags", spec] + (["--line"] if line else []) + [
-            "--timing", "datasheet", "--baud", "115200", "--path-file", self.path_file, "--control", self.socket]
+            "--timing", "datasheet", "--baud", "115200", "--path-file", self.path_file, "--control", self.socket] + list(extra)
         self.process = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
         for _ in range(200):
             if os.path.exists(self.path_file) and os.path.exists(self.socket):
@@ -339,9 +348,16 @@ NFCPY_WRITER = r"""
 import sys, time, socket, json
 import nfc, ndef
 device, count, control = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+if len(sys.argv) > 4 and sys.argv[4] == "115200":
+    # Keep the PN532 at its reset speed: nfcpy raises it only when `stty -F PORT 921600` succeeds
+    # (it skips the switch itself on a Raspberry Pi's ttyS0); make that probe fail.
+    import os, types, nfc.clf.pn532 as pn532
+    pn532.os = types.SimpleNamespace(**{k: getattr(os, k) for k in dir(os) if not k.startswith("__")})
+    pn532.os.system = lambda command: 1
 def insert():
     s = socket.socket(socket.AF_UNIX); s.connect(control); s.sendall(b"insert\n"); s.recv(4096); s.close()
 clf = nfc.ContactlessFrontend(device)
+baud = clf.device.chipset.transport.baudrate
 locked = 0
 for i in range(count):
     if i > 0:
@@ -352,7 +368,7 @@ for i in range(count):
     if tag.protect():
         locked += 1
 clf.close()
-print(json.dumps({"locked": locked}))
+print(json.dumps({"locked": locked, "baud": baud}))
 """
 
 
@@ -429,7 +445,16 @@ def bench_b3(n):
     if problem:
         out["nfcpy"] = {"error": problem}
         return out
-    emu = Emulator(os.path.join(WORK, "b3-nfcpy"), n + 1)
+    # --lenient-power: nfcpy's pn532.init sends GetFirmwareVersion, not SAMConfiguration, first.
+    for key, speed in (("nfcpy", None), ("nfcpy_115200", "115200")):
+        out[key] = bench_nfcpy(n, speed)
+    return out
+
+
+def bench_nfcpy(n, speed):
+    """nfcpy writing the B3 message to n tags; speed '115200' keeps the UART at the reset speed."""
+    # --lenient-power: nfcpy's pn532.init sends GetFirmwareVersion, not SAMConfiguration, first.
+    emu = Emulator(os.path.join(WORK, "b3-nfcpy" + (speed or "")), n + 1, extra=["--lenient-power"])
     link = "/dev/ttyUSB97"
     try:
         try:
@@ -437,31 +462,28 @@ def bench_b3(n):
                 os.remove(link)
             os.symlink(emu.pty, link)
         except OSError as error:
-            out["nfcpy"] = {"error": f"cannot create {link} -> {emu.pty}: {error} (nfcpy opens only /dev/tty* names)"}
-            return out
+            return {"error": f"cannot create {link} -> {emu.pty}: {error} (nfcpy opens only /dev/tty* names)"}
         script = os.path.join(emu.folder, "nfcpy_writer.py")
         with open(script, "w") as f:
             f.write(NFCPY_WRITER)
-        cmd = [sys.executable, script, "tty:USB97:pn532", str(n), emu.socket]
-        log(f"B3: nfcpy, {n} tags on tty:USB97:pn532 -> {emu.pty}")
+        cmd = [sys.executable, script, "tty:USB97:pn532", str(n), emu.socket] + ([speed] if speed else [])
+        log(f"B3: nfcpy{' at ' + speed if speed else ''}, {n} tags on tty:USB97:pn532 -> {emu.pty}")
         f0 = emu.frames()
         done, wall, _ = run(cmd, timeout=600)
-        frames = emu.frames() - f0
+        stats = emu.stats()
+        frames = int(stats["frames"]) - f0
         if done.returncode != 0:
-            stats = emu.stats()
-            out["nfcpy"] = {"error": f"exit {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1]}; "
-                                     f"emulator stats after the attempt: frames={stats.get('frames')} refused={stats.get('refused')} "
-                                     f"replies={stats.get('replies')}"}
-        else:
-            info = json.loads(done.stdout.strip().splitlines()[-1])
-            out["nfcpy"] = {"command": " ".join(cmd[:1] + ["nfcpy_writer.py"] + cmd[2:4]),
-                            "tags_done": n, "s_per_tag": rnd(wall / n, 4), "frames_per_tag": rnd(frames / n, 2),
-                            "locks": info["locked"] == n, "locked": info["locked"]}
+            return {"error": f"exit {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1]}; "
+                             f"emulator stats after the attempt: frames={stats.get('frames')} refused={stats.get('refused')} "
+                             f"replies={stats.get('replies')}"}
+        info = json.loads(done.stdout.strip().splitlines()[-1])
+        return {"command": " ".join(cmd[:1] + ["nfcpy_writer.py"] + cmd[2:4] + cmd[5:]),
+                "tags_done": n, "s_per_tag": rnd(wall / n, 4), "frames_per_tag": rnd(frames / n, 2),
+                "locks": info["locked"] == n, "locked": info["locked"], "uart_baud": info.get("baud")}
     finally:
         if os.path.islink(link):
             os.remove(link)
         emu.stop()
-    return out
 
 
 # ---------------------------------------------------------------- B4
@@ -544,13 +566,8 @@ def write_reports(data, out_dir):
          f"Machine: {m['cores']} cores, {m['cpu_model']}, Linux {m['kernel']}, SQLite {m['sqlite']}; "
          f"load average at start {m['load_average_at_start']}, at end {data.get('load_average_at_end')} "
          "(the machine is shared: wall-clock figures include waiting for the CPU and the disk).",
-         "Every figure below comes from this run (raw figures in `bench.json`). Benchmarks, not tests.", ""]
-    if data.get("sections"):
-        L[-2] = ("Sections come from separate runs (raw figures in `bench.json`; benchmarks, not tests). "
-                 "The header above describes the run of the sections not listed here; these were rerun and merged:")
-        for key, run in sorted(data["sections"].items()):
-            L.insert(len(L) - 1, f"- {key}: run {run['date']} · `{run['command']}` · load average at start "
-                                 f"{run['load_average_at_start']}, at end {run.get('load_average_at_end')}")
+         "Every figure below comes from the run named for its section at the end (raw figures in `bench.json`). "
+         "Benchmarks, not tests.", ""]
     b = data.get("B1")
     if b:
         L += ["## B1 — software ceiling", "",
@@ -574,21 +591,20 @@ def write_reports(data, out_dir):
     if b:
         L += ["## B2 — distance from the radio floor", "",
               f"{b['tags']} tags, `sim:ntag215?timing=datasheet`. Measured = identify + write + verify + lock "
-              f"phase times of the attempt (µs from the ledger). Floor = airtime of the minimal sequence "
-              f"(RFTiming formulas, t_prog 4.1 ms): " + ", ".join(f"{p['count']}× {p['command']}" for p in b["floor_sequence"])
+              f"phase times of the attempt (µs from the ledger). Floor = airtime of the minimal sequence that "
+              f"satisfies `type2-ntag.md` §11 (RFTiming formulas, t_prog 4.1 ms): " + ", ".join(f"{p['count']}× {p['command']}" for p in b["floor_sequence"])
               + f" = {b['floor_ms_typical']} ms for {b['tlv_pages_typical']} TLV pages.", "",
               "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
               f"| measured ÷ floor, median | ≤ 1.02 | {b['measured_over_floor_median']} | {verdict(b['measured_over_floor_median'] <= 1.02)} |",
               f"| measured ÷ floor, p95 | | {b['measured_over_floor_p95']} | |",
-              f"| line's modelled airtime ÷ floor, median (cost of the extra exchanges) | | {b['line_airtime_over_floor_median']} | |",
-              f"| software time per tag (measured − modelled airtime), median | | {b['software_ms_per_tag_median']} ms | |",
+              f"| line's modelled airtime ÷ floor, median | | {b['line_airtime_over_floor_median']} | |",
+              f"| software time per tag (measured − modelled airtime), median / p95 | | {b['software_ms_per_tag_median']} / {b.get('software_ms_per_tag_p95')} ms | |",
+              f"| software time per exchange, median | | {b.get('software_us_per_exchange_median')} µs | |",
               f"| exchanges per tag (mean / max) | = minimum | {b['exchanges_per_tag_mean']} / {b['exchanges_per_tag_max']} | "
               f"{verdict(b['exchanges_per_tag_max'] <= b['minimum_exchanges'])} |",
               f"| minimum exchanges (sequence above) | | {b['minimum_exchanges']} | |",
-              f"| measured ÷ floor with the §11 re-activations and lock read-back ({b['rules_floor_ms_typical']} ms), median / p95 | | "
-              f"{b['measured_over_rules_floor_median']} / {b['measured_over_rules_floor_p95']} | |",
-              f"| line's modelled airtime ÷ that floor, median | | {b['line_airtime_over_rules_floor_median']} | |",
-              f"| exchanges required by type2-ntag.md §11 (minimum + 2 re-activations + 2 READs) | | {b['rules_minimum_exchanges']} | |", ""]
+              f"| for reference: the issue's list without the §11 additions ({b['listed_sequence_exchanges']} exchanges, "
+              f"{b['listed_sequence_ms']} ms), measured ÷ its airtime, median | | {b['measured_over_listed_median']} | |", ""]
         L += data.get("B2_notes", [])
     b = data.get("B3")
     if b:
@@ -600,7 +616,11 @@ def write_reports(data, out_dir):
         ours = b.get("ours", {})
         L.append(f"| provision run | {ours.get('tags_done')} | yes | {ours.get('s_per_tag')} | {ours.get('frames_per_tag')} | | | |")
 
-        for key, label in (("nfc_mfultralight", "nfc-mfultralight w"), ("nfcpy", "nfcpy 1.0.4")):
+        for key, label in (("nfc_mfultralight", "nfc-mfultralight w"),
+                           ("nfcpy", f"nfcpy 1.0.4 (UART raised to {b.get('nfcpy', {}).get('uart_baud')} baud by nfcpy)"),
+                           ("nfcpy_115200", "nfcpy 1.0.4, UART kept at 115200")):
+            if key not in b:
+                continue
             peer = b.get(key, {})
             if "error" in peer:
                 L.append(f"| {label} | — | — | — | — | — | ≤ 0.5 | not measured |")
@@ -613,7 +633,7 @@ def write_reports(data, out_dir):
         if ours.get("failed_attempts"):
             L.append("- Failed attempts of `provision run` (the row went back to pending and was written to the next tag; "
                      "s/tag = wall ÷ tags done): " + ", ".join(f"{c}× `{k}`" for k, c in ours["failed_attempts"].items()) + ".")
-        for key in ("nfc_mfultralight", "nfcpy"):
+        for key in ("nfc_mfultralight", "nfcpy", "nfcpy_115200"):
             if b.get(key, {}).get("error"):
                 L.append(f"- {key}: could not be measured: `{b[key]['error']}`")
         L += data.get("B3_notes", []) + [""]
@@ -649,6 +669,10 @@ def write_reports(data, out_dir):
               f"{rnd(hourly_ratio, 2)} | {verdict(hourly_ratio is not None and hourly_ratio >= 7.0)} |",
               f"| rows claimed (done) twice | 0 | {twice} | {verdict(twice == 0)} |", ""]
         L += data.get("B5_notes", [])
+    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5") if k in data):
+        L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
+            f"- {k}: {data[k + '_run']['date']} · `{data[k + '_run']['command']}`"
+            for k in ("B1", "B2", "B3", "B4", "B5") if k + "_run" in data and k in data] + [""]
     errors = [(k[:-6], v) for k, v in data.items() if k.endswith("_error")]
     if errors:
         L += ["## Benchmarks that failed in this run", ""] + [f"- {k}: `{v}`" for k, v in errors] + [""]
@@ -666,8 +690,6 @@ def main():
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--out", default=os.path.join(ROOT, "reports"))
     parser.add_argument("--render", metavar="BENCH_JSON", help="only rewrite bench.md from an existing bench.json")
-    parser.add_argument("--merge", metavar="BENCH_JSON",
-                        help="run only the --only benchmarks and replace their sections in this bench.json")
     args = parser.parse_args()
     if args.render:
         data = json.load(open(args.render))
@@ -686,22 +708,23 @@ def main():
     command = "make bench" + (" QUICK=1" if args.quick else "")
     if args.only != "B1,B2,B3,B4,B5":
         command = "python3 scripts/bench.py " + " ".join(sys.argv[1:])
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    data = {"date": now, "command": command, "quick": args.quick, "sizes": {k: v for k, v in sizes.items()}, "machine": machine()}
-    section_run = None
-    if args.merge:
-        base = json.load(open(args.merge))
-        if base.get("quick") != args.quick:
-            raise SystemExit("--merge: the base report and this run must both be quick or both full")
-        section_run = {"date": now, "command": command, "load_average_at_start": data["machine"]["load_average_at_start"]}
-        for key in only:
-            for suffix in ("", "_s", "_notes", "_error"):
-                base.pop(key + suffix, None)
-        data = base
-        data.setdefault("sections", {})
+    data = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "command": command, "quick": args.quick, "sizes": {k: v for k, v in sizes.items()}, "machine": machine()}
     notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
     notes = json.load(open(notes_path)) if os.path.exists(notes_path) else {}
     steps = {"B1": bench_b1, "B2": bench_b2, "B3": bench_b3, "B4": bench_b4, "B5": bench_b5}
+    previous_path = os.path.join(args.out, "bench.json")
+    if only != set(steps) and os.path.exists(previous_path):
+        # --only: the other sections stay as the earlier run wrote them, each with its own run line.
+        previous = json.load(open(previous_path))
+        for key in steps:
+            if key in only:
+                continue
+            for name, value in previous.items():
+                if name == key or name.startswith(key + "_"):
+                    data[name] = value
+            if key in previous and key + "_run" not in previous:
+                data[key + "_run"] = {"date": previous.get("date"), "command": previous.get("command")}
     for key, step in steps.items():
         if key not in only:
             continue
@@ -712,16 +735,13 @@ def main():
             data[key + "_error"] = f"{type(error).__name__}: {error}"
             log(f"{key} failed: {error}")
         data[key + "_s"] = rnd(time.perf_counter() - t0, 1)
+        data[key + "_run"] = {"date": data["date"], "command": command}
         if key + "_notes" in notes:
             data[key + "_notes"] = notes[key + "_notes"]
-        load = [round(x, 2) for x in os.getloadavg()]
-        if section_run:
-            data["sections"][key] = dict(section_run, load_average_at_end=load)
-        else:
-            data["total_s"] = rnd(time.perf_counter() - started, 1)
-            data["load_average_at_end"] = load
+        data["total_s"] = rnd(time.perf_counter() - started, 1)
+        data["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
         write_reports(data, args.out)
-    log(f"done in {rnd(time.perf_counter() - started, 1)} s: {os.path.join(args.out, 'bench.md')}")
+    log(f"done in {data['total_s']} s: {os.path.join(args.out, 'bench.md')}")
 
 
 if __name__ == "__main__":

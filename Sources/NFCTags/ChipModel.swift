@@ -46,6 +46,10 @@ public enum ChipModel: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// User memory in bytes (144 / 504 / 888 / 48 / 128).
     public var userBytes: Int { (lastUserPage - firstUserPage + 1) * 4 }
 
+    /// The page holding the NDEF TLV's length byte in the factory layout: 05h on NTAG213 (behind its
+    /// factory Lock Control TLV, NDEF TLV at byte 21), 04h elsewhere (`type2-ntag.md` §2.8, §5.4).
+    public var factoryNDEFLengthPage: Int { self == .ntag213 ? 5 : 4 }
+
     /// The dynamic lock page (LOCK2 LOCK3 LOCK4 RFUI), if the chip has one.
     public var dynamicLockPage: Int? {
         switch self {

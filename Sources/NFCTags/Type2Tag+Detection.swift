@@ -47,6 +47,20 @@ extension Type2Tag {
         }
     }
 
+    /// Reads pages 0 through the factory NDEF length page (`ChipModel.factoryNDEFLengthPage`) in one
+    /// FAST_READ `3Ah` — UID, BCCs, INT, static locks, CC and the head of the TLV area — where the
+    /// chip is known and the reader has a raw path; READ `30 00` otherwise. Detection then walks a
+    /// factory layout without another exchange (one FAST_READ instead of READ `30 00` + READ `30 04`).
+    public func readHeader() throws {
+        try measure("header") {
+            guard canFastRead, let chip else {
+                if cache[0] == nil || cache[2] == nil || cache[3] == nil { _ = try read(page: 0) }
+                return
+            }
+            _ = try readPages(0...chip.factoryNDEFLengthPage)
+        }
+    }
+
     // MARK: Walk
 
     /// A byte of tag memory, from the cache or by READ `30h` of its page.

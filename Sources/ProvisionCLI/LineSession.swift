@@ -113,7 +113,10 @@ final class LiveProgress: Sendable {
         }
     }
 
-    private func status(last: String) {
+    /// Redraws the status line; with `--quiet` nothing is formatted at all (it was a few percent of
+    /// a simulated line's CPU).
+    private func status(last: @autoclosure () -> String) {
+        guard display.mode != .quiet else { return }
         let snapshot = state.withLock { $0 }
         let elapsed = (ContinuousClock.now - started).components
         let minutes = (Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18) / 60
@@ -121,6 +124,6 @@ final class LiveProgress: Sendable {
         let remaining = total - snapshot.done
         let eta = rate > 0 ? Double(remaining) / rate * 60 : nil
         let yield = snapshot.firstTries > 0 ? Double(snapshot.firstTryPasses) / Double(snapshot.firstTries) : 1
-        display.status(done: snapshot.done, total: total, perMinute: rate, etaSeconds: eta, yield: yield, last: last)
+        display.status(done: snapshot.done, total: total, perMinute: rate, etaSeconds: eta, yield: yield, last: last())
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import NFCTags
 
 /// A `Transceiver` straight into an emulated tag: the in-process path of the simulated reader.
@@ -6,8 +5,9 @@ import NFCTags
 /// Maps `TagAnswer` to the transceiver contract: data → bytes, ACK → `[0x0A]`, NAK → `.nak(code)`,
 /// silence → `.noAnswer` (or `.tagLost` once the tag has left the field). An ACK/NAK that follows
 /// EEPROM programming longer than the command's timeout counts as silence (`line-timing.md` §8.1).
-/// With `waitsForAirtime` the caller's thread really sleeps each exchange's modelled airtime
-/// (`timing=datasheet`); otherwise time is only accounted.
+/// With `waitsForAirtime` the caller's thread really waits each exchange's modelled airtime, measured
+/// from the moment the command is sent (`AirtimeWait`, `timing=datasheet`); otherwise time is only
+/// accounted.
 ///
 /// Not `Sendable`: it drives a non-Sendable tag and is confined to the reader that lends it.
 public final class EmulatorTransceiver: Transceiver {
@@ -28,9 +28,10 @@ public final class EmulatorTransceiver: Transceiver {
 
     public func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         exchanges += 1
+        let sent = waitsForAirtime ? AirtimeWait.now() : 0
         let before = tag.airtimeMicroseconds
         let answer = tag.exchange(command)
-        wait(tag.airtimeMicroseconds - before)
+        wait(from: sent, tag.airtimeMicroseconds - before)
         switch answer {
         case .data(let bytes):
             return bytes
@@ -48,18 +49,19 @@ public final class EmulatorTransceiver: Transceiver {
 
     /// HLTA, then WUPA, anticollision and SELECT at both cascade levels.
     public func reactivate() throws(TransportError) {
+        let sent = waitsForAirtime ? AirtimeWait.now() : 0
         let before = tag.airtimeMicroseconds
         tag.halt()
         let detected = tag.activate()
-        wait(tag.airtimeMicroseconds - before)
+        wait(from: sent, tag.airtimeMicroseconds - before)
         guard detected != nil else { throw .tagLost }
     }
 
     /// Airtime since this transceiver was made, microseconds.
     public var modelledAirtimeMicroseconds: Double? { tag.airtimeMicroseconds - airtimeAtStart }
 
-    private func wait(_ microseconds: Double) {
-        guard waitsForAirtime, microseconds > 0 else { return }
-        Thread.sleep(forTimeInterval: microseconds / 1_000_000)
+    private func wait(from sent: UInt64, _ microseconds: Double) {
+        guard waitsForAirtime else { return }
+        AirtimeWait.wait(from: sent, microseconds: microseconds)
     }
 }

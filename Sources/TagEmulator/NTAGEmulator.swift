@@ -68,7 +68,22 @@ public final class NTAGEmulator: TagEndpoint {
     /// Injected faults.
     public var faults: TagFaults
     /// The READ_SIG answer (r ‖ s); replace it to emulate a captured pair or a clone.
-    public var signature: [UInt8]
+    ///
+    /// Signed with the tag's key on first use (READ_SIG, or a test reading it), not when the tag is
+    /// made: ECDSA per arriving tag was a large share of a simulated line's CPU, a cost a real tag
+    /// never puts on the host. A library failure while signing leaves it empty (READ_SIG then answers
+    /// 0 bytes, which readers report as an invalid answer).
+    public var signature: [UInt8] {
+        get {
+            if let storedSignature { return storedSignature }
+            let signed = (try? OriginalitySignature.sign(uid: uid, privateKey: signingKey)) ?? []
+            storedSignature = signed
+            return signed
+        }
+        set { storedSignature = newValue }
+    }
+    private var storedSignature: [UInt8]?
+    private let signingKey: [UInt8]
     /// Called after every page the tag programs (not on a torn write), e.g. to persist the image.
     public var onPageWritten: ((NTAGEmulator, Int) -> Void)?
 
@@ -165,11 +180,9 @@ public final class NTAGEmulator: TagEndpoint {
         var seed = faults.seed
         for byte in uid { seed = (seed &* 31) &+ UInt64(byte) }
         self.rng = SplitMix64(seed: seed)
-        do {
-            self.signature = try OriginalitySignature.sign(uid: uid, privateKey: signingKey)
-        } catch {
-            throw .signingKey(error.description)
-        }
+        // A secp128r1 private key is at most 16 bytes; the signature itself is made on first use.
+        guard !signingKey.isEmpty, signingKey.count <= 16 else { throw .signingKey("the private key must be 1–16 bytes") }
+        self.signingKey = signingKey
         takeConfigSnapshot()
         configLockSnapshot = liveConfigLock
         takeLockSnapshot()

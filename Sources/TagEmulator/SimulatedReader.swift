@@ -53,6 +53,7 @@ public actor SimulatedReader: TagReader {
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         transceiver = nil
         let state: FieldState
+        let sent = AirtimeWait.now()
         let before = field.airtimeMicroseconds
         do {
             state = try field.poll()
@@ -60,7 +61,7 @@ public actor SimulatedReader: TagReader {
             throw .transport(error.description)
         }
         if options.timing == .datasheet {
-            wait(microseconds: field.airtimeMicroseconds - before)
+            AirtimeWait.wait(from: sent, microseconds: field.airtimeMicroseconds - before)
             if state == .empty { wait(microseconds: Double(max(timeoutMilliseconds, 0)) * 1000) }
         }
         if case .tag = state, let tag = field.current {

@@ -41,6 +41,19 @@ import Testing
         #expect(record.state == .claimed && record.uid == Sample.uid(1) && record.claimedBy == "r2")
     }
 
+    @Test func openRowsLastWhileARowIsPendingOrClaimed() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 1)
+        #expect(try await ledger.hasOpenRows(job: "j"))
+        let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1)))
+        #expect(try await ledger.hasOpenRows(job: "j"), "a claimed row is still open")
+        try await ledger.markDone(
+            job: "j", row: claimed.row, uid: Sample.uid(1), tag: Sample.tag(Sample.uid(1)),
+            attempt: Sample.attempt(Sample.uid(1), row: claimed.row))
+        #expect(try await !ledger.hasOpenRows(job: "j"))
+        #expect(try await !ledger.hasOpenRows(job: "unknown"))
+    }
+
     @Test func doneUIDIsReportedAndNotClaimedAgain() async throws {
         let folder = try TemporaryFolder()
         let ledger = try await Sample.ledger(at: folder.path(), rows: 3)

@@ -56,6 +56,23 @@ struct PN532ChipTests {
         #expect(chip.handle([0xD4, 0x02]) == .reply([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07]))
     }
 
+    @Test func lenientPowerServesGetFirmwareVersionFirstAsNfcpySendsIt() {
+        let chip = PN532Chip(field: OneTagField(nil))
+        chip.strict = false
+        #expect(chip.handle([0xD4, 0x02]) == .reply([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07]))
+        #expect(chip.handle([0xD4, 0x16, 0xF0]) == .reply([0xD5, 0x17, 0x00]))
+        #expect(chip.handle([0xD4, 0x02]) == .reply([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07]))
+        #expect(chip.refusedFrames == 0)
+    }
+
+    @Test func setSerialBaudRateAcceptsBR0To8Only() {
+        let (chip, _) = awakeChip()
+        #expect(chip.handle([0xD4, 0x10, 0x07]) == .reply([0xD5, 0x11]))
+        #expect(chip.handle([0xD4, 0x10, 0x09]) == .applicationError)
+        #expect(chip.handle([0xD4, 0x10]) == .applicationError)
+        #expect(PN532Chip.serialBaudRates[7] == 921_600 && PN532Chip.serialBaudRates[4] == 115_200)
+    }
+
     @Test func powerDownNeedsAWakeUpBeforeTheNextFrame() {
         let (chip, _) = awakeChip()
         #expect(chip.handle([0xD4, 0x16, 0xF0]) == .reply([0xD5, 0x17, 0x00]))
@@ -120,6 +137,16 @@ struct PN532ChipTests {
         _ = chip.handle([0xD4, 0x32, 0x01, 0x01])
         #expect(field.tag?.fieldOffs == 1)
         #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+    }
+
+    @Test func listPassiveTargetSwitchesAnOffFieldOnAsNfcpyExpects() throws {
+        let (chip, field) = awakeChip()
+        // nfcpy: RFConfiguration item 1 = 02 (AutoRFCA, field off), then InListPassiveTarget.
+        _ = chip.handle([0xD4, 0x32, 0x01, 0x02])
+        #expect(!chip.fieldOn)
+        #expect(field.tag?.fieldOffs == 1)
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        #expect(chip.fieldOn)
     }
 
     @Test(arguments: [

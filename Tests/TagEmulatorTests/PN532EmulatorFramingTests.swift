@@ -102,6 +102,27 @@ struct PN532EmulatorFramingTests {
         #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.errorBytes) == PN532Frame.ackBytes + PN532Frame.errorBytes)
     }
 
+    @Test func lenientPowerAndSetSerialBaudRateAsNfcpyOpensTheChip() async throws {
+        let configuration = PN532Emulator.Configuration(timing: .datasheet, strictPower: false)
+        let emulator = try PN532Emulator(field: population(count: 1, uid: [0x04, 1, 2, 3, 4, 5, 6]), configuration: configuration)
+        emulator.start()
+        defer { emulator.stop() }
+        let host = try RawHost(path: emulator.slavePath)
+        // nfcpy's pn532.init: ten 00 bytes, then GetFirmwareVersion (no 55 wake-up, no SAMConfiguration).
+        let firmware = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
+        host.send([UInt8](repeating: 0, count: 10) + PN532Frame.encode([0xD4, 0x02]))
+        #expect(try await host.next(milliseconds: 50, expected: firmware) == firmware)
+        // SetSerialBaudRate 921600: answered at 115200, switched once the host ACKs.
+        let baudReply = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x11])
+        host.send(PN532Frame.encode([0xD4, 0x10, 0x07]))
+        #expect(try await host.next(milliseconds: 50, expected: baudReply) == baudReply)
+        #expect(emulator.stats.baud == 115_200)
+        host.send(PN532Frame.ackBytes)
+        _ = try await host.next(milliseconds: 100)
+        #expect(emulator.stats.baud == 921_600)
+        #expect(emulator.stats.refused == 0)
+    }
+
     @Test func autoPollGivesUpAfterItsPolls() async throws {
         let emulator = try PN532Emulator(field: population(count: 0, uid: [0x04, 1, 2, 3, 4, 5, 6]))
         emulator.start()

@@ -6,7 +6,7 @@ import TagEmulator
 extension EmulateCommand {
     /// `provision emulate pn532`: opens the pty, prints its path, serves until SIGINT/SIGTERM.
     static func runPN532(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let options = try Arguments(arguments, flags: ["line"], options: ["tags", "timing", "baud", "path-file", "control"])
+        let options = try Arguments(arguments, flags: ["line", "lenient-power"], options: ["tags", "timing", "baud", "path-file", "control"])
         try options.requirePositionals(0...0, usage: "provision emulate pn532 [options]")
         let field: PN532TagPopulation
         do {
@@ -23,7 +23,8 @@ extension EmulateCommand {
         }
         let baud = try options.integer("baud", in: 1_200...4_000_000) ?? 115_200
         let controlPath = options.value("control").map { context.url(forPath: $0).path }
-        let configuration = PN532Emulator.Configuration(timing: timing, baud: baud, controlSocketPath: controlPath)
+        let configuration = PN532Emulator.Configuration(
+            timing: timing, baud: baud, controlSocketPath: controlPath, strictPower: !options.flag("lenient-power"))
         let emulator: PN532Emulator
         do {
             emulator = try PN532Emulator(field: field, configuration: configuration)

@@ -6,7 +6,7 @@ struct EmulateCommand: Command {
     static let summary = "run a reader emulator (pn532 on a pty for libnfc; vpcd card for pcscd)"
     static let help = """
         Usage: provision emulate pn532 [--tags SPEC] [--timing instant|datasheet] [--baud 115200]
-                                       [--path-file FILE] [--control SOCKET] [--line]
+                                       [--path-file FILE] [--control SOCKET] [--line] [--lenient-power]
 
         Serves a software PN532 (firmware 1.6) on a new pseudo-terminal and prints its path
         (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
@@ -17,7 +17,11 @@ struct EmulateCommand: Command {
                              (also accepted as the spec option 'line')
           --timing MODE      instant or datasheet (UART byte time plus tag airtime); default: the
                              spec's timing= option, else instant
-          --baud N           UART speed for the datasheet timing (default 115200)
+          --baud N           UART speed for the datasheet timing (default 115200); a host's
+                             SetSerialBaudRate changes it (answered at the old speed, then switched)
+          --lenient-power    accept any command right after reset (LowVbat) and after PowerDown
+                             without a 55 wake-up, as hosts like nfcpy expect; default: strict
+                             (only SAMConfiguration after reset)
           --path-file FILE   also write the pty path to FILE (removed on exit)
           --control SOCKET   unix socket taking: insert [UID], remove, dump PATH, stats
 

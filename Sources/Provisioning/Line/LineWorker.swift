@@ -52,8 +52,7 @@ public struct LineWorker: Sendable {
     private func loop() async throws -> WorkerStop {
         while true {
             if shouldStop() { return .stopRequested }
-            let counts = try await ledger.counts(job: job.name)
-            if counts.pending == 0 && counts.claimed == 0 { return .jobComplete }
+            if try await !ledger.hasOpenRows(job: job.name) { return .jobComplete }
             let detectStart = clock.now
             switch try await waitForTag() {
             case .success(let detected): try await handle(detected, detect: clock.now - detectStart)
@@ -92,12 +91,8 @@ public struct LineWorker: Sendable {
         let uid = detected.uid
         let uidText = Hex.compact(uid)
         var durations = AttemptRecord.PhaseDurations(detect: Self.micros(detect))
-        if let previous = try await ledger.isProvisioned(uid: uid) {
-            try await recordSkip(uid: uid, previous: previous, started: started, durations: durations)
-            await signal(.fail)
-            try await remove(uidText)
-            return
-        }
+        // A UID already provisioned (in any job) is refused by the claim itself, in the same transaction
+        // that would hand out the row: no separate look-up (and queue hop) before every tag.
         let claim: ClaimedRow?
         switch await claimRow(uid: uid) {
         case .success(let row):

@@ -5,10 +5,12 @@ import NFCTags
 /// One tag's work on the antenna — identify, check, write, verify, lock — run synchronously on the
 /// reader's own queue inside `TagReader.withTransceiver`, with the fewest exchanges the protocol needs.
 ///
-/// Exchange sequence on a factory NTAG21x (`line-timing.md` §4): GET_VERSION `60`; READ `30 00` (UID,
-/// static locks, CC) and READ `30 04` (TLV area); the WRITEs `A2` of the tear-safe order; re-activation
-/// and FAST_READ `3A` of the written pages; with lock: CC, static and dynamic lock WRITEs, re-activation
-/// and read-back. No probing, no re-detection between phases.
+/// Exchange sequence on a factory NTAG21x (`line-timing.md` §4, `type2-ntag.md` §11): GET_VERSION
+/// `60`; READ `30` of the dynamic lock page (lock bytes, CFG0 with AUTH0, CFG1 with CFGLCK: the
+/// pre-write checks); one FAST_READ `3A 00 04` (`3A 00 05` on NTAG213) for UID, static locks, CC and
+/// the TLV head; the WRITEs `A2` of the tear-safe order; re-activation and FAST_READ of the written
+/// pages; with lock: CC, static and dynamic lock WRITEs, re-activation and read-back (READ `30 02`,
+/// READ of the lock page). No probing, no re-detection between phases.
 ///
 /// On a reader path without raw commands (PC/SC style `plain`) there is no GET_VERSION: the chip is
 /// taken from the data-area size in the CC (CC2 `12h` NTAG213, `3Eh` NTAG215, `6Dh` NTAG216), verify
@@ -114,8 +116,10 @@ private final class Runner {
                 chip = identity.chip
                 guard identity.chip == nil, !rawPath else {
                     try checkChip(identity.chip, how: "")
-                    if let protection = plan.protection, let chip = identity.chip {
-                        try unlockIfProtected(protection, chip: chip)
+                    if let chip = identity.chip {
+                        if let protection = plan.protection { try unlockIfProtected(protection, chip: chip) }
+                        try checkConfiguration(chip)
+                        try tag.readHeader()
                     }
                     if let check = plan.signature {
                         try checkSignature(check, uid: plan.uid.isEmpty ? try tag.readUID() : plan.uid)
@@ -181,6 +185,26 @@ private final class Runner {
                 "tag is \(chip?.displayName ?? "a generic Type 2 tag")\(how), the job expects "
                     + plan.acceptedChips.map(\.displayName).sorted().joined(separator: " or "))
         }
+    }
+
+    /// The pre-write checks on the dynamic lock page and CFG0/CFG1 (`type2-ntag.md` §11), one READ of
+    /// the lock page: without a protection key in the job, a tag whose AUTH0 lies within its user
+    /// pages (or whose configuration pages refuse reads, PROT = 1) is refused before any WRITE, rather
+    /// than half written and then NAKed. The lock page stays cached, so detection sees dynamic lock
+    /// bits that cover the NDEF area (a read-only tag).
+    func checkConfiguration(_ chip: ChipModel) throws {
+        let configuration: Type2Configuration
+        do {
+            configuration = try tag.readConfiguration()
+        } catch let error as TransportError where error != .tagLost && plan.protection == nil {
+            throw CycleFailure(
+                .readOnly, phase: .identify,
+                "the configuration pages refuse READ (\(error)): the tag is password-protected and the job has no key")
+        }
+        guard plan.protection == nil, configuration.isPasswordProtected(on: chip) else { return }
+        throw CycleFailure(
+            .readOnly, phase: .identify,
+            "the tag is password-protected from page \(configuration.auth0) (AUTH0) and the job has no key")
     }
 
     /// READ_SIG `3Ch` and verification against the trusted keys (`type2-ntag.md` §3.8). Under

@@ -38,7 +38,10 @@ public final class PN532Chip {
     public private(set) var passiveActivationRetries: UInt8 = 0xFF
     /// The power state.
     public private(set) var power = Power.lowVbat
-    /// Refuse frames that break the wake-up rules (`pn532-libnfc.md` §8.3).
+    /// Refuse frames that break the wake-up rules (`pn532-libnfc.md` §8.3): anything but
+    /// SAMConfiguration in LowVbat, any frame after PowerDown without a `55` wake-up. Off (the
+    /// `--lenient-power` switch, open question 'LowVbat strictness'), the first frame of any kind
+    /// brings the chip to normal operation, as hosts such as nfcpy expect (GetFirmwareVersion first).
     public var strict = true
     /// The status byte InDataExchange returns for a Type 2 NAK (`14`, `pn532-libnfc.md` §12).
     public var nakStatus: UInt8 = 0x14
@@ -55,6 +58,9 @@ public final class PN532Chip {
     /// is cycled (`pn532-libnfc.md` §8.4).
     /// Held strongly so a departed tag's address cannot be reused by the next one.
     private var halted: [any TagEndpoint] = []
+
+    /// The UART speeds of SetSerialBaudRate `10`, by its BR byte (PN532 user manual §7.2.5).
+    public static let serialBaudRates = [9_600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 921_600, 1_288_000]
 
     /// Creates a chip in front of `field`.
     public init(field: any PN532TagField) {
@@ -123,7 +129,10 @@ public final class PN532Chip {
         case 0x06: return readRegisters(data)
         case 0x08: return writeRegisters(data)
         case 0x0C: return [0xFF, 0xFF, 0xFF]
-        case 0x0E, 0x10, 0x12, 0x14: return []
+        case 0x10:  // SetSerialBaudRate: BR 00…08 (9600 … 1288000); the emulator switches the UART
+            guard data.count == 1, Int(data[0]) < Self.serialBaudRates.count else { return .some(nil) }
+            return []
+        case 0x0E, 0x12, 0x14: return []
         case 0x16:
             power = .poweredDown
             return [0x00]
@@ -187,6 +196,9 @@ public final class PN532Chip {
 
     /// InListPassiveTarget `4A MaxTg BrTy [InitiatorData]`.
     private func listPassiveTarget(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
+        // The PN532 switches the field on by itself for the commands that need it (user manual
+        // §7.3.1, RFConfiguration item 1): nfcpy turns it off (`32 01 02`, AutoRFCA) before each sense.
+        fieldOn = true
         guard data.count >= 2 else { return [0x00] }
         guard data[1] == 0x00 else { return [0x00] }  // only 106 kbps type A is emulated
         var wanted = Array(data.dropFirst(2))
@@ -204,6 +216,7 @@ public final class PN532Chip {
 
     /// InAutoPoll `60 PollNr Period Type…`: type `10` (generic 106 kbps type A) only.
     private func autoPoll(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
+        fieldOn = true
         if let tag = visibleTag, let detected = tag.activate() {
             selected = tag
             let target = [0x01] + targetData(detected)

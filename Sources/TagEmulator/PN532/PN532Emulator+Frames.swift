@@ -9,9 +9,18 @@ extension PN532Emulator {
     /// Monotonic time in nanoseconds.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    /// One UART byte (start bit, 8 data bits, stop bit) at the configured speed, in nanoseconds.
+    /// One UART byte (start bit, 8 data bits, stop bit) at the current speed, in nanoseconds.
     var byteNanoseconds: UInt64 {
-        configuration.timing == .instant ? 0 : UInt64(10_000_000_000 / max(configuration.baud, 1))
+        configuration.timing == .instant ? 0 : UInt64(10_000_000_000 / max(baud, 1))
+    }
+
+    /// SetSerialBaudRate: the PN532 answers at the old speed and switches once the host has
+    /// acknowledged the reply (PN532 user manual §7.2.5); a host that sends its next command instead
+    /// gets it at the new speed too.
+    private func switchBaudIfAcknowledged() {
+        guard let next = pendingBaud else { return }
+        baud = next
+        pendingBaud = nil
     }
 
     /// Feeds bytes read from the pty to the decoder and handles every complete frame.
@@ -21,6 +30,7 @@ extension PN532Emulator {
             switch frame {
             case .ack:
                 statistics.hostAcks += 1
+                switchBaudIfAcknowledged()
                 chip.abortPending()
                 pendingDeadline = nil
                 scheduled.removeAll { $0.cancellable }
@@ -29,6 +39,7 @@ extension PN532Emulator {
                 if let lastReply { schedule(lastReply, after: 0, cancellable: true) }
             case .information(let payload):
                 statistics.frames += 1
+                switchBaudIfAcknowledged()
                 command(payload, frameBytes: payload.count + 7)
             }
         }
@@ -57,6 +68,7 @@ extension PN532Emulator {
             }
         case .reply(let answer):
             schedule(PN532Frame.ackBytes, after: ackAt, cancellable: false)
+            if payload.count == 3, payload[1] == 0x10 { pendingBaud = PN532Chip.serialBaudRates[Int(payload[2])] }
             let chipNanoseconds = UInt64(max(0, chip.airtimeMicroseconds - airtimeBefore) * 1_000)
             let frame = PN532Frame.encode(answer)
             let replyAt = configuration.timing == .instant ? ackAt : ackAt + chipNanoseconds + UInt64(frame.count) * byteNanoseconds
@@ -135,7 +147,7 @@ extension PN532Emulator {
                 current.refused = chip.refusedFrames
                 let uid = chip.field.current.map { $0.uid.map { String(format: "%02X", $0) }.joined() } ?? "none"
                 return "ok frames=\(current.frames) replies=\(current.replies) checksum_errors=\(current.checksumErrors) "
-                    + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) tag=\(uid)"
+                    + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) baud=\(baud) tag=\(uid)"
             default:
                 throw PN532ControlError("unknown command '\(verb)' (insert [UID], remove, dump PATH, stats)")
             }

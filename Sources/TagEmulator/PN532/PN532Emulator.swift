@@ -31,13 +31,19 @@ public final class PN532Emulator: @unchecked Sendable {
         public var nakStatus: UInt8
         /// A unix socket path for the control interface, if wanted.
         public var controlSocketPath: String?
+        /// Whether the chip enforces the strict wake-up rules (`PN532Chip.strict`).
+        public var strictPower: Bool
 
         /// Creates settings.
-        public init(timing: Timing = .instant, baud: Int = 115_200, nakStatus: UInt8 = 0x14, controlSocketPath: String? = nil) {
+        public init(
+            timing: Timing = .instant, baud: Int = 115_200, nakStatus: UInt8 = 0x14, controlSocketPath: String? = nil,
+            strictPower: Bool = true
+        ) {
             self.timing = timing
             self.baud = baud
             self.nakStatus = nakStatus
             self.controlSocketPath = controlSocketPath
+            self.strictPower = strictPower
         }
     }
 
@@ -55,6 +61,8 @@ public final class PN532Emulator: @unchecked Sendable {
         public var refused = 0
         /// Replies written.
         public var replies = 0
+        /// The modelled UART speed now (changed by SetSerialBaudRate).
+        public var baud = 0
     }
 
     /// The slave path the host opens (`/dev/pts/N`).
@@ -70,6 +78,10 @@ public final class PN532Emulator: @unchecked Sendable {
     var lastReply: [UInt8]?
     var pendingDeadline: UInt64?
     var statistics = Statistics()
+    /// The modelled UART speed now: `configuration.baud` until a SetSerialBaudRate takes effect.
+    var baud: Int
+    /// The speed a SetSerialBaudRate asked for; it takes effect once the host ACKs the reply.
+    var pendingBaud: Int?
     var control: ControlServer?
     private let wakePipe: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
@@ -81,6 +93,8 @@ public final class PN532Emulator: @unchecked Sendable {
         pty = try PseudoTerminal()
         chip = PN532Chip(field: field)
         chip.nakStatus = configuration.nakStatus
+        chip.strict = configuration.strictPower
+        baud = configuration.baud
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw PN532ControlError("pipe failed") }
         wakePipe = (fds[0], fds[1])
@@ -128,6 +142,7 @@ public final class PN532Emulator: @unchecked Sendable {
             var copy = statistics
             copy.checksumErrors = decoder.checksumErrors
             copy.refused = chip.refusedFrames
+            copy.baud = baud
             return copy
         }
     }

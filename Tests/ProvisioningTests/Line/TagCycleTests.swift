@@ -22,12 +22,61 @@ private func message(bytes count: Int) -> [UInt8] {
     let outcome = TagCycle.run(.init(message: bytes, acceptedChips: [.ntag215], lock: true), on: transceiver)
     #expect(outcome.failure == nil)
     #expect(outcome.locked)
-    // GET_VERSION, READ 00, READ 04; TLV 03 3C + 60 bytes + FE = 63 bytes → 16 pages, plus the length
-    // page rewritten last = 17 WRITEs; re-activation + 1 FAST_READ; lock: 3 WRITEs, re-activation,
-    // READ 02, READ of the lock page.
+    // GET_VERSION, READ 82 (lock page, CFG0, CFG1), FAST_READ 00–04; TLV 03 3C + 60 bytes + FE = 63
+    // bytes → 16 pages, plus the length page rewritten last = 17 WRITEs; re-activation + 1 FAST_READ;
+    // lock: 3 WRITEs, re-activation, READ 02, READ of the lock page.
     let minimum = 3 + 17 + 2 + (3 + 1 + 2)
     #expect(outcome.exchanges == minimum)
     #expect((outcome.airtimeMicroseconds ?? 0) > 17 * 4_100)
+}
+
+/// Passes frames through and keeps the commands, to check the order the cycle sends them in.
+private final class CommandLog: Transceiver {
+    let inner: EmulatorTransceiver
+    var commands: [[UInt8]] = []
+    init(_ inner: EmulatorTransceiver) { self.inner = inner }
+    func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
+        commands.append(command)
+        return try inner.transceive(command, timeoutMilliseconds: timeoutMilliseconds)
+    }
+    func reactivate() throws(TransportError) {
+        commands.append([])
+        try inner.reactivate()
+    }
+    var modelledAirtimeMicroseconds: Double? { inner.modelledAirtimeMicroseconds }
+}
+
+@Test func identifyChecksTheConfigurationAndReadsTheHeaderInOneFastRead() throws {
+    for (chip, lockPage, header) in [(ChipModel.ntag215, 0x82, 0x04), (.ntag213, 0x28, 0x05)] {
+        let log = CommandLog(try emulator(chip))
+        let outcome = TagCycle.run(.init(message: message(bytes: 30), acceptedChips: [chip], lock: true), on: log)
+        #expect(outcome.failure == nil)
+        #expect(Array(log.commands.prefix(3)) == [[0x60], [0x30, UInt8(lockPage)], [0x3A, 0x00, UInt8(header)]])
+        #expect(log.commands[3].first == 0xA2, "the first WRITE follows at once: no READ 00, no READ 04")
+        // Lock read-back after the re-activation: READ 02 and READ of the lock page.
+        #expect(Array(log.commands.suffix(3)) == [[], [0x30, 0x02], [0x30, UInt8(lockPage)]])
+    }
+}
+
+@Test func passwordProtectedTagWithoutAKeyIsRefusedBeforeAnyWrite() throws {
+    let transceiver = try emulator(.ntag215)
+    // CFG0 (page 83h) with AUTH0 = 10h: pages from 10h on need the password.
+    _ = try transceiver.transceive([0xA2, 0x83, 0x04, 0x00, 0x00, 0x10], timeoutMilliseconds: 10)
+    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true), on: transceiver)
+    #expect(outcome.failure?.failureClass == .readOnly)
+    #expect(outcome.failure?.detail.contains("AUTH0") == true)
+    #expect(outcome.failure?.phase == .identify)
+    #expect(!outcome.wroteSomething)
+    #expect(transceiver.tag.storedPage(4) == [0x03, 0x00, 0xFE, 0x00], "the factory TLV is untouched")
+}
+
+@Test func dynamicLockBitsOverTheNDEFAreaMakeTheTagReadOnlyBeforeAnyWrite() throws {
+    let transceiver = try emulator(.ntag215)
+    // LOCK2 bit 0 locks pages 10h–1Fh of an NTAG215 (16 pages a bit).
+    _ = try transceiver.transceive([0xA2, 0x82, 0x01, 0x00, 0x00, 0x00], timeoutMilliseconds: 10)
+    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: false), on: transceiver)
+    #expect(outcome.failure?.failureClass == .readOnly)
+    #expect(!outcome.wroteSomething)
 }
 
 @Test func tooLargeMessageIsACapacityFailureAndNothingIsWritten() throws {
