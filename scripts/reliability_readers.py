@@ -38,6 +38,19 @@ def read_path_file(path, seconds=10):
     return None
 
 
+def stop_emulator(process):
+    """SIGTERM (when still running), then (was it alive, exit status, stderr)."""
+    alive = process.poll() is None
+    if alive:
+        process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        code = process.wait()
+    return alive, code, process.stderr.read().decode(errors="replace").strip()
+
+
 # --- pn532 through libnfc
 
 class PN532:
@@ -51,15 +64,7 @@ class PN532:
         self.spec = f"nfc:pn532_uart:{self.pty}"
 
     def stop(self):
-        alive = self.process.poll() is None
-        if alive:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            code = self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            code = self.process.wait()
-        return alive, code, self.process.stderr.read().decode(errors="replace").strip()
+        return stop_emulator(self.process)
 
 
 # --- pcscd with vpcd (the socket-activation trick of Sources/TestSupport/PCSCDaemon.swift)
@@ -131,15 +136,7 @@ class VPCDCard:
         time.sleep(1.0)  # vpcd accepts only at its 400 ms presence check
 
     def stop(self):
-        alive = self.process.poll() is None
-        if alive:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            code = self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            code = self.process.wait()
-        return alive, code, self.process.stderr.read().decode(errors="replace").strip()
+        return stop_emulator(self.process)
 
 
 # --- one kind through one path

@@ -112,10 +112,17 @@ final class VPCDCardLoop {
                         holdUntil = ContinuousClock.now + Self.tornHoldOff
                         return
                     }
+                    guard !wrong.isEmpty else {
+                        // `empty`: vpcd takes a zero-length frame as "card gone" and closes the link. Stay
+                        // away as after a tear: back before pcscd saw the removal, every connect is refused.
+                        _ = VPCDSocket.writeAll(vpcdFD, [0x00, 0x00])
+                        disconnect()
+                        holdUntil = ContinuousClock.now + Self.tornHoldOff
+                        return
+                    }
                     reply = wrong
                 }
-                let frame = VPCDFrameDecoder.encode(reply) ?? [0x00, 0x00]
-                guard VPCDSocket.writeAll(vpcdFD, frame) else {
+                guard let frame = VPCDFrameDecoder.encode(reply), VPCDSocket.writeAll(vpcdFD, frame) else {
                     disconnect()
                     return
                 }
