@@ -37,13 +37,18 @@ bench: deps
 	python3 scripts/bench.py $(if $(QUICK),--quick)
 
 ## reliability: crash, tear, bad-input, misbehaving-reader and environment-fault figures
-## (writes reports/reliability.md and .json; environment faults need root; KILLS/ROWS/SEED to vary)
+## (writes reports/reliability.md and .json; environment faults need root; KILLS/ROWS/SEED to vary;
+## ONLY=readers,swift runs some sections and keeps the others' figures; POSITIONS=1-16 the exchange
+## positions of the misbehaving-reader matrix through the PN532/libnfc and vpcd/pcscd paths)
 KILLS ?= 50
 ROWS ?= 300
 SEED ?= $(shell date +%s)
+ONLY ?= crash,corpus,env,swift,readers
+POSITIONS ?= 1-16
 reliability: deps
 	$(SWIFT) build --build-tests
-	LIBNFC_LOG_LEVEL=0 python3 scripts/reliability.py --kills $(KILLS) --rows $(ROWS) --seed $(SEED)
+	LIBNFC_LOG_LEVEL=0 python3 scripts/reliability.py --kills $(KILLS) --rows $(ROWS) --seed $(SEED) \
+		--only $(ONLY) --positions $(POSITIONS)
 
 ## fuzz: libFuzzer targets for the decoders and parsers, FUZZ_SECONDS each (not in CI; see docs/fuzzing.md)
 FUZZ_SECONDS ?= 60

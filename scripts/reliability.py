@@ -7,8 +7,15 @@ Writes reports/reliability.md and reports/reliability.json from this very run. S
   corpus    every case of Tests/Fixtures/bad/ through `validate` and `run` (sim store must stay empty)
   env       read-only ledger folder, full disk, locked ledger, unwritable reports folder (root only)
   swift     the tear and misbehaving-reader suites (Swift tests), which write their own figures
+  readers   misbehaving readers and tags through the PN532 emulator (stock libnfc) and the vpcd card
+            (stock pcscd): every kind at every exchange position, then the reader vanishing mid-job
+            (scripts/reliability_readers.py)
 
-Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,corpus,env,swift]
+A run of some sections (--only) keeps the other sections of the existing reports/reliability.json,
+each section saying which command and run produced it.
+
+Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,corpus,env,swift,readers]
+                              [--positions 1-16] [--paths pn532,vpcd]
        scripts/reliability.py crash --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
 import argparse, hashlib, json, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, time
@@ -313,7 +320,9 @@ def main():
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--json")
-    parser.add_argument("--only", default="crash,corpus,env,swift")
+    parser.add_argument("--only", default="crash,corpus,env,swift,readers")
+    parser.add_argument("--positions", default="1-16", help="exchange positions for the readers section: A-B or a list")
+    parser.add_argument("--paths", default="pn532,vpcd")
     args = parser.parse_args()
     if args.section == "crash":
         result = crash_test(args.kills, args.rows, args.seed)
@@ -321,17 +330,38 @@ def main():
         open(args.json, "w").write(text) if args.json else print(text)
         return 0 if not result["violations"] else 1
     sections = args.only.split(",")
-    command = f"scripts/reliability.py --kills {args.kills} --rows {args.rows} --seed {args.seed} --only {args.only}"
-    report = {"version": 1, "command": command, "startedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    command = (f"scripts/reliability.py --kills {args.kills} --rows {args.rows} --seed {args.seed} --only {args.only}"
+               + (f" --positions {args.positions} --paths {args.paths}" if "readers" in sections else ""))
+    now = lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    run = {"command": command, "startedAt": now()}
+    existing = os.path.join(ROOT, "reports", "reliability.json")
+    report = json.load(open(existing)) if os.path.exists(existing) and set(sections) != {
+        "crash", "corpus", "env", "swift", "readers"} else {}
+    runs = report.setdefault("sectionRuns", {})
+    for old in ("crash", "corpus", "environment", "swift"):  # reports of version 1 name their run at the top
+        if old in report and old not in runs:
+            runs[old] = {key: report.get(key) for key in ("command", "startedAt", "finishedAt")}
+    report.update({"version": 2, "command": command, "startedAt": run["startedAt"]})
+    def section(name, value):
+        report[name] = value
+        runs[name] = dict(run, finishedAt=now())
     if "crash" in sections:
-        report["crash"] = crash_test(args.kills, args.rows, args.seed)
+        section("crash", crash_test(args.kills, args.rows, args.seed))
     if "corpus" in sections:
-        report["corpus"] = corpus_test()
+        section("corpus", corpus_test())
     if "env" in sections:
-        report["environment"] = env_test()
+        section("environment", env_test())
     if "swift" in sections:
-        report["swift"] = swift_figures()
-    report["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        section("swift", swift_figures())
+    if "readers" in sections:
+        from reliability_readers import readers_test  # scripts/reliability_readers.py
+        if "-" in args.positions:
+            first, last = map(int, args.positions.split("-"))
+            positions = list(range(first, last + 1))
+        else:
+            positions = [int(p) for p in args.positions.split(",")]
+        section("readers", readers_test(PROVISION, make_job, check_invariants, positions, tuple(args.paths.split(","))))
+    report["finishedAt"] = now()
     os.makedirs(os.path.join(ROOT, "reports"), exist_ok=True)
     with open(os.path.join(ROOT, "reports", "reliability.json"), "w") as handle:
         json.dump(report, handle, indent=2)

@@ -1,13 +1,67 @@
 """Renders reports/reliability.json as Markdown (scripts/reliability.py)."""
 
 
+def provenance(report, name):
+    run = report.get("sectionRuns", {}).get(name)
+    if not run:
+        return []
+    return [f"_From the run {run.get('startedAt')} – {run.get('finishedAt')}: `{run.get('command')}`._", ""]
+
+
+def render_readers(readers):
+    lines = ["## 4b. Misbehaving readers and tags through the backends' emulators", "",
+             "Each case: a tag (or the reader in front of it) misbehaves once at tag exchange k, for k in "
+             f"{readers['positions'][0]}…{readers['positions'][-1]}, and a clean tag follows; a real "
+             "`provision run` child (manifest retries 1, onFailure reuse) drives it through stock libnfc "
+             "(`nfc:pn532_uart:` on the `provision emulate pn532 --line` pty) or stock pcscd with the vpcd "
+             "driver (`provision emulate vpcd`, ACR122U style). Tag-level kinds are the tags' `plan=`, reader "
+             "kinds the emulator's `--misbehave` (docs/pn532.md, docs/pcsc.md). Outcome = the failure class(es) "
+             "the ledger recorded for the misbehaving tag, or *absorbed* (done anyway: the fault hit an exchange "
+             "whose answer the cycle does not depend on, or a retry inside the reader path recovered it). "
+             "A violation is an untyped class, a next tag not done, a crash of either process, or a broken "
+             "ledger/image invariant.", ""]
+    for path, title in (("pn532", "PN532 on a pty, stock libnfc"), ("vpcd", "vpcd card, stock pcscd")):
+        data = readers.get(path)
+        if not data:
+            continue
+        lines += [f"### {title}: **{data['cases']}** cases ({data['kinds']} kinds × {len(readers['positions'])} "
+                  f"positions), violations **{data['violations']}**", "",
+                  "| kind | level | cases | outcomes | run exit | violations |", "|---|---|---|---|---|---|"]
+        for run in data["runs"]:
+            outcomes = ", ".join(f"{k}: {n}" for k, n in sorted(run["outcomes"].items()))
+            lines.append(f"| `{run['kind']}` | {run['level']} | {run['cases']} | {outcomes} | {run['runExit']} "
+                         f"| {len(run['violations'])} |")
+        lines.append("")
+        details = {}
+        for run in data["runs"]:
+            for klass, detail in run["details"].items():
+                details.setdefault(klass, set()).add(detail)
+        lines += ["Failure details seen (one per class and kind):"]
+        for klass, texts in sorted(details.items()):
+            lines.append(f"- {klass}: " + "; ".join(f"`{t}`" for t in sorted(texts)[:6]))
+        lines += ["", "Reader vanishing mid-job, then resumed on a reader that is back (same tag store):", "",
+                  "| how | first run exit | row states after | claims left | resumed run exit | violations |",
+                  "|---|---|---|---|---|---|"]
+        for case in data["vanish"]:
+            states = ", ".join(f"{k}: {n}" for k, n in sorted(case["statesAfterVanish"].items()))
+            lines.append(f"| {case['how']} | {case['firstExit']} | {states} | {case['claimsLeft']} | "
+                         f"{case['resumedExit']} | {len(case['violations'])} |")
+        messages = sorted({c["message"] for c in data["vanish"] if c["message"]})
+        lines += [""] + [f"- `{m}`" for m in messages]
+        problems = [v for r in data["runs"] + data["vanish"] for v in r["violations"]]
+        lines += [f"- violation: {v}" for v in problems[:30]]
+        lines.append("")
+    return lines
+
+
 def render(report):
     lines = ["# provision reliability report", "",
-             f"Run {report['startedAt']} – {report['finishedAt']}. Reproduce with `{report['command']}`"
-             " (what `make reliability` runs; the seed fixes the kill moments, not the machine's timing).", ""]
+             f"Last run {report['startedAt']} – {report['finishedAt']}: `{report['command']}`"
+             " (`make reliability` runs every section; the seed fixes the kill moments, not the machine's"
+             " timing). Sections not in that run keep the figures of the run named under their heading.", ""]
     crash = report.get("crash")
     if crash:
-        lines += ["## 1. Crash test (SIGKILL)", "",
+        lines += ["## 1. Crash test (SIGKILL)", ""] + provenance(report, "crash") + [
                   f"- {crash['rows']}-row job, `{crash['command']}`",
                   f"- kills: **{crash['kills']}**; claims left behind by kills: {crash['claimsLeftByKills']}; "
                   f"final run exit {crash['finalExit']}; {crash['seconds']} s",
@@ -21,7 +75,7 @@ def render(report):
         tears = {k: v for k, v in swift.items() if k.startswith("tear-")}
         if tears:
             total = sum(v["tearPoints"] for v in tears.values())
-            lines += ["## 2. Tear test (whole cycle: claim, identify, write, verify, lock, commit)", "",
+            lines += ["## 2. Tear test (whole cycle: claim, identify, write, verify, lock, commit)", ""] + provenance(report, "swift") + [
                       f"{len(tears)} configurations, **{total}** tear points (tag removed after exchange k, k = 0…n);"
                       " each torn tag re-presented once.", "",
                       "| configuration | message bytes | tear points | outcomes (tag content / ledger state) | violations |",
@@ -41,9 +95,12 @@ def render(report):
             lines.append("")
         if swift.get("exit") != 0:
             lines += [f"Swift suites exit {swift['exit']}:"] + [f"    {f}" for f in swift.get("failures", [])] + [""]
+    if report.get("readers"):
+        section = render_readers(report["readers"])
+        lines += section[:2] + provenance(report, "readers") + section[2:]
     corpus = report.get("corpus")
     if corpus:
-        lines += ["## 3. Bad input corpus", "",
+        lines += ["## 3. Bad input corpus", ""] + provenance(report, "corpus") + [
                   f"**{corpus['cases']}** cases under `Tests/Fixtures/bad/` (" +
                   ", ".join(f"{k}: {n}" for k, n in sorted(corpus["byKind"].items())) +
                   "), each through `provision validate` and `provision run` with a `sim:…?store=DIR` reader"
@@ -53,7 +110,7 @@ def render(report):
         lines.append("")
     env = report.get("environment")
     if env:
-        lines += ["## 5. Environment faults", ""]
+        lines += ["## 5. Environment faults", ""] + provenance(report, "environment")
         if "skipped" in env:
             lines.append(f"Skipped: {env['skipped']}")
         else:

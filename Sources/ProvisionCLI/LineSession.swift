@@ -93,6 +93,7 @@ final class LiveProgress: Sendable {
         case .duplicate(_, let uid, let job, let row):
             status(last: "\(uid) already provisioned as row \(row) of job \(job)")
         case .noRowForTag(_, let uid): status(last: "\(uid): no row left for this tag")
+        case .readerHiccup(let reader, let detail): status(last: "\(reader): \(detail), trying again")
         case .done(_, let uid, let row, let resumed):
             state.withLock { state in
                 state.done += 1

@@ -20,6 +20,8 @@ enum ReaderFactory {
               prog=MS       EEPROM programming time per page in ms (default 4.1)
               faults=LIST   per-tag probabilities kind:p, comma-separated, kinds:
                             tear nak5 noanswer readonly unformatted wrongchip multi
+              plan=LIST     scheduled misbehaviour, entry i for the i-th tag: KIND@N or '-';
+                            KIND garbage:N short:N long:N nak:C silence, at its N-th command
               store=DIR     keep each tag's image as DIR/<UID>.bin across runs
               removal=MS    modelled time for the operator to take a tag away (default 0)
               config=next|immediate  locks=immediate|next  wrongpwd=nak|silence

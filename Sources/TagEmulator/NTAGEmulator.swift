@@ -255,8 +255,12 @@ public final class NTAGEmulator: TagEndpoint {
             airtimeMicroseconds += timing.unanswered(command: command.count)
             return .silence
         }
+        if case .nak(let code) = faults.answerFaults[exchangeCount] {
+            airtimeMicroseconds += timing.acknowledged(command: command.count, programming: 0)
+            return fail(code & 0x0F)
+        }
         programmedThisExchange = false
-        let answer = dispatch(command)
+        let answer = faults.answerFaults[exchangeCount].map { $0.apply(to: dispatch(command)) } ?? dispatch(command)
         let programming = programmedThisExchange ? timing.programmingMicroseconds : 0
         switch answer {
         case .data(let bytes): airtimeMicroseconds += timing.exchange(command: command.count, answer: bytes.count)

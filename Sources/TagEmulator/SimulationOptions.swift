@@ -22,6 +22,9 @@ import NFCTags
 ///                 unformatted the tag arrives with a blank capability container
 ///                 wrongchip   the tag is a different chip than CHIP
 ///                 multi       a second tag is in the field when it arrives (the first poll sees two)
+/// plan=LIST     deterministic misbehaviour, entry i for the i-th tag: KIND@N or '-' (FaultPlan),
+///               KIND garbage:N | short:N | long:N | nak:C (hex code) | silence, at the tag's N-th
+///               command exchange; e.g. plan=garbage:4@3,-,nak:1@5
 /// store=DIR     load and save each tag's image as DIR/<UID>.bin (nfc-mfultralight layout), saved
 ///               after every programmed page and on removal, so a population survives across processes;
 ///               counters and the AUTHLIM failure count go to DIR/<UID>.state.json beside it
@@ -78,6 +81,8 @@ public struct SimulationOptions: Sendable, Hashable {
     public var timing: TimingMode = .instant
     /// Fault probabilities.
     public var faultRates = FaultRates()
+    /// Scheduled misbehaviour per tag (`plan=`).
+    public var plan = FaultPlan<TagPlanKind>()
     /// Directory holding `<UID>.bin` images, if any.
     public var storeDirectory: String?
     /// Modelled operator removal time after a release, ms.
@@ -137,6 +142,12 @@ public struct SimulationOptions: Sendable, Hashable {
                 }
                 configuration.programmingMicroseconds = ms * 1000
             case "faults": faultRates = try Self.parseFaults(value, bad)
+            case "plan":
+                do {
+                    plan = try FaultPlan(parsing: value, kind: TagAnswerFault.parse)
+                } catch {
+                    throw bad("plan: \(error.message); kinds are garbage:N, short:N, long:N, nak:C, silence")
+                }
             case "store":
                 guard !value.isEmpty, value != "true" else { throw bad("store needs a directory: store=DIR") }
                 storeDirectory = value
@@ -165,7 +176,7 @@ public struct SimulationOptions: Sendable, Hashable {
                 signingKey = bytes
             default:
                 throw bad(
-                    "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, store, removal, "
+                    "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, plan, store, removal, "
                         + "config, locks, wrongpwd, unknown, rfui, signer")
             }
         }
@@ -232,6 +243,12 @@ public struct SimulationOptions: Sendable, Hashable {
         }
         faults.secondTag = hit(faultRates.multi, draws[6])
         faults.seed = rng.next()
+        if let entry = plan.entry(forTagAt: index) {
+            switch entry.kind {
+            case .silence: faults.noAnswerExchanges.insert(entry.exchange)
+            case .answer(let fault): faults.answerFaults[entry.exchange] = fault
+            }
+        }
         return faults
     }
 }

@@ -15,6 +15,9 @@ public struct TagFaults: Sendable, Hashable {
     public var eepromErrorPages: Set<Int> = []
     /// Exchange numbers (1-based) that get no answer at all (flaky RF); the tag drops to IDLE.
     public var noAnswerExchanges: Set<Int> = []
+    /// Exchange numbers (1-based) the tag answers wrongly (`plan=` in a `sim:` spec): garbage, a
+    /// short or long answer, or a NAK of any code.
+    public var answerFaults: [Int: AnswerFault] = [:]
     /// The tag arrives permanently locked (CC3 `0F`, static `FF FF`, every dynamic lock bit).
     public var preLocked = false
     /// The tag arrives with a blank capability container (page 3 and pages 4–5 zero).
@@ -31,7 +34,37 @@ public struct TagFaults: Sendable, Hashable {
 
     /// Whether no fault is set.
     public var isEmpty: Bool {
-        removedAfterExchanges == nil && eepromErrorPages.isEmpty && noAnswerExchanges.isEmpty && !preLocked
+        removedAfterExchanges == nil && eepromErrorPages.isEmpty && noAnswerExchanges.isEmpty && answerFaults.isEmpty
+            && !preLocked
             && !unformatted && wrongChip == nil && !secondTag
+    }
+}
+
+/// One wrong answer of a misbehaving tag.
+///
+/// The answer is framed correctly on the air (a data answer carries a valid CRC_A), so the reader
+/// passes it on and the host has to notice what is wrong with it.
+public enum AnswerFault: Sendable, Hashable {
+    /// The command is carried out, but the answer is `count` bytes of noise.
+    case garbage(Int)
+    /// The command is carried out; the answer loses its last `drop` bytes (a 4-bit ACK becomes an
+    /// empty data frame).
+    case short(Int)
+    /// The command is carried out; the answer gains `extra` bytes (`EE`).
+    case long(Int)
+    /// The command is refused with this 4-bit NAK code (not carried out); the tag drops to IDLE.
+    case nak(UInt8)
+
+    /// The wrong answer to a command whose right answer was `answer`.
+    func apply(to answer: TagAnswer) -> TagAnswer {
+        switch (self, answer) {
+        case (.nak(let code), _): return .nak(code & 0x0F)
+        case (.garbage(let count), _): return .data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 0x5A) })
+        case (.short(let drop), .data(let bytes)): return .data(Array(bytes.dropLast(drop)))
+        case (.short, _): return .data([])
+        case (.long(let extra), .data(let bytes)): return .data(bytes + [UInt8](repeating: 0xEE, count: extra))
+        case (.long(let extra), .ack): return .data([0x0A] + [UInt8](repeating: 0xEE, count: extra))
+        case (.long, let other): return other
+        }
     }
 }

@@ -6,7 +6,8 @@ import TagEmulator
 extension EmulateCommand {
     /// `provision emulate pn532`: opens the pty, prints its path, serves until SIGINT/SIGTERM.
     static func runPN532(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let options = try Arguments(arguments, flags: ["line", "lenient-power"], options: ["tags", "timing", "baud", "path-file", "control"])
+        let options = try Arguments(arguments, flags: ["line", "lenient-power"],
+                                    options: ["tags", "timing", "baud", "path-file", "control", "misbehave"])
         try options.requirePositionals(0...0, usage: "provision emulate pn532 [options]")
         let field: PN532TagPopulation
         do {
@@ -39,31 +40,45 @@ extension EmulateCommand {
                 throw CLIError(.cannotCreate, "cannot write \(pathFile.path): \(error.localizedDescription)")
             }
         }
+        if let text = options.value("misbehave") {
+            do {
+                emulator.misbehave(try FaultPlan(parsing: text, kind: PN532Misbehaviour.parse), uid: field.field.options.uid(at:))
+            } catch {
+                throw CLIError.usage(
+                    "--misbehave: \(error); kinds are " + PN532Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
         emulator.start()
         context.out.line(emulator.slavePath)
-        let signal = await waitForTermination()
+        let reason = await waitForTermination(or: emulator)
         emulator.stop()
         if let pathFile { try? FileManager.default.removeItem(at: pathFile) }
         let stats = emulator.stats
-        context.err.line("pn532: stopped by signal \(signal) after \(stats.frames) frames, \(stats.replies) replies")
+        context.err.line("pn532: \(reason) after \(stats.frames) frames, \(stats.replies) replies, \(stats.misbehaved) misbehaved")
         return .success
     }
 
-    /// Waits for SIGINT or SIGTERM (both are ignored by default while waiting).
-    private static func waitForTermination() async -> Int32 {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    /// Waits for SIGINT or SIGTERM (both are ignored by default while waiting), or for the emulator
+    /// to vanish (`--misbehave vanish@N`).
+    private static func waitForTermination(or emulator: PN532Emulator) async -> String {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             Foundation.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
+            source.setEventHandler { @Sendable in continuation.yield("stopped by signal \(number)") }
             source.resume()
             return source
         }
-        var received: Int32 = 0
-        for await number in stream {
-            received = number
+        let watcher = Task {
+            while !Task.isCancelled, !emulator.hasVanished { try? await Task.sleep(for: .milliseconds(20)) }
+            if emulator.hasVanished { continuation.yield("vanished as planned (--misbehave vanish)") }
+        }
+        var received = ""
+        for await reason in stream {
+            received = reason
             break
         }
+        watcher.cancel()
         for source in sources { source.cancel() }
         return received
     }

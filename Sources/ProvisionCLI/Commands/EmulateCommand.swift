@@ -7,6 +7,7 @@ struct EmulateCommand: Command {
     static let help = """
         Usage: provision emulate pn532 [--tags SPEC] [--timing instant|datasheet] [--baud 115200]
                                        [--path-file FILE] [--control SOCKET] [--line] [--lenient-power]
+                                       [--misbehave LIST]
 
         Serves a software PN532 (firmware 1.6) on a new pseudo-terminal and prints its path
         (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
@@ -24,6 +25,11 @@ struct EmulateCommand: Command {
                              (only SAMConfiguration after reset)
           --path-file FILE   also write the pty path to FILE (removed on exit)
           --control SOCKET   unix socket taking: insert [UID], remove, dump PATH, stats
+          --misbehave LIST   the reader misbehaves on the replies to tag commands: entry i is for the
+                             i-th tag, KIND@N (at its N-th tag command) or '-'; KIND dcs, lcs
+                             (checksum inverted), truncate, wrongcode, nackstorm, noack, vanish (the
+                             pty closes and the emulator exits); e.g. --misbehave 'dcs@2,-,vanish@5'.
+                             The tags' own misbehaviour is the spec option plan= (see the sim reader)
 
         Example:
           provision emulate pn532 --tags 'sim:ntag215?count=5' --line --control /tmp/pn532.sock

@@ -8,6 +8,7 @@ enum EmulateVPCD {
     static let help = """
         Usage: provision emulate vpcd [--port 35963] [--host 127.0.0.1] [--tags SPEC]
                                       [--reader-style acr122u|acr1252u|plain] [--control SOCKET]
+                                      [--misbehave LIST]
 
         Presents emulated NTAG21x tags to a running pcscd through the vsmartcard vpcd driver (one
         reader slot per process; slot s of a reader.conf entry listens on CHANNELID + s). The card
@@ -22,6 +23,11 @@ enum EmulateVPCD {
           --reader-style S     acr122u (default), acr1252u or plain
           --control SOCKET     unix socket taking one command per line:
                                insert [UID], remove, dump, stats, feedback, quit
+          --misbehave LIST     the card answers APDUs wrongly: entry i is for the i-th tag, KIND@N (its
+                               N-th APDU) or '-'; KIND sw:XXXX (only that status word), short (last
+                               data byte lost), malformed (2 bytes after the SW), empty (zero-length
+                               frame: card gone), drop (socket closed, no answer); the tag comes back
+                               after empty and drop. Tag-level misbehaviour: plan= in the --tags spec
 
         Example:
           provision emulate vpcd --tags 'sim:ntag213?count=50&line' --control /tmp/vpcd.sock
@@ -30,7 +36,7 @@ enum EmulateVPCD {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let options = try Arguments(
-            arguments, flags: [], options: ["port", "host", "tags", "reader-style", "control"])
+            arguments, flags: [], options: ["port", "host", "tags", "reader-style", "control", "misbehave"])
         try options.requirePositionals(0...0, usage: "provision emulate vpcd [options]")
         let port = try options.integer("port", in: 1...65535) ?? 35963
         let styleName = options.value("reader-style") ?? "acr122u"
@@ -43,9 +49,16 @@ enum EmulateVPCD {
             throw CLIError.usage("--host must be an IPv4 address such as 127.0.0.1, got '\(host)'")
         }
         let (simulation, lineMode) = try population(options.value("tags") ?? "sim:ntag215")
-        let configuration = VPCDConfiguration(
+        var configuration = VPCDConfiguration(
             host: host, port: UInt16(port), style: style,
             controlPath: options.value("control").map { context.url(forPath: $0).path }, lineMode: lineMode)
+        if let text = options.value("misbehave") {
+            do {
+                configuration.misbehaviour = try FaultPlan(parsing: text, kind: VPCDMisbehaviour.parse).byUID(simulation.uid(at:))
+            } catch {
+                throw CLIError.usage("--misbehave: \(error); kinds are \(VPCDMisbehaviour.kinds)")
+            }
+        }
         let card: VPCDVirtualTag
         do {
             card = try VPCDVirtualTag.start(configuration) { VPCDFieldSource(options: simulation) }

@@ -39,7 +39,8 @@ struct RunCommand: Command {
         The ledger is consistent either way.
 
         Exit: 0 every row done, 1 rows remain or failed, 64 usage, 65 bad job, 66 missing file,
-        69 reader or ledger unavailable, 73 cannot create the ledger or reports, 74 I/O, 77 a key file
+        69 reader or ledger unavailable (also when a reader vanished mid-job and rows remain; run
+        again to resume), 73 cannot create the ledger or reports, 74 I/O, 77 a key file
         readable by group or others, 130 interrupted.
 
         Examples:
@@ -100,7 +101,9 @@ struct RunCommand: Command {
         }
         for problem in session.readerFailures { context.err.line("error: \(problem)") }
         if session.interrupted { return .interrupted }
-        return report.rows.done == report.rows.total ? .success : .failure
+        if report.rows.done == report.rows.total { return .success }
+        // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader.
+        return session.readerFailures.isEmpty ? .failure : .unavailable
     }
 
     /// Pre-flight: every problem on stderr and exit 65 before any tag or ledger is touched.

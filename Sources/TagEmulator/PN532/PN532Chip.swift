@@ -50,6 +50,10 @@ public final class PN532Chip {
     /// Commands answered, by command code.
     public private(set) var commandCounts: [UInt8: Int] = [:]
 
+    /// The UID of the tag the last InDataExchange / InCommunicateThru was passed to (`nil` when the
+    /// last command reached no tag); front-end misbehaviour is scheduled by it.
+    public private(set) var lastExchangeUID: [UInt8]?
+
     /// The command pending now (its payload), if any.
     public private(set) var pendingCommand: [UInt8]?
     /// The tag the host has selected as target 1.
@@ -88,6 +92,7 @@ public final class PN532Chip {
             power = .normal
         }
         pendingCommand = nil
+        lastExchangeUID = nil
         commandCounts[code, default: 0] += 1
         guard let answer = answer(code: code, data: data, payload: payload) else { return .pending }
         guard let reply = answer else { return .applicationError }
@@ -256,6 +261,7 @@ public final class PN532Chip {
     private func dataExchange(_ data: [UInt8]) -> [UInt8] {
         guard data.count >= 2, let tag = selected else { return [0x27] }
         guard field.current === tag, fieldOn else { return [0x01] }
+        lastExchangeUID = tag.uid
         var command = Array(data.dropFirst())
         // COMPATIBILITY_WRITE: the chip runs both radio steps from one frame.
         if command.first == 0xA0, command.count == 18 {
@@ -281,6 +287,7 @@ public final class PN532Chip {
     /// Raw tag answers carry their CRC_A where the air frame has one (`TagEndpoint.receiveRaw`).
     private func communicateThru(_ data: [UInt8]) -> [UInt8] {
         guard fieldOn, let tag = field.current else { return [0x01] }
+        lastExchangeUID = tag.uid
         let lastBits = registers.transmitLastBits
         let frame = registers.transmitCRC ? CRCA.appending(to: data) : data
         let answer = tag.receiveRaw(frame, lastByteBits: lastBits == 0 ? 8 : lastBits)

@@ -50,9 +50,20 @@ extension PN532Emulator {
         // A new command replaces a pending one and any reply not yet sent (pitfall 9).
         scheduled.removeAll { $0.cancellable }
         pendingDeadline = nil
-        let outcome = chip.handle(payload, wokenUp: decoder.takeWakeUp())
         let receivedAt = UInt64(frameBytes) * byteNanoseconds
         let ackAt = receivedAt + 6 * byteNanoseconds
+        if stormFramesLeft > 0 {
+            stormFramesLeft -= 1
+            schedule(Self.storm, after: ackAt, cancellable: false)
+            return
+        }
+        let outcome = chip.handle(payload, wokenUp: decoder.takeWakeUp())
+        if payload.count >= 2, payload[1] == 0x40 || payload[1] == 0x42, case .reply(let answer) = outcome,
+            let uid = chip.lastExchangeUID, let kind = misbehaviour?.tick(uid: uid)
+        {
+            misbehave(kind, answer: answer, ackAt: ackAt)
+            return
+        }
         switch outcome {
         case .ignored:
             return
@@ -74,6 +85,39 @@ extension PN532Emulator {
             let replyAt = configuration.timing == .instant ? ackAt : ackAt + chipNanoseconds + UInt64(frame.count) * byteNanoseconds
             reply(frame, after: replyAt)
         }
+    }
+
+    /// Sixteen NACK frames: what a NACK storm sends instead of ACK and reply.
+    static let storm = Array([[UInt8]](repeating: PN532Frame.nackBytes, count: 16).joined())
+
+    /// Carries out one planned misbehaviour in place of the normal ACK + `answer` (`PN532Misbehaviour`).
+    private func misbehave(_ kind: PN532Misbehaviour, answer: [UInt8], ackAt: UInt64) {
+        var frame = PN532Frame.encode(answer)
+        switch kind {
+        case .dcs: frame[frame.count - 2] ^= 0xFF
+        case .lcs: frame[frame[3] == 0xFF ? 7 : 4] ^= 0xFF
+        case .truncate: frame = Array(frame.prefix(frame.count / 2))
+        case .wrongcode: frame = PN532Frame.encode([answer[0], answer[1] &+ 2] + answer.dropFirst(2))
+        case .nackstorm:
+            stormFramesLeft = PN532Misbehaviour.stormFrames - 1
+            schedule(Self.storm, after: ackAt, cancellable: false)
+            return
+        case .noack:
+            return
+        case .vanish:
+            vanish()
+            return
+        }
+        schedule(PN532Frame.ackBytes, after: ackAt, cancellable: false)
+        reply(frame, after: ackAt)
+    }
+
+    /// The reader is unplugged: pty closed, nothing scheduled, the I/O loop ends.
+    private func vanish() {
+        vanished = true
+        scheduled.removeAll()
+        pty.hangUp()
+        endLoop()
     }
 
     private func reply(_ frame: [UInt8], after delay: UInt64) {
@@ -106,7 +150,7 @@ extension PN532Emulator {
             if first.cancellable { statistics.replies += 1 }
             scheduled.removeFirst()
         }
-        if !batch.isEmpty { pty.write(batch) }
+        if !batch.isEmpty, !pty.isHungUp { pty.write(batch) }
     }
 
     /// How long `poll` may sleep: until the next scheduled write, or 20 ms while a command is
@@ -147,7 +191,8 @@ extension PN532Emulator {
                 current.refused = chip.refusedFrames
                 let uid = chip.field.current.map { $0.uid.map { String(format: "%02X", $0) }.joined() } ?? "none"
                 return "ok frames=\(current.frames) replies=\(current.replies) checksum_errors=\(current.checksumErrors) "
-                    + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) baud=\(baud) tag=\(uid)"
+                    + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) baud=\(baud) tag=\(uid) "
+                    + "misbehaved=\(misbehaviour?.fired.count ?? 0)"
             default:
                 throw PN532ControlError("unknown command '\(verb)' (insert [UID], remove, dump PATH, stats)")
             }

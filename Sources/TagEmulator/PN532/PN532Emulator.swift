@@ -63,6 +63,8 @@ public final class PN532Emulator: @unchecked Sendable {
         public var replies = 0
         /// The modelled UART speed now (changed by SetSerialBaudRate).
         public var baud = 0
+        /// Planned misbehaviours carried out.
+        public var misbehaved = 0
     }
 
     /// The slave path the host opens (`/dev/pts/N`).
@@ -83,6 +85,12 @@ public final class PN532Emulator: @unchecked Sendable {
     /// The speed a SetSerialBaudRate asked for; it takes effect once the host ACKs the reply.
     var pendingBaud: Int?
     var control: ControlServer?
+    /// The reader's own misbehaviour (`--misbehave`), scheduled by tag UID and exchange.
+    var misbehaviour: FaultSchedule<PN532Misbehaviour>?
+    /// Host frames a NACK storm still swallows.
+    var stormFramesLeft = 0
+    /// Whether a `vanish` misbehaviour unplugged the reader.
+    var vanished = false
     private let wakePipe: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
@@ -124,7 +132,10 @@ public final class PN532Emulator: @unchecked Sendable {
             defer { running = false }
             return running
         }
-        guard wasRunning else { return }
+        guard wasRunning else {
+            if hasVanished { control?.close() }
+            return
+        }
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)
         finished.wait()
@@ -136,6 +147,15 @@ public final class PN532Emulator: @unchecked Sendable {
         try lock.withLock { try body(chip) }
     }
 
+    /// Sets the reader's misbehaviour plan (`PN532Misbehaviour`); entry `i` is for the tag whose UID
+    /// `uid(i)` gives. Call before `start()`.
+    public func misbehave(_ plan: FaultPlan<PN532Misbehaviour>, uid: (Int) -> [UInt8]) {
+        lock.withLock { misbehaviour = plan.isEmpty ? nil : FaultSchedule(plan, uid: uid) }
+    }
+
+    /// Whether the reader vanished (a `vanish` misbehaviour closed the pty and ended the I/O loop).
+    public var hasVanished: Bool { lock.withLock { vanished } }
+
     /// The counters so far.
     public var stats: Statistics {
         lock.withLock {
@@ -143,11 +163,15 @@ public final class PN532Emulator: @unchecked Sendable {
             copy.checksumErrors = decoder.checksumErrors
             copy.refused = chip.refusedFrames
             copy.baud = baud
+            copy.misbehaved = misbehaviour?.fired.count ?? 0
             return copy
         }
     }
 
     private var isRunning: Bool { lock.withLock { running } }
+
+    /// Ends the I/O loop from inside it (`lock` held): the reader vanished.
+    func endLoop() { running = false }
 
     private func runLoop() {
         while isRunning {

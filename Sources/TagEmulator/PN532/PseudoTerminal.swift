@@ -53,7 +53,18 @@ public final class PseudoTerminal {
         self.slavePath = path
     }
 
+    /// Whether `hangUp()` closed the pair.
+    public private(set) var isHungUp = false
+
     deinit {
+        hangUp()
+    }
+
+    /// Closes both ends, as unplugging a USB serial adapter does: the host's next read or write on the
+    /// slave fails (`EIO`).
+    public func hangUp() {
+        guard !isHungUp else { return }
+        isHungUp = true
         close(slave)
         close(master)
     }

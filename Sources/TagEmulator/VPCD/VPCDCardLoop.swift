@@ -22,6 +22,8 @@ final class VPCDCardLoop {
     private var clients: [Int32: [UInt8]] = [:]
     private var stopping = false
     private var connections = 0
+    /// The card's planned misbehaviour.
+    private let misbehaviour: FaultSchedule<VPCDMisbehaviour>
     /// A torn tag is put back only after this instant, so pcscd sees it leave first.
     private var holdUntil: ContinuousClock.Instant?
     /// How long a torn tag stays out in line mode: longer than pcscd's presence poll (400 ms), else
@@ -34,6 +36,7 @@ final class VPCDCardLoop {
         self.shared = shared
         self.controlFD = controlFD
         card = VPCDCard(style: configuration.style)
+        misbehaviour = FaultSchedule(byUID: configuration.misbehaviour)
         if let tag = source.current { card.insert(tag) }
     }
 
@@ -100,7 +103,25 @@ final class VPCDCardLoop {
         while vpcdFD >= 0, let payload = decoder.nextFrame() {
             guard let message = VPCDMessage(payload: payload) else { continue }
             let usedBeforePowerOff = message == .powerOff && card.apdusSinceInsert > 0
-            if let reply = card.handle(message) {
+            let uid = card.tag?.uid
+            if var reply = card.handle(message) {
+                if case .apdu = message, let uid, let kind = misbehaviour.tick(uid: uid) {
+                    guard let wrong = kind.apply(to: reply) else {
+                        // `drop`: the link dies before the answer; the tag returns once pcscd saw it leave.
+                        disconnect()
+                        holdUntil = ContinuousClock.now + Self.tornHoldOff
+                        return
+                    }
+                    guard !wrong.isEmpty else {
+                        // `empty`: vpcd takes a zero-length frame as "card gone" and closes the link. Stay
+                        // away as after a tear: back before pcscd saw the removal, every connect is refused.
+                        _ = VPCDSocket.writeAll(vpcdFD, [0x00, 0x00])
+                        disconnect()
+                        holdUntil = ContinuousClock.now + Self.tornHoldOff
+                        return
+                    }
+                    reply = wrong
+                }
                 guard let frame = VPCDFrameDecoder.encode(reply), VPCDSocket.writeAll(vpcdFD, frame) else {
                     disconnect()
                     return
@@ -188,7 +209,7 @@ final class VPCDCardLoop {
             return text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "ok\n"
         case "stats":
             let uid = card.tag.map { Hex.compact($0.uid) } ?? "none"
-            return card.statistics.line + " connections=\(connections) tag=\(uid)\nok\n"
+            return card.statistics.line + " connections=\(connections) tag=\(uid) misbehaved=\(misbehaviour.fired.count)\nok\n"
         case "feedback":
             return card.feedbackLog.map { Hex.string($0) + "\n" }.joined() + "ok\n"
         case "quit":

@@ -19,6 +19,8 @@ public struct VPCDConfiguration: Sendable, Hashable {
     public var lineMode: Bool
     /// Delay between connection attempts while vpcd is not listening.
     public var retryMilliseconds: Int
+    /// The card's own misbehaviour (`--misbehave`), by tag UID.
+    public var misbehaviour: [[UInt8]: FaultPlan<VPCDMisbehaviour>.Entry] = [:]
 
     /// Creates a configuration.
     public init(
