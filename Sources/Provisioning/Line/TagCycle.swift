@@ -196,7 +196,8 @@ private final class Runner {
         let configuration: Type2Configuration
         do {
             configuration = try tag.readConfiguration()
-        } catch let error as TransportError where error != .tagLost && plan.protection == nil {
+        } catch let error as TransportError where error.isNAK && plan.protection == nil {
+            // Only a refusal means protection; a reader error or silence keeps its own class.
             throw CycleFailure(
                 .readOnly, phase: .identify,
                 "the configuration pages refuse READ (\(error)): the tag is password-protected and the job has no key")

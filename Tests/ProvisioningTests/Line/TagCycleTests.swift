@@ -70,6 +70,42 @@ private final class CommandLog: Transceiver {
     #expect(transceiver.tag.storedPage(4) == [0x03, 0x00, 0xFE, 0x00], "the factory TLV is untouched")
 }
 
+/// Fails the `failing`-th command with a reader error, passing every other frame through.
+private final class FailingCommand: Transceiver {
+    let inner: EmulatorTransceiver
+    let failing: Int
+    var sent = 0
+    init(_ inner: EmulatorTransceiver, failing: Int) { self.inner = inner; self.failing = failing }
+    func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
+        sent += 1
+        if sent == failing { throw .transport("NFC_EIO (Input / Output Error)") }
+        return try inner.transceive(command, timeoutMilliseconds: timeoutMilliseconds)
+    }
+    func reactivate() throws(TransportError) { try inner.reactivate() }
+    var modelledAirtimeMicroseconds: Double? { inner.modelledAirtimeMicroseconds }
+}
+
+@Test func readProtectedConfigurationWithoutAKeyIsReadOnlyBeforeAnyWrite() throws {
+    let transceiver = try emulator(.ntag215)
+    // ACCESS (page 84h) PROT = 1, then CFG0 AUTH0 = 04h: the configuration pages refuse READ with NAK 0.
+    _ = try transceiver.transceive([0xA2, 0x84, 0x80, 0x00, 0x00, 0x00], timeoutMilliseconds: 10)
+    _ = try transceiver.transceive([0xA2, 0x83, 0x04, 0x00, 0x00, 0x04], timeoutMilliseconds: 10)
+    try transceiver.reactivate()
+    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true), on: transceiver)
+    #expect(outcome.failure?.failureClass == .readOnly)
+    #expect(outcome.failure?.detail.contains("refuse READ") == true)
+    #expect(!outcome.wroteSomething)
+}
+
+@Test func readerErrorOnTheConfigurationReadKeepsItsClass() throws {
+    // Command 2 is the READ of the lock page: a reader fault there is not a password-protected tag.
+    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true),
+                               on: FailingCommand(try emulator(.ntag215), failing: 2))
+    #expect(outcome.failure?.failureClass == .transport)
+    #expect(outcome.failure?.detail.contains("NFC_EIO") == true)
+    #expect(!outcome.wroteSomething)
+}
+
 @Test func dynamicLockBitsOverTheNDEFAreaMakeTheTagReadOnlyBeforeAnyWrite() throws {
     let transceiver = try emulator(.ntag215)
     // LOCK2 bit 0 locks pages 10h–1Fh of an NTAG215 (16 pages a bit).
