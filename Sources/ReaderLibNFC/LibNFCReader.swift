@@ -12,6 +12,9 @@ import Synchronization
 public actor LibNFCReader: TagReader {
     private let executor = QueueExecutor(label: "libnfc")
     private var handle: LibNFCDevice?
+    /// The next tag, selected by `release` while it looked for the previous one; `poll` hands it
+    /// out without selecting it a second time.
+    private var arrived: DetectedTag?
 
     /// The connstring the device was opened with.
     public nonisolated let connstring: String
@@ -133,10 +136,15 @@ public actor LibNFCReader: TagReader {
     }
 
     /// Selects a tag (InListPassiveTarget, finite retries) every 25 ms until one answers or the time
-    /// is up; returns `.empty` on timeout or cancellation. One PN532 select reports one tag, so
-    /// `.multipleTags` is never returned.
+    /// is up; returns `.empty` on timeout or cancellation. A tag that `release` already selected
+    /// (the next one, seen while checking that the last one left) is returned as it is, still
+    /// selected. One PN532 select reports one tag, so `.multipleTags` is never returned.
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         let device = try device()
+        if let tag = arrived {
+            arrived = nil
+            if device.selectedUID == tag.uid { return .tag(tag) }
+        }
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
         while true {
             if let tag = try await abortable(device, { () throws(TransportError) in try device.select() }) {
@@ -165,9 +173,10 @@ public actor LibNFCReader: TagReader {
     }
 
     /// InDeselect (HLTA), then until the time is up: field off/on and a select; the tag is gone
-    /// when nothing or a different UID answers.
+    /// when nothing or a different UID answers. A different tag stays selected for the next `poll`.
     public func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool {
         let device = try device()
+        arrived = nil
         guard let uid = device.selectedUID else { return true }
         try device.deselect()
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
@@ -175,7 +184,7 @@ public actor LibNFCReader: TagReader {
             try device.cycleField()
             let seen = try await abortable(device, { () throws(TransportError) in try device.select() })
             guard let seen, seen.uid == uid else {
-                device.selectedUID = nil
+                arrived = seen
                 return true
             }
             try device.deselect()
