@@ -22,15 +22,20 @@ public actor LibNFCReader: TagReader {
     public nonisolated let name: String
     /// Host-link slack added to every tag timeout (spec option `slack=MS`).
     private let linkSlackMilliseconds: Int
+    /// The UART speed asked for with spec option `baud=` (`pn532_uart` only), if any.
+    private let requestedBaud: Int?
+    /// The UART speed libnfc talks to the PN532 at (`nil`: libnfc's default, 115200).
+    public private(set) var linkBaud: Int?
     /// libnfc passes any Type 2 command through.
     public nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
 
     /// The actor's own serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private init(connstring: String, linkSlackMilliseconds: Int) {
+    private init(connstring: String, linkSlackMilliseconds: Int, baud: Int?) {
         self.connstring = connstring
         self.linkSlackMilliseconds = linkSlackMilliseconds
+        requestedBaud = baud
         name = "nfc:" + connstring
     }
 
@@ -59,7 +64,17 @@ public actor LibNFCReader: TagReader {
             }
             slack = value
         }
-        let reader = LibNFCReader(connstring: connstring, linkSlackMilliseconds: slack)
+        var baud: Int?
+        if let text = spec.option("baud") {
+            guard connstring.hasPrefix("pn532_uart:"), connstring.split(separator: ":").count == 2 else {
+                throw LibNFCError(.badSpec, "reader '\(spec)': baud= needs a pn532_uart:<port> connstring without a speed")
+            }
+            guard let value = Int(text), PN532BaudSwitch.speeds.contains(value) else {
+                throw LibNFCError(.badSpec, "reader '\(spec)': baud must be one of \(PN532BaudSwitch.speeds.map(String.init).joined(separator: ", ")), got '\(text)'")
+            }
+            baud = value
+        }
+        let reader = LibNFCReader(connstring: connstring, linkSlackMilliseconds: slack, baud: baud)
         try await reader.connect()
         return reader
     }
@@ -91,7 +106,7 @@ public actor LibNFCReader: TagReader {
     private func connect() throws(LibNFCError) {
         let lock = try DeviceLock(connstring: connstring)
         guard let context = LibNFCCalls.initContext() else { throw LibNFCError(.noDevice, "libnfc cannot create a context") }
-        guard let device = LibNFCCalls.open(context, connstring) else {
+        guard let device = openDevice(context) else {
             LibNFCCalls.exit(context)
             throw LibNFCError(.openFailed, "libnfc cannot open '\(connstring)'")
         }
@@ -111,6 +126,23 @@ public actor LibNFCReader: TagReader {
             throw LibNFCError(.notResponding, "'\(connstring)' refused finite select", cause: opened.status(finite))
         }
         handle = opened
+    }
+
+    /// `nfc_open` at the speed spec option `baud=` asks for: the PN532 is switched from 115200 first
+    /// (`PN532BaudSwitch`); a chip that does not answer at 115200 may still run at that speed from an
+    /// earlier session, so libnfc tries it; failing both, the port opens at 115200.
+    private func openDevice(_ context: NFCContextPointer) -> NFCDevicePointer? {
+        guard let baud = requestedBaud, baud != 115_200 else { return LibNFCCalls.open(context, connstring) }
+        let port = String(connstring.dropFirst("pn532_uart:".count))
+        let switched = PN532BaudSwitch.raise(port: port, to: baud)
+        if let device = LibNFCCalls.open(context, connstring + ":\(baud)") {
+            if LibNFCCalls.setProperty(device, .activateField, false) >= 0 {
+                linkBaud = baud
+                return device
+            }
+            LibNFCCalls.close(device)
+        }
+        return switched ? nil : LibNFCCalls.open(context, connstring)
     }
 
     /// Releases the device: InRelease, field off, PowerDown, unlock. Later calls fail with `.transport`.

@@ -194,6 +194,26 @@ struct LibNFCReaderTests {
         await reader.close()
     }
 
+    /// `baud=921600`: SetSerialBaudRate at 115200 before libnfc opens the port at the new speed.
+    @Test func baudOptionRaisesTheUARTBeforeLibNFCOpensIt() async throws {
+        let pn532 = try EmulatedPN532()
+        #expect(pn532.emulator.stats.baud == 115_200)
+        let spec = try ReaderSpec("nfc:pn532_uart:" + pn532.emulator.slavePath + "?slack=1000&baud=921600")
+        let reader = try await LibNFCReader.open(spec: spec)
+        #expect(await reader.linkBaud == 921_600)
+        #expect(pn532.emulator.stats.baud == 921_600)
+        _ = try await reader.poll(timeoutMilliseconds: 500)
+        let page = try await reader.withTransceiver { tag in try tag.transceive([0x30, 0x03], timeoutMilliseconds: 5) }
+        #expect(Array(page.prefix(4)) == [0xE1, 0x10, 0x3E, 0x00])
+        await reader.close()
+        for bad in ["?baud=12345", "?baud=fast", ":115200?baud=921600"] {
+            let error = await #expect(throws: LibNFCError.self) {
+                try await LibNFCReader.open(spec: try ReaderSpec("nfc:pn532_uart:" + pn532.emulator.slavePath + bad))
+            }
+            #expect(error?.code == .badSpec, "\(bad)")
+        }
+    }
+
     @Test func releaseOfATagThatStaysTimesOut() async throws {
         let pn532 = try EmulatedPN532()
         let reader = try await LibNFCReader.open(spec: pn532.spec)
