@@ -28,8 +28,9 @@ enum ReaderFactory {
               unknown=nak|silence    rfui=ignore|store   (chip behaviours still open in the datasheets)
               signer=HEX    secp128r1 private key (32 hex digits) tags sign READ_SIG with (default: test key)
               e.g. sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02
-          nfc[:CONNSTRING][?slack=MS]  a libnfc device, e.g. nfc:pn532_uart:/dev/ttyUSB0; slack= adds
-                                 host-link time to every tag timeout (default 50 ms)
+          nfc[:CONNSTRING][?slack=MS][&baud=SPEED]  a libnfc device, e.g. nfc:pn532_uart:/dev/ttyUSB0;
+                                 slack= adds host-link time to every tag timeout (default 50 ms);
+                                 baud= (pn532_uart) raises the UART first, e.g. baud=921600
           pcsc[:NAME|#N|*]       a PC/SC reader by exact name, index, or every reader (pcsc:*)
 
         """

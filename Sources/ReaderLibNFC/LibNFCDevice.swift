@@ -13,6 +13,8 @@ final class LibNFCDevice {
     var selectedUID: [UInt8]?
     /// Whether CRC handling and easy framing are off (InCommunicateThru with host-side CRC).
     private var rawMode = false
+    /// Whether an InListPassiveTarget ran since raw mode was last queued (`enterRawMode`).
+    private var registersUnknown = false
 
     /// Slack added to a tag timeout for the host link (UART, USB) when passed to libnfc (spec option
     /// `slack=MS`, default 50; software emulators on a loaded host may need more).
@@ -41,24 +43,41 @@ final class LibNFCDevice {
         NFCStatus(rawValue: raw, detail: LibNFCCalls.errorText(device))
     }
 
-    /// Switches between InDataExchange framing (for select) and raw InCommunicateThru with
-    /// host-side CRC_A (for tag commands), only when it changes: libnfc queues the register writes
-    /// and sends them before the next command (`pn532-libnfc.md` §4.3).
-    func setRawMode(_ raw: Bool) throws(TransportError) {
-        guard rawMode != raw else { return }
-        for property in [LibNFCProperty.handleCRC, .easyFraming] {
-            let result = LibNFCCalls.setProperty(device, property, !raw)
-            guard result >= 0 else { throw .transport("cannot set \(property): \(status(result))") }
+    /// Puts the chip in raw mode (CRC off both ways, InCommunicateThru) for tag commands, once:
+    /// selects, field switching and InDeselect do not depend on the CRC bits, so the backend never
+    /// switches back (`docs/pn532.md`, "Frames per tag"). libnfc queues the writes and
+    /// flushes them before the next command as one ReadRegister plus, only for values that differ,
+    /// one WriteRegister (`pn532-libnfc.md` §4.3, §6).
+    ///
+    /// After an InListPassiveTarget the chip's TxMode/RxMode are not known (the firmware configures
+    /// the CIU for the activation itself), so the CRC-off state is queued again: CRC on then off in
+    /// libnfc's write-back cache, which reads the two registers before the next command and writes
+    /// them only when the chip changed them.
+    func enterRawMode() throws(TransportError) {
+        if rawMode {
+            guard registersUnknown else { return }
+            try set(.handleCRC, true)
+            try set(.handleCRC, false)
+        } else {
+            try set(.handleCRC, false)
+            try set(.easyFraming, false)
+            rawMode = true
         }
-        rawMode = raw
+        registersUnknown = false
     }
 
-    /// One ISO/IEC 14443-A select (InListPassiveTarget, finite retries), optionally of `uid`.
+    private func set(_ property: LibNFCProperty, _ enabled: Bool) throws(TransportError) {
+        let result = LibNFCCalls.setProperty(device, property, enabled)
+        guard result >= 0 else { throw .transport("cannot set \(property): \(status(result))") }
+    }
+
+    /// One ISO/IEC 14443-A select (InListPassiveTarget, finite retries), optionally of `uid`, in
+    /// whatever framing mode the device is in (libnfc's select does not depend on it).
     ///
     /// - Returns: the tag, or `nil` when none answered.
     func select(uid: [UInt8]? = nil) throws(TransportError) -> DetectedTag? {
-        try setRawMode(false)
         let (result, tag) = LibNFCCalls.selectISO14443A(device, uid: uid)
+        registersUnknown = rawMode
         if result < 0 {
             let failure = status(result)
             if failure == .timeout || failure == .aborted { return nil }
@@ -70,7 +89,6 @@ final class LibNFCDevice {
 
     /// Switches the field off and on: every tag in it resets to IDLE (halted ones wake up).
     func cycleField() throws(TransportError) {
-        try setRawMode(false)
         for on in [false, true] {
             let result = LibNFCCalls.setProperty(device, .activateField, on)
             guard result >= 0 else { throw .transport("cannot switch the field: \(status(result))") }

@@ -12,6 +12,9 @@ import Synchronization
 public actor LibNFCReader: TagReader {
     private let executor = QueueExecutor(label: "libnfc")
     private var handle: LibNFCDevice?
+    /// The next tag, selected by `release` while it looked for the previous one; `poll` hands it
+    /// out without selecting it a second time.
+    private var arrived: DetectedTag?
 
     /// The connstring the device was opened with.
     public nonisolated let connstring: String
@@ -19,15 +22,20 @@ public actor LibNFCReader: TagReader {
     public nonisolated let name: String
     /// Host-link slack added to every tag timeout (spec option `slack=MS`).
     private let linkSlackMilliseconds: Int
+    /// The UART speed asked for with spec option `baud=` (`pn532_uart` only), if any.
+    private let requestedBaud: Int?
+    /// The UART speed libnfc talks to the PN532 at (`nil`: libnfc's default, 115200).
+    public private(set) var linkBaud: Int?
     /// libnfc passes any Type 2 command through.
     public nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
 
     /// The actor's own serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private init(connstring: String, linkSlackMilliseconds: Int) {
+    private init(connstring: String, linkSlackMilliseconds: Int, baud: Int?) {
         self.connstring = connstring
         self.linkSlackMilliseconds = linkSlackMilliseconds
+        requestedBaud = baud
         name = "nfc:" + connstring
     }
 
@@ -56,7 +64,17 @@ public actor LibNFCReader: TagReader {
             }
             slack = value
         }
-        let reader = LibNFCReader(connstring: connstring, linkSlackMilliseconds: slack)
+        var baud: Int?
+        if let text = spec.option("baud") {
+            guard connstring.hasPrefix("pn532_uart:"), connstring.split(separator: ":").count == 2 else {
+                throw LibNFCError(.badSpec, "reader '\(spec)': baud= needs a pn532_uart:<port> connstring without a speed")
+            }
+            guard let value = Int(text), PN532BaudSwitch.speeds.contains(value) else {
+                throw LibNFCError(.badSpec, "reader '\(spec)': baud must be one of \(PN532BaudSwitch.speeds.map(String.init).joined(separator: ", ")), got '\(text)'")
+            }
+            baud = value
+        }
+        let reader = LibNFCReader(connstring: connstring, linkSlackMilliseconds: slack, baud: baud)
         try await reader.connect()
         return reader
     }
@@ -88,7 +106,7 @@ public actor LibNFCReader: TagReader {
     private func connect() throws(LibNFCError) {
         let lock = try DeviceLock(connstring: connstring)
         guard let context = LibNFCCalls.initContext() else { throw LibNFCError(.noDevice, "libnfc cannot create a context") }
-        guard let device = LibNFCCalls.open(context, connstring) else {
+        guard let device = openDevice(context) else {
             LibNFCCalls.exit(context)
             throw LibNFCError(.openFailed, "libnfc cannot open '\(connstring)'")
         }
@@ -108,6 +126,23 @@ public actor LibNFCReader: TagReader {
             throw LibNFCError(.notResponding, "'\(connstring)' refused finite select", cause: opened.status(finite))
         }
         handle = opened
+    }
+
+    /// `nfc_open` at the speed spec option `baud=` asks for: the PN532 is switched from 115200 first
+    /// (`PN532BaudSwitch`); a chip that does not answer at 115200 may still run at that speed from an
+    /// earlier session, so libnfc tries it; failing both, the port opens at 115200.
+    private func openDevice(_ context: NFCContextPointer) -> NFCDevicePointer? {
+        guard let baud = requestedBaud, baud != 115_200 else { return LibNFCCalls.open(context, connstring) }
+        let port = String(connstring.dropFirst("pn532_uart:".count))
+        let switched = PN532BaudSwitch.raise(port: port, to: baud)
+        if let device = LibNFCCalls.open(context, connstring + ":\(baud)") {
+            if LibNFCCalls.setProperty(device, .activateField, false) >= 0 {
+                linkBaud = baud
+                return device
+            }
+            LibNFCCalls.close(device)
+        }
+        return switched ? nil : LibNFCCalls.open(context, connstring)
     }
 
     /// Releases the device: InRelease, field off, PowerDown, unlock. Later calls fail with `.transport`.
@@ -133,10 +168,15 @@ public actor LibNFCReader: TagReader {
     }
 
     /// Selects a tag (InListPassiveTarget, finite retries) every 25 ms until one answers or the time
-    /// is up; returns `.empty` on timeout or cancellation. One PN532 select reports one tag, so
-    /// `.multipleTags` is never returned.
+    /// is up; returns `.empty` on timeout or cancellation. A tag that `release` already selected
+    /// (the next one, seen while checking that the last one left) is returned as it is, still
+    /// selected. One PN532 select reports one tag, so `.multipleTags` is never returned.
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         let device = try device()
+        if let tag = arrived {
+            arrived = nil
+            if device.selectedUID == tag.uid { return .tag(tag) }
+        }
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
         while true {
             if let tag = try await abortable(device, { () throws(TransportError) in try device.select() }) {
@@ -165,9 +205,10 @@ public actor LibNFCReader: TagReader {
     }
 
     /// InDeselect (HLTA), then until the time is up: field off/on and a select; the tag is gone
-    /// when nothing or a different UID answers.
+    /// when nothing or a different UID answers. A different tag stays selected for the next `poll`.
     public func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool {
         let device = try device()
+        arrived = nil
         guard let uid = device.selectedUID else { return true }
         try device.deselect()
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
@@ -175,7 +216,7 @@ public actor LibNFCReader: TagReader {
             try device.cycleField()
             let seen = try await abortable(device, { () throws(TransportError) in try device.select() })
             guard let seen, seen.uid == uid else {
-                device.selectedUID = nil
+                arrived = seen
                 return true
             }
             try device.deselect()

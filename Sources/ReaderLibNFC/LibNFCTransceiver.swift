@@ -18,7 +18,7 @@ final class LibNFCTransceiver: Transceiver {
 
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         guard let uid = device.selectedUID else { throw .tagLost }
-        try device.setRawMode(true)
+        try device.enterRawMode()
         let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
         let (result, answer) = LibNFCCalls.transceive(device.device, CRCA.appending(to: command), capacity: 1024, timeoutMilliseconds: timeout)
         if result < 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NFCTags
 @testable import ReaderLibNFC
 import TagEmulator
@@ -127,6 +128,90 @@ struct LibNFCReaderTests {
         #expect(try await reader.release(waitingForRemovalMilliseconds: 500))
         #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x61])))
         await reader.close()
+    }
+
+    /// PN532 frames per step of a tag cycle: raw mode is queued once (ReadRegister + WriteRegister)
+    /// and never undone for selects; after each select only a ReadRegister checks it; the tag that
+    /// `release` sees arrive is handed to the next `poll` without a second select.
+    @Test func aTagCycleSendsNoFrameItDoesNotNeed() async throws {
+        let pn532 = try EmulatedPN532(count: 2, lineMode: true)
+        let reader = try await LibNFCReader.open(spec: pn532.spec)
+        let emulator = pn532.emulator
+        let last = Mutex(emulator.stats.frames)
+        @Sendable func framesSinceLast() -> Int {
+            let now = emulator.stats.frames
+            return last.withLock { previous in
+                defer { previous = now }
+                return now - previous
+            }
+        }
+        #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60])))
+        #expect(framesSinceLast() == 1, "InListPassiveTarget")
+        let counts = try await reader.withTransceiver { tag in
+            var counts: [Int] = []
+            #expect(try tag.transceive([0xA2, 0x04, 1, 2, 3, 4], timeoutMilliseconds: 10) == [0x0A])
+            counts.append(framesSinceLast())  // ReadRegister, WriteRegister (CRC off), InCommunicateThru
+            _ = try tag.transceive([0x30, 0x04], timeoutMilliseconds: 5)
+            counts.append(framesSinceLast())  // InCommunicateThru
+            try tag.reactivate()
+            counts.append(framesSinceLast())  // field off, field on, InListPassiveTarget
+            #expect(Array(try tag.transceive([0x30, 0x04], timeoutMilliseconds: 5).prefix(4)) == [1, 2, 3, 4])
+            counts.append(framesSinceLast())  // ReadRegister (unchanged, no write), InCommunicateThru
+            return counts
+        }
+        #expect(counts == [3, 1, 3, 2])
+        #expect(try await reader.release(waitingForRemovalMilliseconds: 500))
+        #expect(framesSinceLast() == 4, "InDeselect, field off, field on, InListPassiveTarget")
+        #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x61])))
+        #expect(framesSinceLast() == 0, "the tag release selected")
+        let page = try await reader.withTransceiver { tag in try tag.transceive([0x30, 0x03], timeoutMilliseconds: 5) }
+        #expect(Array(page.prefix(4)) == [0xE1, 0x10, 0x3E, 0x00])
+        #expect(framesSinceLast() == 2)
+        await reader.close()
+    }
+
+    /// A chip whose InListPassiveTarget leaves CRC on (firmware may configure the CIU itself) still
+    /// gets raw mode back before the next tag command: 4-bit ACKs arrive, not CRC errors.
+    @Test func crcBitsChangedByASelectAreWrittenBack() async throws {
+        let pn532 = try EmulatedPN532()
+        let reader = try await LibNFCReader.open(spec: pn532.spec)
+        _ = try await reader.poll(timeoutMilliseconds: 500)
+        let emulator = pn532.emulator
+        let answers = try await reader.withTransceiver { tag in
+            let first = try tag.transceive([0xA2, 0x04, 1, 2, 3, 4], timeoutMilliseconds: 10)
+            try tag.reactivate()
+            emulator.withChip { chip in
+                chip.registers[PN532Registers.txMode] = 0x80
+                chip.registers[PN532Registers.rxMode] = 0x80
+            }
+            let before = emulator.stats.frames
+            let second = try tag.transceive([0xA2, 0x05, 5, 6, 7, 8], timeoutMilliseconds: 10)
+            #expect(emulator.stats.frames - before == 3, "ReadRegister, WriteRegister, InCommunicateThru")
+            return [first, second]
+        }
+        #expect(answers == [[0x0A], [0x0A]])
+        #expect(pn532.withTag { $0.map { Array($0.image[16..<24]) } } == [1, 2, 3, 4, 5, 6, 7, 8])
+        await reader.close()
+    }
+
+    /// `baud=921600`: SetSerialBaudRate at 115200 before libnfc opens the port at the new speed.
+    @Test func baudOptionRaisesTheUARTBeforeLibNFCOpensIt() async throws {
+        let pn532 = try EmulatedPN532()
+        #expect(pn532.emulator.stats.baud == 115_200)
+        let spec = try ReaderSpec("nfc:pn532_uart:" + pn532.emulator.slavePath + "?slack=1000&baud=921600")
+        let reader = try await LibNFCReader.open(spec: spec)
+        #expect(await reader.linkBaud == 921_600)
+        #expect(pn532.emulator.stats.baud == 921_600)
+        _ = try await reader.poll(timeoutMilliseconds: 500)
+        let page = try await reader.withTransceiver { tag in try tag.transceive([0x30, 0x03], timeoutMilliseconds: 5) }
+        #expect(Array(page.prefix(4)) == [0xE1, 0x10, 0x3E, 0x00])
+        await reader.close()
+        for bad in ["?baud=12345", "?baud=fast", ":115200?baud=921600"] {
+            let error = await #expect(throws: LibNFCError.self) {
+                try await LibNFCReader.open(spec: try ReaderSpec("nfc:pn532_uart:" + pn532.emulator.slavePath + bad))
+            }
+            #expect(error?.code == .badSpec, "\(bad)")
+        }
     }
 
     @Test func releaseOfATagThatStaysTimesOut() async throws {
