@@ -15,12 +15,6 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The answer had the wrong shape (length or framing) for the command sent.
     case invalidResponse(String)
 
-    /// Whether the tag itself refused the command with a 4-bit NAK (as opposed to silence or a reader fault).
-    public var isNAK: Bool {
-        if case .nak = self { return true }
-        return false
-    }
-
     public var description: String {
         switch self {
         case .noAnswer: "no answer from the tag"

@@ -196,8 +196,8 @@ private final class Runner {
         let configuration: Type2Configuration
         do {
             configuration = try tag.readConfiguration()
-        } catch let error as TransportError where error.isNAK && plan.protection == nil {
-            // Only a refusal means protection; a reader error or silence keeps its own class.
+        } catch let error as TransportError where error == .nak(0x0) && plan.protection == nil {
+            // A protected page is refused with NAK 0h (§3.6); other NAKs, silence and reader errors keep their class.
             throw CycleFailure(
                 .readOnly, phase: .identify,
                 "the configuration pages refuse READ (\(error)): the tag is password-protected and the job has no key")

@@ -70,15 +70,18 @@ private final class CommandLog: Transceiver {
     #expect(transceiver.tag.storedPage(4) == [0x03, 0x00, 0xFE, 0x00], "the factory TLV is untouched")
 }
 
-/// Fails the `failing`-th command with a reader error, passing every other frame through.
+/// Fails the `failing`-th command with `error`, passing every other frame through.
 private final class FailingCommand: Transceiver {
     let inner: EmulatorTransceiver
     let failing: Int
+    let error: TransportError
     var sent = 0
-    init(_ inner: EmulatorTransceiver, failing: Int) { self.inner = inner; self.failing = failing }
+    init(_ inner: EmulatorTransceiver, failing: Int, error: TransportError) {
+        self.inner = inner; self.failing = failing; self.error = error
+    }
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         sent += 1
-        if sent == failing { throw .transport("NFC_EIO (Input / Output Error)") }
+        if sent == failing { throw error }
         return try inner.transceive(command, timeoutMilliseconds: timeoutMilliseconds)
     }
     func reactivate() throws(TransportError) { try inner.reactivate() }
@@ -97,12 +100,17 @@ private final class FailingCommand: Transceiver {
     #expect(!outcome.wroteSomething)
 }
 
-@Test func readerErrorOnTheConfigurationReadKeepsItsClass() throws {
-    // Command 2 is the READ of the lock page: a reader fault there is not a password-protected tag.
+@Test(arguments: [
+    (TransportError.transport("NFC_EIO (Input / Output Error)"), FailureClass.transport, "NFC_EIO"),
+    (.nak(0x1), .nak, "NAK 1h"),
+    (.noAnswer, .timeout, "no answer"),
+])
+func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expected: FailureClass, detail: String) throws {
+    // Command 2 is the READ of the lock page: only NAK 0h there means a password-protected tag.
     let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true),
-                               on: FailingCommand(try emulator(.ntag215), failing: 2))
-    #expect(outcome.failure?.failureClass == .transport)
-    #expect(outcome.failure?.detail.contains("NFC_EIO") == true)
+                               on: FailingCommand(try emulator(.ntag215), failing: 2, error: error))
+    #expect(outcome.failure?.failureClass == expected)
+    #expect(outcome.failure?.detail.contains(detail) == true, "\(outcome.failure?.detail ?? "")")
     #expect(!outcome.wroteSomething)
 }
 
