@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import Reports
 
 /// What `provision audit` prints at the end: a table for people, or a stable JSON object (`--json`).

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 
 /// Audit results as one bar per status (pass, mismatch, unknown, unlocked, authFailed, configMismatch),
 /// in that fixed order, each with its own gray or pattern and its count and share written above it.

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 
 /// What an audit found when it read tags back and compared them with the job: the single input of the
 /// audit writers (Markdown, JSON, CSV, HTML).

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 
 /// `report.html` for an audit, one self-contained page.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 
 /// Writes an audit's files into the reports folder.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import Reports
 import Testing
 

@@ -108,7 +108,7 @@ struct AuditCommand: Command {
             findings: verdicts.map {
                 AuditReport.Finding(
                     uid: Hex.compact($0.verdict.uid), row: $0.verdict.row,
-                    status: AuditStatus(rawValue: $0.verdict.status.rawValue) ?? .mismatch, detail: $0.verdict.detail,
+                    status: $0.verdict.status, detail: $0.verdict.detail,
                     time: $0.time)
             })
         let files: [URL]

@@ -2,8 +2,9 @@ import Foundation
 
 /// The audit's verdict on one tag, before it becomes a report finding.
 public struct TagVerdict: Sendable, Hashable {
-    /// The outcomes of an audited tag (the report's `AuditStatus` names).
-    public enum Status: String, Sendable, Hashable, CaseIterable {
+    /// The outcomes of an audited tag (the report's `AuditStatus`). The raw values are stable names
+    /// used in the audit files: never rename a case.
+    public enum Status: String, Sendable, Hashable, CaseIterable, Codable {
         /// Content as recorded, locked as the job requires.
         case pass
         /// The NDEF message differs from the recorded hash, or could not be read.
