@@ -13,9 +13,7 @@ extension Ledger {
     public func claim(job: String, reader: String, uid: [UInt8]) async throws(LedgerError) -> ClaimedRow? {
         let uidText = LedgerFormat.uid(uid)
         return try await write { () throws(LedgerError) -> ClaimedRow? in
-            guard try jobInfo(job) != nil else {
-                throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
-            }
+            try requireJob(job)
             if let done = try provisionedRow(uidText) {
                 throw LedgerError(.alreadyProvisioned, "UID \(uidText) is already provisioned as \(done)")
             }
@@ -55,17 +53,25 @@ extension Ledger {
     }
 
     /// Commits a verified tag: the row becomes `done`, the tag and the attempt are recorded, all in one
-    /// durable transaction (all three or none).
+    /// transaction (all three or none).
     ///
     /// The attempt is stored with this `row`, this `uid` and outcome `done`, whatever it carried.
+    /// With `.deferred` durability (the line's choice) the commit is not synced on its own: the next
+    /// claim's synced commit — which must precede any write to the next tag — or `sync()` covers it, so a
+    /// tag costs one sync of the WAL instead of two. A power loss before that leaves the row `claimed`
+    /// by this UID, which `claim` resumes when the tag is presented again (docs/ledger.md, "Durability").
     ///
+    /// - Returns: whether the job still has open rows (`pending` or `claimed`), read in the same
+    ///   transaction, so the line needs no separate query before its next tag.
     /// - Throws: `.invalidState` unless the row is `claimed` by `uid`; `.duplicateUID` if the job already
     ///   has a tag with this UID.
+    @discardableResult
     public func markDone(
-        job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord
-    ) async throws(LedgerError) {
+        job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord,
+        durability: Durability = .immediate
+    ) async throws(LedgerError) -> Bool {
         let uidText = LedgerFormat.uid(uid)
-        try await write { () throws(LedgerError) in
+        return try await write(durability: durability) { () throws(LedgerError) -> Bool in
             try requireClaim(job: job, row: row, uid: uidText)
             let now = LedgerFormat.time(Date())
             try connection.run(
@@ -97,6 +103,7 @@ extension Ledger {
             attempt.uid = uid
             attempt.outcome = .done
             try insertAttempt(job: job, attempt)
+            return try openRows(job: job)
         }
     }
 
@@ -105,9 +112,7 @@ extension Ledger {
     /// When `attempt.row` is set, the row's attempt count is incremented in the same transaction.
     public func recordAttempt(job: String, _ attempt: AttemptRecord) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
-            guard try jobInfo(job) != nil else {
-                throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
-            }
+            try requireJob(job)
             try insertAttempt(job: job, attempt)
             if let row = attempt.row {
                 try connection.run(
@@ -162,6 +167,13 @@ extension Ledger {
     }
 
     // MARK: - Inside a transaction
+
+    /// Throws `.unknownJob` unless `job` is registered (an existence probe: no columns decoded).
+    private func requireJob(_ job: String) throws(LedgerError) {
+        guard try connection.queryFirst("SELECT 1 FROM jobs WHERE name = ?", [.text(job)], { $0.int(0) }) != nil else {
+            throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
+        }
+    }
 
     private func reopen(job: String, row: Int) throws(LedgerError) {
         try connection.run(

@@ -20,11 +20,14 @@ extension Ledger {
     /// Whether `job` still has a pending or claimed row: two probes of the `(job, state, row)` index,
     /// where `counts(job:)` counts every row (the line asks this before every tag).
     public func hasOpenRows(job: String) async throws(LedgerError) -> Bool {
-        try await perform { () throws(LedgerError) -> Bool in
-            try connection.queryFirst(
-                "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND state IN ('pending', 'claimed'))", [.text(job)]
-            ) { $0.int(0) } == 1
-        }
+        try await perform { () throws(LedgerError) -> Bool in try openRows(job: job) }
+    }
+
+    /// Whether `job` has a `pending` or `claimed` row (an EXISTS probe of the state index).
+    func openRows(job: String) throws(LedgerError) -> Bool {
+        try connection.queryFirst(
+            "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND state IN ('pending', 'claimed'))", [.text(job)]
+        ) { $0.int(0) } == 1
     }
 
     /// One row of `job`, or `nil`.

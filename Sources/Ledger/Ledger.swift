@@ -5,7 +5,9 @@ import Foundation
 /// Open one `Ledger` per worker; several connections (and several processes) may share a file. Every
 /// write that reads then decides (claims) runs in a `BEGIN IMMEDIATE` transaction, so two connections
 /// never hand out the same row. The file is in WAL mode with `synchronous=FULL`: an operation that returned
-/// has been written durably. Cancelling the calling task interrupts the running statement
+/// has been written durably, except a `markDone(durability: .deferred)`, which is committed (it survives a
+/// crash of the process) and becomes durable with the next claim or `sync()` (docs/ledger.md,
+/// "Durability"). Cancelling the calling task interrupts the running statement
 /// (`sqlite3_interrupt`), which rolls its transaction back and throws `.interrupted`; a task that is
 /// already cancelled before the call still runs it. Schema and exactly-once rules: docs/ledger.md.
 public actor Ledger {
@@ -28,6 +30,8 @@ public actor Ledger {
     let connection: SQLiteConnection
     /// The ledger file.
     public nonisolated let path: String
+    /// Deferred commits not yet covered by a sync of the WAL.
+    private var unsyncedCommits = 0
 
     /// Runs this actor on its own serial queue, so blocking SQLite calls stay off the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -119,10 +123,50 @@ public actor Ledger {
     }
 
     /// Runs `body` in a transaction with cancellation routed to `sqlite3_interrupt`.
+    ///
+    /// A `.deferred` commit runs with `synchronous=NORMAL` (the setting goes back to `FULL` right after) and
+    /// is counted until a synced commit that wrote something, or `sync()`, makes it durable.
     func write<T>(
-        _ mode: TransactionMode = .immediate, _ body: () throws(LedgerError) -> T
+        _ mode: TransactionMode = .immediate, durability: Durability = .immediate,
+        _ body: () throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
-        try await perform { () throws(LedgerError) -> T in try connection.transaction(mode, body) }
+        try await perform { () throws(LedgerError) -> T in
+            guard durability == .deferred else {
+                let before = connection.totalChanges
+                let value = try connection.transaction(mode, body)
+                // A synced commit that wrote pages synced the whole WAL, earlier unsynced commits included.
+                if connection.totalChanges != before { unsyncedCommits = 0 }
+                return value
+            }
+            try connection.setSynchronous(.normal)
+            let outcome: Result<T, LedgerError>
+            do throws(LedgerError) { outcome = .success(try connection.transaction(mode, body)) } catch {
+                outcome = .failure(error)
+            }
+            // Back to FULL before anything else commits; if that fails, nothing may claim on this connection.
+            try connection.setSynchronous(.full)
+            let value = try outcome.get()
+            unsyncedCommits += 1
+            return value
+        }
+    }
+
+    /// Commits made with `.deferred` durability that no sync has covered yet.
+    public var unsyncedCommitCount: Int { unsyncedCommits }
+
+    /// Whether this connection has its WAL open, so `sync()` reaches the file (for tests).
+    var journalIsOpen: Bool { connection.journalIsOpen }
+
+    /// Makes every commit of this connection durable (syncs the WAL) if any is not yet.
+    ///
+    /// The line calls it when it goes idle and when it stops, so a deferred `markDone` never waits for
+    /// the next tag's claim longer than that.
+    public func sync() async throws(LedgerError) {
+        guard unsyncedCommits > 0 else { return }
+        try await perform { () throws(LedgerError) in
+            try connection.syncJournal()
+            unsyncedCommits = 0
+        }
     }
 
     /// Appends an audit-trail entry (inside the caller's transaction).

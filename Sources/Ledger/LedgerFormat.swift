@@ -50,14 +50,13 @@ enum LedgerFormat {
         }
     }
 
-    private static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
     /// A stored timestamp.
-    static func time(_ date: Date) -> String { timeStyle.format(date) }
+    static func time(_ date: Date) -> String { LedgerTime.format(date) }
 
     /// A timestamp read back.
     static func date(_ text: String) throws(LedgerError) -> Date {
-        do { return try timeStyle.parse(text) } catch { throw LedgerError(.invalidData, "not a timestamp: \(text)") }
+        guard let date = LedgerTime.parse(text) else { throw LedgerError(.invalidData, "not a timestamp: \(text)") }
+        return date
     }
 
     /// An optional timestamp read back.
@@ -82,6 +81,7 @@ enum LedgerFormat {
 
     /// Fields read back from JSON.
     static func fields(_ json: String) throws(LedgerError) -> [String: String] {
+        if let fields = LedgerFields.decode(json) { return fields }
         do { return try JSONDecoder().decode([String: String].self, from: Data(json.utf8)) } catch {
             throw LedgerError(.invalidData, "fields are not a JSON object of strings: \(error)")
         }

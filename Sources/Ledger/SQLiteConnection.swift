@@ -106,17 +106,64 @@ final class SQLiteConnection {
         return try statement.step() ? map(statement) : nil
     }
 
+    /// Rows changed by every statement since the connection opened.
+    ///
+    /// The corresponding C function is `sqlite3_total_changes64`.
+    var totalChanges: Int64 { sqlite3_total_changes64(database) }
+
     /// Runs `body` in a transaction: commits if it returns, rolls back if anything throws.
+    ///
+    /// `BEGIN`, `COMMIT` and `ROLLBACK` are prepared once and reused (a tag's claim and commit each run one).
     func transaction<T>(_ mode: TransactionMode, _ body: () throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try execute("BEGIN \(mode.rawValue)")
+        try run(mode.beginStatement)
         do {
             let value = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return value
         } catch {
-            if !isAutocommit { try? execute("ROLLBACK") }
+            if !isAutocommit { _ = try? run("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Sets `PRAGMA synchronous` for the commits that follow (outside a transaction).
+    ///
+    /// Prepared afresh each time, never from the statement cache: SQLite applies this pragma while it
+    /// compiles the statement, so re-stepping a cached one is not guaranteed to set it again.
+    func setSynchronous(_ level: SynchronousLevel) throws(LedgerError) {
+        try execute(level.pragma)
+    }
+
+    /// `PRAGMA synchronous` as the connection reports it (0 OFF, 1 NORMAL, 2 FULL).
+    var synchronous: Int { (try? queryFirst("PRAGMA synchronous", [], { $0.int(0) })) ?? -1 }
+
+    /// Makes every commit so far durable: syncs the write-ahead log, as a `synchronous=FULL` commit would.
+    ///
+    /// The corresponding C calls are `sqlite3_file_control(SQLITE_FCNTL_JOURNAL_POINTER)` and the WAL
+    /// file's `xSync` (SQLite's own VFS method, `fdatasync` on Linux). A connection that has not opened its
+    /// WAL yet has nothing to sync.
+    func syncJournal() throws(LedgerError) {
+        guard let (file, sync) = try journalFile() else { return }
+        let result = sync(file, SQLITE_SYNC_NORMAL)
+        guard result == SQLITE_OK else {
+            throw LedgerError(
+                LedgerError.code(for: SQLiteResultCode(rawValue: result)), "cannot sync the ledger's WAL of \(path)",
+                resultCode: SQLiteResultCode(rawValue: result))
+        }
+    }
+
+    /// Whether the connection has its WAL file open (then `syncJournal()` syncs it).
+    var journalIsOpen: Bool { ((try? journalFile()) ?? nil) != nil }
+
+    private typealias SyncMethod = @convention(c) (UnsafeMutablePointer<sqlite3_file>?, Int32) -> Int32
+
+    /// The WAL's `sqlite3_file` and its `xSync` method, or `nil` when the WAL is not open.
+    private func journalFile() throws(LedgerError) -> (UnsafeMutablePointer<sqlite3_file>, SyncMethod)? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        let found = sqlite3_file_control(database, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file)
+        guard found == SQLITE_OK else { throw Self.error(database: database, result: found, sql: nil) }
+        guard let file, let methods = file.pointee.pMethods, let sync = methods.pointee.xSync else { return nil }
+        return (file, sync)
     }
 
     /// A cached prepared statement for `sql`.

@@ -47,9 +47,10 @@ import Testing
         #expect(try await ledger.hasOpenRows(job: "j"))
         let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1)))
         #expect(try await ledger.hasOpenRows(job: "j"), "a claimed row is still open")
-        try await ledger.markDone(
+        let stillOpen = try await ledger.markDone(
             job: "j", row: claimed.row, uid: Sample.uid(1), tag: Sample.tag(Sample.uid(1)),
             attempt: Sample.attempt(Sample.uid(1), row: claimed.row))
+        #expect(!stillOpen, "markDone reads the open rows in its own transaction")
         #expect(try await !ledger.hasOpenRows(job: "j"))
         #expect(try await !ledger.hasOpenRows(job: "unknown"))
     }

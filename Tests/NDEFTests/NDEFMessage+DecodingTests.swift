@@ -1,4 +1,5 @@
 import NDEF
+import TestSupport
 import Testing
 
 /// One malformed input and the exact error it must produce.

@@ -1,4 +1,5 @@
 import NDEF
+import TestSupport
 import Testing
 
 @Suite struct NDEFMessageTests {

@@ -39,8 +39,14 @@ public struct LineWorker: Sendable {
     /// - Throws: ledger errors (the ledger cannot record: stop the line) and reader transport failures
     ///   while polling.
     public func run() async throws -> WorkerStop {
-        let stop = try await loop()
+        let stop: WorkerStop
+        do { stop = try await loop() } catch {
+            // Done tags are committed; make them durable before the error ends the run.
+            try? await ledger.sync()
+            throw error
+        }
         try await flushTimings()
+        try await ledger.sync()
         return stop
     }
 
@@ -50,12 +56,16 @@ public struct LineWorker: Sendable {
     }
 
     private func loop() async throws -> WorkerStop {
+        // Whether open rows remain, as the last commit read it (saves a query and a queue hop a tag).
+        var openRows: Bool?
         while true {
             if shouldStop() { return .stopRequested }
-            if try await !ledger.hasOpenRows(job: job.name) { return .jobComplete }
+            let open: Bool
+            if let known = openRows { open = known } else { open = try await ledger.hasOpenRows(job: job.name) }
+            if !open { return .jobComplete }
             let detectStart = clock.now
             switch try await waitForTag() {
-            case .success(let detected): try await handle(detected, detect: clock.now - detectStart)
+            case .success(let detected): openRows = try await handle(detected, detect: clock.now - detectStart)
             case .failure(let stop): return stop
             }
         }
@@ -75,7 +85,11 @@ public struct LineWorker: Sendable {
                 events(.removeExtraTags(reader: readerName, count: count))
                 prompted = false
             case .empty:
-                if !prompted { events(.placeTag(reader: readerName)) }
+                if !prompted {
+                    // The line is waiting: the last tag's deferred commit need not wait for the next claim.
+                    try await ledger.sync()
+                    events(.placeTag(reader: readerName))
+                }
                 prompted = true
                 if let idle = settings.idleSeconds, clock.now - idleStart > .milliseconds(Int(idle * 1000)) {
                     return .failure(.idle)
@@ -86,7 +100,9 @@ public struct LineWorker: Sendable {
     }
 
     /// One tag from selection to removal.
-    private func handle(_ detected: DetectedTag, detect: Duration) async throws {
+    ///
+    /// - Returns: whether the job still has open rows when the tag was committed done, else `nil`.
+    private func handle(_ detected: DetectedTag, detect: Duration) async throws -> Bool? {
         let started = Date()
         let uid = detected.uid
         let uidText = Hex.compact(uid)
@@ -94,7 +110,10 @@ public struct LineWorker: Sendable {
         // A UID already provisioned (in any job) is refused by the claim itself, in the same transaction
         // that would hand out the row: no separate look-up (and queue hop) before every tag.
         let claim: ClaimedRow?
-        switch await claimRow(uid: uid) {
+        let claimStart = clock.now
+        let claimed = await claimRow(uid: uid)
+        let claimDuration = clock.now - claimStart
+        switch claimed {
         case .success(let row):
             claim = row
         case .failure(let error):
@@ -104,13 +123,13 @@ public struct LineWorker: Sendable {
             }
             await signal(.fail)
             try await remove(uidText)
-            return
+            return nil
         }
         guard let claim else {
             events(.noRowForTag(reader: readerName, uid: uidText))
             await signal(.fail)
             try await remove(uidText)
-            return
+            return nil
         }
         let message: [UInt8]
         let mirror: MirrorPlan?
@@ -144,8 +163,12 @@ public struct LineWorker: Sendable {
                     uid: uid, row: claim.row, reader: readerName, outcome: .done, phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
-                try await ledger.markDone(job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record)
-                let ledgerMicros = Self.micros(clock.now - ledgerStart)
+                // Deferred: the next claim's synced commit (which precedes any write to the next tag) or the
+                // idle sync makes it durable — one sync of the WAL a tag (docs/ledger.md, "Durability").
+                let openRows = try await ledger.markDone(
+                    job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record, durability: .deferred)
+                // The ledger phase: the claim and this commit.
+                let ledgerMicros = Self.micros(clock.now - ledgerStart + claimDuration)
                 events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
                 await signal(.pass)
                 let removalStart = clock.now
@@ -155,7 +178,7 @@ public struct LineWorker: Sendable {
                         uid: uid, ledgerMicroseconds: ledgerMicros,
                         removalMicroseconds: Self.micros(clock.now - removalStart)))
                 if pending >= 64 { try await flushTimings() }
-                return
+                return openRows
             }
             let retry = failure.isRetryable && attempt < job.retries
             events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
@@ -177,7 +200,7 @@ public struct LineWorker: Sendable {
                 await signal(.fail)
                 try await remove(uidText)
             }
-            return
+            return nil
         }
     }
 

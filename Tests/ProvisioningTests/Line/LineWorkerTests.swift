@@ -35,6 +35,8 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
         let reader = try SimulatedReader(spec: ReaderSpec("sim:ntag215?uid=04000000000001&store=\(store)"))
         let stop = try await LineWorker(reader: reader, ledger: ledger, job: makeJob("j")).run()
         #expect(stop == .jobComplete)
+        // Each done commit was deferred; the next claim or the stop synced it: nothing is left unsynced.
+        #expect(await ledger.unsyncedCommitCount == 0)
         let counts = try await ledger.counts(job: "j")
         #expect(counts.done == 12 && counts.pending == 0 && counts.claimed == 0)
         let tags = try await ledger.tags(job: "j")
