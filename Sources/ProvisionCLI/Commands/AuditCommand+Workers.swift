@@ -54,6 +54,8 @@ extension AuditCommand {
             display.note(prefix(reader) + "\(uid) already audited in this session\(earlier); audited once, not counted again")
         case .readFailed(let reader, let uid, let error):
             display.note(prefix(reader) + "\(uid) could not be read (\(error)); present it again")
+        case .readerHiccup(let reader, let detail):
+            display.prompt(prefix(reader) + "\(detail), trying again")
         }
     }
 }

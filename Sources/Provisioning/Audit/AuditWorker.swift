@@ -17,6 +17,8 @@ public enum AuditEvent: Sendable {
     case repeated(reader: String, uid: String, status: TagVerdict.Status?)
     /// The tag could not be read (silence, it left the field): present it again.
     case readFailed(reader: String, uid: String, error: TransportError)
+    /// A reader call between tags failed and is tried again (`ReaderCalls.attempts` in all).
+    case readerHiccup(reader: String, detail: String)
 }
 
 /// One reader's audit loop: poll → admit the UID → look it up → read back (no WRITE) → classify →
@@ -56,7 +58,7 @@ public struct AuditWorker: Sendable {
         while true {
             if shouldStop() { return .stopRequested }
             if await session.isFull { return .jobComplete }
-            switch try await reader.poll(timeoutMilliseconds: settings.pollMilliseconds) {
+            switch try await readerCalls.poll() {
             case .exhausted:
                 return .readerExhausted
             case .multipleTags(let count):
@@ -140,10 +142,13 @@ public struct AuditWorker: Sendable {
 
     /// Releases the tag and waits for it to leave, prompting until it does.
     private func remove(_ uid: String) async throws {
-        while true {
-            let gone = try await reader.release(waitingForRemovalMilliseconds: settings.removalMilliseconds)
-            if gone || shouldStop() { return }
-            events(.removeTag(reader: reader.name, uid: uid))
+        try await readerCalls.remove { events(.removeTag(reader: reader.name, uid: uid)) }
+    }
+
+    /// Poll and release with hiccups retried, as the line worker does (`ReaderCalls`).
+    private var readerCalls: ReaderCalls {
+        ReaderCalls(reader: reader, settings: settings, shouldStop: shouldStop) { [events, reader] detail in
+            events(.readerHiccup(reader: reader.name, detail: detail))
         }
     }
 }

@@ -67,7 +67,7 @@ public enum LineEvent: Sendable {
     case duplicate(reader: String, uid: String, job: String, row: Int)
     /// A tag arrived but every row is done or held by another tag.
     case noRowForTag(reader: String, uid: String)
-    /// A reader call between tags failed and is tried again (`LineWorker.readerAttempts` in all).
+    /// A reader call between tags failed and is tried again (`ReaderCalls.attempts` in all).
     case readerHiccup(reader: String, detail: String)
 }
 

@@ -76,7 +76,7 @@ public struct LineWorker: Sendable {
         let idleStart = clock.now
         var prompted = false
         while !shouldStop() {
-            switch try await tolerant({ try await reader.poll(timeoutMilliseconds: settings.pollMilliseconds) }) {
+            switch try await readerCalls.poll() {
             case .tag(let detected):
                 return .success(detected)
             case .exhausted:
@@ -281,31 +281,18 @@ public struct LineWorker: Sendable {
 
     /// Releases the tag and waits for it to leave, prompting until it does.
     private func remove(_ uid: String) async throws {
-        while true {
-            let gone = try await tolerant { try await reader.release(waitingForRemovalMilliseconds: settings.removalMilliseconds) }
-            if gone || shouldStop() { return }
-            events(.removeTag(reader: readerName, uid: uid))
+        try await readerCalls.remove { events(.removeTag(reader: readerName, uid: uid)) }
+    }
+
+    /// Poll and release with hiccups retried (`ReaderCalls`).
+    private var readerCalls: ReaderCalls {
+        ReaderCalls(reader: reader, settings: settings, shouldStop: shouldStop) { [events, readerName] detail in
+            events(.readerHiccup(reader: readerName, detail: detail))
         }
     }
 
-    /// Runs a reader call between tags, retrying a transport failure or a malformed answer (a host-link
-    /// checksum error, a NACK burst, a late reply, a wrong status word to the UID read) up to `readerAttempts` times in all; a reader that keeps failing (unplugged, its
-    /// daemon gone) stops the worker with the last error.
-    private func tolerant<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await body()
-            } catch let error as TransportError where error.isHostLinkHiccup && attempt < Self.readerAttempts {
-                attempt += 1
-                events(.readerHiccup(reader: readerName, detail: "\(error)"))
-                try? await Task.sleep(for: .milliseconds(20 * attempt))
-            }
-        }
-    }
-
-    /// Tries of one reader call between tags before the worker stops (`tolerant`).
-    static let readerAttempts = 4
+    /// Tries of one reader call between tags before the worker stops.
+    static let readerAttempts = ReaderCalls.attempts
 
     static func micros(_ duration: Duration) -> Int {
         let parts = duration.components
@@ -321,15 +308,5 @@ public struct LineWorker: Sendable {
         durations.write = plus(durations.write, .write)
         durations.verify = plus(durations.verify, .verify)
         durations.lock = plus(durations.lock, .lock)
-    }
-}
-
-extension TransportError {
-    /// A reader failure that may pass if the call is made again: `.transport` and `.invalidResponse`.
-    var isHostLinkHiccup: Bool {
-        switch self {
-        case .transport, .invalidResponse: true
-        default: false
-        }
     }
 }
