@@ -12,15 +12,34 @@ enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses JSON text (RFC 8259), rejecting duplicate keys; errors give line and column.
+    /// Parses JSON text (RFC 8259) with `JSONScanner`, rejecting duplicate keys; errors give line and column.
     static func parse(_ data: Data) -> Result<JSONValue, RecordJSONError> {
-        var parser = JSONParser(Array(data))
-        do throws(JSONParser.Failure) {
-            return .success(try parser.document())
+        do throws(JSONScanner.SyntaxError) {
+            return .success(JSONValue(try JSONScanner.parse(Array(data))))
         } catch {
-            let (line, column) = parser.position(of: error.offset)
             return .failure(
-                RecordJSONError(path: "", reason: "not valid JSON at line \(line), column \(column): \(error.reason)"))
+                RecordJSONError(
+                    path: "",
+                    reason: "not valid JSON at line \(error.position.line), column \(error.position.column): \(error.message)"))
+        }
+    }
+
+    /// The value of a scanned node: integers without fraction or exponent that fit 64 bits stay exact.
+    init(_ node: JSONNode) {
+        switch node.kind {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let text):
+            let integral = !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
+            if integral, let value = Int64(text) {
+                self = .integer(value)
+            } else {
+                self = .number(Double(text) ?? .nan)  // the scanner accepted RFC 8259 syntax only
+            }
+        case .string(let text, _): self = .string(text)
+        case .array(let elements): self = .array(elements.map(JSONValue.init))
+        case .object(let members):
+            self = .object(Dictionary(members.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 

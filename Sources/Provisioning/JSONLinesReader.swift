@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// A streaming JSON Lines reader: one JSON object of scalar values per line, one `JobRow` per line.
 ///

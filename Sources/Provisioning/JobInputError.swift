@@ -1,3 +1,5 @@
+import NDEF
+
 /// A problem with a job's inputs (manifest, template, records), naming the file and where in it.
 ///
 /// `description` is the one-line form the CLI prints: `FILE:LINE:COLUMN: message`, with the JSON

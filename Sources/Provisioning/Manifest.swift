@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// A decoded and validated job manifest (`jobs/*.json`), with every path resolved.

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// Turns a manifest's JSON tree into a `Manifest`, naming the JSON path of every problem.

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// One `{{name | filter…}}` in a template string, with where it was written.
 public struct Placeholder: Sendable, Hashable {

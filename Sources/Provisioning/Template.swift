@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// A message template: the record JSON of `provision ndef encode` with `{{…}}` placeholders in string values.

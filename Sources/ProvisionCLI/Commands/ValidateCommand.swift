@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import Provisioning
 
 /// `provision validate MANIFEST [--json]`: pre-flight a job without touching a tag or creating a file.

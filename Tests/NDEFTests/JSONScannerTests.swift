@@ -1,4 +1,4 @@
-import Provisioning
+import NDEF
 import Testing
 
 @Test func scannerRecordsPositionsOfValuesAndKeys() throws {

@@ -1,10 +1,9 @@
-import NDEF
 
 /// Strict UTF-8 sequence checks shared by the CSV, JSON Lines and JSON readers.
-enum UTF8Check {
+public enum UTF8Check {
     /// The length of the well-formed UTF-8 sequence starting at `index`, or 0 if it is malformed
     /// (overlong forms, surrogates, code points above U+10FFFF and truncated sequences are malformed).
-    static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+    public static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
         let lead = bytes[index]
         if lead < 0x80 { return 1 }
         let length: Int
@@ -30,5 +29,5 @@ enum UTF8Check {
 
 extension Hex {
     /// Two upper-case hex digits for one byte.
-    static func byte(_ value: UInt8) -> String { compact([value]) }
+    public static func byte(_ value: UInt8) -> String { compact([value]) }
 }

@@ -1,4 +1,3 @@
-import NDEF
 
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes that records the line and column of every value.
 ///
