@@ -129,7 +129,7 @@ public struct LineWorker: Sendable {
             let attemptStart = Date()
             let plan = TagCycle.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
-                signature: job.signature, uid: uid,
+                signature: job.signature, uid: uid, identityCheck: job.identityCheck,
                 protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror)
             let outcome = try await cycle(plan)
             Self.add(outcome.phaseMicroseconds, to: &durations)
@@ -141,7 +141,9 @@ public struct LineWorker: Sendable {
                     byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
                     writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint)
                 let record = AttemptRecord(
-                    uid: uid, row: claim.row, reader: readerName, outcome: .done, phase: Phase.ledger.rawValue,
+                    uid: uid, row: claim.row, reader: readerName, outcome: .done,
+                    failureDetail: outcome.identityAnomalies.map { "identity check (record): " + $0 },
+                    phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
                 try await ledger.markDone(job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record)
@@ -157,7 +159,7 @@ public struct LineWorker: Sendable {
                 if pending >= 64 { try await flushTimings() }
                 return
             }
-            let retry = failure.isRetryable && attempt < job.retries
+            let retry = failure.allowsRetry(after: attempt, of: job.retries)
             events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
             try await ledger.recordAttempt(
                 job: job.name,
