@@ -102,6 +102,7 @@ struct JobContext: Sendable {
             try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
         }
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
+        job.identityCheck = manifest.identityCheck
         if hasMirror {
             job.mirror = { row, fields, uid in
                 try template.mirrorPlan(

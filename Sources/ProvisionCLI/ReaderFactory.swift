@@ -19,9 +19,11 @@ enum ReaderFactory {
               timing=MODE   instant (airtime only accounted, default) | datasheet (really wait)
               prog=MS       EEPROM programming time per page in ms (default 4.1)
               faults=LIST   per-tag probabilities kind:p, comma-separated, kinds:
-                            tear nak5 noanswer readonly unformatted wrongchip multi
+                            tear nak5 noanswer readonly unformatted wrongchip multi clone
               plan=LIST     scheduled misbehaviour, entry i for the i-th tag: KIND@N or '-';
                             KIND garbage:N short:N long:N nak:C silence, at its N-th command
+              identity=LIST clone tags, entry i for the i-th tag: '-' (genuine), uid (pages 0–1
+                            hold another UID than anticollision), bcc0, bcc1 (wrong BCC), int (INT 00)
               store=DIR     keep each tag's image as DIR/<UID>.bin across runs
               removal=MS    modelled time for the operator to take a tag away (default 0)
               config=next|immediate  locks=immediate|next  wrongpwd=nak|silence

@@ -64,11 +64,13 @@ public struct Manifest: Sendable {
     public var currentDirectory: URL
     /// Keys, originality-signature policy and password protection (default: none, `off`, none).
     public var security = ManifestSecurity()
+    /// What a tag whose pages 0–2 disagree with its anticollision UID, BCCs or INT gets (default `refuse`).
+    public var identityCheck: IdentityCheck = .refuse
 
     /// The keys a manifest may contain.
     public static let knownKeys: [String] = [
         "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
-        "ledger", "reports", "keys", "signature", "protect",
+        "ledger", "reports", "keys", "signature", "protect", "identityCheck",
     ]
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

@@ -114,6 +114,7 @@ struct ManifestDecoder {
             ledgerURL: ledger.standardizedFileURL, reportsURL: reports.standardizedFileURL,
             currentDirectory: currentDirectory)
         manifest.security = security
+        if let node = root["identityCheck"] { manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self) }
         return manifest
     }
 

@@ -48,4 +48,7 @@ public enum FailureClass: String, Sendable, Hashable, CaseIterable, Codable {
     case signatureInvalid
     /// Password protection could not be set or did not check out (PWD_AUTH, refused write).
     case protectFailed
+    /// Pages 0–2 disagree with the anticollision UID, a BCC is wrong or INT is not `48` (a clone or
+    /// a misread); refused before any WRITE (`type2-ntag.md` §11).
+    case identityMismatch
 }

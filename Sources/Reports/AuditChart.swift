@@ -1,7 +1,8 @@
 import Foundation
 import Provisioning
 
-/// Audit results as one bar per status (pass, mismatch, unknown, unlocked, authFailed, configMismatch),
+/// Audit results as one bar per status (pass, mismatch, unknown, unlocked, authFailed, configMismatch,
+/// identityMismatch),
 /// in that fixed order, each with its own gray or pattern and its count and share written above it.
 public struct AuditChart: Sendable, Hashable {
     /// Counts per status, in `AuditStatus.allCases` order.
@@ -18,7 +19,7 @@ public struct AuditChart: Sendable, Hashable {
     static let plot = (left: 80.0, right: 940.0, top: 50.0, bottom: 260.0)
 
     /// The bar fill of `status` (pass light, mismatch darkest; unknown, unlocked and authFailed patterned,
-    /// configMismatch mid gray).
+    /// configMismatch mid gray, identityMismatch dark gray).
     static func fill(_ status: AuditStatus, prefix: String) -> String {
         switch status {
         case .pass: ChartStyle.fill(5, prefix: prefix)
@@ -27,6 +28,7 @@ public struct AuditChart: Sendable, Hashable {
         case .unlocked: ChartStyle.fill(3, prefix: prefix)
         case .authFailed: ChartStyle.fill(4, prefix: prefix)
         case .configMismatch: ChartStyle.fill(2, prefix: prefix)
+        case .identityMismatch: "#6b6b6b"  // a seventh fill: ChartStyle has six
         }
     }
 

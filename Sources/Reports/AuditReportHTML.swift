@@ -28,7 +28,8 @@ public enum AuditReportHTML {
             AuditChart(report).svg(prefix: "au"),
             caption: "Tags read by result: pass, mismatch (content differs), unknown (not in the ledger), "
                 + "unlocked (content matches, lock missing), authFailed (password refused), "
-                + "configMismatch (content matches, protection, mirror or lock configuration differs).")
+                + "configMismatch (content matches, protection, mirror or lock configuration differs), "
+                + "identityMismatch (pages 0–2 disagree with the anticollision UID: a clone).")
         body += "</section>\n<section>\n<h2>Findings that did not pass</h2>\n"
         let headers = ["UID", "row", "status", "detail", "time"]
         func line(_ finding: AuditReport.Finding) -> [String] {

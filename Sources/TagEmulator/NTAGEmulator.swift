@@ -147,7 +147,7 @@ public final class NTAGEmulator: TagEndpoint {
 
     /// A factory-fresh tag (`type2-ntag.md` §2.8) with `uid`, signing READ_SIG with `signingKey`.
     ///
-    /// The `unformatted` and `preLocked` faults shape this fresh image (never a loaded one).
+    /// The `unformatted`, `preLocked` and `identity` faults shape this fresh image (never a loaded one).
     ///
     /// - Throws: `EmulatorError` for a UID that is not 7 bytes or an unusable key.
     public convenience init(
@@ -158,20 +158,26 @@ public final class NTAGEmulator: TagEndpoint {
         var image = Self.factoryImage(chip: chip, uid: uid, configuration: configuration)
         if faults.unformatted { Self.blankCapabilityContainer(&image) }
         if faults.preLocked { Self.lockPermanently(&image, chip: chip) }
-        try self.init(image: image, chip: chip, configuration: configuration, faults: faults, signingKey: signingKey)
+        faults.identity?.apply(to: &image, uid: uid)
+        try self.init(
+            image: image, chip: chip, configuration: configuration, faults: faults, signingKey: signingKey,
+            anticollisionUID: uid)
     }
 
-    /// A tag holding `image` (the `nfc-mfultralight` layout); the UID is taken from pages 0–1.
+    /// A tag holding `image` (the `nfc-mfultralight` layout); the UID anticollision answers is
+    /// `anticollisionUID`, or pages 0–1 when it is `nil` (a genuine chip).
     ///
-    /// - Throws: `EmulatorError.imageSize` when `image` is not `chip.pageCount × 4` bytes.
+    /// - Throws: `EmulatorError.imageSize` when `image` is not `chip.pageCount × 4` bytes,
+    ///   `.invalidUID` when `anticollisionUID` is not 7 bytes.
     public init(
         image: [UInt8], chip: ChipModel, configuration: EmulatorConfiguration = .init(), faults: TagFaults = .init(),
-        signingKey: [UInt8] = TestSigningKey.privateKey
+        signingKey: [UInt8] = TestSigningKey.privateKey, anticollisionUID: [UInt8]? = nil
     ) throws(EmulatorError) {
         guard image.count == chip.pageCount * 4 else {
             throw .imageSize(expected: chip.pageCount * 4, actual: image.count)
         }
-        let uid = [image[0], image[1], image[2], image[4], image[5], image[6], image[7]]
+        if let anticollisionUID, anticollisionUID.count != 7 { throw .invalidUID(anticollisionUID) }
+        let uid = anticollisionUID ?? [image[0], image[1], image[2], image[4], image[5], image[6], image[7]]
         self.chip = chip
         self.uid = uid
         self.image = image

@@ -22,9 +22,14 @@ import NFCTags
 ///                 unformatted the tag arrives with a blank capability container
 ///                 wrongchip   the tag is a different chip than CHIP
 ///                 multi       a second tag is in the field when it arrives (the first poll sees two)
+///                 clone       the tag is a clone whose pages 0–1 hold another UID (identity uid)
 /// plan=LIST     deterministic misbehaviour, entry i for the i-th tag: KIND@N or '-' (FaultPlan),
 ///               KIND garbage:N | short:N | long:N | nak:C (hex code) | silence, at the tag's N-th
 ///               command exchange; e.g. plan=garbage:4@3,-,nak:1@5
+/// identity=LIST clone tags with inconsistent identity bytes, entry i for the i-th tag: '-' (genuine)
+///               or uid (pages 0–1 hold another UID than anticollision), bcc0 | bcc1 (a wrong BCC),
+///               int (INT 00 instead of 48); anticollision answers the UID either way;
+///               e.g. identity=-,uid,-,bcc1
 /// store=DIR     load and save each tag's image as DIR/<UID>.bin (nfc-mfultralight layout), saved
 ///               after every programmed page and on removal, so a population survives across processes;
 ///               counters and the AUTHLIM failure count go to DIR/<UID>.state.json beside it
@@ -64,6 +69,8 @@ public struct SimulationOptions: Sendable, Hashable {
         public var wrongChip = 0.0
         /// `multi`: a second tag in the field.
         public var multi = 0.0
+        /// `clone`: pages 0–1 hold another UID than anticollision.
+        public var clone = 0.0
 
         /// No faults.
         public init() {}
@@ -83,6 +90,8 @@ public struct SimulationOptions: Sendable, Hashable {
     public var faultRates = FaultRates()
     /// Scheduled misbehaviour per tag (`plan=`).
     public var plan = FaultPlan<TagPlanKind>()
+    /// Clone tags per population index (`identity=`; `nil` and tags past the end are genuine).
+    public var identityFaults: [IdentityFault?] = []
     /// Directory holding `<UID>.bin` images, if any.
     public var storeDirectory: String?
     /// Modelled operator removal time after a release, ms.
@@ -148,6 +157,12 @@ public struct SimulationOptions: Sendable, Hashable {
                 } catch {
                     throw bad("plan: \(error.message); kinds are garbage:N, short:N, long:N, nak:C, silence")
                 }
+            case "identity":
+                do {
+                    identityFaults = try IdentityFault.parseList(value)
+                } catch {
+                    throw bad("identity: \(error.message); entries are '-', uid, bcc0, bcc1, int")
+                }
             case "store":
                 guard !value.isEmpty, value != "true" else { throw bad("store needs a directory: store=DIR") }
                 storeDirectory = value
@@ -176,8 +191,8 @@ public struct SimulationOptions: Sendable, Hashable {
                 signingKey = bytes
             default:
                 throw bad(
-                    "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, plan, store, removal, "
-                        + "config, locks, wrongpwd, unknown, rfui, signer")
+                    "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, plan, identity, store, "
+                        + "removal, config, locks, wrongpwd, unknown, rfui, signer")
             }
         }
     }
@@ -199,9 +214,11 @@ public struct SimulationOptions: Sendable, Hashable {
             case "unformatted": rates.unformatted = p
             case "wrongchip": rates.wrongChip = p
             case "multi": rates.multi = p
+            case "clone": rates.clone = p
             default:
                 throw bad(
-                    "unknown fault '\(parts[0])'; kinds are tear, nak5, noanswer, readonly, unformatted, wrongchip, multi")
+                    "unknown fault '\(parts[0])'; kinds are tear, nak5, noanswer, readonly, unformatted, wrongchip, "
+                        + "multi, clone")
             }
         }
         return rates
@@ -243,6 +260,9 @@ public struct SimulationOptions: Sendable, Hashable {
         }
         faults.secondTag = hit(faultRates.multi, draws[6])
         faults.seed = rng.next()
+        // Drawn last, so the faults above stay what they were for a given seed before `clone` existed.
+        if hit(faultRates.clone, rng.next()) { faults.identity = .uid }
+        if identityFaults.indices.contains(index), let fault = identityFaults[index] { faults.identity = fault }
         if let entry = plan.entry(forTagAt: index) {
             switch entry.kind {
             case .silence: faults.noAnswerExchanges.insert(entry.exchange)

@@ -2,7 +2,7 @@ import NFCTags
 
 /// Faults injected into one emulated tag (`type2-ntag.md` §9 item 6, issue 3 "Faults").
 ///
-/// Faults that shape the tag itself (`preLocked`, `unformatted`) are applied when the tag is made;
+/// Faults that shape the tag itself (`preLocked`, `unformatted`, `identity`) are applied when the tag is made;
 /// `wrongChip` and `secondTag` are population faults that `TagField` applies; the rest fire while the
 /// tag is driven. Exchanges are counted from 1 over every command frame (not activation frames).
 public struct TagFaults: Sendable, Hashable {
@@ -22,6 +22,8 @@ public struct TagFaults: Sendable, Hashable {
     public var preLocked = false
     /// The tag arrives with a blank capability container (page 3 and pages 4–5 zero).
     public var unformatted = false
+    /// The tag arrives as a clone whose pages 0–2 disagree with its anticollision UID, a BCC or INT.
+    public var identity: IdentityFault?
     /// The tag in the field is this chip instead of the expected one.
     public var wrongChip: ChipModel?
     /// A second tag shares the field when this one arrives (the first poll sees two tags).
@@ -36,7 +38,7 @@ public struct TagFaults: Sendable, Hashable {
     public var isEmpty: Bool {
         removedAfterExchanges == nil && eepromErrorPages.isEmpty && noAnswerExchanges.isEmpty && answerFaults.isEmpty
             && !preLocked
-            && !unformatted && wrongChip == nil && !secondTag
+            && !unformatted && identity == nil && wrongChip == nil && !secondTag
     }
 }
 

@@ -195,9 +195,10 @@ public final class TagField {
             if let url = storeURL(for: uid), FileManager.default.fileExists(atPath: url.path) {
                 let bytes = try [UInt8](Data(contentsOf: url))
                 let stored = ChipModel.allCases.first { $0.pageCount * 4 == bytes.count } ?? chip
+                // The file is named by the anticollision UID, which a clone's pages 0–1 need not hold.
                 tag = try NTAGEmulator(
                     image: bytes, chip: stored, configuration: options.configuration, faults: faults,
-                    signingKey: options.signingKey)
+                    signingKey: options.signingKey, anticollisionUID: uid)
                 let state = url.deletingPathExtension().appendingPathExtension("state.json")
                 if FileManager.default.fileExists(atPath: state.path) {
                     tag.hiddenState = try JSONDecoder().decode(NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))

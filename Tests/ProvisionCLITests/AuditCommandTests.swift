@@ -131,7 +131,7 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(object["passed"] as? Bool == true)
         #expect(
             (object["counts"] as? [String: Int])
-                == ["pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0])
+                == ["pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0, "identityMismatch": 0])
         let rows = (object["findings"] as? [[String: Any]])?.compactMap { $0["row"] as? Int }
         #expect(rows == [1, 2, 3])
         #expect(outcome.stderr.contains("place tag") || outcome.stderr.contains("pass"))
@@ -179,6 +179,27 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(outcome.stdout.contains("  pass               2"))
         let markdown = try String(contentsOf: try #require(try fixture.auditFiles("md").first), encoding: .utf8)
         #expect(markdown.contains("| \(tampered) | 2 | mismatch |"))
+    }
+
+    @Test func aCloneWithTheProvisionedUIDButAWrongBCCIsAnIdentityMismatch() async throws {
+        let fixture = try await AuditFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        // A copy of tag 2's dump on a tag that answers its UID in anticollision, BCC1 botched.
+        var image = try [UInt8](Data(contentsOf: fixture.image(1)))
+        image[8] ^= 0x01
+        try Data(image).write(to: fixture.image(1))
+        let outcome = try fixture.audit(["--reader", fixture.reader(), "--json"])
+        #expect(outcome.status == 1)
+        let object = try json(outcome)
+        let clone = AuditFixture.uid(fixture.firstUID, plus: 1)
+        #expect(statuses(object) == [
+            fixture.firstUID: "pass", clone: "identityMismatch", AuditFixture.uid(fixture.firstUID, plus: 2): "pass",
+        ])
+        #expect((object["counts"] as? [String: Int])?["identityMismatch"] == 1)
+        let detail = (object["findings"] as? [[String: Any]])?.first { $0["uid"] as? String == clone }?["detail"] as? String
+        #expect(detail?.hasPrefix("identity check: BCC1 is") == true, "\(detail ?? "")")
+        let html = try String(contentsOf: try #require(try fixture.auditFiles("html").first), encoding: .utf8)
+        #expect(html.contains("identityMismatch"))
     }
 
     @Test func unknownUIDsAreFindingsAndNameTheirOtherJob() async throws {

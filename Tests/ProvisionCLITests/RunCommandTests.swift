@@ -89,6 +89,58 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
         #expect(failures.contains("already provisioned as row 1 of job t"))
     }
 
+    @Test func cloneTagsAreRefusedBeforeAnyWriteAndTheReportsNameTheClass() throws {
+        let folder = try JobFolder(rows: 4)
+        // Tags 2, 4 and 6 are clones: another UID in pages 0–1, a wrong BCC1, INT 00.
+        let spec = folder.sim(uid: "04000000000001", options: "count=6&identity=-,uid,-,bcc1,-,int")
+        let outcome = try ProvisionProcess.run(["run", "job.json", "--reader", spec], directory: folder.url)
+        #expect(outcome.status == 1, "a row remains pending: \(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("3/4 done"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("identityMismatch: 6"), "each clone tried twice: \(outcome.stdout)")
+        let rows = try folder.query("SELECT row, uid, state FROM records ORDER BY row")
+        #expect(rows == [
+            ["1", "04000000000001", "done"], ["2", "04000000000003", "done"], ["3", "04000000000005", "done"],
+            ["4", "", "pending"],
+        ])
+        let refused = try folder.query(
+            "SELECT DISTINCT uid, failure_class, phase FROM attempts WHERE outcome = 'failed' ORDER BY uid")
+        #expect(refused == [
+            ["04000000000002", "identityMismatch", "identify"], ["04000000000004", "identityMismatch", "identify"],
+            ["04000000000006", "identityMismatch", "identify"],
+        ])
+        for uid in ["04000000000002", "04000000000004", "04000000000006"] {
+            let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(uid).bin")))
+            #expect(Array(image[16..<20]) == [0x03, 0x00, 0xFE, 0x00], "\(uid): nothing written")
+        }
+        let failures = try String(contentsOf: folder.reports.appendingPathComponent("failures.csv"), encoding: .utf8)
+        #expect(failures.components(separatedBy: ",identityMismatch,").count - 1 == 6)
+        #expect(failures.contains("anticollision gave 04000000000002"))
+        #expect(failures.contains("BCC1 is"))
+        #expect(failures.contains("internal byte is 00, not 48"))
+        let summary = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.reports.appendingPathComponent("summary.json"))) as? [String: Any]
+        #expect((summary?["failures_by_class"] as? [String: Int]) == ["identityMismatch": 6])
+        let markdown = try String(contentsOf: folder.reports.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(markdown.contains("| identityMismatch | 6 |"))
+        let html = try String(contentsOf: folder.reports.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("identityMismatch"))
+    }
+
+    @Test func identityCheckRecordWritesClonesAndABadSettingIsAUsageOfTheManifest() throws {
+        let folder = try JobFolder(rows: 2, extra: #", "identityCheck": "record""#)
+        let spec = folder.sim(uid: "04000000000001", options: "count=2&identity=uid")
+        let outcome = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try folder.query("SELECT uid, outcome FROM attempts ORDER BY id")
+            == [["04000000000001", "done"], ["04000000000002", "done"]])
+        let kept = try folder.query("SELECT failure_detail FROM attempts ORDER BY id").map { $0.joined(separator: ",") }
+        #expect(kept.allSatisfy { $0.hasPrefix("identity check (record): pages 0–1 hold UID") }, "\(kept)")
+        let bad = try JobFolder(rows: 1, extra: #", "identityCheck": "warn""#)
+        let refused = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: bad.url)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("identityCheck: unknown value 'warn' (expected one of: refuse, record)"), "\(refused.stderr)")
+    }
+
     @Test(arguments: [2, 4])
     func severalReadersOnOneJobClaimEveryRowOnce(readers: Int) throws {
         let folder = try JobFolder(rows: 24)

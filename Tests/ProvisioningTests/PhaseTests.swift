@@ -6,6 +6,7 @@ import Testing
     #expect(FailureClass.allCases.map(\.rawValue) == [
         "tagLost", "timeout", "nak", "notNDEF", "readOnly", "capacity", "wrongChip", "verifyMismatch",
         "lockFailed", "duplicateUID", "transport", "signatureInvalid", "protectFailed",
+        "identityMismatch",
     ])
     #expect(Phase.allCases.map(\.rawValue) == ["detect", "identify", "write", "verify", "lock", "ledger", "removal"])
 }

@@ -38,7 +38,7 @@ import Testing
     #expect(json["job"] as? String == "museum-labels-2026")
     #expect(
         (json["counts"] as? [String: Int])
-            == ["pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0])
+            == ["pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0, "identityMismatch": 0])
     let findings = try #require(json["findings"] as? [[String: Any]])
     #expect(findings.count == 9)
     #expect(findings[4]["status"] as? String == "unknown")

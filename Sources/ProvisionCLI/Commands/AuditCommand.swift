@@ -36,6 +36,10 @@ struct AuditCommand: Command {
           configMismatch  content as recorded, but a configuration field (AUTH0, PROT, AUTHLIM,
                           CFGLCK, MIRROR_*, NFC_CNT_EN) is not what the run set, or the tag is locked
                           although the job does not lock; the finding names field, expected, found
+          identityMismatch
+                          pages 0–2 disagree with the UID the tag gave in anticollision, a BCC or
+                          INT = 48 (a clone; checked on the READ 00 the audit sends anyway; not
+                          judged when the manifest says "identityCheck": "record")
 
         Stops after --count tags, after --idle seconds without a tag, when a simulated reader has no
         more tags, or on Ctrl-C (a second Ctrl-C exits at once). Then writes
@@ -94,9 +98,10 @@ struct AuditCommand: Command {
         let interrupts = Interrupts()
         interrupts.install {}
         defer { interrupts.uninstall() }
-        let auditor = TagAuditor(
+        var auditor = TagAuditor(
             job: manifest.job, lockRequired: manifest.lock == .permanent,
             protectionKey: protectionKey, protection: manifest.security.protection, mirror: job.lineJob().mirror)
+        auditor.identityCheck = manifest.identityCheck
         let failure = await runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
             settings: WorkerSettings(idleSeconds: idle), shouldStop: { interrupts.stopRequested })

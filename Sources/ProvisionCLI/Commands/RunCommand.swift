@@ -15,7 +15,9 @@ struct RunCommand: Command {
                              [--accept-changed-manifest] [--no-feedback]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
-        it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION) → check
+        it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
+        cross-checked against the anticollision UID, BCCs and INT = 48, a clone refused as
+        identityMismatch before any WRITE unless the manifest says "identityCheck": "record") → check
         NDEF status and capacity → claim the next row in the ledger → write (tear-safe) → read back
         and compare every byte → lock if the job says so → commit the row durably → prompt for removal.
 

@@ -109,7 +109,8 @@ public struct AuditWorker: Sendable {
                 let password = auditor.password(for: uid)
                 do {
                     reading = try await reader.withTransceiver {
-                        try TagReadBack.read(on: $0, password: password, configuration: expected != nil)
+                        try TagReadBack.read(
+                            on: $0, password: password, configuration: expected != nil, anticollisionUID: uid)
                     }
                 } catch let error as TransportError {
                     await session.abandon(uid)

@@ -23,6 +23,9 @@ public struct TagAuditor: Sendable {
     /// Where the run put a row's mirror window, `(row, fields, uid) → plan` — the run's own
     /// `LineJob.mirror` — when the template has a mirror token.
     public var mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)?
+    /// The job's `identityCheck`: under `record` the run wrote clones knowingly, so the audit does not
+    /// judge identity either.
+    public var identityCheck: IdentityCheck = .refuse
 
     /// Creates an auditor for `job`.
     public init(
@@ -77,8 +80,8 @@ public struct TagAuditor: Sendable {
         return TagVerdict(uid: uid, row: nil, status: .unknown, detail: detail)
     }
 
-    /// Compares what was read with the ledger's record: the message's SHA-256 first (a mirror window
-    /// put back to its placeholder), then the lock state the job asks for, then the configuration
+    /// Compares what was read with the ledger's record: the identity of pages 0–2 (a clone, under
+    /// `identityCheck: refuse`), then the message's SHA-256 (a mirror window put back to its placeholder), then the lock state the job asks for, then the configuration
     /// pages against `expected`.
     public func classify(
         _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration? = nil
@@ -89,6 +92,12 @@ public struct TagAuditor: Sendable {
             return TagVerdict(
                 uid: uid, row: row, status: .authFailed,
                 detail: "the tag refused the password\(key): \(refused) (another key, or the password was changed)")
+        }
+        if identityCheck == .refuse, !reading.identityAnomalies.isEmpty {
+            return TagVerdict(
+                uid: uid, row: row, status: .identityMismatch,
+                detail: "identity check: " + reading.identityAnomalies.map(\.description).joined(separator: "; ")
+                    + " (a clone of the provisioned tag, or a misread)")
         }
         guard var message = reading.message else {
             let why = reading.unreadable ?? "no NDEF message"

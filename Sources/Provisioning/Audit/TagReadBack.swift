@@ -25,6 +25,9 @@ public struct TagReadBack: Sendable, Hashable {
     public var configuration: Type2Configuration?
     /// Why the configuration pages could not be read (NAK, generic tag), when asked for.
     public var configurationUnreadable: String?
+    /// The anomalies of pages 0–2 the line refuses (`IdentityCheck.refusable`), from the pages the read
+    /// brought anyway (READ `30 00`); empty when they are consistent or were not read.
+    public var identityAnomalies: [UIDAnomaly] = []
 
     /// Creates a read-back result.
     public init(
@@ -61,12 +64,16 @@ public struct TagReadBack: Sendable, Hashable {
     /// NAKs instead of answering pages from 0 (`type2-ntag.md` §3.3, §3.4). A failure is kept in
     /// `configurationUnreadable`.
     ///
+    /// With `anticollisionUID` (the UID the reader selected), pages 0–2 from NDEF detection's READ
+    /// `30 00` are cross-checked against it, both BCCs and INT (`identityAnomalies`), at no extra exchange.
+    ///
     /// Tag-level failures (not NDEF formatted, unsupported CC, a NAK) are returned in `unreadable`.
     ///
     /// - Throws: `TransportError` other than a NAK (silence, tag left the field, reader failure): the
     ///   tag should be presented again.
     public static func read(
-        on transceiver: any Transceiver, password: TagPassword? = nil, configuration: Bool = false
+        on transceiver: any Transceiver, password: TagPassword? = nil, configuration: Bool = false,
+        anticollisionUID: [UInt8]? = nil
     ) throws(TransportError) -> TagReadBack {
         let tag = Type2Tag(transceiver: transceiver)
         var result = TagReadBack(message: nil, cc3: nil, staticLock: nil)
@@ -97,6 +104,11 @@ public struct TagReadBack: Sendable, Hashable {
         if configuration, result.unreadable == nil { try result.readConfiguration(of: tag) }
         if result.cc3 == nil, let page3 = tag.cachedPage(3) { result.cc3 = page3[3] }
         if result.staticLock == nil, let page2 = tag.cachedPage(2) { result.staticLock = Array(page2[2..<4]) }
+        if let anticollisionUID, let page0 = tag.cachedPage(0), tag.cachedPage(1) != nil, tag.cachedPage(2) != nil,
+            let found = try? tag.identityAnomalies(anticollisionUID: anticollisionUID)  // cached: sends nothing
+        {
+            result.identityAnomalies = IdentityCheck.refusable(found, chip: result.chip, uid0: page0.first)
+        }
         result.exchanges = tag.total.exchanges
         return result
     }

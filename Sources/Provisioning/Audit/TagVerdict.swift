@@ -20,6 +20,9 @@ public struct TagVerdict: Sendable, Hashable {
         /// CFGLCK, MIRROR_*, NFC_CNT_EN) is not what the run set, or the tag is locked although the
         /// job does not lock.
         case configMismatch
+        /// Pages 0–2 disagree with the UID the tag gave in anticollision, a BCC or INT = `48` (a clone
+        /// of a provisioned tag, `type2-ntag.md` §11); judged before the content.
+        case identityMismatch
     }
 
     /// The tag's UID.

@@ -62,9 +62,18 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether trying again while the tag stays in the field can help.
     public var isRetryable: Bool {
         switch failureClass {
-        case .timeout, .nak, .verifyMismatch, .lockFailed, .transport: true
+        case .timeout, .nak, .verifyMismatch, .lockFailed, .transport, .identityMismatch: true
         default: false
         }
+    }
+
+    /// Whether another try is due after try `attempt` of `tries` in all: retryable classes are tried
+    /// `tries` times, an `identityMismatch` at most twice (a misread passes on the re-read; a clone
+    /// stays a clone).
+    public func allowsRetry(after attempt: Int, of tries: Int) -> Bool {
+        guard isRetryable else { return false }
+        let limit = failureClass == .identityMismatch ? min(tries, IdentityCheck.triesForMismatch) : tries
+        return attempt < limit
     }
 
     public var description: String { "\(failureClass.rawValue) in \(phase.rawValue): \(detail)" }

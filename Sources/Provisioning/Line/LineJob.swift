@@ -29,6 +29,8 @@ public struct LineJob: Sendable {
     public var render: Renderer
     /// The originality-signature check (`nil`: off).
     public var signature: SignatureCheck?
+    /// What a tag whose pages 0–2 disagree with its identity gets (default `refuse`).
+    public var identityCheck: IdentityCheck = .refuse
     /// Where the mirror window lands for a row's message: `(row, fields, uid) → plan` (nil: no mirror).
     public var mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)?
     /// Password protection and the key its per-tag passwords derive from, when the job protects tags.

@@ -148,7 +148,7 @@ public struct LineWorker: Sendable {
             let attemptStart = Date()
             let plan = TagCycle.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
-                signature: job.signature, uid: uid,
+                signature: job.signature, uid: uid, identityCheck: job.identityCheck,
                 protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror)
             let outcome = try await cycle(plan)
             Self.add(outcome.phaseMicroseconds, to: &durations)
@@ -160,7 +160,9 @@ public struct LineWorker: Sendable {
                     byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
                     writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint)
                 let record = AttemptRecord(
-                    uid: uid, row: claim.row, reader: readerName, outcome: .done, phase: Phase.ledger.rawValue,
+                    uid: uid, row: claim.row, reader: readerName, outcome: .done,
+                    failureDetail: outcome.identityAnomalies.map { "identity check (record): " + $0 },
+                    phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
                 // Deferred: the next claim's synced commit (which precedes any write to the next tag) or the
@@ -180,7 +182,7 @@ public struct LineWorker: Sendable {
                 if pending >= 64 { try await flushTimings() }
                 return openRows
             }
-            let retry = failure.isRetryable && attempt < job.retries
+            let retry = failure.allowsRetry(after: attempt, of: job.retries)
             events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
             try await ledger.recordAttempt(
                 job: job.name,

@@ -31,6 +31,8 @@ public struct TagCycle: Sendable {
         public var signature: SignatureCheck?
         /// The UID from anticollision (the signed message); empty: read from pages 0–1.
         public var uid: [UInt8]
+        /// What happens when pages 0–2 disagree with `uid`, a BCC or INT (`type2-ntag.md` §11).
+        public var identityCheck: IdentityCheck
         /// Password protection to set after verify (and lock), if any.
         public var protection: ProtectionPlan?
         /// The UID/counter mirror to configure after verify, if any.
@@ -39,9 +41,10 @@ public struct TagCycle: Sendable {
         /// Creates a plan.
         public init(
             message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false,
-            signature: SignatureCheck? = nil, uid: [UInt8] = [], protection: ProtectionPlan? = nil,
-            mirror: MirrorPlan? = nil
+            signature: SignatureCheck? = nil, uid: [UInt8] = [], identityCheck: IdentityCheck = .refuse,
+            protection: ProtectionPlan? = nil, mirror: MirrorPlan? = nil
         ) {
+            self.identityCheck = identityCheck
             self.mirror = mirror
             self.protection = protection
             self.uid = uid
@@ -73,6 +76,8 @@ public struct TagCycle: Sendable {
         public var airtimeMicroseconds: Double?
         /// The originality-signature result when the plan checked it.
         public var signature: SignatureStatus?
+        /// Identity anomalies kept under `identityCheck: record` (in words), `nil` when there were none.
+        public var identityAnomalies: String?
     }
 
     /// Runs the cycle for `plan` on the tag behind `transceiver`. Never throws: every failure is an
@@ -99,6 +104,7 @@ private final class Runner {
     var locked = false
     var micros: [Phase: Double] = [:]
     var signature: SignatureStatus?
+    var identityAnomalies: String?
     /// Whether the tag arrived password-protected (re-provisioning or a resumed tag).
     var wasProtected = false
 
@@ -121,6 +127,7 @@ private final class Runner {
                         try checkConfiguration(chip)
                         try tag.readHeader()
                     }
+                    try checkIdentity()
                     if let check = plan.signature {
                         try checkSignature(check, uid: plan.uid.isEmpty ? try tag.readUID() : plan.uid)
                     }
@@ -132,6 +139,7 @@ private final class Runner {
                 chip = ChipModel.allCases.first { $0.factoryCC[2] != 0 && $0.factoryCC[2] == area.cc.bytes[2] }
                 try checkChip(chip, how: " by its CC size (the reader cannot send GET_VERSION)")
                 if let chip { tag.assume(chip) }
+                try checkIdentity()
                 if let check = plan.signature {
                     // READ_SIG cannot be sent either; `run` refuses `require` on such a reader before the first tag.
                     guard check.policy != .require else {
@@ -206,6 +214,21 @@ private final class Runner {
         throw CycleFailure(
             .readOnly, phase: .identify,
             "the tag is password-protected from page \(configuration.auth0) (AUTH0) and the job has no key")
+    }
+
+    /// The identity cross-check of `type2-ntag.md` §11 on pages 0–2 as identify read them (FAST_READ
+    /// `3A 00 04` / `3A 00 05`, or READ `30 00`; a generic tag's READ `30 00` here is the one NDEF
+    /// detection reuses): the anticollision UID, BCC0, BCC1 and INT = `48`. Refused anomalies fail
+    /// as `identityMismatch` before any WRITE under `refuse`, and are only kept under `record`.
+    func checkIdentity() throws {
+        let anticollision = plan.uid.count == 7 ? plan.uid : nil
+        let found = IdentityCheck.refusable(
+            try tag.identityAnomalies(anticollisionUID: anticollision), chip: chip, uid0: tag.cachedPage(0)?.first)
+        guard !found.isEmpty else { return }
+        switch plan.identityCheck {
+        case .refuse: throw IdentityCheck.failure(found)
+        case .record: identityAnomalies = found.map(\.description).joined(separator: "; ")
+        }
     }
 
     /// READ_SIG `3Ch` and verification against the trusted keys (`type2-ntag.md` §3.8). Under
@@ -355,6 +378,7 @@ private final class Runner {
         TagCycle.Outcome(
             failure: failure, chip: chip, wroteSomething: wroteSomething, alreadyWritten: alreadyWritten,
             locked: locked, phaseMicroseconds: micros, exchanges: tag.total.exchanges + tag.total.reactivations,
-            airtimeMicroseconds: tag.total.airtimeMicroseconds, signature: signature)
+            airtimeMicroseconds: tag.total.airtimeMicroseconds, signature: signature,
+            identityAnomalies: identityAnomalies)
     }
 }

@@ -29,6 +29,17 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         #expect(verdict.detail.contains("8 bytes"))
     }
 
+    @Test func inconsistentIdentityIsIdentityMismatchBeforeTheContentUnlessTheJobRecords() {
+        var reading = locked(message)
+        reading.identityAnomalies = [.bcc1(found: 0x05, expected: 0x04)]
+        let verdict = auditor.classify(reading, recorded: recorded(), row: 2)
+        #expect(verdict.status == .identityMismatch)
+        #expect(verdict.detail.hasPrefix("identity check: BCC1 is 05, expected 04"), "\(verdict.detail)")
+        var recording = auditor
+        recording.identityCheck = .record
+        #expect(recording.classify(reading, recorded: recorded(), row: 2).status == .pass)
+    }
+
     @Test func oneChangedByteIsMismatchWithBothHashes() {
         var changed = message
         changed[7] ^= 0x01

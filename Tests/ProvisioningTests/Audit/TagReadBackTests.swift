@@ -37,6 +37,23 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
         #expect(emulator.image == before)
     }
 
+    @Test func identityIsCheckedOnTheREAD00ItSendsAnyway() throws {
+        let message = NDEFMessage(records: [NDEFPayload.uri("https://a.b/c")]).bytes
+        let genuine = try TagReadBack.read(on: EmulatorTransceiver(tag: try tag(message: message)), anticollisionUID: uid)
+        #expect(genuine.identityAnomalies.isEmpty)
+        var faults = TagFaults()
+        faults.identity = .int
+        let clone = try tag(message: message, faults: faults)
+        let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: clone), anticollisionUID: uid)
+        #expect(reading.identityAnomalies == [.internalByte(0x00)])
+        #expect(reading.message == message)
+        #expect(reading.exchanges == 3 && genuine.exchanges == 3, "GET_VERSION, READ 00, READ 04: nothing more")
+        let other: [UInt8] = [0x04, 0x51, 0x7C, 0x00, 0x00, 0x00, 0x01]
+        let differs = try TagReadBack.read(on: EmulatorTransceiver(tag: try tag(message: message)), anticollisionUID: other)
+        #expect(differs.identityAnomalies.count == 1)
+        #expect(try TagReadBack.read(on: EmulatorTransceiver(tag: clone)).identityAnomalies.isEmpty, "no UID given: not checked")
+    }
+
     @Test func longMessageAddsOneFastRead() throws {
         let message = NDEFMessage(records: [NDEFPayload.uri("https://example.com/" + String(repeating: "x", count: 150))]).bytes
         let emulator = try tag(message: message)

@@ -2,6 +2,7 @@ import NDEF
 import NFCTags
 import Provisioning
 import TagEmulator
+import TestSupport
 import Testing
 
 private func emulator(_ chip: ChipModel, faults: TagFaults = TagFaults()) throws -> EmulatorTransceiver {
@@ -28,22 +29,6 @@ private func message(bytes count: Int) -> [UInt8] {
     let minimum = 3 + 17 + 2 + (3 + 1 + 2)
     #expect(outcome.exchanges == minimum)
     #expect((outcome.airtimeMicroseconds ?? 0) > 17 * 4_100)
-}
-
-/// Passes frames through and keeps the commands, to check the order the cycle sends them in.
-private final class CommandLog: Transceiver {
-    let inner: EmulatorTransceiver
-    var commands: [[UInt8]] = []
-    init(_ inner: EmulatorTransceiver) { self.inner = inner }
-    func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
-        commands.append(command)
-        return try inner.transceive(command, timeoutMilliseconds: timeoutMilliseconds)
-    }
-    func reactivate() throws(TransportError) {
-        commands.append([])
-        try inner.reactivate()
-    }
-    var modelledAirtimeMicroseconds: Double? { inner.modelledAirtimeMicroseconds }
 }
 
 @Test func identifyChecksTheConfigurationAndReadsTheHeaderInOneFastRead() throws {
