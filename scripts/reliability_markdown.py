@@ -12,7 +12,7 @@ def render_readers(readers):
     lines = ["## 4b. Misbehaving readers and tags through the backends' emulators", "",
              "Each case: a tag (or the reader in front of it) misbehaves once at tag exchange k, for k in "
              f"{readers['positions'][0]}…{readers['positions'][-1]}, and a clean tag follows; a real "
-             "`provision run` child (manifest retries 1, onFailure reuse) drives it through stock libnfc "
+             "`provision run` child (manifest retries 0: one try a presentation, onFailure reuse) drives it through stock libnfc "
              "(`nfc:pn532_uart:` on the `provision emulate pn532 --line` pty) or stock pcscd with the vpcd "
              "driver (`provision emulate vpcd`, ACR122U style). Tag-level kinds are the tags' `plan=`, reader "
              "kinds the emulator's `--misbehave` (docs/pn532.md, docs/pcsc.md). Outcome = the failure class(es) "

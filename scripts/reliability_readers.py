@@ -145,7 +145,7 @@ def job_folder(make_job, rows, chip="ntag213"):
     folder = tempfile.mkdtemp(prefix="reliability-readers-")
     make_job(folder, rows)
     manifest = json.load(open(os.path.join(folder, "job.json")))
-    manifest.update({"tag": chip, "retries": 1})
+    manifest.update({"tag": chip, "retries": 0})
     json.dump(manifest, open(os.path.join(folder, "job.json"), "w"))
     os.mkdir(os.path.join(folder, "tags"))
     return folder

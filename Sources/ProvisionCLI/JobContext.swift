@@ -96,7 +96,7 @@ struct JobContext: Sendable {
         let template = self.template
         var job = LineJob(
             name: manifest.job, acceptedChips: manifest.tag == .type2 ? [] : manifest.tag.acceptedChips,
-            lock: manifest.lock == .permanent, retries: manifest.retries, onFailure: manifest.onFailure == .burn ? .burn : .reuse,
+            lock: manifest.lock == .permanent, tries: manifest.retries + 1, onFailure: manifest.onFailure == .burn ? .burn : .reuse,
             signature: SignatureCheck(manifest.security)
         ) { row, fields, uid, time in
             try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes

@@ -79,7 +79,7 @@ private struct AuditFixture {
         try await ledger.registerJob(name: job, manifestHash: "m", templateHash: "t")
         try await ledger.addRows(
             job: job, rows: (1...rows).map { RowInput(row: $0, fields: ["sku": "S\($0)"], messageSHA256: [], messageLength: 0) })
-        let lineJob = LineJob(name: job, acceptedChips: [.ntag215], lock: lock, retries: 1, onFailure: .reuse) { row, fields, uid, _ in
+        let lineJob = LineJob(name: job, acceptedChips: [.ntag215], lock: lock, tries: 1, onFailure: .reuse) { row, fields, uid, _ in
             NDEFMessage(records: [NDEFPayload.uri("https://example.com/p/\(fields["sku"] ?? "")/\(row)?u=\(Hex.compact(uid))")]).bytes
         }
         let reader = try SimulatedReader(

@@ -118,7 +118,7 @@ import Testing
             ["ndef", "encode"], #"{"records": [{"type":"uri","uri":"a"},{"type":"uri","uri":"b"},{"type":"uri"}]}"#,
             "error: records[2].uri: missing\n"
         ),
-        (["ndef", "encode"], "{", "error: not valid JSON at line 1, column 2: expected a quoted key\n"),
+        (["ndef", "encode"], "{", "error: not valid JSON at line 1, column 2: unclosed object\n"),
         (["ndef", "decode", "--tlv"], "01 03 A0 0C 34 03 00 FE", "error: byte 6: the NDEF TLV is empty"),
     ])
     func badInputExitsWithDataError(arguments: [String], input: String, error: String) throws {

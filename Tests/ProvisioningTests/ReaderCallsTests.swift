@@ -100,7 +100,7 @@ private final class HiccupLog: Sendable {
         try await ledger.registerJob(name: "w", manifestHash: "m", templateHash: "t")
         try await ledger.addRows(
             job: "w", rows: (1...3).map { RowInput(row: $0, fields: [:], messageSHA256: [], messageLength: 0) })
-        let job = LineJob(name: "w", acceptedChips: [.ntag215], lock: true, retries: 1, onFailure: .reuse) { row, _, uid, _ in
+        let job = LineJob(name: "w", acceptedChips: [.ntag215], lock: true, tries: 1, onFailure: .reuse) { row, _, uid, _ in
             NDEFMessage(records: [NDEFPayload.uri("https://example.com/\(row)/\(Hex.compact(uid))")]).bytes
         }
         let spec = "sim:ntag215?store=\(store)&uid=04D10000000001&count=3"

@@ -4,7 +4,7 @@ import NFCTags
 /// What a line worker needs to know about a job, independent of where it came from (manifest,
 /// template, command line).
 public struct LineJob: Sendable {
-    /// What happens to a row whose tag failed `retries` times after something was written.
+    /// What happens to a row whose tag failed its last try after something was written.
     public enum FailurePolicy: String, Sendable, Hashable {
         /// The row goes back to pending and the next tag gets it.
         case reuse
@@ -21,8 +21,8 @@ public struct LineJob: Sendable {
     public var acceptedChips: Set<ChipModel>
     /// Whether tags are locked permanently after verify.
     public var lock: Bool
-    /// Tries per tag while it stays in the field (1 = no retry).
-    public var retries: Int
+    /// Tries per tag while it stays in the field (1 = no retry; a manifest's `retries` + 1).
+    public var tries: Int
     /// What happens to the row after the last try failed.
     public var onFailure: FailurePolicy
     /// The row renderer.
@@ -40,14 +40,14 @@ public struct LineJob: Sendable {
 
     /// Creates a job description.
     public init(
-        name: String, acceptedChips: Set<ChipModel>, lock: Bool, retries: Int, onFailure: FailurePolicy,
+        name: String, acceptedChips: Set<ChipModel>, lock: Bool, tries: Int, onFailure: FailurePolicy,
         signature: SignatureCheck? = nil, render: @escaping Renderer
     ) {
         self.signature = signature
         self.name = name
         self.acceptedChips = acceptedChips
         self.lock = lock
-        self.retries = max(retries, 1)
+        self.tries = max(tries, 1)
         self.onFailure = onFailure
         self.render = render
     }

@@ -182,7 +182,7 @@ public struct LineWorker: Sendable {
                 if pending >= 64 { try await flushTimings() }
                 return openRows
             }
-            let retry = failure.allowsRetry(after: attempt, of: job.retries)
+            let retry = failure.allowsRetry(after: attempt, of: job.tries)
             events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
             try await ledger.recordAttempt(
                 job: job.name,

@@ -118,7 +118,7 @@ private final class PlainPath: Transceiver {
 /// The line worker with clone tags in a simulated population.
 @Suite(.serialized) struct IdentityCheckLineTests {
     static func job(_ policy: IdentityCheck = .refuse) -> LineJob {
-        var job = LineJob(name: "id", acceptedChips: [.ntag215], lock: true, retries: 3, onFailure: .burn) { row, _, _, _ in
+        var job = LineJob(name: "id", acceptedChips: [.ntag215], lock: true, tries: 3, onFailure: .burn) { row, _, _, _ in
             NDEFMessage(records: [NDEFPayload.uri("https://example.com/\(row)")]).bytes
         }
         job.identityCheck = policy

@@ -44,7 +44,7 @@ private actor SwitchingReader: OperatorFeedbackReader {
 }
 
 private func job(_ name: String) -> LineJob {
-    LineJob(name: name, acceptedChips: [.ntag215], lock: false, retries: 2, onFailure: .reuse) { row, _, uid, _ in
+    LineJob(name: name, acceptedChips: [.ntag215], lock: false, tries: 2, onFailure: .reuse) { row, _, uid, _ in
         NDEFMessage(records: [NDEFPayload.uri("https://example.com/\(row)?u=\(Hex.compact(uid))")]).bytes
     }
 }

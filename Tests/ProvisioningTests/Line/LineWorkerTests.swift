@@ -13,7 +13,7 @@ private func makeJob(
     _ name: String, lock: Bool = true, retries: Int = 2, onFailure: LineJob.FailurePolicy = .reuse,
     chips: Set<ChipModel> = [.ntag215]
 ) -> LineJob {
-    LineJob(name: name, acceptedChips: chips, lock: lock, retries: retries, onFailure: onFailure) { row, fields, uid, time in
+    LineJob(name: name, acceptedChips: chips, lock: lock, tries: retries, onFailure: onFailure) { row, fields, uid, time in
         let url = "https://example.com/p/\(fields["sku"] ?? "?")/\(row)?u=\(Hex.compact(uid))&t=\(Int(time.timeIntervalSince1970))"
         return NDEFMessage(records: [NDEFPayload.uri(url)]).bytes
     }

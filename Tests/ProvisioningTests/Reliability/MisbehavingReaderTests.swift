@@ -32,7 +32,7 @@ private func uids(_ kind: Int, _ exchange: Int) -> [[UInt8]] {
 
 /// A 2-row job whose message names the row, locking, one try per presentation.
 private func twoRowJob(_ name: String) -> LineJob {
-    LineJob(name: name, acceptedChips: [.ntag213], lock: true, retries: 1, onFailure: .reuse) { row, _, _, _ in
+    LineJob(name: name, acceptedChips: [.ntag213], lock: true, tries: 1, onFailure: .reuse) { row, _, _, _ in
         NDEFMessage(records: [NDEFPayload.uri("https://example.com/r/\(row)")]).bytes
     }
 }

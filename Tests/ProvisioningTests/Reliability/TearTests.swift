@@ -56,7 +56,7 @@ func imageHolding(_ message: [UInt8], chip: ChipModel, uid: [UInt8]) throws -> [
 /// The job renders the same message for every row (the tear test compares bytes).
 func fixedJob(_ name: String, _ tearCase: TearCase) -> LineJob {
     let message = tearCase.message
-    return LineJob(name: name, acceptedChips: [tearCase.chip], lock: tearCase.lock, retries: 2, onFailure: .reuse) { _, _, _, _ in
+    return LineJob(name: name, acceptedChips: [tearCase.chip], lock: tearCase.lock, tries: 2, onFailure: .reuse) { _, _, _, _ in
         message
     }
 }
