@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
-        .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator"], swiftSettings: strict),
 
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TestSupport"], swiftSettings: strict),
