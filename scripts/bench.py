@@ -626,8 +626,20 @@ def verdict(ok):
     return "pass" if ok else "FAIL"
 
 
+def relative_paths(value):
+    """Commands and paths as seen from the checkout's root (no machine-specific prefix in the reports)."""
+    if isinstance(value, str):
+        return value.replace(ROOT + "/", "")
+    if isinstance(value, list):
+        return [relative_paths(v) for v in value]
+    if isinstance(value, dict):
+        return {k: relative_paths(v) for k, v in value.items()}
+    return value
+
+
 def write_reports(data, out_dir):
     os.makedirs(out_dir, exist_ok=True)
+    data = relative_paths(data)
     m = data["machine"]
     L = ["# provision benchmarks", "",
          f"Run {data['date']} · `{data['command']}` · {'QUICK (reduced sizes)' if data['quick'] else 'full sizes'} "

@@ -362,6 +362,8 @@ def main():
             positions = [int(p) for p in args.positions.split(",")]
         section("readers", readers_test(PROVISION, make_job, check_invariants, positions, tuple(args.paths.split(","))))
     report["finishedAt"] = now()
+    # Commands as seen from the checkout's root, without this machine's path to it.
+    report = json.loads(json.dumps(report).replace(json.dumps(ROOT + "/")[1:-1], ""))
     os.makedirs(os.path.join(ROOT, "reports"), exist_ok=True)
     with open(os.path.join(ROOT, "reports", "reliability.json"), "w") as handle:
         json.dump(report, handle, indent=2)
