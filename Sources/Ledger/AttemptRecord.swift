@@ -30,7 +30,7 @@ public struct AttemptRecord: Sendable, Hashable {
         public var verify: Int?
         /// Locking and confirming the lock.
         public var lock: Int?
-        /// The ledger commit.
+        /// Time in the ledger: the claim and the done commit.
         public var ledger: Int?
         /// Waiting for the tag to be removed.
         public var removal: Int?

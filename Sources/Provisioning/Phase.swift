@@ -10,7 +10,7 @@ public enum Phase: String, Sendable, Hashable, CaseIterable, Codable {
     case verify
     /// The permanent lock and its read-back.
     case lock
-    /// The durable ledger commit.
+    /// Time in the ledger for the tag: the claim (synced) and the commit of the done tag.
     case ledger
     /// From release until the tag left the field.
     case removal
