@@ -447,6 +447,14 @@ def ensure_nfcpy():
     return f"pip install nfcpy failed: {done.stderr.strip()[-300:]}"
 
 
+def link_time(before, after, tags, s_per_tag):
+    """Per tag: the emulator's modelled radio and UART time, and the rest of the measured time."""
+    radio = (int(after.get("airtime_us", 0)) - int(before.get("airtime_us", 0))) / 1000 / max(tags, 1)
+    uart = (int(after.get("uart_us", 0)) - int(before.get("uart_us", 0))) / 1000 / max(tags, 1)
+    return {"radio_ms_per_tag": rnd(radio, 2), "uart_ms_per_tag": rnd(uart, 2),
+            "rest_ms_per_tag": rnd(1000 * s_per_tag - radio - uart, 2)}
+
+
 def bench_ours(n, key, option=""):
     """provision run writing n tags through the emulator; option is a reader spec query (`?baud=…`)."""
     emu = Emulator(os.path.join(WORK, key), n + 10)   # spare tags: a failed attempt consumes one
@@ -455,7 +463,8 @@ def bench_ours(n, key, option=""):
         manifest = make_job(folder, "b3", n, lock=True)
         reader = f"nfc:pn532_uart:{emu.pty}{option}"
         log(f"B3: provision run, {n} tags on {reader}")
-        f0 = emu.frames()
+        s0 = emu.stats()
+        f0 = int(s0["frames"])
         summary, wall, _, cmd = provision_run(manifest, [reader])
         stats = emu.stats()
         frames = int(stats["frames"]) - f0
@@ -465,7 +474,8 @@ def bench_ours(n, key, option=""):
         return {"command": " ".join(cmd), "tags_done": done, "s_per_tag": rnd(wall / max(done, 1), 4),
                 "failed_attempts": {k: c for k, c in failed}, "uart_baud": int(stats.get("baud", 0)) or None,
                 "frames_per_tag": rnd(frames / n, 2), "tag_exchanges_per_tag": summary.get("exchanges_per_tag"),
-                "message_bytes_avg": rnd(length, 1), "locks": True}
+                "message_bytes_avg": rnd(length, 1), "locks": True,
+                **link_time(s0, stats, max(done, 1), wall / max(done, 1))}
     finally:
         emu.stop()
 
@@ -489,7 +499,8 @@ def bench_b3(n):
         cmd = ["nfc-mfultralight", "w", image_path]
         answers = "n\nn\nn\nn\nn\n"   # OTP, lock, dynamic lock, UID: no (it would lock page 2 before the data)
         log(f"B3: nfc-mfultralight w, {n} tags, one process per tag")
-        f0 = emu.frames()
+        s0 = emu.stats()
+        f0 = int(s0["frames"])
         ok = 0
         last_error = ""
         start = time.perf_counter()
@@ -502,8 +513,10 @@ def bench_b3(n):
             else:
                 last_error = (done.stdout + done.stderr)[-400:]
         wall = time.perf_counter() - start
-        frames = emu.frames() - f0
+        s1 = emu.stats()
+        frames = int(s1["frames"]) - f0
         out["nfc_mfultralight"] = {
+            **link_time(s0, s1, max(ok, 1), wall / max(ok, 1)),
             "command": f"LIBNFC_DEVICE=pn532_uart:<pty> {' '.join(cmd)} (stdin: n to OTP/lock/dynlock/UID prompts)",
             "tags_done": ok, "s_per_tag": rnd(wall / max(ok, 1), 4), "frames_per_tag": rnd(frames / n, 2),
             "message_bytes": len(message), "locks": False, "last_error": last_error or None}
@@ -537,7 +550,8 @@ def bench_nfcpy(n, speed):
             f.write(NFCPY_WRITER)
         cmd = [sys.executable, script, "tty:USB97:pn532", str(n), emu.socket] + ([speed] if speed else [])
         log(f"B3: nfcpy{' at ' + speed if speed else ''}, {n} tags on tty:USB97:pn532 -> {emu.pty}")
-        f0 = emu.frames()
+        s0 = emu.stats()
+        f0 = int(s0["frames"])
         done, wall, _ = run(cmd, timeout=600)
         stats = emu.stats()
         frames = int(stats["frames"]) - f0
@@ -548,7 +562,8 @@ def bench_nfcpy(n, speed):
         info = json.loads(done.stdout.strip().splitlines()[-1])
         return {"command": " ".join(cmd[:1] + ["nfcpy_writer.py"] + cmd[2:4] + cmd[5:]),
                 "tags_done": n, "s_per_tag": rnd(wall / n, 4), "frames_per_tag": rnd(frames / n, 2),
-                "locks": info["locked"] == n, "locked": info["locked"], "uart_baud": info.get("baud")}
+                "locks": info["locked"] == n, "locked": info["locked"], "uart_baud": info.get("baud"),
+                **link_time(s0, stats, n, wall / n)}
     finally:
         if os.path.islink(link):
             os.remove(link)
@@ -719,6 +734,16 @@ def write_reports(data, out_dir):
             peer["ratio_ours_over_theirs"] = rnd(ratio)
             L.append(f"| {label} | {peer.get('tags_done')} | {'yes' if peer.get('locks') else 'no'} | {peer.get('s_per_tag')} | "
                      f"{peer.get('frames_per_tag')} | {rnd(ratio)} | ≤ 0.5 | {verdict(ratio is not None and ratio <= 0.5)} |")
+        rows = [(ours, "provision run (115200)"), (fast or {}, "provision run (921600)"),
+                (b.get("nfc_mfultralight", {}), "nfc-mfultralight w (115200)"),
+                (b.get("nfcpy", {}), f"nfcpy ({b.get('nfcpy', {}).get('uart_baud')})"),
+                (b.get("nfcpy_115200", {}), "nfcpy (115200)")]
+        if any("radio_ms_per_tag" in r for r, _ in rows):
+            L += ["", "Where a tag's time goes (per tag; radio and UART are the emulator's modelled time, the rest is "
+                  "host and reader overhead: the tool, libnfc or nfcpy, the pty, process start-up):", "",
+                  "| Tool | s/tag | radio ms | UART ms | rest ms |", "|---|---|---|---|---|"]
+            L += [f"| {label} | {r.get('s_per_tag')} | {r.get('radio_ms_per_tag')} | {r.get('uart_ms_per_tag')} | {r.get('rest_ms_per_tag')} |"
+                  for r, label in rows if "radio_ms_per_tag" in r]
         if fast and b.get("nfcpy", {}).get("s_per_tag"):
             b["nfcpy"]["ratio_ours_115200_over_theirs"] = rnd(ours["s_per_tag"] / b["nfcpy"]["s_per_tag"])
             L += ["", f"For reference, ours at 115200 ÷ nfcpy at {b['nfcpy'].get('uart_baud')}: {b['nfcpy']['ratio_ours_115200_over_theirs']}."]

@@ -100,6 +100,10 @@ struct PN532EmulatorTests {
         #expect(try Data(contentsOf: dump).count == 540)
         #expect(elapsed > .milliseconds(95), "\(elapsed)")
         #expect(emulator.stats.replies > 34)
+        // The modelled radio and UART time the stats add up (not measured time): each READ's answer is
+        // 18 bytes at 106 kbit/s (≥ 1.5 ms), each exchange at least 32 UART bytes at 115200 baud.
+        #expect(emulator.stats.airtimeMicroseconds > 34 * 1_500)
+        #expect(emulator.stats.uartMicroseconds > 34 * 32 * 86)
     }
 
     @Test func lineModeMovesOnAfterEachReleaseSoNfcListSeesEveryTag() async throws {

@@ -57,7 +57,9 @@ extension PN532Emulator {
             schedule(Self.storm, after: ackAt, cancellable: false)
             return
         }
+        statistics.uartMicroseconds += Double(frameBytes) * Double(byteNanoseconds) / 1000
         let outcome = chip.handle(payload, wokenUp: decoder.takeWakeUp())
+        statistics.airtimeMicroseconds += max(0, chip.airtimeMicroseconds - airtimeBefore)
         if payload.count >= 2, payload[1] == 0x40 || payload[1] == 0x42, case .reply(let answer) = outcome,
             let uid = chip.lastExchangeUID, let kind = misbehaviour?.tick(uid: uid)
         {
@@ -150,19 +152,19 @@ extension PN532Emulator {
             if first.cancellable { statistics.replies += 1 }
             scheduled.removeFirst()
         }
-        if !batch.isEmpty, !pty.isHungUp { pty.write(batch) }
+        if !batch.isEmpty, !pty.isHungUp {
+            pty.write(batch)
+            statistics.uartMicroseconds += Double(batch.count) * Double(byteNanoseconds) / 1000
+        }
     }
 
-    /// How long `poll` may sleep: until the next scheduled write, or 20 ms while a command is
+    /// How long the I/O loop may sleep: until the next scheduled write, or 20 ms while a command is
     /// pending (a tag may arrive), else 500 ms.
-    func nextTimeoutMilliseconds() -> Int32 {
+    func nextTimeoutNanoseconds() -> UInt64 {
         let now = Self.now()
-        var timeout: Int32 = chip.pendingCommand == nil ? 500 : 20
-        if let first = scheduled.first {
-            let wait = first.at > now ? Int32((first.at - now + 999_999) / 1_000_000) : 0
-            timeout = min(timeout, wait)
-        }
-        return timeout
+        let idle: UInt64 = chip.pendingCommand == nil ? 500_000_000 : 20_000_000
+        guard let first = scheduled.first else { return idle }
+        return min(idle, first.at > now ? first.at - now : 0)
     }
 
     /// Carries out one control-socket line: `insert [UID]`, `remove`, `dump PATH`, `stats`.
@@ -192,7 +194,8 @@ extension PN532Emulator {
                 let uid = chip.field.current.map { $0.uid.map { String(format: "%02X", $0) }.joined() } ?? "none"
                 return "ok frames=\(current.frames) replies=\(current.replies) checksum_errors=\(current.checksumErrors) "
                     + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) baud=\(baud) tag=\(uid) "
-                    + "misbehaved=\(misbehaviour?.fired.count ?? 0)"
+                    + "misbehaved=\(misbehaviour?.fired.count ?? 0) "
+                    + "airtime_us=\(Int(current.airtimeMicroseconds.rounded())) uart_us=\(Int(current.uartMicroseconds.rounded()))"
             default:
                 throw PN532ControlError("unknown command '\(verb)' (insert [UID], remove, dump PATH, stats)")
             }

@@ -65,6 +65,10 @@ public final class PN532Emulator: @unchecked Sendable {
         public var baud = 0
         /// Planned misbehaviours carried out.
         public var misbehaved = 0
+        /// Modelled RF airtime of every tag exchange the chip carried out, in microseconds.
+        public var airtimeMicroseconds = 0.0
+        /// Modelled UART time of every byte received and written, in microseconds.
+        public var uartMicroseconds = 0.0
     }
 
     /// The slave path the host opens (`/dev/pts/N`).
@@ -178,8 +182,8 @@ public final class PN532Emulator: @unchecked Sendable {
             var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0)]
             fds += control?.pollDescriptors ?? []
-            let timeout = lock.withLock { nextTimeoutMilliseconds() }
-            _ = poll(&fds, nfds_t(fds.count), timeout)
+            // A nanosecond timeout: a reply leaves at its modelled instant, not at the next whole millisecond.
+            PrecisePoll.wait(&fds, nanoseconds: lock.withLock { nextTimeoutNanoseconds() })
             if fds[0].revents != 0 { return }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 let bytes = pty.readAvailable()
