@@ -13,6 +13,9 @@ public struct RFTiming: Sendable, Hashable {
     public var tagToReaderGap = 1172.0 / 13.56
     /// EEPROM programming time per written page (t_prog), default 4.1 ms.
     public var programmingMicroseconds = 4_100.0
+    /// Unmodulated field a reader must hold after switching it on before the first REQA/WUPA (ISO/IEC
+    /// 14443-3: ≥ 5.1 ms; `line-timing.md` §1): what every field off/on re-activation pays on top.
+    public var fieldGuardMicroseconds = 5_100.0
 
     /// Creates the default model; `programmingMicroseconds` is configurable (3–10 ms in tests).
     public init(programmingMicroseconds: Double = 4_100.0) {

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 import TagEmulator
 import TestSupport
 import Testing
@@ -136,5 +137,35 @@ struct PN532EmulatorFramingTests {
         let expected = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x61, 0x00])
         #expect(try await host.next(milliseconds: 0, expected: expected) == expected)
         #expect(ContinuousClock.now - start >= .milliseconds(150))
+    }
+
+    /// Field off and on again: the next activation waits out the 5.1 ms field guard (ISO/IEC 14443-3,
+    /// `line-timing.md` §8.1); an activation with the field already on owes nothing.
+    @Test func anActivationAfterFieldOnWaitsTheFieldGuard() async throws {
+        let emulator = try PN532Emulator(
+            field: population(count: 1, uid: [0x04, 1, 2, 3, 4, 5, 6]), configuration: .init(timing: .datasheet))
+        emulator.start()
+        defer { emulator.stop() }
+        let host = try RawHost(path: emulator.slavePath)
+        host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
+        _ = try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        let list = PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00])
+        let found = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 1, 2, 3, 4, 5, 6])
+        let before = emulator.stats.airtimeMicroseconds
+        host.send(list)
+        #expect(try await host.next(milliseconds: 0, expected: found) == found)
+        let plain = emulator.stats.airtimeMicroseconds - before
+        #expect(plain > 0 && plain < RFTiming().fieldGuardMicroseconds, "field on since reset: \(plain) µs")
+        let on = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x33])
+        host.send(PN532Frame.encode([0xD4, 0x32, 0x01, 0x00]))
+        #expect(try await host.next(milliseconds: 50, expected: on) == on)
+        let fieldOn = ContinuousClock.now
+        host.send(PN532Frame.encode([0xD4, 0x32, 0x01, 0x01]))
+        #expect(try await host.next(milliseconds: 50, expected: on) == on)
+        let after = emulator.stats.airtimeMicroseconds
+        host.send(list)
+        #expect(try await host.next(milliseconds: 0, expected: found) == found)
+        #expect(ContinuousClock.now - fieldOn >= .microseconds(5_100), "the reply cannot come before the guard")
+        #expect(emulator.stats.airtimeMicroseconds - after > plain, "the guard is counted as radio time")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,8 +59,11 @@ extension PN532Emulator {
             return
         }
         statistics.uartMicroseconds += Double(frameBytes) * Double(byteNanoseconds) / 1000
+        let fieldWasOn = chip.fieldOn
         let outcome = chip.handle(payload, wokenUp: decoder.takeWakeUp())
-        statistics.airtimeMicroseconds += max(0, chip.airtimeMicroseconds - airtimeBefore)
+        if !fieldWasOn, chip.fieldOn { fieldOnAt = Self.now() + receivedAt }
+        let guardNanoseconds = fieldGuard(before: payload, arrivingAt: Self.now() + receivedAt)
+        statistics.airtimeMicroseconds += max(0, chip.airtimeMicroseconds - airtimeBefore) + Double(guardNanoseconds) / 1000
         if payload.count >= 2, payload[1] == 0x40 || payload[1] == 0x42, case .reply(let answer) = outcome,
             let uid = chip.lastExchangeUID, let kind = misbehaviour?.tick(uid: uid)
         {
@@ -84,9 +88,23 @@ extension PN532Emulator {
             if payload.count == 3, payload[1] == 0x10 { pendingBaud = PN532Chip.serialBaudRates[Int(payload[2])] }
             let chipNanoseconds = UInt64(max(0, chip.airtimeMicroseconds - airtimeBefore) * 1_000)
             let frame = PN532Frame.encode(answer)
-            let replyAt = configuration.timing == .instant ? ackAt : ackAt + chipNanoseconds + UInt64(frame.count) * byteNanoseconds
+            let replyAt =
+                configuration.timing == .instant
+                ? ackAt : ackAt + guardNanoseconds + chipNanoseconds + UInt64(frame.count) * byteNanoseconds
             reply(frame, after: replyAt)
         }
+    }
+
+    /// The wait an activation command (InListPassiveTarget, InAutoPoll, InSelect) owes the field guard:
+    /// the rest of the 5.1 ms after the field came on, once, before the first activation (datasheet
+    /// timing only). A host that waited long enough between field on and the command owes nothing.
+    private func fieldGuard(before payload: [UInt8], arrivingAt arrival: UInt64) -> UInt64 {
+        guard configuration.timing != .instant, payload.count >= 2, [0x4A, 0x60, 0x54].contains(payload[1]),
+            let on = fieldOnAt
+        else { return 0 }
+        fieldOnAt = nil
+        let due = on + UInt64(RFTiming().fieldGuardMicroseconds * 1000)
+        return due > arrival ? due - arrival : 0
     }
 
     /// Sixteen NACK frames: what a NACK storm sends instead of ACK and reply.

@@ -83,6 +83,9 @@ public final class PN532Emulator: @unchecked Sendable {
     var scheduled: [(at: UInt64, bytes: [UInt8], cancellable: Bool)] = []
     var lastReply: [UInt8]?
     var pendingDeadline: UInt64?
+    /// When the RF field last came on (monotonic ns), until the first activation after it has waited
+    /// out the field guard (`RFTiming.fieldGuardMicroseconds`).
+    var fieldOnAt: UInt64?
     var statistics = Statistics()
     /// The modelled UART speed now: `configuration.baud` until a SetSerialBaudRate takes effect.
     var baud: Int
