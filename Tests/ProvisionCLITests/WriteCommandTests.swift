@@ -80,6 +80,20 @@ import Testing
         #expect(outcome.stdout.contains("capacity 137 bytes"))
     }
 
+    /// The §11 identity cross-check `run` makes: a clone (BCC1 wrong in page 2) is refused before any
+    /// WRITE, and the stored image keeps its factory TLV.
+    @Test func cloneTagFailsWithIdentityMismatchAndIsNotWritten() throws {
+        let store = try SimStore()
+        defer { store.remove() }
+        let outcome = try ProvisionProcess.run(
+            ["write", "--reader", store.spec("identity=bcc1"), "--uri", "https://example.com"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("error: identityMismatch:"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("BCC1"), "\(outcome.stderr)")
+        let image = try store.image()
+        #expect(Array(image[16..<20]) == [0x03, 0x00, 0xFE, 0x00], "the factory empty TLV is untouched")
+    }
+
     @Test func unformattedTagFailsWithNotNDEF() throws {
         let outcome = try ProvisionProcess.run(
             ["write", "--reader", "sim:ntag215?faults=unformatted:1", "--uri", "https://example.com"])

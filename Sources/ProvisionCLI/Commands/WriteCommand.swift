@@ -13,8 +13,9 @@ struct WriteCommand: Command {
                provision write [--reader SPEC] [--lock] --text TEXT [--lang en]
 
         Builds the message (record JSON from a file or '-' for standard input, or one URI or Text
-        record), waits for one tag, checks it (NDEF formatted, writable, not password-protected,
-        large enough), writes the NDEF TLV in the tear-safe order (length 0 first, the real length
+        record), waits for one tag, checks it (pages 0–2 agree with the anticollision UID, BCCs and
+        INT = 48, else identityMismatch; NDEF formatted, writable, not password-protected, large
+        enough), writes the NDEF TLV in the tear-safe order (length 0 first, the real length
         last; pages that already match are skipped), re-activates the tag and compares every written
         byte, and with --lock makes the tag permanently read-only and confirms it. Prints the outcome
         and, per phase, the exchanges, modelled radio time (simulator) and wall time.
@@ -78,7 +79,7 @@ struct WriteCommand: Command {
             let outcome = try await reader.withTransceiver { transceiver in
                 perform(
                     Type2Tag(transceiver: RecordingTransceiver(transceiver), identity: identity), message: bytes,
-                    lock: lock)
+                    lock: lock, uid: session.detected.uid)
             }
             return (session, outcome)
         }
@@ -130,14 +131,23 @@ struct WriteCommand: Command {
 
     /// Check → write → verify → (lock), on the reader's queue.
     ///
-    /// Tag failures end up in `failure` with their class; the phases done so far are kept.
-    static func perform(_ tag: Type2Tag, message: [UInt8], lock: Bool) -> Outcome {
+    /// The check includes the identity cross-check of `type2-ntag.md` §11 that `run` makes (`uid` is
+    /// the anticollision UID): a clone is refused as `identityMismatch` before any WRITE. Tag failures
+    /// end up in `failure` with their class; the phases done so far are kept.
+    static func perform(_ tag: Type2Tag, message: [UInt8], lock: Bool, uid: [UInt8]) -> Outcome {
         let meter = PhaseMeter(tag)
         var outcome = Outcome()
         do {
             let mask = try meter.run("check") { () throws -> [Range<Int>] in
                 var configuration: Type2Configuration?
-                if tag.chip != nil { configuration = try tag.readConfiguration() }
+                if tag.chip != nil {
+                    configuration = try tag.readConfiguration()
+                    try tag.readHeader()  // pages 0–4 in one FAST_READ: identity bytes, CC, TLV head
+                }
+                let anomalies = IdentityCheck.refusable(
+                    try tag.identityAnomalies(anticollisionUID: uid.count == 7 ? uid : nil), chip: tag.chip,
+                    uid0: tag.cachedPage(0)?.first)
+                if !anomalies.isEmpty { throw IdentityCheck.failure(anomalies) }
                 let (status, capacity) = try tag.queryNDEFStatus()
                 outcome.capacity = capacity
                 switch status {
@@ -179,6 +189,8 @@ struct WriteCommand: Command {
                     LockCommand.PageWrite(page: $0.page, data: $0.data)
                 }
             }
+        } catch let failure as CycleFailure {
+            outcome.failure = (failure.failureClass.rawValue, failure.detail)
         } catch {
             let phase: Phase =
                 switch meter.phases.last?.name {

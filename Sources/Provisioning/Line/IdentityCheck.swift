@@ -27,7 +27,7 @@ public enum IdentityCheck: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The failure for refused anomalies (retried once after re-activation: a misread passes then).
-    static func failure(_ anomalies: [UIDAnomaly]) -> CycleFailure {
+    public static func failure(_ anomalies: [UIDAnomaly]) -> CycleFailure {
         CycleFailure(
             .identityMismatch, phase: .identify, page: 0,
             "identity check: " + anomalies.map(\.description).joined(separator: "; ") + "; nothing written")
