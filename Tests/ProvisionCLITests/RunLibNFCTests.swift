@@ -55,38 +55,39 @@ import Testing
     }
 
     @Test func aSecondRunOnTheSameDeviceIsBusyAndTheFirstIsUnaffected() async throws {
+        // Five tags for a twenty-row job: after them the first run waits on an empty field, holding the
+        // device for as long as the test needs, however slowly this host starts the second process.
         let folder = try JobFolder(rows: 20)
         let other = try JobFolder(job: "u", rows: 2)
         let (emulator, slave) = try await ChildProvision.pn532(
-            ["--tags", "sim:ntag215?count=24&uid=04B30000000000&store=\(folder.store.path)", "--line",
+            ["--tags", "sim:ntag215?count=5&uid=04B30000000000&store=\(folder.store.path)", "--line",
              "--timing", "datasheet"])
         try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
         let first = try ChildProvision(
-            ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20"], workingDirectory: folder.url)
-        // Wait until the first run holds the device and has committed its first tag (datasheet timing
-        // keeps it busy for several seconds more).
-        for _ in 0..<1_500 where first.process.isRunning {
-            let done = FileManager.default.fileExists(atPath: folder.ledger.path)
-                ? (try? folder.query("SELECT count(*) FROM records WHERE state = 'done'"))?.first?.first.flatMap { Int($0) }
-                : nil
-            if (done ?? 0) >= 1 {
-                break
-            }
+            ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "600"], workingDirectory: folder.url)
+        var done = 0
+        for _ in 0..<3_000 where first.process.isRunning && done < 5 {
             try await Task.sleep(for: .milliseconds(20))
+            guard FileManager.default.fileExists(atPath: folder.ledger.path) else { continue }
+            done = (try? folder.query("SELECT count(*) FROM records WHERE state = 'done'"))?.first?.first.flatMap { Int($0) } ?? 0
         }
+        try #require(done == 5, "the first run did not finish the five tags: \(first.stderr)")
         let second = try await onThread {
             try ProvisionProcess.run(["run", "job.json", "--reader", "nfc:pn532_uart:" + slave], directory: other.url)
         }
-        #expect(first.process.isRunning, "the first run ended before the second tried")
+        #expect(first.process.isRunning, "the first run ended before the second tried: \(first.stderr)")
         #expect(second.status == 75, "\(second.stderr)")
         #expect(second.stderr.contains("in use by process \(first.pid)"), "\(second.stderr)")
         #expect(!FileManager.default.fileExists(atPath: other.ledger.path))
+        // The operator stops the first run while it waits for a tag: interrupted (130), nothing lost.
+        kill(first.pid, SIGINT)
         let status = try await first.wait()
+        #expect(status == 130, "\(first.stderr)\n\(first.stdout)")
         let attempts = try folder.query("SELECT uid, row, outcome, failure_class, failure_detail FROM attempts WHERE outcome != 'done'")
-        #expect(status == 0, "\(first.stderr)\n\(first.stdout)")
         #expect(attempts.allSatisfy { $0[3] == "transport" }, "the first run was disturbed: \(attempts)")
         if !attempts.isEmpty { print("busy test: link hiccups in the first run: \(attempts)") }
+        #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state ORDER BY state") == [["done", "5"], ["pending", "15"]])
+        #expect(try folder.query("SELECT count(DISTINCT uid) FROM tags WHERE locked = 1") == [["5"]])
         #expect(try await emulator.stop() == 0)
-        try expectLedgerAndImagesAgree(folder, rows: 20)
     }
 }
