@@ -104,6 +104,28 @@ enum LibNFCCalls {
         return (result, result > 0 ? Array(received.prefix(Int(result))) : [])
     }
 
+    /// Reads one PN53x register (ReadRegister `06`): the status (negative on error) and the value.
+    /// The corresponding C function is `pn53x_read_register`: exported by libnfc.so.6, not in its
+    /// public headers (see `shim.h`).
+    static func readRegister(_ device: NFCDevicePointer, _ address: UInt16) -> (Int32, UInt8) {
+        var value: UInt8 = 0
+        let result = pn53x_read_register(device, address, &value)
+        return (result, value)
+    }
+
+    /// InSelect `54 01`: selects listed target 1 again (after InDeselect). Returns the status
+    /// (negative on error). The corresponding C function is `pn53x_transceive`: exported by
+    /// libnfc.so.6, not in its public headers (see `shim.h`).
+    static func inSelect(_ device: NFCDevicePointer) -> Int32 {
+        let command: [UInt8] = [0x54, 0x01]
+        var answer = [UInt8](repeating: 0, count: 8)
+        return command.withUnsafeBufferPointer { tx in
+            answer.withUnsafeMutableBufferPointer { rx in
+                pn53x_transceive(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, -1)
+            }
+        }
+    }
+
     /// The corresponding C function is `nfc_abort_command` (safe while another call blocks).
     static func abort(_ device: NFCDevicePointer) -> Int32 { nfc_abort_command(device) }
 

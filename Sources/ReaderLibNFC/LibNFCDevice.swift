@@ -15,6 +15,11 @@ final class LibNFCDevice {
     private var rawMode = false
     /// Whether an InListPassiveTarget ran since raw mode was last queued (`enterRawMode`).
     private var registersUnknown = false
+    /// Whether this chip's selects leave the host's CRC bits alone (`nil`: not learned yet).
+    private(set) var selectKeepsCRCBits: Bool?
+    /// Whether InSelect wakes a target InDeselect halted (`nil`: not learned yet; `false`: this
+    /// firmware sends REQA, so re-activation cycles the field).
+    var inSelectWakesHalted: Bool?
 
     /// Slack added to a tag timeout for the host link (UART, USB) when passed to libnfc (spec option
     /// `slack=MS`, default 50; software emulators on a loaded host may need more).
@@ -45,25 +50,48 @@ final class LibNFCDevice {
 
     /// Puts the chip in raw mode (CRC off both ways, InCommunicateThru) for tag commands, once:
     /// selects, field switching and InDeselect do not depend on the CRC bits, so the backend never
-    /// switches back (`docs/pn532.md`, "Frames per tag"). libnfc queues the writes and
-    /// flushes them before the next command as one ReadRegister plus, only for values that differ,
-    /// one WriteRegister (`pn532-libnfc.md` §4.3, §6).
+    /// switches back (`docs/pn532.md`, "Frames per tag").
     ///
-    /// After an InListPassiveTarget the chip's TxMode/RxMode are not known (the firmware configures
-    /// the CIU for the activation itself), so the CRC-off state is queued again: CRC on then off in
-    /// libnfc's write-back cache, which reads the two registers before the next command and writes
-    /// them only when the chip changed them.
+    /// After an InListPassiveTarget the firmware may have configured TxMode/RxMode for the
+    /// activation (real silicon unverified). The first time, the backend reads the two registers
+    /// (ReadRegister `6302`, `6303`) and learns whether this chip keeps the host's CRC bits; if it
+    /// does, later selects cost nothing here. If not, every select is followed by CRC on then off in
+    /// libnfc's write-back cache, which reads the registers before the next command and writes them
+    /// back (`pn532-libnfc.md` §4.3, §6).
     func enterRawMode() throws(TransportError) {
         if rawMode {
             guard registersUnknown else { return }
-            try set(.handleCRC, true)
-            try set(.handleCRC, false)
+            registersUnknown = false
+            if selectKeepsCRCBits == nil { selectKeepsCRCBits = try crcBitsAreOff() }
+            if selectKeepsCRCBits == false {
+                try set(.handleCRC, true)
+                try set(.handleCRC, false)
+            }
         } else {
             try set(.handleCRC, false)
             try set(.easyFraming, false)
             rawMode = true
+            registersUnknown = false
         }
-        registersUnknown = false
+    }
+
+    /// Whether TxCRCEn and RxCRCEn (bit 7 of TxMode `6302` and RxMode `6303`) are both clear.
+    private func crcBitsAreOff() throws(TransportError) -> Bool {
+        var off = true
+        for address: UInt16 in [0x6302, 0x6303] {
+            let (result, value) = LibNFCCalls.readRegister(device, address)
+            guard result >= 0 else {
+                throw .transport("cannot read register \(String(address, radix: 16)): \(status(result))")
+            }
+            off = off && value & 0x80 == 0
+        }
+        return off
+    }
+
+    /// Forgets what a select does to the CRC bits (after a failed exchange): the next select in raw
+    /// mode reads them again.
+    func distrustCRCBits() {
+        selectKeepsCRCBits = nil
     }
 
     private func set(_ property: LibNFCProperty, _ enabled: Bool) throws(TransportError) {
@@ -85,6 +113,24 @@ final class LibNFCDevice {
         }
         selectedUID = tag?.uid
         return tag
+    }
+
+    /// Re-activates the selected tag without a field cycle: InDeselect `44` (HLTA), then InSelect
+    /// `54` (WUPA, anticollision and SELECT of the listed UID; ISO/IEC 14443-3).
+    ///
+    /// - Returns: whether the tag is selected again; `false` when InSelect failed (the tag is
+    ///   halted or gone, or this firmware's InSelect does not wake halted tags) or is known not to
+    ///   wake them. Then the caller cycles the field.
+    func reselect() throws(TransportError) -> Bool {
+        guard inSelectWakesHalted != false, let uid = selectedUID else { return false }
+        try deselect()
+        let result = LibNFCCalls.inSelect(device)
+        registersUnknown = rawMode
+        // Any failure falls back to the field cycle, which reports a device that stopped answering.
+        guard result >= 0 else { return false }
+        selectedUID = uid
+        inSelectWakesHalted = true
+        return true
     }
 
     /// Switches the field off and on: every tag in it resets to IDLE (halted ones wake up).

@@ -26,6 +26,8 @@ final class LibNFCTransceiver: Transceiver {
             switch failure {
             case .rfTransmissionError:
                 // Silence: a mute moment, or the tag left the field. Only a new selection tells.
+                // (Or CRC bits a select changed after all: the next select reads them again.)
+                device.distrustCRCBits()
                 device.selectedUID = nil
                 try device.cycleField()
                 guard try device.select(uid: uid) != nil else { throw .tagLost }
@@ -45,18 +47,28 @@ final class LibNFCTransceiver: Transceiver {
             if code == 0x0A { return [0x0A] }
             throw .nak(code)
         case 3...:
-            guard CRCA.isValid(answer) else { throw .invalidResponse("CRC_A mismatch in \(hex(answer))") }
+            guard CRCA.isValid(answer) else {
+                device.distrustCRCBits()
+                throw .invalidResponse("CRC_A mismatch in \(hex(answer))")
+            }
             return Array(answer.dropLast(2))
         default:
+            device.distrustCRCBits()
             throw .invalidResponse("\(answer.count)-byte answer '\(hex(answer))' to \(hex(command))")
         }
     }
 
-    /// Field off and on, then select the same UID (the tag's state, authentication included, resets).
+    /// HLTA and WUPA without a field cycle (InDeselect, InSelect); when InSelect fails, field off
+    /// and on, then select the same UID. Either way the tag's state, authentication included,
+    /// resets. A tag the field cycle finds after InSelect failed teaches the device that its
+    /// InSelect does not wake halted tags (or not reliably): later re-activations cycle the field.
     func reactivate() throws(TransportError) {
         guard let uid = device.selectedUID else { throw .tagLost }
+        let tried = device.inSelectWakesHalted != false
+        if try device.reselect() { return }
         try device.cycleField()
         guard try device.select(uid: uid) != nil else { throw .tagLost }
+        if tried { device.inSelectWakesHalted = false }
     }
 
     private func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }

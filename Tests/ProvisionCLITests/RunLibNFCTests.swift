@@ -33,6 +33,22 @@ import Testing
         print("libnfc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)")
     }
 
+    /// Firmware variants the backend learns at the first re-activation: selects that switch CRC
+    /// back on (`--select-sets-crc`, raw mode restored after every select) and an InSelect that
+    /// does not wake a halted tag (`--inselect-reqa`, re-activation by field cycle). The job is the same.
+    @Test(arguments: [["--select-sets-crc"], ["--inselect-reqa"], ["--select-sets-crc", "--inselect-reqa"]])
+    func firmwareVariantsRunTheSameJob(_ variant: [String]) async throws {
+        let folder = try JobFolder(rows: 6)
+        let (emulator, slave) = try await ChildProvision.pn532(
+            ["--tags", "sim:ntag215?count=10&uid=04B40000000000&store=\(folder.store.path)", "--line"] + variant)
+        try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
+        let (outcome, _) = try await run(folder, slave: slave)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try await emulator.stop() == 0)
+        try expectLedgerAndImagesAgree(folder, rows: 6)
+        #expect(try folder.query("SELECT count(*) FROM tags WHERE locked = 1") == [["6"]])
+    }
+
     @Test func faultsThroughLibnfcEndInTheirClassesAndTheJobGoesOn() async throws {
         let folder = try JobFolder(rows: 20)
         let spec = "sim:ntag215?count=40&uid=04B20000000000&seed=11&faults=tear:0.2,nak5:0.2,noanswer:0.2&store=\(folder.store.path)"

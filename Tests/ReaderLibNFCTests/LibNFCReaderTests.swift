@@ -131,8 +131,10 @@ struct LibNFCReaderTests {
     }
 
     /// PN532 frames per step of a tag cycle: raw mode is queued once (ReadRegister + WriteRegister)
-    /// and never undone for selects; after each select only a ReadRegister checks it; the tag that
-    /// `release` sees arrive is handed to the next `poll` without a second select.
+    /// and never undone for selects; a re-activation is InDeselect + InSelect (no field cycle);
+    /// after the first one two ReadRegister learn that this chip keeps the CRC bits, later selects
+    /// cost nothing; the tag that `release` sees arrive is handed to the next `poll` without a
+    /// second select.
     @Test func aTagCycleSendsNoFrameItDoesNotNeed() async throws {
         let pn532 = try EmulatedPN532(count: 2, lineMode: true)
         let reader = try await LibNFCReader.open(spec: pn532.spec)
@@ -154,43 +156,115 @@ struct LibNFCReaderTests {
             _ = try tag.transceive([0x30, 0x04], timeoutMilliseconds: 5)
             counts.append(framesSinceLast())  // InCommunicateThru
             try tag.reactivate()
-            counts.append(framesSinceLast())  // field off, field on, InListPassiveTarget
+            counts.append(framesSinceLast())  // InDeselect (HLTA), InSelect (WUPA, SELECT)
             #expect(Array(try tag.transceive([0x30, 0x04], timeoutMilliseconds: 5).prefix(4)) == [1, 2, 3, 4])
-            counts.append(framesSinceLast())  // ReadRegister (unchanged, no write), InCommunicateThru
+            counts.append(framesSinceLast())  // ReadRegister 6302, ReadRegister 6303, InCommunicateThru
+            try tag.reactivate()
+            _ = try tag.transceive([0x30, 0x04], timeoutMilliseconds: 5)
+            counts.append(framesSinceLast())  // InDeselect, InSelect, InCommunicateThru
             return counts
         }
-        #expect(counts == [3, 1, 3, 2])
+        #expect(counts == [3, 1, 2, 3, 3])
         #expect(try await reader.release(waitingForRemovalMilliseconds: 500))
         #expect(framesSinceLast() == 4, "InDeselect, field off, field on, InListPassiveTarget")
         #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x61])))
         #expect(framesSinceLast() == 0, "the tag release selected")
         let page = try await reader.withTransceiver { tag in try tag.transceive([0x30, 0x03], timeoutMilliseconds: 5) }
         #expect(Array(page.prefix(4)) == [0xE1, 0x10, 0x3E, 0x00])
-        #expect(framesSinceLast() == 2)
+        #expect(framesSinceLast() == 1, "InCommunicateThru: the CRC bits are known")
         await reader.close()
     }
 
-    /// A chip whose InListPassiveTarget leaves CRC on (firmware may configure the CIU itself) still
-    /// gets raw mode back before the next tag command: 4-bit ACKs arrive, not CRC errors.
-    @Test func crcBitsChangedByASelectAreWrittenBack() async throws {
+    /// Writes page `page` after a re-activation and returns the answer and the PN532 frames the
+    /// write took (the re-activation's own frames not counted).
+    private func writeAfterReactivation(
+        _ tag: any Transceiver, _ emulator: PN532Emulator, page: UInt8
+    ) throws -> (answer: [UInt8], frames: Int) {
+        try tag.reactivate()
+        let before = emulator.stats.frames
+        let answer = try tag.transceive([0xA2, page, page, page, page, page], timeoutMilliseconds: 10)
+        return (answer, emulator.stats.frames - before)
+    }
+
+    /// A chip whose selects keep the host's CRC bits: the first select in raw mode reads TxMode and
+    /// RxMode once (2 ReadRegister); after every later select a tag command is one frame.
+    @Test func crcBitsAreReadOnceWhenSelectsKeepThem() async throws {
         let pn532 = try EmulatedPN532()
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         let emulator = pn532.emulator
-        let answers = try await reader.withTransceiver { tag in
-            let first = try tag.transceive([0xA2, 0x04, 1, 2, 3, 4], timeoutMilliseconds: 10)
-            try tag.reactivate()
-            emulator.withChip { chip in
-                chip.registers[PN532Registers.txMode] = 0x80
-                chip.registers[PN532Registers.rxMode] = 0x80
-            }
-            let before = emulator.stats.frames
-            let second = try tag.transceive([0xA2, 0x05, 5, 6, 7, 8], timeoutMilliseconds: 10)
-            #expect(emulator.stats.frames - before == 3, "ReadRegister, WriteRegister, InCommunicateThru")
-            return [first, second]
+        let results = try await reader.withTransceiver { tag in
+            let first = try tag.transceive([0xA2, 0x04, 4, 4, 4, 4], timeoutMilliseconds: 10)
+            return [(first, 0)] + (try [5, 6, 7].map { try writeAfterReactivation(tag, emulator, page: UInt8($0)) })
         }
-        #expect(answers == [[0x0A], [0x0A]])
-        #expect(pn532.withTag { $0.map { Array($0.image[16..<24]) } } == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(results.map(\.0) == Array(repeating: [0x0A], count: 4))
+        #expect(results.dropFirst().map(\.1) == [3, 1, 1], "2 ReadRegister + InCommunicateThru once, then InCommunicateThru")
+        #expect(pn532.withTag { $0.map { Array($0.image[16..<32]) } } == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7])
+        await reader.close()
+    }
+
+    /// A chip whose selects switch CRC back on (`selectSetsCRC`): the bits are read once, then every
+    /// select is followed by ReadRegister + WriteRegister, and the tag commands still work.
+    @Test func crcBitsASelectSetsAreWrittenBackAfterEverySelect() async throws {
+        let pn532 = try EmulatedPN532()
+        pn532.emulator.withChip { $0.selectSetsCRC = true }
+        let reader = try await LibNFCReader.open(spec: pn532.spec)
+        _ = try await reader.poll(timeoutMilliseconds: 500)
+        let emulator = pn532.emulator
+        let results = try await reader.withTransceiver { tag in
+            let first = try tag.transceive([0xA2, 0x04, 4, 4, 4, 4], timeoutMilliseconds: 10)
+            return [(first, 0)] + (try [5, 6].map { try writeAfterReactivation(tag, emulator, page: UInt8($0)) })
+        }
+        #expect(results.map(\.0) == Array(repeating: [0x0A], count: 3))
+        #expect(results.dropFirst().map(\.1) == [5, 3], "learning reads, then ReadRegister, WriteRegister, InCommunicateThru")
+        #expect(pn532.withTag { $0.map { Array($0.image[16..<28]) } } == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6])
+        await reader.close()
+    }
+
+    /// A chip that starts switching CRC on after the backend learned it does not: the one exchange
+    /// that fails (the tag's 4-bit answer fails the chip's CRC check: silence) makes the next select
+    /// read the bits again, and the retried write succeeds.
+    @Test func crcBitsAreReadAgainAfterAnExchangeFails() async throws {
+        let pn532 = try EmulatedPN532()
+        let reader = try await LibNFCReader.open(spec: pn532.spec)
+        _ = try await reader.poll(timeoutMilliseconds: 500)
+        let emulator = pn532.emulator
+        let (failure, retried) = try await reader.withTransceiver { tag in
+            _ = try tag.transceive([0xA2, 0x04, 4, 4, 4, 4], timeoutMilliseconds: 10)
+            _ = try writeAfterReactivation(tag, emulator, page: 5)
+            emulator.withChip { $0.selectSetsCRC = true }
+            try tag.reactivate()
+            var failure: TransportError?
+            do { _ = try tag.transceive([0xA2, 0x06, 6, 6, 6, 6], timeoutMilliseconds: 10) } catch let error as TransportError { failure = error }
+            return (failure, try tag.transceive([0xA2, 0x06, 6, 6, 6, 6], timeoutMilliseconds: 10))
+        }
+        #expect(failure == .noAnswer, "the 4-bit ACK fails the chip's CRC check: silence, tag re-selected")
+        #expect(retried == [0x0A])
+        #expect(pn532.withTag { $0.map { Array($0.image[24..<28]) } } == [6, 6, 6, 6])
+        await reader.close()
+    }
+
+    /// A firmware whose InSelect sends REQA (a halted tag stays silent): the first re-activation
+    /// falls back to a field cycle and teaches the device; later ones cycle the field at once.
+    @Test func reactivationFallsBackToAFieldCycleWhenInSelectDoesNotWakeTheTag() async throws {
+        let pn532 = try EmulatedPN532()
+        pn532.emulator.withChip { $0.inSelectWakesHalted = false }
+        let reader = try await LibNFCReader.open(spec: pn532.spec)
+        _ = try await reader.poll(timeoutMilliseconds: 500)
+        let emulator = pn532.emulator
+        let frames = try await reader.withTransceiver { tag in
+            _ = try tag.transceive([0xA2, 0x04, 4, 4, 4, 4], timeoutMilliseconds: 10)
+            var frames: [Int] = []
+            for page: UInt8 in [5, 6] {
+                let before = emulator.stats.frames
+                try tag.reactivate()
+                frames.append(emulator.stats.frames - before)
+                #expect(try tag.transceive([0xA2, page, page, page, page, page], timeoutMilliseconds: 10) == [0x0A])
+            }
+            return frames
+        }
+        #expect(frames == [5, 3], "InDeselect, InSelect (fails), field off, on, InListPassiveTarget; then the field cycle only")
+        #expect(pn532.withTag { $0.map { Array($0.image[16..<28]) } } == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6])
         await reader.close()
     }
 

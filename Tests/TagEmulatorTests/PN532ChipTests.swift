@@ -131,12 +131,46 @@ struct PN532ChipTests {
         #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
         #expect(chip.handle([0xD4, 0x44, 0x00]) == .reply([0xD5, 0x45, 0x00]))
         #expect(field.tag?.halts == 1)
-        #expect(field.releases == 1)
+        #expect(field.releases == 0, "released by the next command unless it is InSelect")
         #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]) == .reply([0xD5, 0x4B, 0x00]))
+        #expect(field.releases == 1)
         _ = chip.handle([0xD4, 0x32, 0x01, 0x00])
         _ = chip.handle([0xD4, 0x32, 0x01, 0x01])
         #expect(field.tag?.fieldOffs == 1)
         #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+    }
+
+    @Test func inSelectAfterInDeselectWakesTheTagAndDoesNotReleaseIt() throws {
+        let (chip, field) = awakeChip()
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        #expect(chip.handle([0xD4, 0x44, 0x00]) == .reply([0xD5, 0x45, 0x00]))
+        #expect(chip.handle([0xD4, 0x54, 0x01]) == .reply([0xD5, 0x55, 0x00]))
+        #expect(field.tag?.halts == 1)
+        #expect(field.releases == 0)
+        field.tag?.answer = .data([0x0A])
+        #expect(chip.handle([0xD4, 0x40, 0x01, 0x30, 0x04]) == .reply([0xD5, 0x41, 0x00, 0x0A]))
+        #expect(field.tag?.commands == [[0x30, 0x04]])
+        // Deselected again and followed by anything else: the host is done with the tag.
+        #expect(chip.handle([0xD4, 0x44, 0x00]) == .reply([0xD5, 0x45, 0x00]))
+        _ = chip.handle([0xD4, 0x32, 0x01, 0x00])
+        #expect(field.releases == 1)
+        // Field off: the target list is gone.
+        #expect(chip.handle([0xD4, 0x54, 0x01]) == .reply([0xD5, 0x55, 0x27]))
+    }
+
+    @Test func inSelectSendingREQALeavesAHaltedTagSilent() throws {
+        let (chip, field) = awakeChip()
+        chip.inSelectWakesHalted = false
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        #expect(chip.handle([0xD4, 0x44, 0x00]) == .reply([0xD5, 0x45, 0x00]))
+        #expect(chip.handle([0xD4, 0x54, 0x01]) == .reply([0xD5, 0x55, 0x01]))
+        #expect(field.releases == 0)
+        // A field cycle wakes it; InRelease then drops it from the target list.
+        _ = chip.handle([0xD4, 0x32, 0x01, 0x00])
+        _ = chip.handle([0xD4, 0x32, 0x01, 0x01])
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        #expect(chip.handle([0xD4, 0x52, 0x00]) == .reply([0xD5, 0x53, 0x00]))
+        #expect(chip.handle([0xD4, 0x54, 0x01]) == .reply([0xD5, 0x55, 0x27]))
     }
 
     @Test func listPassiveTargetSwitchesAnOffFieldOnAsNfcpyExpects() throws {

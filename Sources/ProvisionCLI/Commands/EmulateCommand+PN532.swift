@@ -6,7 +6,7 @@ import TagEmulator
 extension EmulateCommand {
     /// `provision emulate pn532`: opens the pty, prints its path, serves until SIGINT/SIGTERM.
     static func runPN532(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let options = try Arguments(arguments, flags: ["line", "lenient-power"],
+        let options = try Arguments(arguments, flags: ["line", "lenient-power", "select-sets-crc", "inselect-reqa"],
                                     options: ["tags", "timing", "baud", "path-file", "control", "misbehave"])
         try options.requirePositionals(0...0, usage: "provision emulate pn532 [options]")
         let field: PN532TagPopulation
@@ -25,7 +25,9 @@ extension EmulateCommand {
         let baud = try options.integer("baud", in: 1_200...4_000_000) ?? 115_200
         let controlPath = options.value("control").map { context.url(forPath: $0).path }
         let configuration = PN532Emulator.Configuration(
-            timing: timing, baud: baud, controlSocketPath: controlPath, strictPower: !options.flag("lenient-power"))
+            timing: timing, baud: baud, controlSocketPath: controlPath, strictPower: !options.flag("lenient-power"),
+            selectSetsCRC: options.flag("select-sets-crc"),
+            inSelectWakesHalted: !options.flag("inselect-reqa"))
         let emulator: PN532Emulator
         do {
             emulator = try PN532Emulator(field: field, configuration: configuration)

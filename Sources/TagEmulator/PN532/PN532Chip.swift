@@ -45,6 +45,13 @@ public final class PN532Chip {
     public var strict = true
     /// The status byte InDataExchange returns for a Type 2 NAK (`14`, `pn532-libnfc.md` §12).
     public var nakStatus: UInt8 = 0x14
+    /// Whether a successful InListPassiveTarget / InAutoPoll leaves CRC handling on in TxMode and
+    /// RxMode (as the activation itself needs) instead of keeping the host's setting. What real
+    /// firmware does is unverified (`docs/pn532.md`, "Frames per tag"); off by default, as before.
+    public var selectSetsCRC = false
+    /// Whether InSelect wakes a target InDeselect halted (WUPA, as the emulator assumes) or sends
+    /// REQA, so a halted target stays silent (`false`). Real firmware is unverified (`docs/pn532.md`).
+    public var inSelectWakesHalted = true
     /// Frames refused in strict mode.
     public private(set) var refusedFrames = 0
     /// Commands answered, by command code.
@@ -58,6 +65,11 @@ public final class PN532Chip {
     public private(set) var pendingCommand: [UInt8]?
     /// The tag the host has selected as target 1.
     private var selected: (any TagEndpoint)?
+    /// Target 1 after InDeselect: still listed, so InSelect can select it again.
+    private var deselected: (any TagEndpoint)?
+    /// Whether an InDeselect ended the last command: the host is done with the tag (line mode: it
+    /// leaves) unless the very next command is InSelect.
+    private var releasePending = false
     /// Tags halted by InDeselect/InRelease: invisible to InListPassiveTarget (REQA) until the field
     /// is cycled (`pn532-libnfc.md` §8.4).
     /// Held strongly so a departed tag's address cannot be reused by the next one.
@@ -94,6 +106,10 @@ public final class PN532Chip {
         pendingCommand = nil
         lastExchangeUID = nil
         commandCounts[code, default: 0] += 1
+        if releasePending {
+            releasePending = false
+            if code != 0x54 { field.hostReleased() }
+        }
         guard let answer = answer(code: code, data: data, payload: payload) else { return .pending }
         guard let reply = answer else { return .applicationError }
         return .reply([0xD5, code &+ 1] + reply)
@@ -144,7 +160,8 @@ public final class PN532Chip {
         case 0x32: return rfConfiguration(data)
         case 0x40: return dataExchange(data)
         case 0x42: return communicateThru(data)
-        case 0x44, 0x52: return release(data)
+        case 0x44: return deselect(data)
+        case 0x52: return release(data)
         case 0x4A: return listPassiveTarget(data, payload: payload)
         case 0x54: return select(data)
         case 0x60: return autoPoll(data, payload: payload)
@@ -190,6 +207,7 @@ public final class PN532Chip {
         field.current?.fieldOff()
         halted.removeAll()
         selected = nil
+        deselected = nil
     }
 
     /// A visible tag (present, not halted), if any.
@@ -204,12 +222,13 @@ public final class PN532Chip {
         // The PN532 switches the field on by itself for the commands that need it (user manual
         // §7.3.1, RFConfiguration item 1): nfcpy turns it off (`32 01 02`, AutoRFCA) before each sense.
         fieldOn = true
+        deselected = nil  // a new target list
         guard data.count >= 2 else { return [0x00] }
         guard data[1] == 0x00 else { return [0x00] }  // only 106 kbps type A is emulated
         var wanted = Array(data.dropFirst(2))
         if wanted.first == 0x88 { wanted.removeFirst() }
         if let tag = visibleTag, wanted.isEmpty || wanted == tag.uid, let detected = tag.activate() {
-            selected = tag
+            activated(tag)
             return [0x01, 0x01] + targetData(detected)
         }
         if passiveActivationRetries == 0xFF {
@@ -223,7 +242,7 @@ public final class PN532Chip {
     private func autoPoll(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
         fieldOn = true
         if let tag = visibleTag, let detected = tag.activate() {
-            selected = tag
+            activated(tag)
             let target = [0x01] + targetData(detected)
             return [0x01, 0x10, UInt8(target.count)] + target
         }
@@ -231,21 +250,50 @@ public final class PN532Chip {
         return nil
     }
 
+    /// Makes `tag` target 1; with `selectSetsCRC`, the activation leaves CRC on both ways.
+    private func activated(_ tag: any TagEndpoint) {
+        selected = tag
+        deselected = nil
+        if selectSetsCRC {
+            registers[PN532Registers.txMode] |= 0x80
+            registers[PN532Registers.rxMode] |= 0x80
+        }
+    }
+
     /// `SENS_RES(2, high byte first) SEL_RES NFCIDLength NFCID`.
     private func targetData(_ detected: DetectedTag) -> [UInt8] {
         [UInt8(detected.atqa >> 8), UInt8(detected.atqa & 0xFF), detected.sak, UInt8(detected.uid.count)] + detected.uid
     }
 
-    /// InSelect `54 Tg`: wakes and activates the listed target again.
+    /// InSelect `54 Tg`: wakes (WUPA) and activates the listed target again, e.g. after InDeselect.
+    /// With `inSelectWakesHalted` off, a halted target stays silent: status `01` (timeout).
     private func select(_ data: [UInt8]) -> [UInt8] {
-        guard let tag = selected else { return [0x27] }
-        guard field.current === tag, fieldOn, tag.activate() != nil else { return [0x01] }
+        guard let tag = selected ?? deselected else { return [0x27] }
+        let halt = halted.contains { $0 === tag }
+        guard field.current === tag, fieldOn, !halt || inSelectWakesHalted, tag.activate() != nil else { return [0x01] }
         halted.removeAll { $0 === tag }
+        deselected = nil
+        activated(tag)
         return [0x00]
     }
 
-    /// InDeselect `44 Tg` / InRelease `52 Tg`: HLTA to the target; the host is done with it.
+    /// InDeselect `44 Tg`: HLTA to the target, which stays listed for InSelect. In line mode the
+    /// tag leaves before the next command unless that command is InSelect (the host re-activates).
+    private func deselect(_ data: [UInt8]) -> [UInt8] {
+        guard let tag = selected else { return [0x00] }
+        selected = nil
+        if field.current === tag {
+            tag.halt()
+            halted.append(tag)
+            deselected = tag
+            releasePending = true
+        }
+        return [0x00]
+    }
+
+    /// InRelease `52 Tg`: HLTA to the target, which leaves the target list; the host is done with it.
     private func release(_ data: [UInt8]) -> [UInt8] {
+        deselected = nil
         guard let tag = selected else { return [0x00] }
         selected = nil
         if field.current === tag {

@@ -33,12 +33,18 @@ public final class PN532Emulator: @unchecked Sendable {
         public var controlSocketPath: String?
         /// Whether the chip enforces the strict wake-up rules (`PN532Chip.strict`).
         public var strictPower: Bool
+        /// Whether selects switch CRC handling back on (`PN532Chip.selectSetsCRC`).
+        public var selectSetsCRC: Bool
+        /// Whether InSelect wakes a halted target (`PN532Chip.inSelectWakesHalted`).
+        public var inSelectWakesHalted: Bool
 
         /// Creates settings.
         public init(
             timing: Timing = .instant, baud: Int = 115_200, nakStatus: UInt8 = 0x14, controlSocketPath: String? = nil,
-            strictPower: Bool = true
+            strictPower: Bool = true, selectSetsCRC: Bool = false, inSelectWakesHalted: Bool = true
         ) {
+            self.selectSetsCRC = selectSetsCRC
+            self.inSelectWakesHalted = inSelectWakesHalted
             self.timing = timing
             self.baud = baud
             self.nakStatus = nakStatus
@@ -109,6 +115,8 @@ public final class PN532Emulator: @unchecked Sendable {
         chip = PN532Chip(field: field)
         chip.nakStatus = configuration.nakStatus
         chip.strict = configuration.strictPower
+        chip.selectSetsCRC = configuration.selectSetsCRC
+        chip.inSelectWakesHalted = configuration.inSelectWakesHalted
         baud = configuration.baud
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw PN532ControlError("pipe failed") }
