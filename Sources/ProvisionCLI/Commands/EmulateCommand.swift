@@ -15,7 +15,8 @@ struct EmulateCommand: Command {
           --tags SPEC        tag population as a sim: spec (chip, count, uid, seed, faults, store=DIR…;
                              see the sim reader), e.g. sim:ntag215?count=20&faults=tear:0.05
           --line             line mode: a tag the host releases leaves, the next one arrives
-                             (also accepted as the spec option 'line')
+                             (InRelease, or InDeselect not followed by InSelect; also accepted as
+                             the spec option 'line')
           --timing MODE      instant or datasheet (UART byte time plus tag airtime); default: the
                              spec's timing= option, else instant
           --baud N           UART speed for the datasheet timing (default 115200); a host's
