@@ -13,13 +13,13 @@ final class LibNFCDevice {
     var selectedUID: [UInt8]?
     /// Whether CRC handling and easy framing are off (InCommunicateThru with host-side CRC).
     private var rawMode = false
-    /// Whether an InListPassiveTarget ran since raw mode was last queued (`enterRawMode`).
+    /// Whether a select (InListPassiveTarget, InSelect) ran since raw mode was last queued (`enterRawMode`).
     private var registersUnknown = false
     /// Whether this chip's selects leave the host's CRC bits alone (`nil`: not learned yet).
     private(set) var selectKeepsCRCBits: Bool?
     /// Whether InSelect wakes a target InDeselect halted (`nil`: not learned yet; `false`: this
     /// firmware sends REQA, so re-activation cycles the field).
-    var inSelectWakesHalted: Bool?
+    private var inSelectWakesHalted: Bool?
 
     /// Slack added to a tag timeout for the host link (UART, USB) when passed to libnfc (spec option
     /// `slack=MS`, default 50; software emulators on a loaded host may need more).
@@ -115,21 +115,30 @@ final class LibNFCDevice {
         return tag
     }
 
-    /// Re-activates the selected tag without a field cycle: InDeselect `44` (HLTA), then InSelect
-    /// `54` (WUPA, anticollision and SELECT of the listed UID; ISO/IEC 14443-3).
+    /// Re-activates the selected tag: HLTA and WUPA without a field cycle — InDeselect `44`, then
+    /// InSelect `54` (wake, anticollision and SELECT of the listed UID; ISO/IEC 14443-3) — or, when
+    /// InSelect fails or is known not to wake halted tags, field off/on and a select of the same UID.
     ///
-    /// - Returns: whether the tag is selected again; `false` when InSelect failed (the tag is
-    ///   halted or gone, or this firmware's InSelect does not wake halted tags) or is known not to
-    ///   wake them. Then the caller cycles the field.
-    func reselect() throws(TransportError) -> Bool {
-        guard inSelectWakesHalted != false, let uid = selectedUID else { return false }
-        try deselect()
-        let result = LibNFCCalls.inSelect(device)
-        registersUnknown = rawMode
-        // Any failure falls back to the field cycle, which reports a device that stopped answering.
-        guard result >= 0 else { return false }
-        selectedUID = uid
-        inSelectWakesHalted = true
+    /// A tag the field cycle finds after InSelect failed teaches the device that this firmware's
+    /// InSelect does not wake halted tags (or not reliably): later re-activations cycle the field.
+    /// - Returns: whether the tag is selected again (`false`: it is gone).
+    func reactivate() throws(TransportError) -> Bool {
+        guard let uid = selectedUID else { return false }
+        let tried = inSelectWakesHalted != false
+        if tried {
+            try deselect()
+            let result = LibNFCCalls.inSelect(device)
+            registersUnknown = rawMode
+            // Any failure falls back to the field cycle, which reports a device that stopped answering.
+            if result >= 0 {
+                selectedUID = uid
+                inSelectWakesHalted = true
+                return true
+            }
+        }
+        try cycleField()
+        guard try select(uid: uid) != nil else { return false }
+        if tried { inSelectWakesHalted = false }
         return true
     }
 

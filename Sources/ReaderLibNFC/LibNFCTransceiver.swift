@@ -58,17 +58,10 @@ final class LibNFCTransceiver: Transceiver {
         }
     }
 
-    /// HLTA and WUPA without a field cycle (InDeselect, InSelect); when InSelect fails, field off
-    /// and on, then select the same UID. Either way the tag's state, authentication included,
-    /// resets. A tag the field cycle finds after InSelect failed teaches the device that its
-    /// InSelect does not wake halted tags (or not reliably): later re-activations cycle the field.
+    /// Re-activates the tag (HLTA + WUPA, or a field cycle; `LibNFCDevice.reactivate`): its state,
+    /// authentication included, resets.
     func reactivate() throws(TransportError) {
-        guard let uid = device.selectedUID else { throw .tagLost }
-        let tried = device.inSelectWakesHalted != false
-        if try device.reselect() { return }
-        try device.cycleField()
-        guard try device.select(uid: uid) != nil else { throw .tagLost }
-        if tried { device.inSelectWakesHalted = false }
+        guard try device.reactivate() else { throw .tagLost }
     }
 
     private func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
