@@ -19,8 +19,8 @@ extension Ledger {
             }
             let now = LedgerFormat.time(Date())
             if let held = try connection.queryFirst(
-                "SELECT row FROM records WHERE job = ? AND uid = ? AND state = 'claimed'",
-                [.text(job), .text(uidText)], { $0.int(0) })
+                "SELECT row FROM records WHERE uid = ? AND job = ? AND \(Self.isLive) AND state = 'claimed'",
+                [.text(uidText), .text(job)], { $0.int(0) })
             {
                 // claimed_at stays the first claim's time: it is the row's late-bound timestamp, so
                 // re-rendering after a crash yields the very bytes that may already be on the tag.
@@ -31,7 +31,8 @@ extension Ledger {
             }
             guard
                 let next = try connection.queryFirst(
-                    "SELECT row FROM records WHERE job = ? AND state = 'pending' ORDER BY row LIMIT 1", [.text(job)],
+                    "SELECT row FROM records WHERE job = ? AND \(Self.isOpen) AND state = 'pending' ORDER BY row LIMIT 1",
+                    [.text(job)],
                     { $0.int(0) })
             else { return nil }
             let changed = try connection.run(
@@ -207,10 +208,10 @@ extension Ledger {
     }
 
     func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {
-        try connection.queryFirst("SELECT job, row FROM tags WHERE uid = ? ORDER BY recorded_at LIMIT 1", [.text(uid)])
-        {
-            RowReference(job: $0.text(0), row: $0.int(1))
-        }
+        try connection.queryFirst(
+            "SELECT job, row FROM records WHERE uid = ? AND \(Self.isLive) AND state = 'done' ORDER BY finished_at LIMIT 1",
+            [.text(uid)]
+        ) { RowReference(job: $0.text(0), row: $0.int(1)) }
     }
 
     private func claimedRow(job: String, row: Int, uid: [UInt8], resumed: Bool) throws(LedgerError) -> ClaimedRow {

@@ -1,33 +1,48 @@
 /// Read-only queries for progress, reports and audits.
 extension Ledger {
     /// Rows of `job` by state.
+    ///
+    /// Index-only counts: all rows by the primary key, open rows by `records_open`, failed and burned
+    /// ones by `records_closed`; `done` is the rest (every row is in exactly one state).
     public func counts(job: String) async throws(LedgerError) -> StateCounts {
         try await perform { () throws(LedgerError) -> StateCounts in
+            guard
+                let (total, pending, claimed, failed, burned) = try connection.queryFirst(
+                    """
+                    SELECT (SELECT count(*) FROM records WHERE job = ?1),
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isOpen) AND state = 'pending'),
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isOpen) AND state = 'claimed'),
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isClosed) AND state = 'failed'),
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isClosed) AND state = 'burned')
+                    """, [.text(job)], { ($0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.int(4)) })
+            else { return StateCounts() }
             var counts = StateCounts()
-            let rows = try connection.query(
-                "SELECT state, count(*) FROM records WHERE job = ? GROUP BY state", [.text(job)]
-            ) { ($0.text(0), $0.int(1)) }
-            for (state, count) in rows {
-                guard let state = RecordState(rawValue: state) else {
-                    throw LedgerError(.invalidData, "unknown record state \(state)")
-                }
-                counts[state] = count
-            }
+            counts.pending = pending
+            counts.claimed = claimed
+            counts.failed = failed
+            counts.burned = burned
+            counts.done = total - pending - claimed - failed - burned
             return counts
         }
     }
 
-    /// Whether `job` still has a pending or claimed row: two probes of the `(job, state, row)` index,
-    /// where `counts(job:)` counts every row (the line asks this before every tag).
+    /// The partial-index conditions, spelled as the indexes declare them: SQLite uses a partial index
+    /// only for a query whose WHERE clause contains its condition as written (docs/ledger.md, "Indexes").
+    static let isOpen = "state IN ('pending', 'claimed')"
+    static let isLive = "state IN ('claimed', 'done')"
+    static let isClosed = "state IN ('failed', 'burned')"
+
+    /// Whether `job` still has a pending or claimed row: one probe of `records_open`, where
+    /// `counts(job:)` counts every row.
     public func hasOpenRows(job: String) async throws(LedgerError) -> Bool {
         try await perform { () throws(LedgerError) -> Bool in try openRows(job: job) }
     }
 
-    /// Whether `job` has a `pending` or `claimed` row (an EXISTS probe of the state index).
+    /// Whether `job` has a `pending` or `claimed` row (an EXISTS probe of `records_open`).
     func openRows(job: String) throws(LedgerError) -> Bool {
-        try connection.queryFirst(
-            "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND state IN ('pending', 'claimed'))", [.text(job)]
-        ) { $0.int(0) } == 1
+        try connection.queryFirst("SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Self.isOpen))", [.text(job)]) {
+            $0.int(0)
+        } == 1
     }
 
     /// One row of `job`, or `nil`.
@@ -76,11 +91,15 @@ extension Ledger {
         }
     }
 
-    /// Every tag recorded with `uid`, in any job (at most one per job).
+    /// Every tag recorded with `uid`, in any job (at most one per job), found through `records_live_uid`.
     public func tags(uid: [UInt8]) async throws(LedgerError) -> [ProvisionedTag] {
         try await perform { () throws(LedgerError) in
             try connection.query(
-                "SELECT \(Self.tagColumns) FROM tags WHERE uid = ? ORDER BY recorded_at", [.text(LedgerFormat.uid(uid))]
+                """
+                SELECT \(Self.tagColumns) FROM tags WHERE (job, row) IN (
+                    SELECT job, row FROM records WHERE uid = ? AND \(Self.isLive) AND state = 'done')
+                ORDER BY recorded_at
+                """, [.text(LedgerFormat.uid(uid))]
             ) { s throws(LedgerError) in try Self.provisionedTag(s) }
         }
     }

@@ -5,14 +5,17 @@ extension Ledger {
     public struct LateTiming: Sendable, Hashable {
         /// The tag's UID.
         public var uid: [UInt8]
+        /// The row it was done as (finds the attempt through `attempts_by_row`).
+        public var row: Int
         /// Measured time of the `markDone` commit.
         public var ledgerMicroseconds: Int
         /// Measured time from release until the tag left.
         public var removalMicroseconds: Int?
 
         /// Creates a timing entry.
-        public init(uid: [UInt8], ledgerMicroseconds: Int, removalMicroseconds: Int?) {
+        public init(uid: [UInt8], row: Int, ledgerMicroseconds: Int, removalMicroseconds: Int?) {
             self.uid = uid
+            self.row = row
             self.ledgerMicroseconds = ledgerMicroseconds
             self.removalMicroseconds = removalMicroseconds
         }
@@ -27,11 +30,11 @@ extension Ledger {
                 try connection.run(
                     """
                     UPDATE attempts SET ledger_us = ?, removal_us = ?
-                    WHERE job = ? AND uid = ? AND outcome = 'done'
+                    WHERE job = ? AND row = ? AND uid = ? AND outcome = 'done'
                     """,
                     [
                         .int(timing.ledgerMicroseconds), .int(timing.removalMicroseconds), .text(job),
-                        .text(LedgerFormat.uid(timing.uid)),
+                        .int(timing.row), .text(LedgerFormat.uid(timing.uid)),
                     ])
             }
         }

@@ -20,9 +20,17 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["PROVISION"] = ProvisionProcess.executableURL.path
         process.environment = environment
+        let log = folder.appendingPathComponent("crash.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         process.waitUntilExit()
-        let data = try Data(contentsOf: out)
+        // A script that stopped before writing its result says why on stderr: show it.
+        let stderr = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard let data = try? Data(contentsOf: out) else {
+            Issue.record("reliability.py crash wrote no result (exit \(process.terminationStatus)):\n\(stderr.suffix(3000))")
+            return
+        }
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let result = try #require(object)
         let violations = try #require(result["violations"] as? [String])

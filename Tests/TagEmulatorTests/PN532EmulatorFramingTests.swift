@@ -168,11 +168,10 @@ struct PN532EmulatorFramingTests {
         #expect(try await host.next(milliseconds: 0, expected: found) == found)
         #expect(ContinuousClock.now - fieldOn >= .microseconds(5_100), "the reply cannot come before the guard")
         // The guard owed is what the host left of the 5.1 ms between field on and the activation (none
-        // if a loaded host took longer); it is counted as radio time. 1 ms slack for the emulator's
-        // own processing between the two frames.
+        // if a loaded host took longer), counted as radio time: never more than the guard itself. How
+        // much is owed depends on when the emulator got each frame, which a loaded machine delays by
+        // an unknown amount, so wall-clock bounds on it would only measure the machine's load.
         let extra = emulator.stats.airtimeMicroseconds - after - plain
-        let gapMicroseconds = Double(gap.components.attoseconds) / 1e12 + Double(gap.components.seconds) * 1e6
-        #expect(extra >= 0 && extra <= RFTiming().fieldGuardMicroseconds + 1, "\(extra) µs")
-        #expect(extra + gapMicroseconds + 1_000 >= RFTiming().fieldGuardMicroseconds, "\(extra) µs after a \(gapMicroseconds) µs gap")
+        #expect(extra >= 0 && extra <= RFTiming().fieldGuardMicroseconds + 1, "\(extra) µs after \(gap)")
     }
 }

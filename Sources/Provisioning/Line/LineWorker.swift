@@ -177,7 +177,7 @@ public struct LineWorker: Sendable {
                 try await remove(uidText)
                 let pending = lateTimings.add(
                     Ledger.LateTiming(
-                        uid: uid, ledgerMicroseconds: ledgerMicros,
+                        uid: uid, row: claim.row, ledgerMicroseconds: ledgerMicros,
                         removalMicroseconds: Self.micros(clock.now - removalStart)))
                 if pending >= 64 { try await flushTimings() }
                 return openRows
