@@ -53,8 +53,8 @@ extension Ledger {
         return try await perform { () throws(LedgerError) in try provisionedRow(uidText) }
     }
 
-    /// Commits a verified tag: the row becomes `done`, the tag and the attempt are recorded, all in one
-    /// transaction (all three or none).
+    /// Commits a verified tag: the row becomes `done` with the tag recorded on it, and the attempt is
+    /// recorded, in one transaction (both or neither).
     ///
     /// The attempt is stored with this `row`, this `uid` and outcome `done`, whatever it carried.
     /// With `.deferred` durability (the line's choice) the commit is not synced on its own: the next
@@ -64,8 +64,8 @@ extension Ledger {
     ///
     /// - Returns: whether the job still has open rows (`pending` or `claimed`), read in the same
     ///   transaction, so the line needs no separate query before its next tag.
-    /// - Throws: `.invalidState` unless the row is `claimed` by `uid`; `.duplicateUID` if the job already
-    ///   has a tag with this UID.
+    /// - Throws: `.invalidState` unless the row is `claimed` by `uid` (a claimed row's UID is unique in its
+    ///   job: `records_live_uid`).
     @discardableResult
     public func markDone(
         job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord,
@@ -75,30 +75,19 @@ extension Ledger {
         return try await write(durability: durability) { () throws(LedgerError) -> Bool in
             try requireClaim(job: job, row: row, uid: uidText)
             let now = LedgerFormat.time(Date())
+            // The tag is recorded on its row (the `tags` view reads it there): one row page, no more.
             try connection.run(
                 """
-                UPDATE records SET state = 'done', finished_at = ?, attempts = attempts + 1
+                UPDATE records SET state = 'done', finished_at = ?, attempts = attempts + 1, chip = ?, bytes_sha256 = ?,
+                                   byte_count = ?, locked = ?, signature_status = ?, written_at = ?, recorded_at = ?,
+                                   key_id = ?, key_fingerprint = ?
                 WHERE job = ? AND row = ?
-                """, [.text(now), .text(job), .int(row)])
-            do throws(LedgerError) {
-                try connection.run(
-                    """
-                    INSERT INTO tags(uid, chip, job, row, bytes_sha256, byte_count, locked, signature_status,
-                                     written_at, recorded_at, key_id, key_fingerprint)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(uidText), .text(tag.chip), .text(job), .int(row),
-                        .text(LedgerFormat.digest(tag.bytesSHA256)),
-                        .int(tag.byteCount), .bool(tag.locked), .string(tag.signatureStatus),
-                        .text(LedgerFormat.time(tag.writtenAt)), .text(now), .string(tag.keyID),
-                        .string(tag.keyFingerprint),
-                    ])
-            } catch  where error.resultCode == .constraintUnique {
-                throw LedgerError(
-                    .duplicateUID, "UID \(uidText) is already recorded as a tag of job \(job)",
-                    resultCode: error.resultCode, sql: error.sql)
-            }
+                """,
+                [
+                    .text(now), .text(tag.chip), .text(LedgerFormat.digest(tag.bytesSHA256)), .int(tag.byteCount),
+                    .bool(tag.locked), .string(tag.signatureStatus), .text(LedgerFormat.time(tag.writtenAt)), .text(now),
+                    .string(tag.keyID), .string(tag.keyFingerprint), .text(job), .int(row),
+                ])
             var attempt = attempt
             attempt.row = row
             attempt.uid = uid

@@ -28,8 +28,6 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let manifestMismatch = Code("manifestMismatch")
         /// The UID already carries a done row (in this or another job).
         public static let alreadyProvisioned = Code("alreadyProvisioned")
-        /// The UID is already recorded as a tag of the job (unique (job, uid)).
-        public static let duplicateUID = Code("duplicateUID")
         /// The row is not in a state that allows the operation (for example not claimed by that UID).
         public static let invalidState = Code("invalidState")
         /// A stored value could not be decoded (for example fields JSON, a timestamp).
