@@ -42,14 +42,20 @@ def log(text):
     print(f"[bench {time.strftime('%H:%M:%S')}] {text}", flush=True)
 
 
+# KiB the last `run` made the disk write (getrusage ru_oublock of the children, 512-byte blocks).
+LAST_RUN_WRITTEN_KIB = 0.0
+
+
 def run(cmd, timeout=1200, stdin=None, env=None):
-    """Runs cmd; returns (completed, wall seconds, child user+sys CPU seconds)."""
+    """Runs cmd; returns (completed, wall seconds, child user+sys CPU seconds). Sets LAST_RUN_WRITTEN_KIB."""
+    global LAST_RUN_WRITTEN_KIB
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, input=stdin, env=env or ENV)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    LAST_RUN_WRITTEN_KIB = (after.ru_oublock - before.ru_oublock) * 512 / 1024
     return done, wall, cpu
 
 
@@ -204,14 +210,16 @@ class CommitCeiling:
         self.con.execute("COMMIT")
 
     def burst(self, count, warm_up=20):
-        """count timed commits after warm_up untimed ones; returns (commits/s, seconds)."""
+        """count timed commits after warm_up untimed ones; returns (commits/s, seconds, KiB written a commit)."""
         for _ in range(warm_up):
             self.commit()
+        blocks = resource.getrusage(resource.RUSAGE_SELF).ru_oublock
         start = time.perf_counter()
         for _ in range(count):
             self.commit()
         wall = time.perf_counter() - start
-        return count / wall, wall
+        written = (resource.getrusage(resource.RUSAGE_SELF).ru_oublock - blocks) * 512 / 1024
+        return count / wall, wall, written / count
 
     def close(self):
         self.con.close()
@@ -245,12 +253,14 @@ def bench_b1(n):
         manifest = make_job(folder, "b1", per_round, lock=True)
         spec = f"sim:ntag215?timing=instant&count={per_round}"
         summary, wall, cpu, cmd = provision_run(manifest, [spec])
+        written = LAST_RUN_WRITTEN_KIB
         done = ledger_rows(folder, "SELECT count(*) FROM records WHERE state='done'")[0][0]
         first, last = ledger_rows(folder, "SELECT min(started_at), max(finished_at) FROM attempts WHERE outcome='done'")[0]
         ledger_us = [r[0] for r in ledger_rows(folder, "SELECT ledger_us FROM attempts WHERE outcome='done' AND ledger_us IS NOT NULL")]
         length = ledger_rows(folder, "SELECT avg(message_length) FROM records")[0][0]
         window = iso_seconds(last) - iso_seconds(first)
-        lines.append({"done": done, "wall": wall, "cpu": cpu, "window": window, "ledger_us": ledger_us, "length": length})
+        lines.append({"done": done, "wall": wall, "cpu": cpu, "window": window, "ledger_us": ledger_us, "length": length,
+                      "written_kib": written})
         bursts.append(ceiling.burst(burst))
         log(f"B1: round {r + 1}: {done} tags, {rnd(done / window, 1)} tags/s; ceiling {rnd(bursts[-2][0], 1)} / {rnd(bursts[-1][0], 1)} commits/s")
     ceiling.close()
@@ -284,6 +294,8 @@ def bench_b1(n):
         "wall_ms_per_tag_whole_process": rnd(1000 * wall / tags),
         "ledger_ms_per_tag_mean": rnd(ledger_ms),
         "share_outside_ledger": rnd(1 - ledger_ms / per_tag_ms) if ledger_ms else None,
+        "written_kib_per_tag_whole_process": rnd(sum(l["written_kib"] for l in lines) / tags, 1),
+        "written_kib_per_bare_commit": rnd(statistics.mean(b[2] for b in bursts), 1),
     }
 
 
@@ -685,7 +697,12 @@ def write_reports(data, out_dir):
               f"| CPU time per tag (getrusage of the children, whole process) | | {b['cpu_ms_per_tag']} ms | |",
               f"| wall time per tag (ledger window / whole process) | | {b['wall_ms_per_tag']} / {b['wall_ms_per_tag_whole_process']} ms | |",
               f"| ledger time per tag (claim + done commit), mean | | {b['ledger_ms_per_tag_mean']} ms | |",
-              f"| share of the tag's wall time outside the ledger | | {b['share_outside_ledger']} | |", ""]
+              f"| share of the tag's wall time outside the ledger | | {b['share_outside_ledger']} | |"]
+        if "written_kib_per_tag_whole_process" in b:
+            L += [f"| disk writes a tag, whole process (getrusage ru_oublock: WAL, checkpoints, registration, reports) | | "
+                  f"{b['written_kib_per_tag_whole_process']} KiB | |",
+                  f"| disk writes a bare commit (same measure) | | {b['written_kib_per_bare_commit']} KiB | |"]
+        L += [""]
         L += data.get("B1_notes", [])
     b = data.get("B2")
     if b:
