@@ -27,7 +27,8 @@ extension Ledger {
     }
 
     /// The partial-index conditions, spelled as the indexes declare them: SQLite uses a partial index
-    /// only for a query whose WHERE clause contains its condition as written (docs/ledger.md, "Indexes").
+    /// only for a query whose WHERE clause contains its condition as written (docs/ledger.md, "Indexes and
+    /// the write path").
     static let isOpen = "state IN ('pending', 'claimed')"
     static let isLive = "state IN ('claimed', 'done')"
     static let isClosed = "state IN ('failed', 'burned')"
