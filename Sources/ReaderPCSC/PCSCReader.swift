@@ -64,34 +64,17 @@ public actor PCSCReader: OperatorFeedbackReader {
             if let now = try? transceiver.readUID(), now == uid { return .tag(DetectedTag(uid: uid)) }
             dropCard()
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(max(0, timeoutMilliseconds))
-        var current = PCSCConstant.stateUnaware
-        while !Task.isCancelled {
-            let remaining = Self.milliseconds(until: deadline, clock: clock)
-            switch await waitForChange(current, timeoutMilliseconds: min(remaining, Self.waitSliceMilliseconds)) {
-            case .failure(let status) where status == .timeout && remaining > Self.waitSliceMilliseconds:
-                continue
-            case .failure(let status) where status == .timeout || status == .cancelled:
-                return .empty
-            case .failure(let status):
-                throw .transport("reader '\(name)': \(status)")
-            case .success(let state):
-                current = state.currentState
-                if state.isUnavailable { throw .transport("reader '\(name)' is unavailable (unplugged?)") }
-                if state.isPresent, state.eventState & PCSCConstant.stateMute == 0 {
-                    if let tag = try connect(eventCount: state.eventCount) { return .tag(tag) }
-                    // Present but not answering: a tag swapped faster than the reader's presence check
-                    // comes good without any state change, so look again after a short pause.
-                    guard remaining > 0 else { return .empty }
-                    try? await Task.sleep(for: .milliseconds(min(remaining, Self.retryMilliseconds)))
-                    current = PCSCConstant.stateUnaware
-                    continue
-                }
-            }
-            if remaining == 0 { return .empty }
+        return try await watch(timeoutMilliseconds: timeoutMilliseconds, orElse: .empty) {
+            state, remaining, current throws(TransportError) -> FieldState? in
+            guard state.isPresent, state.eventState & PCSCConstant.stateMute == 0 else { return nil }
+            if let tag = try connect(eventCount: state.eventCount) { return .tag(tag) }
+            // Present but not answering: a tag swapped faster than the reader's presence check
+            // comes good without any state change, so look again after a short pause.
+            guard remaining > 0 else { return .empty }
+            try? await Task.sleep(for: .milliseconds(min(remaining, Self.retryMilliseconds)))
+            current = PCSCConstant.stateUnaware
+            return nil
         }
-        return .empty
     }
 
     /// Runs `body` with the current tag's transceiver; afterwards, if the body wrote or re-activated,
@@ -153,6 +136,25 @@ public actor PCSCReader: OperatorFeedbackReader {
         let eventCount = cycleEventCount
         try? transceiver?.closeSession()
         dropCard(disposition: PCSCConstant.unpowerCard)
+        return try await watch(timeoutMilliseconds: timeoutMilliseconds, orElse: false) {
+            state, _, _ throws(TransportError) -> Bool? in
+            if state.isEmpty { return true }
+            if let eventCount, state.eventCount != eventCount { return true }
+            return nil
+        }
+    }
+
+    // MARK: internals
+
+    /// Watches the slot (`SCardGetStatusChange`, in slices of `waitSliceMilliseconds`) until `decide`
+    /// answers or the time is up (`timedOut`); an unavailable reader or a failed wait throws.
+    ///
+    /// `decide` gets each changed state, the milliseconds left and the state to wait from next (set it
+    /// to `stateUnaware` to look again at once); `nil` keeps watching.
+    private func watch<T>(
+        timeoutMilliseconds: Int, orElse timedOut: T,
+        _ decide: (PCSCReaderState, Int, inout PCSCDWord) async throws(TransportError) -> T?
+    ) async throws(TransportError) -> T {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(max(0, timeoutMilliseconds))
         var current = PCSCConstant.stateUnaware
@@ -162,21 +164,18 @@ public actor PCSCReader: OperatorFeedbackReader {
             case .failure(let status) where status == .timeout && remaining > Self.waitSliceMilliseconds:
                 continue
             case .failure(let status) where status == .timeout || status == .cancelled:
-                return false
+                return timedOut
             case .failure(let status):
                 throw .transport("reader '\(name)': \(status)")
             case .success(let state):
                 current = state.currentState
                 if state.isUnavailable { throw .transport("reader '\(name)' is unavailable (unplugged?)") }
-                if state.isEmpty { return true }
-                if let eventCount, state.eventCount != eventCount { return true }
+                if let answer = try await decide(state, remaining, &current) { return answer }
             }
-            if remaining == 0 { return false }
+            if remaining == 0 { return timedOut }
         }
-        return false
+        return timedOut
     }
-
-    // MARK: internals
 
     private func connect(eventCount: PCSCDWord) throws(TransportError) -> DetectedTag? {
         let result = PCSCCalls.connect(
