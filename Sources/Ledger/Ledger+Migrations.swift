@@ -168,6 +168,13 @@ extension Ledger {
     /// The schema version this build writes.
     public static var schemaVersion: Int { migrations.count }
 
+    /// The schema version of the ledger file at `path`, read without opening a `Ledger` (which would
+    /// migrate it, or refuse it read-only).
+    public static func storedSchemaVersion(path: String) throws(LedgerError) -> Int {
+        let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeoutMilliseconds: 5_000)
+        return try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
+    }
+
     /// The file's `PRAGMA user_version`.
     func storedVersion() throws(LedgerError) -> Int {
         try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
@@ -192,9 +199,9 @@ extension Ledger {
         guard stored <= Self.schemaVersion else { throw tooNew(stored) }
         guard stored == Self.schemaVersion else {
             throw LedgerError(
-                .readOnly,
-                "ledger \(path) has schema version \(stored), expected \(Self.schemaVersion); "
-                    + "open it read-write once to migrate it", resultCode: .readOnly)
+                .schemaTooOld,
+                "ledger \(path) has schema version \(stored), older than \(Self.schemaVersion) (a read-only open "
+                    + "does not upgrade it)", resultCode: .readOnly)
         }
     }
 

@@ -56,7 +56,8 @@ public actor Ledger {
     ///   - busyTimeout: how long a statement waits for another connection's lock before failing `.busy`.
     /// - Returns: the open ledger (one connection).
     /// - Throws: `.cannotOpen` (missing folder, a directory, not a database), `.readOnly` (the file is
-    ///   write-protected and `readOnly` is false), `.schemaTooNew`, `.busy`; all carry SQLite's result code.
+    ///   write-protected and `readOnly` is false), `.schemaTooNew`, `.schemaTooOld` (a read-only open of an
+    ///   older file), `.busy`; all carry SQLite's result code.
     public static func open(
         path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)
     ) async throws(LedgerError) -> Ledger {

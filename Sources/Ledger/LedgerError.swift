@@ -16,6 +16,8 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let interrupted = Code("interrupted")
         /// The file's schema version is newer than this build understands.
         public static let schemaTooNew = Code("schemaTooNew")
+        /// A read-only open of a file at an older schema version (read-only opens cannot migrate).
+        public static let schemaTooOld = Code("schemaTooOld")
         /// A constraint (unique index, check) rejected a write.
         public static let constraint = Code("constraint")
         /// Any other SQLite failure; see `resultCode`.

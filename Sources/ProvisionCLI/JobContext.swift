@@ -114,7 +114,14 @@ struct JobContext: Sendable {
     }
 
     /// Opens (creating the folder if `create`) the job's ledger.
-    static func openLedger(at url: URL, create: Bool, readOnly: Bool = false) async throws(CLIError) -> Ledger {
+    ///
+    /// A read-only open (report, audit) of a ledger an older `provision` wrote upgrades its schema first
+    /// when the file can be written, and says so on `notes`: after an upgrade the first command an
+    /// engineer runs is often a report or an audit. A file that cannot be written is refused, naming both
+    /// versions.
+    static func openLedger(
+        at url: URL, create: Bool, readOnly: Bool = false, notes: TextSink? = nil
+    ) async throws(CLIError) -> Ledger {
         if create {
             do {
                 try FileManager.default.createDirectory(
@@ -127,6 +134,19 @@ struct JobContext: Sendable {
         }
         do {
             return try await Ledger.open(path: url.path, readOnly: readOnly)
+        } catch where error.code == .schemaTooOld && FileManager.default.isWritableFile(atPath: url.path)
+            && FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
+        {
+            do {
+                let before = try Ledger.storedSchemaVersion(path: url.path)
+                _ = try await Ledger.open(path: url.path)
+                notes?.write(
+                    "note: upgraded the ledger \(url.path) from schema version \(before) to \(Ledger.schemaVersion) "
+                        + "(docs/ledger.md, 'Migrations'); older provision versions cannot open it now\n")
+                return try await Ledger.open(path: url.path, readOnly: true)
+            } catch {
+                throw cliError(error)
+            }
         } catch {
             throw cliError(error)
         }
@@ -136,6 +156,11 @@ struct JobContext: Sendable {
     static func cliError(_ error: LedgerError) -> CLIError {
         switch error.code {
         case .cannotOpen, .readOnly: CLIError(.cannotCreate, "ledger: \(error.message)")
+        case .schemaTooOld:
+            CLIError(
+                .cannotCreate,
+                "ledger: \(error.message); the file or its folder is not writable, so it cannot be upgraded "
+                    + "here: run any provision command once on a writable copy")
         case .busy: CLIError(.unavailable, "ledger is locked by another process: \(error.message)")
         case .manifestMismatch, .unknownJob, .invalidState, .unknownRow: CLIError(.dataError, "ledger: \(error.message)")
         default: CLIError(.ioError, "ledger: \(error.message)")

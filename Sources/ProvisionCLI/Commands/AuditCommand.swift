@@ -74,7 +74,8 @@ struct AuditCommand: Command {
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
         // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
         if job.hasMirror { try job.loadKeys(environment: context.environment) }
-        let ledger = try await JobContext.openLedger(at: manifest.ledgerURL, create: false, readOnly: true)
+        let ledger = try await JobContext.openLedger(
+            at: manifest.ledgerURL, create: false, readOnly: true, notes: context.err)
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
                 throw CLIError(.noInput, "the ledger \(manifest.ledgerURL.path) has no job '\(manifest.job)' (has it run?)")

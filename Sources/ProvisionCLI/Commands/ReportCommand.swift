@@ -43,7 +43,7 @@ struct ReportCommand: Command {
             folder = ledgerURL.deletingLastPathComponent()
         }
         if let out = args.value("out") { folder = context.url(forPath: out) }
-        let ledger = try await JobContext.openLedger(at: ledgerURL, create: false, readOnly: true)
+        let ledger = try await JobContext.openLedger(at: ledgerURL, create: false, readOnly: true, notes: context.err)
         let report: RunReport
         do {
             report = try await RunReportBuilder.build(ledger: ledger, job: jobName, serial: serial)
