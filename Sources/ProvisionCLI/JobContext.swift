@@ -115,10 +115,10 @@ struct JobContext: Sendable {
 
     /// Opens (creating the folder if `create`) the job's ledger.
     ///
-    /// A read-only open (report, audit) of a ledger an older `provision` wrote upgrades its schema first
-    /// when the file can be written, and says so on `notes`: after an upgrade the first command an
-    /// engineer runs is often a report or an audit. A file that cannot be written is refused, naming both
-    /// versions.
+    /// A ledger an older `provision` wrote is upgraded to this build's schema, and `notes` says so (older
+    /// versions cannot open it afterwards). A read-only open (report, audit) upgrades it too when the
+    /// file and its folder can be written: after an upgrade the first command an engineer runs is often a
+    /// report or an audit. A file that cannot be written is refused, naming both versions.
     static func openLedger(
         at url: URL, create: Bool, readOnly: Bool = false, notes: TextSink? = nil
     ) async throws(CLIError) -> Ledger {
@@ -132,17 +132,24 @@ struct JobContext: Sendable {
         } else if !FileManager.default.fileExists(atPath: url.path) {
             throw CLIError(.noInput, "no ledger at \(url.path) (has the job run yet?)")
         }
+        let exists = FileManager.default.fileExists(atPath: url.path)
+        let before = exists ? try? Ledger.storedSchemaVersion(path: url.path) : nil
+        func noteUpgrade() {
+            guard let before, before > 0, before < Ledger.schemaVersion else { return }
+            notes?.write(
+                "note: upgraded the ledger \(url.path) from schema version \(before) to \(Ledger.schemaVersion) "
+                    + "(docs/ledger.md, 'Migrations'); older provision versions cannot open it now\n")
+        }
         do {
-            return try await Ledger.open(path: url.path, readOnly: readOnly)
+            let ledger = try await Ledger.open(path: url.path, readOnly: readOnly)
+            if !readOnly { noteUpgrade() }
+            return ledger
         } catch where error.code == .schemaTooOld && FileManager.default.isWritableFile(atPath: url.path)
             && FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
         {
             do {
-                let before = try Ledger.storedSchemaVersion(path: url.path)
                 _ = try await Ledger.open(path: url.path)
-                notes?.write(
-                    "note: upgraded the ledger \(url.path) from schema version \(before) to \(Ledger.schemaVersion) "
-                        + "(docs/ledger.md, 'Migrations'); older provision versions cannot open it now\n")
+                noteUpgrade()
                 return try await Ledger.open(path: url.path, readOnly: true)
             } catch {
                 throw cliError(error)

@@ -63,6 +63,26 @@ import Testing
         #expect(again.status == 0 && !again.stderr.contains("upgraded"), "\(again.stderr)")
     }
 
+    /// `provision run` continues a job on a version-2 ledger: it says it upgraded the ledger, keeps the
+    /// done rows done (their tags are refused as already provisioned) and finishes the rest.
+    @Test func runContinuesAJobOnAnOlderLedger() throws {
+        let folder = try JobFolder(rows: 5)
+        let first = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=2"), "--quiet",
+             "--idle", "1"], directory: folder.url)
+        #expect(first.status == 0 || first.status == 1, "\(first.stderr)")
+        try Self.downgradeToVersionTwo(folder)
+        let rest = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=5"), "--quiet",
+             "--idle", "1"], directory: folder.url)
+        #expect(rest.status == 0, "\(rest.stderr)")
+        #expect(rest.stderr.contains("upgraded the ledger"), "\(rest.stderr)")
+        #expect(try Ledger.storedSchemaVersion(path: folder.ledger.path) == Ledger.schemaVersion)
+        #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "5"]])
+        #expect(try folder.query("SELECT count(DISTINCT uid), count(*) FROM tags") == [["5", "5"]])
+        #expect(try folder.query("SELECT count(*) FROM attempts WHERE outcome = 'skipped'") == [["2"]])
+    }
+
     /// A read-only open of an older file that cannot be written is refused with exit 73, naming both
     /// versions and what to do (root ignores file modes, so the mapping is checked directly).
     @Test func anOlderLedgerThatCannotBeWrittenIsRefusedWithWhatToDo() {

@@ -37,7 +37,7 @@ struct ReleaseCommand: Command {
             jobName = job
         }
         let by = args.value("by") ?? context.environment["USER"] ?? "operator"
-        let ledger = try await JobContext.openLedger(at: ledgerURL, create: false)
+        let ledger = try await JobContext.openLedger(at: ledgerURL, create: false, notes: context.err)
         do {
             try await ledger.release(job: jobName, row: row, by: by, note: args.value("note"))
         } catch {

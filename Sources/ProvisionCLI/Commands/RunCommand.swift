@@ -77,7 +77,7 @@ struct RunCommand: Command {
             }
         }
         let ledgerURL = job.manifest.ledgerURL
-        let ledger = try await JobContext.openLedger(at: ledgerURL, create: true)
+        let ledger = try await JobContext.openLedger(at: ledgerURL, create: true, notes: context.err)
         try await register(job, in: ledger, accept: args.flag("accept-changed-manifest"))
         let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
         let session = try await LineSession.run(

@@ -56,7 +56,7 @@ struct VerifyURLCommand: Command {
         guard let key = job.keys[tap.keyID] else {
             throw CLIError(.noInput, "key '\(tap.keyID)' is not loaded")
         }
-        let ledger = try await JobContext.openLedger(at: job.manifest.ledgerURL, create: false)
+        let ledger = try await JobContext.openLedger(at: job.manifest.ledgerURL, create: false, notes: context.err)
         let name = job.manifest.job
         let row: JobRow
         do {
