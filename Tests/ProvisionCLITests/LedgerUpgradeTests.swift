@@ -37,13 +37,18 @@ import Testing
         try? FileManager.default.removeItem(atPath: old + "-shm")
     }
 
+    /// `provision run` of the job on `tags` simulated tags (the same UIDs each time, from 04…01).
+    static func run(_ folder: JobFolder, tags: Int) throws -> ProvisionProcess.Outcome {
+        try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=\(tags)"), "--quiet",
+             "--idle", "1"], directory: folder.url)
+    }
+
     /// `provision report` on a version-2 ledger upgrades it (saying so on stderr) and writes the very
     /// reports the run wrote before the downgrade; the ledger is then at the current version.
     @Test func reportUpgradesAnOlderLedgerAndRegeneratesTheSameReports() throws {
         let folder = try JobFolder(rows: 4)
-        let run = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=3"), "--quiet",
-             "--idle", "1"], directory: folder.url)
+        let run = try Self.run(folder, tags: 3)
         #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
         let names = ["summary.json", "tags.csv", "failures.csv"]
         let before = try names.map { try Data(contentsOf: folder.reports.appendingPathComponent($0)) }
@@ -67,14 +72,10 @@ import Testing
     /// done rows done (their tags are refused as already provisioned) and finishes the rest.
     @Test func runContinuesAJobOnAnOlderLedger() throws {
         let folder = try JobFolder(rows: 5)
-        let first = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=2"), "--quiet",
-             "--idle", "1"], directory: folder.url)
+        let first = try Self.run(folder, tags: 2)
         #expect(first.status == 0 || first.status == 1, "\(first.stderr)")
         try Self.downgradeToVersionTwo(folder)
-        let rest = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=5"), "--quiet",
-             "--idle", "1"], directory: folder.url)
+        let rest = try Self.run(folder, tags: 5)
         #expect(rest.status == 0, "\(rest.stderr)")
         #expect(rest.stderr.contains("upgraded the ledger"), "\(rest.stderr)")
         #expect(try Ledger.storedSchemaVersion(path: folder.ledger.path) == Ledger.schemaVersion)
