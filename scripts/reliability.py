@@ -118,6 +118,8 @@ def check_invariants(folder, rows, final, ledger=None):
         return [] if not final else ["no ledger"]
     db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
     try:
+        if not final and db.execute("SELECT count(*) FROM sqlite_master WHERE name='records'").fetchone()[0] == 0:
+            return []  # killed while the ledger file was being created (its schema is one transaction)
         states = dict(db.execute("SELECT state, count(*) FROM records WHERE job='t' GROUP BY state").fetchall())
         if not final and not states:
             return []  # killed while the job was being set up (no row inserted yet): nothing to lose
