@@ -7,12 +7,18 @@ extension Ledger {
     /// Runs in one `BEGIN IMMEDIATE` transaction, so concurrent connections and processes never hand out
     /// the same row. A UID that holds an unresolved claim gets that same row back with `resumed == true`
     /// (after a tear or a crash the tag may hold a partial or complete write: verify before writing).
+    ///
+    /// With `.deferred` durability the claim is committed but not synced when the call returns: the
+    /// caller starts `syncInBackground()` and sends no WRITE to the tag before its ticket finishes (the
+    /// line does so, to run the sync under the tag's identify and detection exchanges).
     /// - Returns: the claimed row, or `nil` when the job has no pending row left.
     /// - Throws: `.unknownJob`; `.alreadyProvisioned` when `uid` is recorded as a done tag in any job
     ///   (the message names the job and row).
-    public func claim(job: String, reader: String, uid: [UInt8]) async throws(LedgerError) -> ClaimedRow? {
+    public func claim(
+        job: String, reader: String, uid: [UInt8], durability: Durability = .immediate
+    ) async throws(LedgerError) -> ClaimedRow? {
         let uidText = LedgerFormat.uid(uid)
-        return try await write { () throws(LedgerError) -> ClaimedRow? in
+        return try await write(durability: durability) { () throws(LedgerError) -> ClaimedRow? in
             try requireJob(job)
             if let done = try provisionedRow(uidText) {
                 throw LedgerError(.alreadyProvisioned, "UID \(uidText) is already provisioned as \(done)")

@@ -126,7 +126,8 @@ public actor Ledger {
     /// Runs `body` in a transaction with cancellation routed to `sqlite3_interrupt`.
     ///
     /// A `.deferred` commit runs with `synchronous=NORMAL` (the setting goes back to `FULL` right after) and
-    /// is counted until a synced commit that wrote something, or `sync()`, makes it durable.
+    /// is counted (when it wrote something) until a synced commit that wrote something, `sync()` or
+    /// `syncInBackground()` makes it durable.
     func write<T>(
         _ mode: TransactionMode = .immediate, durability: Durability = .immediate,
         _ body: () throws(LedgerError) -> T
@@ -140,6 +141,7 @@ public actor Ledger {
                 return value
             }
             try connection.setSynchronous(.normal)
+            let before = connection.totalChanges
             let outcome: Result<T, LedgerError>
             do throws(LedgerError) { outcome = .success(try connection.transaction(mode, body)) } catch {
                 outcome = .failure(error)
@@ -147,7 +149,7 @@ public actor Ledger {
             // Back to FULL before anything else commits; if that fails, nothing may claim on this connection.
             try connection.setSynchronous(.full)
             let value = try outcome.get()
-            unsyncedCommits += 1
+            if connection.totalChanges != before { unsyncedCommits += 1 }
             return value
         }
     }
@@ -164,9 +166,38 @@ public actor Ledger {
     /// the next tag's claim longer than that.
     public func sync() async throws(LedgerError) {
         guard unsyncedCommits > 0 else { return }
-        try await perform { () throws(LedgerError) in
+        try await perform { () throws(LedgerError) in try syncNow().get() }
+    }
+
+    /// Starts a sync of the WAL on the ledger's queue and returns at once: the ticket finishes when every
+    /// commit made before the call is durable.
+    ///
+    /// The line calls it after a `.deferred` claim when identify takes longer than a sync, so the sync
+    /// runs under the tag's identify and detection exchanges; the tag's first WRITE waits for the ticket
+    /// (docs/ledger.md, "Durability").
+    public nonisolated func syncInBackground() -> DurabilityTicket {
+        let ticket = DurabilityTicket()
+        executor.async { [self] in
+            assumeIsolated { ledger in
+                let clock = ContinuousClock()
+                let start = clock.now
+                let outcome = ledger.syncNow()
+                let took = (clock.now - start).components
+                ticket.complete(outcome, microseconds: Double(took.seconds) * 1e6 + Double(took.attoseconds) / 1e12)
+            }
+        }
+        return ticket
+    }
+
+    /// Syncs the WAL if any commit is not yet durable (on the ledger's queue).
+    private func syncNow() -> Result<Void, LedgerError> {
+        guard unsyncedCommits > 0 else { return .success(()) }
+        do throws(LedgerError) {
             try connection.syncJournal()
             unsyncedCommits = 0
+            return .success(())
+        } catch {
+            return .failure(error)
         }
     }
 

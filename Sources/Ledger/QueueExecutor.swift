@@ -21,6 +21,18 @@ final class QueueExecutor: SerialExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: executor) }
     }
 
+    /// Runs `block` on the queue after the jobs already enqueued (a plain block, not an actor job).
+    func async(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Lets `assumeIsolated` accept code running on the queue outside an actor job.
+    func checkIsolated() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+
+    func isIsolatingCurrentContext() -> Bool? { isCurrent }
+
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }

@@ -54,6 +54,35 @@ import Testing
         #expect(try await ledger.record(job: "j", row: claimed.row)?.state == .claimed)
     }
 
+    /// A deferred claim is committed at once; `syncInBackground()` syncs it (and an earlier deferred done)
+    /// on the ledger's queue and says when, without a task hop.
+    @Test func aDeferredClaimIsSyncedInTheBackground() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+        let first = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1), durability: .deferred))
+        #expect(await ledger.unsyncedCommitCount == 1)
+        #expect(try await ledger.settings().synchronous == 2, "back to FULL after the deferred claim")
+        try await ledger.markDone(
+            job: "j", row: first.row, uid: Sample.uid(1), tag: Sample.tag(Sample.uid(1)),
+            attempt: Sample.attempt(Sample.uid(1), row: first.row), durability: .deferred)
+        let second = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2), durability: .deferred))
+        #expect(second.row == 2)
+        #expect(await ledger.unsyncedCommitCount == 3)
+        let ticket = ledger.syncInBackground()
+        try ticket.wait()
+        #expect(ticket.isComplete)
+        #expect((ticket.syncMicroseconds ?? -1) >= 0)
+        #expect(await ledger.unsyncedCommitCount == 0)
+        // Nothing left to sync: the ticket finishes without a sync.
+        let idle = ledger.syncInBackground()
+        try idle.wait()
+        #expect(await ledger.unsyncedCommitCount == 0)
+        // A deferred claim that finds no row wrote nothing and counts nothing.
+        _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(3), durability: .deferred)
+        #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(4), durability: .deferred) == nil)
+        #expect(await ledger.unsyncedCommitCount == 1)
+    }
+
     /// The pragma is prepared afresh each time: SQLite applies it while compiling, so a cached statement
     /// stepped again would not be guaranteed to switch back and forth.
     @Test func synchronousSwitchesEveryTime() throws {

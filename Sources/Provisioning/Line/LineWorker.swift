@@ -19,6 +19,7 @@ public struct LineWorker: Sendable {
     let shouldStop: @Sendable () -> Bool
     let clock = ContinuousClock()
     let lateTimings = LateTimings()
+    let claimSync = ClaimSyncPolicy()
 
     /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
     public init(
@@ -110,9 +111,10 @@ public struct LineWorker: Sendable {
         // A UID already provisioned (in any job) is refused by the claim itself, in the same transaction
         // that would hand out the row: no separate look-up (and queue hop) before every tag.
         let claim: ClaimedRow?
+        let overlap = claimSync.overlaps
         let claimStart = clock.now
-        let claimed = await claimRow(uid: uid)
-        let claimDuration = clock.now - claimStart
+        let claimed = await claimRow(uid: uid, durability: overlap ? .deferred : .immediate)
+        var claimDuration = clock.now - claimStart
         switch claimed {
         case .success(let row):
             claim = row
@@ -131,6 +133,9 @@ public struct LineWorker: Sendable {
             try await remove(uidText)
             return nil
         }
+        // A deferred claim is committed, not yet synced: its sync runs under render, identify and detection,
+        // and the tag's first page-changing command waits for it (docs/ledger.md, "Durability").
+        let gate = overlap ? WriteGate(ledger.syncInBackground()) : nil
         let message: [UInt8]
         let mirror: MirrorPlan?
         do {
@@ -149,8 +154,17 @@ public struct LineWorker: Sendable {
             let plan = TagCycle.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
                 signature: job.signature, uid: uid, identityCheck: job.identityCheck,
-                protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror)
+                protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror,
+                writeGate: gate)
             let outcome = try await cycle(plan)
+            // The claim could not be made durable: nothing was written; the ledger cannot record, stop the line.
+            if let failure = outcome.gateFailure { throw failure }
+            if attempt == 1 {
+                // The background sync's own time (nil if no write waited for it), or the whole synced claim.
+                let syncCost = gate != nil ? gate?.ticket.syncMicroseconds : Double(Self.micros(claimDuration))
+                claimSync.record(identifyMicroseconds: outcome.phaseMicroseconds[.identify], syncMicroseconds: syncCost)
+            }
+            claimDuration += .microseconds(outcome.gateWaitMicroseconds)
             Self.add(outcome.phaseMicroseconds, to: &durations)
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }
             guard let failure = outcome.failure else {
@@ -165,11 +179,11 @@ public struct LineWorker: Sendable {
                     phase: Phase.ledger.rawValue,
                     durations: durations, exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime,
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
-                // Deferred: the next claim's synced commit (which precedes any write to the next tag) or the
-                // idle sync makes it durable — one sync of the WAL a tag (docs/ledger.md, "Durability").
+                // Deferred: the next claim's sync (which precedes any write to the next tag) or the idle
+                // sync makes it durable — one sync of the WAL a tag (docs/ledger.md, "Durability").
                 let openRows = try await ledger.markDone(
                     job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record, durability: .deferred)
-                // The ledger phase: the claim and this commit.
+                // The ledger phase: the claim, the wait for its sync, and this commit.
                 let ledgerMicros = Self.micros(clock.now - ledgerStart + claimDuration)
                 events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
                 await signal(.pass)
@@ -236,9 +250,9 @@ public struct LineWorker: Sendable {
     }
 
     /// Claims a row for `uid` (the ledger's atomic claim), keeping the error for the caller to sort.
-    private func claimRow(uid: [UInt8]) async -> Result<ClaimedRow?, LedgerError> {
+    private func claimRow(uid: [UInt8], durability: Durability) async -> Result<ClaimedRow?, LedgerError> {
         do {
-            return .success(try await ledger.claim(job: job.name, reader: readerName, uid: uid))
+            return .success(try await ledger.claim(job: job.name, reader: readerName, uid: uid, durability: durability))
         } catch {
             return .failure(error)
         }

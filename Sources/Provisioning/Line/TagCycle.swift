@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import NDEF
 import NFCTags
 
@@ -37,13 +38,16 @@ public struct TagCycle: Sendable {
         public var protection: ProtectionPlan?
         /// The UID/counter mirror to configure after verify, if any.
         public var mirror: MirrorPlan?
+        /// Holds the first page-changing command until the row's claim is durable (`nil`: it already is).
+        public var writeGate: WriteGate?
 
         /// Creates a plan.
         public init(
             message: [UInt8], acceptedChips: Set<ChipModel>, lock: Bool, reactivateFirst: Bool = false,
             signature: SignatureCheck? = nil, uid: [UInt8] = [], identityCheck: IdentityCheck = .refuse,
-            protection: ProtectionPlan? = nil, mirror: MirrorPlan? = nil
+            protection: ProtectionPlan? = nil, mirror: MirrorPlan? = nil, writeGate: WriteGate? = nil
         ) {
+            self.writeGate = writeGate
             self.identityCheck = identityCheck
             self.mirror = mirror
             self.protection = protection
@@ -78,14 +82,24 @@ public struct TagCycle: Sendable {
         public var signature: SignatureStatus?
         /// Identity anomalies kept under `identityCheck: record` (in words), `nil` when there were none.
         public var identityAnomalies: String?
+        /// Microseconds the first page-changing command waited for the write gate (the claim's sync);
+        /// not counted in any tag phase.
+        public var gateWaitMicroseconds: Double = 0
+        /// Why the write gate stayed shut (the claim's sync failed; nothing was written), if it did.
+        public var gateFailure: LedgerError?
     }
 
     /// Runs the cycle for `plan` on the tag behind `transceiver`. Never throws: every failure is an
     /// outcome with its class.
     public static func run(_ plan: Plan, on transceiver: any Transceiver) -> Outcome {
-        let run = Runner(tag: Type2Tag(transceiver: transceiver), plan: plan, rawPath: transceiver.supportsRawCommands)
+        let gated = plan.writeGate.map { GatedTransceiver(transceiver, gate: $0) }
+        let run = Runner(
+            tag: Type2Tag(transceiver: gated ?? transceiver), plan: plan, rawPath: transceiver.supportsRawCommands)
+        gated?.waited = { [unowned run] in run.gateWaited($0) }
         run.execute()
-        return run.outcome()
+        var outcome = run.outcome()
+        outcome.gateFailure = gated?.failure
+        return outcome
     }
 }
 
@@ -107,6 +121,8 @@ private final class Runner {
     var identityAnomalies: String?
     /// Whether the tag arrived password-protected (re-provisioning or a resumed tag).
     var wasProtected = false
+    /// Microseconds spent waiting for the write gate, by the phase that was running.
+    var gateWait: [Phase: Double] = [:]
 
     init(tag: Type2Tag, plan: TagCycle.Plan, rawPath: Bool) {
         self.tag = tag
@@ -369,16 +385,23 @@ private final class Runner {
         return try body()
     }
 
+    /// The write gate held a command for `duration` during the current phase.
+    func gateWaited(_ duration: Duration) {
+        gateWait[phase, default: 0] += Self.microseconds(duration)
+    }
+
     static func microseconds(_ duration: Duration) -> Double {
         let parts = duration.components
         return Double(parts.seconds) * 1_000_000 + Double(parts.attoseconds) / 1e12
     }
 
     func outcome() -> TagCycle.Outcome {
-        TagCycle.Outcome(
+        var phases = micros
+        for (phase, waited) in gateWait { phases[phase] = max((phases[phase] ?? 0) - waited, 0) }
+        return TagCycle.Outcome(
             failure: failure, chip: chip, wroteSomething: wroteSomething, alreadyWritten: alreadyWritten,
-            locked: locked, phaseMicroseconds: micros, exchanges: tag.total.exchanges + tag.total.reactivations,
+            locked: locked, phaseMicroseconds: phases, exchanges: tag.total.exchanges + tag.total.reactivations,
             airtimeMicroseconds: tag.total.airtimeMicroseconds, signature: signature,
-            identityAnomalies: identityAnomalies)
+            identityAnomalies: identityAnomalies, gateWaitMicroseconds: gateWait.values.reduce(0, +))
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
-import Provisioning
+@testable import Provisioning
 import TagEmulator
 import TestSupport
 import Testing
@@ -53,6 +53,31 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
             #expect(entry.tag.locked)
             #expect(emulator.image[10...11] == [0xFF, 0xFF], "static lock bytes set")
         }
+    }
+
+    /// On a datasheet-timed reader identify (milliseconds of radio) outlasts a sync, so the line runs each
+    /// claim's sync under it; on an instant one it syncs the claim first. Both leave every row done once.
+    @Test(arguments: [("datasheet", true), ("instant", false)])
+    func claimsAreSyncedUnderIdentifyWhenIdentifyOutlastsTheSync(timing: String, overlaps: Bool) async throws {
+        let folder = try Fixtures.temporaryDirectory("line-overlap")
+        let ledger = try await prepareLedger(folder, job: "o", rows: 4)
+        let store = folder.appendingPathComponent("tags").path
+        let reader = try SimulatedReader(
+            spec: ReaderSpec("sim:ntag215?uid=04000000000001&timing=\(timing)&removal=0&store=\(store)"))
+        let worker = LineWorker(reader: reader, ledger: ledger, job: makeJob("o"))
+        #expect(try await worker.run() == .jobComplete)
+        #expect(worker.claimSync.overlaps == overlaps)
+        #expect(await ledger.unsyncedCommitCount == 0)
+        let tags = try await ledger.tags(job: "o")
+        #expect(tags.map(\.row) == [1, 2, 3, 4] && tags.allSatisfy { $0.tag.locked })
+        for entry in tags {
+            let url = URL(fileURLWithPath: store).appendingPathComponent("\(Hex.compact(entry.tag.uid)).bin")
+            let image = [UInt8](try Data(contentsOf: url))
+            let message = try NDEFTLV.extractMessage(fromArea: Array(image[16..<(16 + 496)]))
+            #expect(Hex.compact(Digest256.of(message)) == Hex.compact(entry.tag.bytesSHA256))
+        }
+        let attempts = try await ledger.attempts(job: "o")
+        #expect(attempts.count == 4 && attempts.allSatisfy { $0.outcome == .done && ($0.durations.ledger ?? -1) >= 0 })
     }
 
     @Test func tornTagsResumeTheirOwnRowAndNothingIsLost() async throws {

@@ -1,0 +1,23 @@
+import Testing
+
+@testable import Provisioning
+
+/// When the line runs a claim's sync under identify (`ClaimSyncPolicy`).
+@Suite struct ClaimSyncPolicyTests {
+    @Test func theFirstTagSyncsItsClaimAtOnce() {
+        #expect(!ClaimSyncPolicy().overlaps)
+        let policy = ClaimSyncPolicy()
+        policy.record(identifyMicroseconds: 6_000, syncMicroseconds: nil)
+        #expect(!policy.overlaps, "no sync measured yet")
+    }
+
+    @Test func overlapsOnlyWhileIdentifyTakesLongerThanTheSync() {
+        let policy = ClaimSyncPolicy()
+        policy.record(identifyMicroseconds: 6_000, syncMicroseconds: 900)  // a datasheet-timed or real reader
+        #expect(policy.overlaps)
+        policy.record(identifyMicroseconds: 30, syncMicroseconds: 150)  // an instant simulator
+        #expect(!policy.overlaps)
+        policy.record(identifyMicroseconds: 5_000, syncMicroseconds: nil)  // no write waited: sync kept
+        #expect(policy.overlaps)
+    }
+}
