@@ -19,39 +19,55 @@ extension Ledger {
     ) async throws(LedgerError) -> ClaimedRow? {
         let uidText = LedgerFormat.uid(uid)
         return try await write(durability: durability) { () throws(LedgerError) -> ClaimedRow? in
-            try requireJob(job)
-            if let done = try provisionedRow(uidText) {
+            // One probe of `records_live_uid` finds both a done row in any job and this job's claim.
+            let live = try connection.query(Self.liveRowsOfUID, [.text(uidText)]) {
+                (ref: RowReference(job: $0.text(0), row: $0.int(1)), state: $0.text(2), finished: $0.optionalText(3) ?? "")
+            }
+            // The earliest done row names the refusal (ISO timestamps sort as text), as `provisionedRow` does.
+            if let done = live.filter({ $0.state == RecordState.done.rawValue }).min(by: { $0.finished < $1.finished })?.ref {
+                try requireJob(job)
                 throw LedgerError(.alreadyProvisioned, "UID \(uidText) is already provisioned as \(done)")
             }
-            let now = LedgerFormat.time(Date())
-            if let held = try connection.queryFirst(
-                "SELECT row FROM records WHERE uid = ? AND job = ? AND \(Self.isLive) AND state = 'claimed'",
-                [.text(uidText), .text(job)], { $0.int(0) })
-            {
+            if let held = live.first(where: { $0.ref.job == job })?.ref.row {
                 // claimed_at stays the first claim's time: it is the row's late-bound timestamp, so
                 // re-rendering after a crash yields the very bytes that may already be on the tag.
-                try connection.run(
-                    "UPDATE records SET claimed_by = ? WHERE job = ? AND row = ?",
-                    [.text(reader), .text(job), .int(held)])
-                return try claimedRow(job: job, row: held, uid: uid, resumed: true)
+                guard
+                    let resumed = try connection.queryFirst(
+                        Self.resumeClaim, [.text(reader), .text(job), .int(held)],
+                        { s throws(LedgerError) in try claimedRow(s, job: job, uid: uid, resumed: true) })
+                else { throw LedgerError(.unknownRow, "job \(job) has no row \(held)") }
+                return resumed
             }
-            guard
-                let next = try connection.queryFirst(
-                    "SELECT row FROM records WHERE job = ? AND \(Self.isOpen) AND state = 'pending' ORDER BY row LIMIT 1",
-                    [.text(job)],
-                    { $0.int(0) })
-            else { return nil }
-            let changed = try connection.run(
-                """
-                UPDATE records SET state = 'claimed', uid = ?, claimed_by = ?, claimed_at = ?
-                WHERE job = ? AND row = ? AND state = 'pending'
-                """, [.text(uidText), .text(reader), .text(now), .text(job), .int(next)])
-            guard changed == 1 else {
-                throw LedgerError(.invalidState, "row \(next) of job \(job) changed while it was being claimed")
+            // The lowest pending row, claimed and read back in one statement.
+            let now = LedgerFormat.time(Date())
+            if let claimed = try connection.queryFirst(
+                Self.claimNext, [.text(uidText), .text(reader), .text(now), .text(job), .text(job)],
+                { s throws(LedgerError) in try claimedRow(s, job: job, uid: uid, resumed: false) })
+            {
+                return claimed
             }
-            return try claimedRow(job: job, row: next, uid: uid, resumed: false)
+            try requireJob(job)
+            return nil
         }
     }
+
+    /// The live rows (claimed or done, any job) of a UID: an index search of `records_live_uid` (the
+    /// partial index's condition spelled word for word), no sort.
+    static let liveRowsOfUID = "SELECT job, row, state, finished_at FROM records WHERE uid = ? AND \(isLive)"
+
+    /// Gives a claimed row back to its UID under a new reader, returning the row's claim columns.
+    static let resumeClaim = "UPDATE records SET claimed_by = ? WHERE job = ? AND row = ? RETURNING \(claimColumns)"
+
+    /// Claims the job's lowest pending row (a `records_open` search) for a UID, returning its claim columns.
+    static let claimNext = """
+        UPDATE records SET state = 'claimed', uid = ?, claimed_by = ?, claimed_at = ?
+        WHERE job = ? AND state = 'pending'
+          AND row = (SELECT row FROM records WHERE job = ? AND \(isOpen) AND state = 'pending' ORDER BY row LIMIT 1)
+        RETURNING \(claimColumns)
+        """
+
+    /// What a claim reads back from its row (`claimedRow(_:job:uid:resumed:)` maps them).
+    static let claimColumns = "row, fields_json, message_sha256, message_length, attempts, claimed_at"
 
     /// The job and row `uid` was provisioned as, in any job, or `nil`.
     public func isProvisioned(uid: [UInt8]) async throws(LedgerError) -> RowReference? {
@@ -203,26 +219,21 @@ extension Ledger {
     }
 
     func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {
-        try connection.queryFirst(
-            "SELECT job, row FROM records WHERE uid = ? AND \(Self.isLive) AND state = 'done' ORDER BY finished_at LIMIT 1",
-            [.text(uid)]
-        ) { RowReference(job: $0.text(0), row: $0.int(1)) }
+        try connection.queryFirst(Self.doneRowOfUID, [.text(uid)]) { RowReference(job: $0.text(0), row: $0.int(1)) }
     }
 
-    private func claimedRow(job: String, row: Int, uid: [UInt8], resumed: Bool) throws(LedgerError) -> ClaimedRow {
-        guard
-            let record = try connection.queryFirst(
-                """
-                SELECT fields_json, message_sha256, message_length, attempts, claimed_at FROM records
-                WHERE job = ? AND row = ?
-                """,
-                [.text(job), .int(row)], { ($0.text(0), $0.text(1), $0.int(2), $0.int(3), $0.text(4)) })
-        else { throw LedgerError(.unknownRow, "job \(job) has no row \(row)") }
-        return ClaimedRow(
-            job: job, row: row, fields: try LedgerFormat.fields(record.0),
-            messageSHA256: try LedgerFormat.bytes(record.1),
-            messageLength: record.2, uid: uid, attempts: record.3, resumed: resumed,
-            claimedAt: try LedgerFormat.date(record.4))
+    /// The earliest done row of a UID in any job: an index search of `records_live_uid`.
+    static let doneRowOfUID =
+        "SELECT job, row FROM records WHERE uid = ? AND \(isLive) AND state = 'done' ORDER BY finished_at LIMIT 1"
+
+    /// A claim's row from a statement returning `claimColumns`.
+    private func claimedRow(
+        _ s: SQLiteStatement, job: String, uid: [UInt8], resumed: Bool
+    ) throws(LedgerError) -> ClaimedRow {
+        ClaimedRow(
+            job: job, row: s.int(0), fields: try LedgerFormat.fields(s.text(1)),
+            messageSHA256: try LedgerFormat.bytes(s.text(2)), messageLength: s.int(3), uid: uid,
+            attempts: s.int(4), resumed: resumed, claimedAt: try LedgerFormat.date(s.text(5)))
     }
 
     private func insertAttempt(job: String, _ attempt: AttemptRecord) throws(LedgerError) {

@@ -74,6 +74,34 @@ import Testing
         #expect(record.state == .done && record.attempts == 1 && record.finishedAt != nil)
     }
 
+    /// The one look-up of a UID's live rows sorts them by job: a claim in another job is no obstacle, a
+    /// done row in another job refuses the UID, and an unknown job is still named as such.
+    @Test func aUIDsRowsInOtherJobsAreSortedByTheirState() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+        try await ledger.registerJob(name: "k", manifestHash: "m", templateHash: "t")
+        try await ledger.addRows(job: "k", rows: Sample.rows([1, 2]))
+        let held = Sample.uid(1)
+        let inJ = try #require(try await ledger.claim(job: "j", reader: "r", uid: held))
+        let inK = try #require(try await ledger.claim(job: "k", reader: "r", uid: held))
+        #expect(inJ.row == 1 && inK.row == 1 && !inK.resumed, "a claim in job j does not resume in job k")
+        let done = Sample.uid(2)
+        let claimed = try #require(try await ledger.claim(job: "k", reader: "r", uid: done))
+        try await ledger.markDone(
+            job: "k", row: claimed.row, uid: done, tag: Sample.tag(done), attempt: Sample.attempt(done, row: claimed.row))
+        let refused = try await #require(throws: LedgerError.self) {
+            try await ledger.claim(job: "j", reader: "r", uid: done)
+        }
+        #expect(refused.code == .alreadyProvisioned && refused.message.contains("row 2 of job k"), "\(refused)")
+        #expect(try await ledger.record(job: "j", row: 2)?.state == .pending, "the refusal claimed nothing")
+        await #expect(throws: LedgerError(.unknownJob, "")) {
+            try await ledger.claim(job: "nope", reader: "r", uid: done)
+        }
+        await #expect(throws: LedgerError(.unknownJob, "")) {
+            try await ledger.claim(job: "nope", reader: "r", uid: held)
+        }
+    }
+
     @Test func markDoneRequiresTheClaimingUID() async throws {
         let folder = try TemporaryFolder()
         let ledger = try await Sample.ledger(at: folder.path(), rows: 2)

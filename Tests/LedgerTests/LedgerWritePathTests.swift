@@ -45,17 +45,16 @@ import Testing
             try await ledger.rawQuery("EXPLAIN QUERY PLAN " + sql, values).compactMap { $0.last ?? nil }
                 .joined(separator: " | ")
         }
-        let next = try await plan(
-            "SELECT row FROM records WHERE job = ? AND \(Ledger.isOpen) AND state = 'pending' ORDER BY row LIMIT 1",
-            ["j"])
+        // The claim's own statements (Ledger+Claims.swift), so a change to them is checked here.
+        let next = try await plan(Ledger.claimNext, ["u", "r", "t", "j", "j"])
         #expect(next.contains("COVERING INDEX records_open"), "\(next)")
-        #expect(!next.contains("TEMP B-TREE"), "\(next)")
-        let held = try await plan(
-            "SELECT row FROM records WHERE uid = ? AND job = ? AND \(Ledger.isLive) AND state = 'claimed'", ["u", "j"])
-        #expect(held.contains("INDEX records_live_uid (uid=? AND job=?)"), "\(held)")
-        let provisioned = try await plan(
-            "SELECT job, row FROM records WHERE uid = ? AND \(Ledger.isLive) AND state = 'done' ORDER BY finished_at LIMIT 1",
-            ["u"])
+        #expect(!next.contains("TEMP B-TREE") && !next.contains("SCAN"), "\(next)")
+        let live = try await plan(Ledger.liveRowsOfUID, ["u"])
+        #expect(live.contains("INDEX records_live_uid (uid=?)"), "\(live)")
+        #expect(!live.contains("TEMP B-TREE") && !live.contains("SCAN"), "\(live)")
+        let resume = try await plan(Ledger.resumeClaim, ["r", "j", "1"])
+        #expect(!resume.contains("SCAN"), "\(resume)")
+        let provisioned = try await plan(Ledger.doneRowOfUID, ["u"])
         #expect(provisioned.contains("INDEX records_live_uid (uid=?)"), "\(provisioned)")
         let open = try await plan("SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Ledger.isOpen))", ["j"])
         #expect(open.contains("COVERING INDEX records_open"), "\(open)")
