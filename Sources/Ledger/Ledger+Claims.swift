@@ -21,33 +21,48 @@ extension Ledger {
         return try await write(durability: durability) { () throws(LedgerError) -> ClaimedRow? in
             // One probe of `records_live_uid` finds both a done row in any job and this job's claim.
             let live = try connection.query(Self.liveRowsOfUID, [.text(uidText)]) {
-                (ref: RowReference(job: $0.text(0), row: $0.int(1)), state: $0.text(2), finished: $0.optionalText(3) ?? "")
+                (
+                    ref: RowReference(job: $0.text(0), row: $0.int(1)), state: $0.text(2),
+                    finished: $0.optionalText(3) ?? ""
+                )
             }
             // The earliest done row names the refusal (ISO timestamps sort as text), as `provisionedRow` does.
-            if let done = live.filter({ $0.state == RecordState.done.rawValue }).min(by: { $0.finished < $1.finished })?.ref {
+            let doneRows = live.filter { $0.state == RecordState.done.rawValue }
+            if let done = doneRows.min(by: { $0.finished < $1.finished })?.ref {
                 try requireJob(job)
                 throw LedgerError(.alreadyProvisioned, "UID \(uidText) is already provisioned as \(done)")
             }
             if let held = live.first(where: { $0.ref.job == job })?.ref.row {
                 // claimed_at stays the first claim's time: it is the row's late-bound timestamp, so
                 // re-rendering after a crash yields the very bytes that may already be on the tag.
+                try connection.run(Self.resumeClaim, [.text(reader), .text(job), .int(held)])
                 guard
                     let resumed = try connection.queryFirst(
-                        Self.resumeClaim, [.text(reader), .text(job), .int(held)],
+                        Self.claimOfRow, [.text(job), .int(held)],
                         { s throws(LedgerError) in try claimedRow(s, job: job, uid: uid, resumed: true) })
                 else { throw LedgerError(.unknownRow, "job \(job) has no row \(held)") }
                 return resumed
             }
-            // The lowest pending row, claimed and read back in one statement.
+            // The lowest pending row with the columns the line needs, then its claim. The claim time is
+            // handed out as it is stored (milliseconds), the very value a resumed claim reads back.
             let now = LedgerFormat.time(Date())
-            if let claimed = try connection.queryFirst(
-                Self.claimNext, [.text(uidText), .text(reader), .text(now), .text(job), .text(job)],
-                { s throws(LedgerError) in try claimedRow(s, job: job, uid: uid, resumed: false) })
-            {
-                return claimed
+            let claimedAt = try LedgerFormat.date(now)
+            guard
+                let next = try connection.queryFirst(
+                    Self.nextPending, [.text(job)],
+                    { s throws(LedgerError) in
+                        try claimedRow(s, job: job, uid: uid, resumed: false, claimedAt: claimedAt)
+                    })
+            else {
+                try requireJob(job)
+                return nil
             }
-            try requireJob(job)
-            return nil
+            let changed = try connection.run(
+                Self.claimPending, [.text(uidText), .text(reader), .text(now), .text(job), .int(next.row)])
+            guard changed == 1 else {
+                throw LedgerError(.invalidState, "row \(next.row) of job \(job) changed while it was being claimed")
+            }
+            return next
         }
     }
 
@@ -55,18 +70,24 @@ extension Ledger {
     /// partial index's condition spelled word for word), no sort.
     static let liveRowsOfUID = "SELECT job, row, state, finished_at FROM records WHERE uid = ? AND \(isLive)"
 
-    /// Gives a claimed row back to its UID under a new reader, returning the row's claim columns.
-    static let resumeClaim = "UPDATE records SET claimed_by = ? WHERE job = ? AND row = ? RETURNING \(claimColumns)"
+    /// The job's lowest pending row and its claim columns: a search of `records_open`, no sort.
+    static let nextPending =
+        "SELECT \(claimColumns) FROM records WHERE job = ? AND \(isOpen) AND state = 'pending' ORDER BY row LIMIT 1"
 
-    /// Claims the job's lowest pending row (a `records_open` search) for a UID, returning its claim columns.
-    static let claimNext = """
+    /// Ties a pending row to a UID. (Plain statements: `UPDATE … RETURNING` needs SQLite 3.35, newer than
+    /// some line stations' distributions ship.)
+    static let claimPending = """
         UPDATE records SET state = 'claimed', uid = ?, claimed_by = ?, claimed_at = ?
-        WHERE job = ? AND state = 'pending'
-          AND row = (SELECT row FROM records WHERE job = ? AND \(isOpen) AND state = 'pending' ORDER BY row LIMIT 1)
-        RETURNING \(claimColumns)
+        WHERE job = ? AND row = ? AND state = 'pending'
         """
 
-    /// What a claim reads back from its row (`claimedRow(_:job:uid:resumed:)` maps them).
+    /// Gives a claimed row back to its UID under a new reader.
+    static let resumeClaim = "UPDATE records SET claimed_by = ? WHERE job = ? AND row = ?"
+
+    /// A row's claim columns.
+    static let claimOfRow = "SELECT \(claimColumns) FROM records WHERE job = ? AND row = ?"
+
+    /// What a claim reads from its row (`claimedRow(_:job:uid:resumed:claimedAt:)` maps them).
     static let claimColumns = "row, fields_json, message_sha256, message_length, attempts, claimed_at"
 
     /// The job and row `uid` was provisioned as, in any job, or `nil`.
@@ -226,14 +247,16 @@ extension Ledger {
     static let doneRowOfUID =
         "SELECT job, row FROM records WHERE uid = ? AND \(isLive) AND state = 'done' ORDER BY finished_at LIMIT 1"
 
-    /// A claim's row from a statement returning `claimColumns`.
+    /// A claim's row from a statement returning `claimColumns`; `claimedAt` for a row not claimed yet.
     private func claimedRow(
-        _ s: SQLiteStatement, job: String, uid: [UInt8], resumed: Bool
+        _ s: SQLiteStatement, job: String, uid: [UInt8], resumed: Bool, claimedAt: Date? = nil
     ) throws(LedgerError) -> ClaimedRow {
-        ClaimedRow(
+        let stored: Date
+        if let given = claimedAt { stored = given } else { stored = try LedgerFormat.date(s.text(5)) }
+        return ClaimedRow(
             job: job, row: s.int(0), fields: try LedgerFormat.fields(s.text(1)),
             messageSHA256: try LedgerFormat.bytes(s.text(2)), messageLength: s.int(3), uid: uid,
-            attempts: s.int(4), resumed: resumed, claimedAt: try LedgerFormat.date(s.text(5)))
+            attempts: s.int(4), resumed: resumed, claimedAt: stored)
     }
 
     private func insertAttempt(job: String, _ attempt: AttemptRecord) throws(LedgerError) {

@@ -36,6 +36,8 @@ import Testing
         let again = try #require(try await ledger.claim(job: "j", reader: "r2", uid: Sample.uid(1)))
         #expect(first.row == 1 && other.row == 2)
         #expect(again.row == 1 && again.resumed && again.attempts == 1)
+        // The late-bound timestamp handed out with the first claim is the one stored and read back on resume.
+        #expect(again.claimedAt == first.claimedAt, "\(again.claimedAt) vs \(first.claimedAt)")
         #expect(again.fields == ["serial": "S1"] && again.messageSHA256 == Sample.digest(1))
         let record = try #require(try await ledger.record(job: "j", row: 1))
         #expect(record.state == .claimed && record.uid == Sample.uid(1) && record.claimedBy == "r2")
