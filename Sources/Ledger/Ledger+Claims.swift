@@ -21,18 +21,16 @@ extension Ledger {
         return try await write(durability: durability) { () throws(LedgerError) -> ClaimedRow? in
             // One probe of `records_live_uid` finds both a done row in any job and this job's claim.
             let live = try connection.query(Self.liveRowsOfUID, [.text(uidText)]) {
-                (
-                    ref: RowReference(job: $0.text(0), row: $0.int(1)), state: $0.text(2),
-                    finished: $0.optionalText(3) ?? ""
-                )
+                (job: $0.text(0), row: $0.int(1), state: $0.text(2))
             }
-            // The earliest done row names the refusal (ISO timestamps sort as text), as `provisionedRow` does.
-            let doneRows = live.filter { $0.state == RecordState.done.rawValue }
-            if let done = doneRows.min(by: { $0.finished < $1.finished })?.ref {
+            // A done UID is refused, naming its earliest done row (`provisionedRow`; a rare path).
+            if live.contains(where: { $0.state == RecordState.done.rawValue }),
+                let done = try provisionedRow(uidText)
+            {
                 try requireJob(job)
                 throw LedgerError(.alreadyProvisioned, "UID \(uidText) is already provisioned as \(done)")
             }
-            if let held = live.first(where: { $0.ref.job == job })?.ref.row {
+            if let held = live.first(where: { $0.job == job })?.row {
                 // claimed_at stays the first claim's time: it is the row's late-bound timestamp, so
                 // re-rendering after a crash yields the very bytes that may already be on the tag.
                 try connection.run(Self.resumeClaim, [.text(reader), .text(job), .int(held)])
@@ -68,7 +66,7 @@ extension Ledger {
 
     /// The live rows (claimed or done, any job) of a UID: an index search of `records_live_uid` (the
     /// partial index's condition spelled word for word), no sort.
-    static let liveRowsOfUID = "SELECT job, row, state, finished_at FROM records WHERE uid = ? AND \(isLive)"
+    static let liveRowsOfUID = "SELECT job, row, state FROM records WHERE uid = ? AND \(isLive)"
 
     /// The job's lowest pending row and its claim columns: a search of `records_open`, no sort.
     static let nextPending =

@@ -182,8 +182,7 @@ public actor Ledger {
                 let clock = ContinuousClock()
                 let start = clock.now
                 let outcome = ledger.syncNow()
-                let took = (clock.now - start).components
-                ticket.complete(outcome, microseconds: Double(took.seconds) * 1e6 + Double(took.attoseconds) / 1e12)
+                ticket.complete(outcome, duration: clock.now - start)
             }
         }
         return ticket

@@ -71,7 +71,7 @@ import Testing
         let ticket = ledger.syncInBackground()
         try ticket.wait()
         #expect(ticket.isComplete)
-        #expect((ticket.syncMicroseconds ?? -1) >= 0)
+        #expect((ticket.syncDuration ?? .seconds(-1)) >= .zero)
         #expect(await ledger.unsyncedCommitCount == 0)
         // Nothing left to sync: the ticket finishes without a sync.
         let idle = ledger.syncInBackground()

@@ -161,8 +161,10 @@ public struct LineWorker: Sendable {
             if let failure = outcome.gateFailure { throw failure }
             if attempt == 1 {
                 // The background sync's own time (nil if no write waited for it), or the whole synced claim.
-                let syncCost = gate != nil ? gate?.ticket.syncMicroseconds : Double(Self.micros(claimDuration))
-                claimSync.record(identifyMicroseconds: outcome.phaseMicroseconds[.identify], syncMicroseconds: syncCost)
+                let syncCost: Duration? = if let gate { gate.ticket.syncDuration } else { claimDuration }
+                claimSync.record(
+                    identifyMicroseconds: outcome.phaseMicroseconds[.identify],
+                    syncMicroseconds: syncCost.map { Double(Self.micros($0)) })
             }
             claimDuration += .microseconds(outcome.gateWaitMicroseconds)
             Self.add(outcome.phaseMicroseconds, to: &durations)

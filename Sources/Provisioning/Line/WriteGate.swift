@@ -12,9 +12,6 @@ public final class WriteGate: Sendable {
         self.ticket = ticket
     }
 
-    /// Whether the claim is durable now (or its sync has failed).
-    public var isOpen: Bool { ticket.isComplete }
-
     /// Blocks until the claim is durable; returns how long it waited.
     ///
     /// - Throws: the sync's `LedgerError`: nothing may be written.
