@@ -13,10 +13,18 @@ final class ClaimSyncPolicy: Sendable {
         var syncMicroseconds: Double?
     }
     private let last = Mutex(Last())
+    private let fixed: Bool?
+
+    /// A policy that measures (`fixed == nil`), or one that always (`true`) or never (`false`) overlaps,
+    /// for tests that must take one path whatever the machine's timing.
+    init(fixed: Bool? = nil) {
+        self.fixed = fixed
+    }
 
     /// Whether the next claim should be synced in the background.
     var overlaps: Bool {
-        last.withLock { last in
+        if let fixed { return fixed }
+        return last.withLock { last in
             guard let identify = last.identifyMicroseconds, let sync = last.syncMicroseconds else { return false }
             return identify > sync
         }

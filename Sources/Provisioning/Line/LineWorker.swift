@@ -19,7 +19,8 @@ public struct LineWorker: Sendable {
     let shouldStop: @Sendable () -> Bool
     let clock = ContinuousClock()
     let lateTimings = LateTimings()
-    let claimSync = ClaimSyncPolicy()
+    /// Chooses, tag by tag, whether a claim's sync runs under identify (replaced by tests only).
+    var claimSync = ClaimSyncPolicy()
 
     /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
     public init(

@@ -20,4 +20,13 @@ import Testing
         policy.record(identifyMicroseconds: 5_000, syncMicroseconds: nil)  // no write waited: sync kept
         #expect(policy.overlaps)
     }
+
+    @Test func aFixedPolicyIgnoresTheMeasurements() {
+        let always = ClaimSyncPolicy(fixed: true)
+        let never = ClaimSyncPolicy(fixed: false)
+        for policy in [always, never] { policy.record(identifyMicroseconds: 30, syncMicroseconds: 150) }
+        #expect(always.overlaps && !never.overlaps)
+        never.record(identifyMicroseconds: 6_000, syncMicroseconds: 900)
+        #expect(!never.overlaps)
+    }
 }
