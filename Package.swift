@@ -44,6 +44,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),
+        // B1's ledger-alone bound (scripts/bench.py): the line's ledger calls with no tag.
+        .executableTarget(name: "ledger-bench", dependencies: ["Ledger"], swiftSettings: strict),
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
         .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator"], swiftSettings: strict),

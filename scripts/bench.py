@@ -12,6 +12,7 @@ import datetime
 import json
 import os
 import platform
+import random
 import resource
 import shutil
 import socket
@@ -24,6 +25,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, ".build", "bench")
 BIN = os.path.join(ROOT, ".build", "release", "provision")
+LEDGER_BENCH = os.path.join(ROOT, ".build", "release", "ledger-bench")
 ENV = dict(os.environ, LIBNFC_LOG_LEVEL="0")
 
 FULL = {"B1": 10_000, "B2": 200, "B3": 50, "B4": (100_000, 1_000_000), "B5": 400}
@@ -181,19 +183,30 @@ class CommitCeiling:
     grown) and checkpointed, and the page cache's write-back of that set-up is waited out with an fsync,
     so timed commits overwrite a WAL of steady size and do not queue behind the set-up's writes. Each
     burst starts with a few untimed commits.
+
+    With binding=True the table is the least an exactly-once ledger must make durable before a tag's
+    first WRITE: a row number bound to a UID, the UID unique (one table page and one random index page a
+    commit). B1 reports it as the bound no ledger design can pass on this disk.
     """
 
-    def __init__(self, path):
+    BARE = ("CREATE TABLE t (id INTEGER PRIMARY KEY, uid TEXT NOT NULL, payload TEXT NOT NULL)",
+            "INSERT INTO t (uid, payload) VALUES (?, ?)")
+    BINDING = ("CREATE TABLE t (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE)",
+               "INSERT INTO t (uid) VALUES (?)")
+
+    def __init__(self, path, binding=False):
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(path + suffix):
                 os.remove(path + suffix)
+        self.binding = binding
+        create, self.insert = self.BINDING if binding else self.BARE
         self.con = sqlite3.connect(path, isolation_level=None)
         assert self.con.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() == "wal"
         self.con.execute("PRAGMA synchronous = FULL")
         self.con.execute("PRAGMA foreign_keys = ON")
-        self.con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, uid TEXT NOT NULL, payload TEXT NOT NULL)")
+        self.con.execute(create)
         self.con.execute("BEGIN IMMEDIATE")
-        self.con.executemany("INSERT INTO t (uid, payload) VALUES (?, ?)", ((f"P{i:013X}", "p" * 200) for i in range(25_000)))
+        self.con.executemany(self.insert, (self.values(f"P{i:013X}", "p" * 200) for i in range(25_000)))
         self.con.execute("COMMIT")
         self.con.execute("DELETE FROM t")
         self.con.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -202,11 +215,17 @@ class CommitCeiling:
             os.fsync(fd)
             os.close(fd)
         self.serial = 0
+        self.random = random.Random(9)
+
+    def values(self, uid, payload):
+        return (uid,) if self.binding else (uid, payload)
 
     def commit(self):
         self.serial += 1
+        # A binding's UID is a tag's: random, so its index entry lands on a random page as a line's does.
+        uid = f"04{self.random.getrandbits(48):012X}" if self.binding else f"{self.serial:014X}"
         self.con.execute("BEGIN IMMEDIATE")
-        self.con.execute("INSERT INTO t (uid, payload) VALUES (?, ?)", (f"{self.serial:014X}", "x" * 60))
+        self.con.execute(self.insert, self.values(uid, "x" * 60))
         self.con.execute("COMMIT")
 
     def burst(self, count, warm_up=20):
@@ -225,26 +244,42 @@ class CommitCeiling:
         self.con.close()
 
 
+def ledger_alone(folder, tags):
+    """The line's ledger calls for `tags` done tags with no tag (`ledger-bench`): returns its figures."""
+    done, wall, cpu = run([LEDGER_BENCH, folder, str(tags)])
+    if done.returncode != 0:
+        raise RuntimeError(f"ledger-bench exit {done.returncode}: {done.stderr[-2000:]}")
+    figures = json.loads(done.stdout)
+    figures["cpu"] = cpu
+    return figures
+
+
 def iso_seconds(text):
     """Seconds of a ledger timestamp (ISO 8601 UTC with milliseconds)."""
     return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
 
 
 def bench_b1(n):
-    """Line rounds interleaved with commit-ceiling bursts: C L C L … C, each ratio against its neighbours.
+    """Line rounds interleaved with commit-ceiling bursts: C L A M C L A M … C, each ratio against its neighbours.
 
     The disk of a shared VM swings several-fold within seconds (1,068 vs 8,734 commits/s before and after
     one 13 s line run), so a ceiling measured once before and once after compares different disks. Here each
     round of n/rounds tags is compared with the bursts just before and after it; the line's rate is taken
     over its ledger window (first attempt start to last attempt end), which excludes process start-up,
     pre-flight and reports (reported separately as whole-process figures).
+
+    Each round also runs, between the same bursts, the two bounds of the ratio: A, the line's own ledger
+    calls with no tag (`ledger-bench`, as many tags as the round); M, a burst of minimal exactly-once
+    bindings (a UID bound to a row number, the UID unique: the least any ledger must sync before a tag's
+    first WRITE). A line can be no faster than A, and no ledger design faster than M.
     """
     rounds = 5 if n >= 5000 else 2
     per_round = n // rounds
     burst = n // (rounds + 1)
     os.makedirs(WORK, exist_ok=True)
     ceiling = CommitCeiling(os.path.join(WORK, "b1-ceiling.sqlite"))
-    bursts, lines = [], []
+    binding = CommitCeiling(os.path.join(WORK, "b1-binding.sqlite"), binding=True)
+    bursts, lines, alone, bindings = [], [], [], []
     log(f"B1: {rounds} rounds of {per_round} tags between {rounds + 1} bursts of {burst} single-row transactions")
     bursts.append(ceiling.burst(burst))
     cmd = None
@@ -261,15 +296,30 @@ def bench_b1(n):
         window = iso_seconds(last) - iso_seconds(first)
         lines.append({"done": done, "wall": wall, "cpu": cpu, "window": window, "ledger_us": ledger_us, "length": length,
                       "written_kib": written})
+        alone.append(ledger_alone(os.path.join(WORK, f"b1-alone-{r}"), per_round))
+        bindings.append(binding.burst(burst))
         bursts.append(ceiling.burst(burst))
-        log(f"B1: round {r + 1}: {done} tags, {rnd(done / window, 1)} tags/s; ceiling {rnd(bursts[-2][0], 1)} / {rnd(bursts[-1][0], 1)} commits/s")
+        log(f"B1: round {r + 1}: {done} tags, {rnd(done / window, 1)} tags/s; ledger alone "
+            f"{rnd(alone[-1]['tags'] / alone[-1]['seconds'], 1)} tags/s; bindings {rnd(bindings[-1][0], 1)}/s; "
+            f"ceiling {rnd(bursts[-2][0], 1)} / {rnd(bursts[-1][0], 1)} commits/s")
     ceiling.close()
+    binding.close()
     ratios = []
     for r, line in enumerate(lines):
         around = (bursts[r][1] + bursts[r + 1][1])
         commits_per_s = 2 * burst / around
-        ratios.append({"tags_per_s": rnd(line["done"] / line["window"], 1), "commits_per_s": rnd(commits_per_s, 1),
-                       "ratio": rnd(line["done"] / line["window"] / commits_per_s)})
+        alone_per_s = alone[r]["tags"] / alone[r]["seconds"]
+        line_per_s = line["done"] / line["window"]
+        ratios.append({"tags_per_s": rnd(line_per_s, 1), "commits_per_s": rnd(commits_per_s, 1),
+                       "ratio": rnd(line_per_s / commits_per_s),
+                       "ledger_alone_tags_per_s": rnd(alone_per_s, 1),
+                       "ledger_alone_ratio": rnd(alone_per_s / commits_per_s),
+                       "bindings_per_s": rnd(bindings[r][0], 1),
+                       "binding_ratio": rnd(bindings[r][0] / commits_per_s),
+                       # µs a tag may take beyond a minimal binding and still reach 0.8 of this round's ceiling
+                       "budget_us": rnd(1e6 * (1 / (0.8 * commits_per_s) - 1 / bindings[r][0]), 1),
+                       # the line's µs a tag spent outside its own ledger calls
+                       "outside_ledger_us": rnd(1e6 * (1 / line_per_s - 1 / alone_per_s), 1)})
     tags = sum(l["done"] for l in lines)
     window = sum(l["window"] for l in lines)
     wall = sum(l["wall"] for l in lines)
@@ -279,11 +329,12 @@ def bench_b1(n):
     ledger_us = [u for l in lines for u in l["ledger_us"]]
     ledger_ms = statistics.mean(ledger_us) / 1000 if ledger_us else None
     per_tag_ms = 1000 * window / tags
+    median = lambda key: rnd(statistics.median(r[key] for r in ratios))
     return {
         "tags": tags, "rounds": rounds, "tags_per_round": per_round, "burst_commits": burst,
         "message_bytes_avg": rnd(statistics.mean(l["length"] for l in lines), 1), "command": " ".join(cmd),
         "rounds_detail": ratios,
-        "ratio_median_of_rounds": rnd(statistics.median(r["ratio"] for r in ratios)),
+        "ratio_median_of_rounds": median("ratio"),
         "ratio_min_of_rounds": rnd(min(r["ratio"] for r in ratios)),
         "tags_per_s": rnd(tags / window, 1), "commits_per_s": rnd(commits_per_s, 1),
         "ratio_pooled": rnd(tags / window / commits_per_s),
@@ -296,6 +347,15 @@ def bench_b1(n):
         "share_outside_ledger": rnd(1 - ledger_ms / per_tag_ms) if ledger_ms else None,
         "written_kib_per_tag_whole_process": rnd(sum(l["written_kib"] for l in lines) / tags, 1),
         "written_kib_per_bare_commit": rnd(statistics.mean(b[2] for b in bursts), 1),
+        "ledger_alone_ratio_median": median("ledger_alone_ratio"),
+        "ledger_alone_claim_us_mean": rnd(statistics.mean(a["claim_us_mean"] for a in alone), 1),
+        "ledger_alone_done_us_mean": rnd(statistics.mean(a["done_us_mean"] for a in alone), 1),
+        "ledger_alone_cpu_ms_per_tag": rnd(1000 * sum(a["cpu"] for a in alone) / sum(a["tags"] for a in alone)),
+        "binding_ratio_median": median("binding_ratio"),
+        "written_kib_per_binding": rnd(statistics.mean(b[2] for b in bindings), 1),
+        "budget_us_median": median("budget_us"),
+        "outside_ledger_us_median": median("outside_ledger_us"),
+        "bare_commit_us_median": rnd(statistics.median(1e6 / r["commits_per_s"] for r in ratios), 1),
     }
 
 
@@ -683,11 +743,21 @@ def write_reports(data, out_dir):
               f"{b['tags']} tags in {b['rounds']} rounds of {b['tags_per_round']} (`sim:ntag215?timing=instant`, "
               f"{b['message_bytes_avg']}-byte URL message, verify and lock on, real ledger: WAL, synchronous=FULL, "
               f"one synced commit a tag), each round between two bursts of {b['burst_commits']} single-row "
-              "transactions with the same pragmas in the same folder (C L C L … C). A round's ratio is its tags/s "
-              "over its ledger window (first attempt start to last attempt end) ÷ the commits/s of the bursts "
-              "either side of it.", "",
-              "| Round | tags/s | commits/s (bursts either side) | ratio |", "|---|---|---|---|"]
-        L += [f"| {i + 1} | {r['tags_per_s']} | {r['commits_per_s']} | {r['ratio']} |" for i, r in enumerate(b["rounds_detail"])]
+              "transactions with the same pragmas in the same folder (C L A M C L A M … C). A round's ratio is its "
+              "tags/s over its ledger window (first attempt start to last attempt end) ÷ the commits/s of the "
+              "bursts either side of it. Between the same bursts each round also measures the ratio's two bounds: "
+              "A, the line's own ledger calls for as many tags with no tag at all (`ledger-bench`: synced claim, "
+              "deferred done commit, late timings, final sync); M, a burst of minimal exactly-once bindings (one "
+              "synced single-row insert binding a UID to a row number, the UID unique: the least any ledger must "
+              "make durable before a tag's first WRITE). No line on this ledger is faster than A, and no ledger "
+              "design faster than M.", "",
+              "| Round | tags/s | commits/s (bursts either side) | ratio | A: ledger alone, tags/s (ratio) "
+              "| M: bindings/s (ratio) | µs a tag may spend beyond a binding for 0.8 | line's µs a tag outside its ledger calls |",
+              "|---|---|---|---|---|---|---|---|"]
+        L += [f"| {i + 1} | {r['tags_per_s']} | {r['commits_per_s']} | {r['ratio']} | "
+              f"{r.get('ledger_alone_tags_per_s')} ({r.get('ledger_alone_ratio')}) | {r.get('bindings_per_s')} "
+              f"({r.get('binding_ratio')}) | {r.get('budget_us')} | {r.get('outside_ledger_us')} |"
+              for i, r in enumerate(b["rounds_detail"])]
         L += ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
               f"| ratio tags/s ÷ commits/s, median of the rounds | ≥ 0.8 | {goal} | {verdict(goal >= 0.8)} |",
               f"| lowest round | | {b['ratio_min_of_rounds']} | |",
@@ -702,6 +772,14 @@ def write_reports(data, out_dir):
             L += [f"| disk writes a tag, whole process (getrusage ru_oublock: WAL, checkpoints, registration, reports) | | "
                   f"{b['written_kib_per_tag_whole_process']} KiB | |",
                   f"| disk writes a bare commit (same measure) | | {b['written_kib_per_bare_commit']} KiB | |"]
+        if "ledger_alone_ratio_median" in b:
+            L += [f"| bound A: the line's ledger calls alone, no tag (tags/s ÷ commits/s, median) | | {b['ledger_alone_ratio_median']} | |",
+                  f"| A's synced claim / deferred done commit, mean | | {b['ledger_alone_claim_us_mean']} / {b['ledger_alone_done_us_mean']} µs | |",
+                  f"| bound M: minimal exactly-once bindings ÷ commits/s, median (disk writes a binding: {b['written_kib_per_binding']} KiB) | | {b['binding_ratio_median']} | |",
+                  f"| a bare commit, median of the rounds | | {b['bare_commit_us_median']} µs | |",
+                  f"| time a tag may take beyond one bare commit and reach 0.8 (a quarter of a commit: a ledger that cost one bare commit a tag) | | {rnd(b['bare_commit_us_median'] / 4, 1)} µs | |",
+                  f"| time a tag may take beyond a minimal binding and reach 0.8 (median of the rounds) | | {b['budget_us_median']} µs | |",
+                  f"| the line's time a tag outside its ledger calls (line − A, median) | | {b['outside_ledger_us_median']} µs | |"]
         L += [""]
         L += data.get("B1_notes", [])
     b = data.get("B2")
@@ -850,7 +928,8 @@ def main():
     started = time.perf_counter()
     if not args.skip_build:
         log("swift build -c release")
-        subprocess.run(["swift", "build", "-c", "release", "--product", "provision"], cwd=ROOT, check=True)
+        for product in ("provision", "ledger-bench"):
+            subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
     os.makedirs(WORK, exist_ok=True)
     command = "make bench" + (" QUICK=1" if args.quick else "")
     if args.only != "B1,B2,B3,B4,B5":
