@@ -184,9 +184,9 @@ class CommitCeiling:
     so timed commits overwrite a WAL of steady size and do not queue behind the set-up's writes. Each
     burst starts with a few untimed commits.
 
-    With binding=True the table is the least an exactly-once ledger must make durable before a tag's
-    first WRITE: a row number bound to a UID, the UID unique (one table page and one random index page a
-    commit). B1 reports it as the bound no ledger design can pass on this disk.
+    With binding=True the table is the least an SQLite ledger that keeps UIDs unique must make durable
+    before a tag's first WRITE: a row number bound to a UID, the UID unique (one table page and one random
+    index page a commit). B1 reports it as the bound no such ledger design can pass on this disk.
     """
 
     BARE = ("CREATE TABLE t (id INTEGER PRIMARY KEY, uid TEXT NOT NULL, payload TEXT NOT NULL)",
@@ -270,8 +270,8 @@ def bench_b1(n):
 
     Each round also runs, between the same bursts, the two bounds of the ratio: A, the line's own ledger
     calls with no tag (`ledger-bench`, as many tags as the round); M, a burst of minimal exactly-once
-    bindings (a UID bound to a row number, the UID unique: the least any ledger must sync before a tag's
-    first WRITE). A line can be no faster than A, and no ledger design faster than M.
+    bindings (a UID bound to a row number, the UID unique: the least an SQLite ledger that keeps UIDs unique
+    must sync before a tag's first WRITE). A line can be no faster than A, and no such ledger faster than M.
     """
     rounds = 5 if n >= 5000 else 2
     per_round = n // rounds
@@ -748,9 +748,9 @@ def write_reports(data, out_dir):
               "bursts either side of it. Between the same bursts each round also measures the ratio's two bounds: "
               "A, the line's own ledger calls for as many tags with no tag at all (`ledger-bench`: synced claim, "
               "deferred done commit, late timings, final sync); M, a burst of minimal exactly-once bindings (one "
-              "synced single-row insert binding a UID to a row number, the UID unique: the least any ledger must "
-              "make durable before a tag's first WRITE). No line on this ledger is faster than A, and no ledger "
-              "design faster than M.", "",
+              "synced single-row insert binding a UID to a row number, the UID unique: the least an SQLite ledger "
+              "that keeps UIDs unique must make durable before a tag's first WRITE). No line on this ledger is "
+              "faster than A, and no such ledger design faster than M.", "",
               "| Round | tags/s | commits/s (bursts either side) | ratio | A: ledger alone, tags/s (ratio) "
               "| M: bindings/s (ratio) | µs a tag may spend beyond a binding for 0.8 | line's µs a tag outside its ledger calls |",
               "|---|---|---|---|---|---|---|---|"]
