@@ -64,6 +64,8 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "TestSupport"], swiftSettings: strict),
         .testTarget(
+            name: "LedgerBenchTests", dependencies: ["ledger-bench", "Ledger", "TestSupport"], swiftSettings: strict),
+        .testTarget(
             name: "ProvisioningTests", dependencies: ["Provisioning", "TagEmulator", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"], swiftSettings: strict),

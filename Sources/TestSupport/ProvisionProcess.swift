@@ -13,23 +13,28 @@ public enum ProvisionProcess {
     }
 
     /// The built executable, next to the test bundle (`.build/<triple>/debug/provision`).
-    public static var executableURL: URL {
+    public static var executableURL: URL { executableURL(named: "provision") }
+
+    /// The package's built executable `name`, next to the test bundle (`.build/<triple>/debug/<name>`).
+    public static func executableURL(named name: String) -> URL {
         var url = URL(fileURLWithPath: CommandLine.arguments[0])
         while url.pathComponents.count > 1 {
-            let candidate = url.deletingLastPathComponent().appendingPathComponent("provision")
+            let candidate = url.deletingLastPathComponent().appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             url = url.deletingLastPathComponent()
         }
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("provision")
+            .appendingPathComponent(name)
     }
 
-    /// Runs `provision` with `arguments`, optional stdin bytes, in `directory`, and waits for it.
+    /// Runs `provision` (or the package's executable `executable`) with `arguments`, optional stdin
+    /// bytes, in `directory`, and waits for it.
     public static func run(
-        _ arguments: [String], stdin: Data? = nil, directory: URL? = nil, environment: [String: String] = [:]
+        _ arguments: [String], stdin: Data? = nil, directory: URL? = nil, environment: [String: String] = [:],
+        executable: String = "provision"
     ) throws -> Outcome {
         let process = Process()
-        process.executableURL = executableURL
+        process.executableURL = executableURL(named: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment

@@ -42,16 +42,17 @@ struct LedgerBench {
         let clock = ContinuousClock()
         var claimTime = Duration.zero
         var doneTime = Duration.zero
+        // Batched as `LateTimings` batches them in the line: one transaction every 64 tags.
         var late: [Ledger.LateTiming] = []
         var generator = SystemRandomNumberGenerator()
         let start = clock.now
-        for _ in 0..<tags {
+        for done in 0..<tags {
             // An NTAG21x UID: manufacturer byte 04h and six random bytes.
             let uid = [0x04] + (0..<6).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let started = Date()
             let claimStart = clock.now
             guard let claim = try await ledger.claim(job: job, reader: "sim:ntag215", uid: uid) else {
-                throw BenchError("no pending row left after \(late.count) tags")
+                throw BenchError("no pending row left after \(done) tags")
             }
             let doneStart = clock.now
             claimTime += doneStart - claimStart
@@ -66,25 +67,26 @@ struct LedgerBench {
                 job: job, row: claim.row, uid: uid, tag: tag, attempt: attempt, durability: .deferred)
             let finished = clock.now
             doneTime += finished - doneStart
-            late.append(.init(uid: uid, row: claim.row, ledgerMicroseconds: micros(finished - claimStart),
+            late.append(.init(uid: uid, row: claim.row, ledgerMicroseconds: Int((finished - claimStart) / microsecond),
                               removalMicroseconds: 20))
-            if late.count % 64 == 0 { try await ledger.recordLateTimings(job: job, Array(late.suffix(64))) }
+            if late.count >= 64 {
+                try await ledger.recordLateTimings(job: job, late)
+                late.removeAll(keepingCapacity: true)
+            }
         }
-        try await ledger.recordLateTimings(job: job, Array(late.suffix(late.count % 64)))
+        try await ledger.recordLateTimings(job: job, late)
         try await ledger.sync()
-        let seconds = Double(micros(clock.now - start)) / 1e6
+        let seconds = (clock.now - start) / .seconds(1)
         try await ledger.markFinished(job: job)
         let done = try await ledger.counts(job: job).done
         guard done == tags else { throw BenchError("\(done) of \(tags) rows done") }
         return """
-            {"tags": \(tags), "seconds": \(seconds), "claim_us_mean": \(Double(micros(claimTime)) / Double(tags)), \
-            "done_us_mean": \(Double(micros(doneTime)) / Double(tags))}
+            {"tags": \(tags), "seconds": \(seconds), "claim_us_mean": \(claimTime / microsecond / Double(tags)), \
+            "done_us_mean": \(doneTime / microsecond / Double(tags))}
             """
     }
 
-    static func micros(_ duration: Duration) -> Int {
-        Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000)
-    }
+    static let microsecond = Duration.microseconds(1)
 }
 
 struct BenchError: Error, CustomStringConvertible {
