@@ -12,24 +12,43 @@ extension Ledger {
         }
     }
 
-    /// Accepts `counter` for `uid` when it is above the last one seen (atomically), and stores it.
+    /// Accepts `counter` for `uid` when it is above the last one seen and at most `window` above it
+    /// (atomically), and stores it; a UID never seen counts from 0.
     ///
-    /// - Returns: `false` when the counter is not above the last one seen (a replayed URL).
-    public func acceptCounter(job: String, uid: [UInt8], counter: Int) async throws(LedgerError) -> Bool {
+    /// The NTAG21x counter mirror is not covered by the URL's MAC, so anyone can edit it: a jump of
+    /// more than `window` is `implausible` and not stored, so a forged `FFFFFF` cannot make every
+    /// later genuine tap look replayed.
+    public func acceptCounter(
+        job: String, uid: [UInt8], counter: Int, window: Int
+    ) async throws(LedgerError) -> CounterVerdict {
         let uidText = LedgerFormat.uid(uid)
         let now = LedgerFormat.time(Date())
         return try await perform { () throws(LedgerError) in
             try connection.transaction(.immediate) { () throws(LedgerError) in
-                let changed = try connection.run(
+                let last = try connection.queryFirst(
+                    "SELECT counter FROM seen_counters WHERE job = ? AND uid = ?", [.text(job), .text(uidText)]
+                ) { $0.int(0) }
+                if let last, counter <= last { return .replayed(last: last) }
+                if counter - (last ?? 0) > window { return .implausible(last: last ?? 0) }
+                _ = try connection.run(
                     """
                     INSERT INTO seen_counters(job, uid, counter, seen_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT(job, uid) DO UPDATE SET counter = excluded.counter, seen_at = excluded.seen_at
-                    WHERE excluded.counter > seen_counters.counter
                     """, [.text(job), .text(uidText), .int(counter), .text(now)])
-                return changed > 0
+                return .accepted
             }
         }
     }
+}
+
+/// What `acceptCounter` decided about a tap's counter.
+public enum CounterVerdict: Sendable, Hashable {
+    /// Above the last one seen, within the window: stored.
+    case accepted
+    /// Not above the last one seen (`last`): a replayed URL.
+    case replayed(last: Int)
+    /// More than the window above the last one seen (`last`, 0 for a new UID): not stored.
+    case implausible(last: Int)
 }
 
 extension Ledger {

@@ -31,6 +31,9 @@ public struct Type2Error: Error, Hashable, CustomStringConvertible {
         public static let authenticationFailed = Code("authenticationFailed")
         /// The chip is unknown and the operation needs its memory map (e.g. the dynamic lock page).
         public static let unknownChip = Code("unknownChip")
+        /// The CC declares more data area than the user memory of the chip GET_VERSION names: a CC the
+        /// chip cannot have (CC bits are OTP and can be raised by anyone), refused as a tamper sign.
+        public static let tamperedCC = Code("tamperedCC")
 
         /// The code's name, e.g. `verifyMismatch`.
         public var description: String { name }

@@ -10,8 +10,12 @@ extension Type2Tag {
     /// lock and reserved bytes; applies the default dynamic lock area when there is no Lock Control
     /// TLV and CC2 > 06. Pages already cached are not read again.
     ///
+    /// On a known chip (after `identify()`), a CC declaring more than the chip's user memory is refused,
+    /// so the capacity is never more than the chip holds and no write can reach its lock, CFG or PWD pages.
+    ///
     /// - Throws: `Type2Error` `.notNDEF` (no magic, Terminator or end before the NDEF TLV, length
-    ///   beyond the area), `.unsupportedCC` (major ≠ 1, read nibble ≠ 0); `TransportError`.
+    ///   beyond the area), `.unsupportedCC` (major ≠ 1, read nibble ≠ 0), `.tamperedCC` (CC larger than
+    ///   the chip); `TransportError`.
     @discardableResult
     public func detectNDEF() throws -> NDEFArea {
         try measure("detect") {
@@ -89,6 +93,12 @@ extension Type2Tag {
         }
         guard cc.readAccess == 0 else {
             throw Type2Error(.unsupportedCC, "CC3 \(Hex.string([cc.bytes[3]])) denies NDEF read access", page: 3)
+        }
+        if let chip, cc.dataAreaEnd > (chip.lastUserPage + 1) * 4 {
+            throw Type2Error(
+                .tamperedCC,
+                "CC \(Hex.string(cc.bytes)) declares \(cc.dataAreaBytes) bytes of data area, but the \(chip.displayName) "
+                    + "GET_VERSION names has \(chip.userBytes) bytes of user memory: refused as a tampered CC", page: 3)
         }
         let staticLock = [try byte(at: 10), try byte(at: 11)]
         let end = cc.dataAreaEnd

@@ -55,6 +55,11 @@ extension Type2Tag {
         let lengthAddress = addresses[1]
         let lengthPage = lengthAddress / 4
         let touched = Set(desired.keys.map { $0 / 4 }).sorted()
+        if let chip, let beyond = touched.last, beyond > chip.lastUserPage {
+            throw Type2Error(
+                .capacity, "the message would reach page \(beyond), past the last user page \(chip.lastUserPage) of the "
+                    + "\(chip.displayName); nothing written", page: beyond)
+        }
 
         try prefetchForWrite(touched, current: current, desired: desired)
 

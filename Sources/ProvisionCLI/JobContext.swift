@@ -124,8 +124,8 @@ struct JobContext: Sendable {
     ) async throws(CLIError) -> Ledger {
         if create {
             do {
-                try FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try PrivateFiles.createFolder(url.deletingLastPathComponent())
+                try PrivateFiles.createEmptyFile(url)
             } catch {
                 throw CLIError(.cannotCreate, "cannot create the ledger folder \(url.deletingLastPathComponent().path)")
             }

@@ -31,16 +31,24 @@ extension ManifestDecoder {
             else {
                 throw fail(member.value, place, "'\(member.key)' is not a key id (1 to 32 of A-Z a-z 0-9 _ -)")
             }
-            let fields = try checkKeys(member.value, place, allowed: ["env", "file"])
-            guard fields.count == 1, let field = fields.first else {
+            let fields = try checkKeys(member.value, place, allowed: ["env", "file", "encoding"])
+            var encoding: KeyEncoding?
+            if let node = member.value["encoding"] {
+                encoding = try choice(node, "\(place).encoding", KeyEncoding.self)
+            }
+            let locations = fields.filter { $0.key != "encoding" }
+            guard locations.count == 1, let field = locations.first else {
                 throw fail(member.value, place, "needs exactly one of \"env\" (variable name) or \"file\" (path)")
             }
             if field.key == "env" {
                 let name = try string(field.value, "\(place).env")
                 guard !name.isEmpty else { throw fail(field.value, "\(place).env", "must not be empty") }
-                keys[member.key] = .environment(name)
+                guard encoding != .raw else {
+                    throw fail(member.value, "\(place).encoding", "raw is for key files; an environment variable holds text")
+                }
+                keys[member.key] = .environment(name, encoding: encoding)
             } else {
-                keys[member.key] = .file(try path(field.value, "\(place).file"))
+                keys[member.key] = .file(try path(field.value, "\(place).file"), encoding: encoding)
             }
         }
         return keys

@@ -66,6 +66,15 @@ public struct Template: Sendable {
                 "'\(mirror.name)' needs an NTAG213/215/216 job (tag \(manifest.tag.rawValue) has no mirror)")
         }
         for placeholder in template.placeholders {
+            guard case .mac(_, let inputs, _) = placeholder.source else { continue }
+            for input in inputs where !Self.recomputable(input) {
+                throw JobInputError(
+                    .templateInvalid, file: file, position: placeholder.position,
+                    "the mac input '\(input)' cannot be recomputed by verify-url (it is not kept after writing), "
+                        + "so no tap could ever verify; use uid, serial, row, job or row fields")
+            }
+        }
+        for placeholder in template.placeholders {
             guard case .mac(let key, _, _) = placeholder.source, manifest.security.keys[key] == nil else { continue }
             let known = manifest.security.keys.keys.sorted().joined(separator: ", ")
             throw JobInputError(
@@ -73,6 +82,15 @@ public struct Template: Sendable {
                 "key '\(key)' is not in the manifest's keys (known: \(known.isEmpty ? "none" : known))")
         }
         return template
+    }
+
+    /// Whether verify-url can recompute MAC input `name` from the URL and the ledger's row: the UID, the
+    /// row's fields and the values derived from the row (serial, row, job); never `timestamp`.
+    static func recomputable(_ name: String) -> Bool {
+        switch Placeholder.source(for: name) {
+        case .uid, .serial, .row, .job, .field: true
+        case .timestamp, .mac, .mirror, nil: false
+        }
     }
 
     /// Parses a template from its bytes.

@@ -6,11 +6,14 @@ import Glibc
 /// An exclusive advisory `flock` on a reader's device node, held while the reader is open
 /// (`pn532-libnfc.md` §9 pitfall 3: libnfc's own claim never reaches the kernel).
 ///
-/// The lock is always a per-reader lock file in the temporary directory (`pn532-libnfc.md` §9 pitfall
-/// 3), never the device node: even a brief `open`/`close` of a tty by a second process disturbs the
-/// holder's link (measured on a pty: the holder's exchanges then time out). The file is named after
-/// the device path with symlinks resolved (`/dev/serial/by-id/…` and `/dev/ttyUSB0` share one lock),
-/// or after the connstring for path-less drivers (`acr122_usb:…`).
+/// The lock is always a per-reader lock file in `/run/lock` (`pn532-libnfc.md` §9 pitfall 3), never the
+/// device node: even a brief `open`/`close` of a tty by a second process disturbs the holder's link
+/// (measured on a pty: the holder's exchanges then time out). `/run/lock` is shared by all users, so
+/// two users still see each other's lock, and its sticky bit keeps others from replacing a lock file;
+/// the file is opened with `O_NOFOLLOW` (a planted symlink is refused) and must be a regular file
+/// owned by this user, root or the device node's owner (a stranger's file could block the reader).
+/// The file is named after the device path with symlinks resolved (`/dev/serial/by-id/…` and
+/// `/dev/ttyUSB0` share one lock), or after the connstring for path-less drivers (`acr122_usb:…`).
 /// Not `Sendable`: owns a descriptor.
 final class DeviceLock {
     /// The locked file.
@@ -22,9 +25,13 @@ final class DeviceLock {
     /// - Throws: `LibNFCError.deviceBusy` naming the holder's PID when it can be found.
     init(connstring: String) throws(LibNFCError) {
         let path = Self.lockPath(for: connstring)
-        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_CREAT, 0o644)
+        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_CREAT | O_NOFOLLOW, 0o644)
         guard fd >= 0 else {
             throw LibNFCError(.openFailed, "cannot open \(path) to lock it: \(String(cString: strerror(errno)))")
+        }
+        if let problem = Self.ownershipProblem(fd, connstring: connstring) {
+            close(fd)
+            throw LibNFCError(.openFailed, "lock file \(path) \(problem); remove it (as root) and try again")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.holder(of: fd)
@@ -50,7 +57,24 @@ final class DeviceLock {
             key = URL(fileURLWithPath: String(parts[1])).resolvingSymlinksInPath().path
         }
         let safe = key.map { $0.isLetter || $0.isNumber ? $0 : "_" }
-        return NSTemporaryDirectory() + "provision-libnfc-" + String(safe) + ".lock"
+        return lockFolder + "/provision-libnfc-" + String(safe) + ".lock"
+    }
+
+    /// The folder of lock files: shared by all users, sticky (FHS `/run/lock`).
+    static let lockFolder = "/run/lock"
+
+    /// Why the open lock file cannot be trusted, or `nil`: not a regular file, several links, or owned
+    /// by someone other than this user, root or the owner of the device node.
+    static func ownershipProblem(_ fd: Int32, connstring: String) -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return "cannot be examined" }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else { return "is not a plain file" }
+        var owners: Set<uid_t> = [geteuid(), 0]
+        let parts = connstring.split(separator: ":", omittingEmptySubsequences: false)
+        var device = stat()
+        if parts.count >= 2, parts[1].hasPrefix("/"), stat(String(parts[1]), &device) == 0 { owners.insert(device.st_uid) }
+        guard owners.contains(info.st_uid) else { return "belongs to user \(info.st_uid), who may not use this reader" }
+        return nil
     }
 
     /// The PID holding an `FLOCK` on the file behind `fd`, read from `/proc/locks`.

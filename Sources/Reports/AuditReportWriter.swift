@@ -12,7 +12,7 @@ public enum AuditReportWriter {
     /// - Throws: Foundation file errors (the CLI maps them to exit 73/74).
     @discardableResult
     public static func write(_ report: AuditReport, to folder: URL) throws -> [URL] {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try PrivateFiles.createFolder(folder)
         let files = fileNames(report)
         let texts = [markdown(report), json(report), csv(report), AuditReportHTML.render(report)]
         var urls: [URL] = []

@@ -12,7 +12,7 @@ public enum RunReportWriter {
     ///
     /// - Throws: Foundation file errors (the CLI maps them to exit 73/74).
     public static func write(_ report: RunReport, to folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try PrivateFiles.createFolder(folder)
         let figures = RunFigures(report)
         try atomicWrite(markdown(report, figures), to: folder.appendingPathComponent("summary.md"))
         try atomicWrite(json(report, figures), to: folder.appendingPathComponent("summary.json"))
@@ -50,7 +50,8 @@ public enum RunReportWriter {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
     }
 
+    /// Writes `text` whole (temporary file renamed over `url`), owner-only (`PrivateFiles`).
     static func atomicWrite(_ text: String, to url: URL) throws {
-        try Data(text.utf8).write(to: url, options: .atomic)
+        try PrivateFiles.write(text.utf8, to: url)
     }
 }

@@ -1,3 +1,5 @@
+import Crypto
+
 /// The repository's secp128r1 test key for emulated READ_SIG answers (`type2-ntag.md` §3.8).
 ///
 /// NXP's private key is secret, so emulated tags sign their UID with this key instead; a verifier
@@ -10,8 +12,5 @@ public enum TestSigningKey {
     ]
 
     /// The public point `04 ‖ X ‖ Y` (33 bytes) for `privateKey`.
-    public static let publicKey: [UInt8] = [
-        0x04, 0x85, 0xE8, 0x11, 0xA7, 0x6D, 0xEE, 0xCC, 0xB0, 0x4A, 0x85, 0x8C, 0x9B, 0x93, 0x63, 0x34, 0x20,
-        0x3F, 0x7B, 0x88, 0x0D, 0xEA, 0xCD, 0x9C, 0x71, 0x63, 0x3B, 0x87, 0xFC, 0xAE, 0x3C, 0xAA, 0xD7,
-    ]
+    public static let publicKey: [UInt8] = OriginalitySignature.repositoryTestPublicKey
 }

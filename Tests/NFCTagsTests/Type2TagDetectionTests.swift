@@ -17,6 +17,29 @@ import Testing
         }
     }
 
+    /// CC bits are OTP and can only be raised: `E1 10 FF 00` is reachable from `E1 10 3E 00` on a real
+    /// NTAG215, and once claimed 2040 bytes that a write would spill over the lock, CFG and PWD pages.
+    @Test(arguments: [(ChipModel.ntag213, UInt8(0x13)), (.ntag215, 0x40), (.ntag215, 0xFF), (.ntag216, 0x70)])
+    func aCCLargerThanTheChipIsRefusedAsTampered(chip: ChipModel, size: UInt8) throws {
+        var image = Images.factory(chip)
+        Images.set(&image, page: 3, [0xE1, 0x10, size, 0x00])
+        let (transceiver, tag) = Images.tag(chip, [.exchange([0x30, 0x00], Images.read(image, 0))])
+        #expect(type2Code { _ = try tag.queryNDEFStatus() } == .tamperedCC)
+        expectScriptDone(transceiver)
+        // Unknown chip: nothing to compare with, the CC is taken as it is (generic Type 2).
+        let (_, generic) = Images.tag(nil, Images.detectionSteps(image))
+        #expect(try generic.queryNDEFStatus().status == .readWrite)
+    }
+
+    @Test(arguments: [ChipModel.ntag213, .ntag215, .ntag216])
+    func theLargestCCTheChipCanHoldIsAccepted(chip: ChipModel) throws {
+        var image = Images.factory(chip)
+        let largest = UInt8(chip.userBytes / 8)
+        Images.set(&image, page: 3, [0xE1, 0x10, largest, 0x00])
+        let (_, tag) = Images.tag(chip, Images.detectionSteps(image))
+        #expect(try tag.queryNDEFStatus().capacity <= chip.userBytes)
+    }
+
     @Test func ntag213WithTheTLVAtPage4Holds142Bytes() throws {
         var image = Images.factory(.ntag213)
         Images.set(&image, page: 4, [0x03, 0x00, 0xFE, 0x00])

@@ -110,12 +110,13 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
                 ["verify-url", otherSerial, "--manifest", "job.json"], directory: folder.url, environment: env)
             #expect(moved.status == 1 && moved.stdout.hasPrefix("invalid"), "\(moved.stdout)")
             let viaKey = try ProvisionProcess.run(
-                ["verify-url", url, "--manifest", "job.json", "--key", "brand=\(keyHex)"], directory: folder.url)
+                ["verify-url", url, "--manifest", "job.json", "--key", "brand=env:BACKEND_KEY"], directory: folder.url,
+                environment: ["BACKEND_KEY": keyHex])
             #expect(viaKey.status == 0, "\(viaKey.stdout)\(viaKey.stderr)")
         }
         let stranger = "https://example.com/t?u=04FFFFFFFFFFFF&s=S00001&m=0011223344556677"
         let unknown = try ProvisionProcess.run(
-            ["verify-url", stranger, "--manifest", "job.json"], directory: folder.url,
+            ["verify-url", stranger, "--manifest", "job.json", "--operator"], directory: folder.url,
             environment: ["BRAND_KEY": keyHex])
         #expect(unknown.status == 1 && unknown.stdout.hasPrefix("unknown"), "\(unknown.stdout)\(unknown.stderr)")
         let fingerprint = Hex.compact(Array(Crypto256.sha(authTestKey).prefix(8)))

@@ -182,7 +182,7 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
         let strict = try JobFolder(rows: 2, extra: #", "signature": {"mode": "require", "trust": \#(trust)}"#)
         let spec = "sim:ntag215?count=2&uid=04C70000000000&store=\(strict.store.path)"
         try await withLineReaders([spec], style: .plain) { readers in
-            let (outcome, _) = try await run(strict, ["--reader", "pcsc:#0?style=plain"], idle: 3)
+            let (outcome, _) = try await run(strict, ["--reader", "pcsc:#0?style=plain", "--allow-test-keys"], idle: 3)
             #expect(outcome.status == 69, "\(outcome.stderr)")
             #expect(outcome.stderr.contains("cannot send raw commands (READ_SIG)"), "\(outcome.stderr)")
             #expect(outcome.stderr.contains(#""signature": "record""#))
@@ -193,7 +193,7 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
         let lenient = try JobFolder(job: "r", rows: 2, extra: #", "signature": {"mode": "record", "trust": \#(trust)}"#)
         let population = "sim:ntag215?count=2&uid=04C80000000000&store=\(lenient.store.path)"
         try await withLineReaders([population], style: .plain) { _ in
-            let (outcome, _) = try await run(lenient, ["--reader", "pcsc:#0?style=plain"])
+            let (outcome, _) = try await run(lenient, ["--reader", "pcsc:#0?style=plain", "--allow-test-keys"])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(try lenient.query("SELECT signature_status FROM tags") == [["unavailable"], ["unavailable"]])
         }

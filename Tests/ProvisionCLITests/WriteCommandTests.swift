@@ -94,6 +94,39 @@ import Testing
         #expect(Array(image[16..<20]) == [0x03, 0x00, 0xFE, 0x00], "the factory empty TLV is untouched")
     }
 
+    /// Issue 27 item 3: a real NTAG215 whose OTP CC was raised to `E1 10 FF 00` claims 2040 bytes; a
+    /// 570-byte message once overwrote the dynamic lock, CFG0/CFG1 and PWD pages.
+    @Test func aTamperedCCIsRefusedAndNothingBeyondTheUserPagesIsWritten() throws {
+        let store = try SimStore()
+        defer { store.remove() }
+        let first = try ProvisionProcess.run(["write", "--reader", store.spec(), "--uri", "https://example.com"])
+        #expect(first.status == 0, "\(first.stderr)")
+        var image = try store.image()
+        image[12..<16] = [0xE1, 0x10, 0xFF, 0x00]
+        try Data(image).write(to: store.directory.appendingPathComponent("\(store.uid).bin"))
+        let outcome = try ProvisionProcess.run(
+            ["write", "--reader", store.spec(), "--text", String(repeating: "x", count: 570)])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("error: identityMismatch:") && outcome.stderr.contains("tampered CC"),
+            "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Pages     written none"))
+        #expect(try store.image() == image, "the tag was written")
+    }
+
+    /// A write that fails part-way reports the pages it did write (acknowledged WRITEs, in order).
+    @Test func aFailedWriteReportsThePagesItWrote() throws {
+        let store = try SimStore()
+        defer { store.remove() }
+        // The tag NAKs its 8th exchange (EEPROM write error), a few WRITEs into the message.
+        let outcome = try ProvisionProcess.run(
+            ["write", "--reader", store.spec("plan=nak:5@8"), "--text", String(repeating: "y", count: 100), "--json"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let written = try #require(report["writtenPages"] as? [Int])
+        #expect(!written.isEmpty && written.allSatisfy { (4...0x81).contains($0) }, "\(written)")
+        #expect(report["failureClass"] as? String == "nak")
+    }
+
     @Test func unformattedTagFailsWithNotNDEF() throws {
         let outcome = try ProvisionProcess.run(
             ["write", "--reader", "sim:ntag215?faults=unformatted:1", "--uri", "https://example.com"])

@@ -319,7 +319,7 @@ struct LibNFCReaderTests {
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         // The lock is a per-reader lock file, never the device node (pn532-libnfc.md §9 pitfall 3).
         let lockFile = DeviceLock.lockPath(for: "pn532_uart:" + pn532.emulator.slavePath)
-        #expect(lockFile.hasPrefix(NSTemporaryDirectory()) && lockFile.hasSuffix(".lock"))
+        #expect(lockFile.hasPrefix("/run/lock/") && lockFile.hasSuffix(".lock"))
         holder.arguments = ["--exclusive", "--no-fork", lockFile, "sleep", "5"]
         try holder.run()
         defer {
@@ -372,5 +372,34 @@ struct LibNFCReaderTests {
     @Test func badSpecsAreRefused() async throws {
         let error = await #expect(throws: LibNFCError.self) { try await LibNFCReader.open(spec: try ReaderSpec("pcsc:#1")) }
         #expect(error?.code == .badSpec)
+    }
+}
+
+/// The lock file's trust rules (`DeviceLock`): a planted symlink or a stranger's file is refused.
+@Suite struct DeviceLockFileTests {
+    @Test func aSymlinkPlantedAtTheLockPathIsRefused() throws {
+        let connstring = "pn532_uart:/dev/provision-test-\(UUID().uuidString.prefix(8))"
+        let path = DeviceLock.lockPath(for: connstring)
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("victim-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target.path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: LibNFCError.self) { _ = try DeviceLock(connstring: connstring) }
+        #expect(!FileManager.default.fileExists(atPath: target.path), "the lock followed the link and created its target")
+    }
+
+    @Test func aLockFileOwnedByAnotherUserIsRefusedAndOurOwnIsTaken() throws {
+        let connstring = "pn532_uart:/dev/provision-test-\(UUID().uuidString.prefix(8))"
+        let path = DeviceLock.lockPath(for: connstring)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let lock = try DeviceLock(connstring: connstring)
+            #expect(lock.path == path)
+        }
+        // A stranger's file (uid 65534, nobody) could block the reader for ever: refused.
+        guard chown(path, 65534, 65534) == 0 else {
+            Issue.record("chown needs root (CI runs as root); errno \(errno)")
+            return
+        }
+        #expect(throws: LibNFCError.self) { _ = try DeviceLock(connstring: connstring) }
     }
 }

@@ -84,7 +84,7 @@ struct AuditCommand: Command {
             throw JobContext.cliError(error)
         }
         do {
-            try FileManager.default.createDirectory(at: manifest.reportsURL, withIntermediateDirectories: true)
+            try PrivateFiles.createFolder(manifest.reportsURL)
         } catch {
             throw CLIError(.cannotCreate, "cannot create the reports folder \(manifest.reportsURL.path)")
         }

@@ -12,7 +12,7 @@ struct RunCommand: Command {
     static let summary = "program the tags of a job: pre-flight, write, verify, lock, log, report"
     static let help = """
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
-                             [--accept-changed-manifest] [--no-feedback]
+                             [--accept-changed-manifest] [--no-feedback] [--allow-test-keys]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -36,6 +36,13 @@ struct RunCommand: Command {
           --accept-changed-manifest
                            continue a job whose manifest or template changed since it started
                            (recorded in the ledger)
+          --allow-test-keys
+                           run a job that trusts the repository's test signing key or uses a
+                           documented sample key on a real (non-simulated) reader; without it such a
+                           job is refused (exit 65), since anyone can forge tags under public keys
+
+        At start, each key's id and fingerprint (first 8 bytes of its SHA-256) go to stderr, so the
+        operator can check that the intended keys are loaded.
 
         Ctrl-C finishes the tag in progress, then stops (exit 130); a second Ctrl-C aborts at once.
         The ledger is consistent either way.
@@ -54,7 +61,7 @@ struct RunCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["quiet", "json", "accept-changed-manifest", "no-feedback"], options: ["reader", "idle"],
+            arguments, flags: ["quiet", "json", "accept-changed-manifest", "no-feedback", "allow-test-keys"], options: ["reader", "idle"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let idle = try args.value("idle").map { text throws(CLIError) -> Double in
@@ -67,6 +74,10 @@ struct RunCommand: Command {
         let specs = args.all("reader").isEmpty
             ? (job.manifest.readers.isEmpty ? [ReaderFactory.defaultSpec] : job.manifest.readers.map(\.text))
             : args.all("reader")
+        if !args.flag("quiet") {
+            for id in job.keys.keys.sorted() { context.err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")") }
+        }
+        try refuseTestKeys(job, specs: specs, allowed: args.flag("allow-test-keys"))
         let readers = try await ReaderFactory.open(specs)
         if job.manifest.security.signature == .require {
             for reader in readers where !reader.capabilities.rawCommands {
@@ -106,6 +117,17 @@ struct RunCommand: Command {
         if report.rows.done == report.rows.total { return .success }
         // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader.
         return session.readerFailures.isEmpty ? .failure : .unavailable
+    }
+
+    /// Refuses public trust material (test signing key, documented sample keys) on a non-simulated reader.
+    static func refuseTestKeys(_ job: JobContext, specs: [String], allowed: Bool) throws(CLIError) {
+        guard !allowed, let real = specs.first(where: { !$0.hasPrefix("sim") }) else { return }
+        let problems = TestKeyMaterial.problems(trusted: job.manifest.security.trustedKeys, keys: job.keys)
+        guard !problems.isEmpty else { return }
+        throw CLIError.data(
+            "reader '\(real)' is not simulated and the job uses public test material: "
+                + problems.joined(separator: "; ")
+                + ". Use your own keys, or pass --allow-test-keys for a rehearsal on an emulated tag")
     }
 
     /// Pre-flight: every problem on stderr and exit 65 before any tag or ledger is touched.

@@ -8,47 +8,74 @@ struct VerifyURLCommand: Command {
     static let name = "verify-url"
     static let summary = "check a tap URL's MAC against the job's key and ledger"
     static let help = """
-        Usage: provision verify-url URL --manifest MANIFEST [--key KEYID=VALUE]
+        Usage: provision verify-url URL --manifest MANIFEST [--key KEYID=@FILE|KEYID=env:VAR]
+                                    [--counter-window N] [--operator]
 
         Takes URL apart along the job's template (the string holding {{mac:…}}), looks the UID up in
         the job's ledger, recomputes the MAC over the template's inputs with the job's key and prints
-        one word: valid, invalid (the MAC or the URL's shape does not match: tampered), unknown
-        (the UID is not a tag of this job), or replayed (with a counter mirror: the counter is not above
-        the last one accepted, which the ledger keeps). Keys come from the manifest's `keys` section, or from
-        --key KEYID=VALUE (hex or base64) when the back end holds them elsewhere.
+        one word:
+          valid       the MAC matches a tag of this job (and a mirrored counter rose plausibly)
+          invalid     the MAC, the URL's shape or a mirror window does not match; also a UID that is
+                      not a tag of this job (the answer must not tell outsiders which UIDs a job holds)
+          replayed    with a counter mirror: the counter is not above the last one accepted
+          suspicious  with a counter mirror: the counter jumped more than --counter-window above the
+                      last one accepted (not stored: a forged FFFFFF cannot block later genuine taps)
+          unknown     only with --operator: the UID is not a tag of this job
 
-        Exit: 0 valid, 1 invalid, unknown or replayed, 64 usage, 65 bad job, 66 missing file or key,
-        77 a key file readable by group or others.
+        NTAG21x: the MAC is static and the mirrored counter is outside it, so the counter is not
+        authenticated: this check catches careless replays, not a determined cloner. NTAG 424 DNA SUN
+        is the remedy (docs/authentication.md).
+
+        Options:
+          --manifest FILE       the job (template, keys, ledger)
+          --key KEYID=@FILE     the key from an owner-only file, or KEYID=env:VAR from the environment,
+                                instead of the manifest's keys section; a key value itself is refused
+          --counter-window N    the largest rise of a mirrored counter accepted (default 1000)
+          --operator            local diagnostics: say unknown for a UID that is not in the job
+
+        URLs over \(TapURL.maximumLength) bytes are refused (exit 65) unread.
+
+        Exit: 0 valid, 1 invalid, unknown, replayed or suspicious, 64 usage, 65 bad job or URL, 66 missing
+        file or key, 77 a key file readable by group or others.
 
         Example:
           provision verify-url 'https://example.com/t?u=04A1B2C3D4E5F6&m=1F2E3D4C5B6A7988' --manifest jobs/auth.json
 
         """
 
+    /// The default `--counter-window`.
+    static let defaultCounterWindow = 1000
+
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let args = try Arguments(arguments, flags: [], options: ["manifest", "key"])
+        let args = try Arguments(
+            arguments, flags: ["operator"], options: ["manifest", "key", "counter-window"])
         try args.requirePositionals(1...1, usage: "provision verify-url URL --manifest MANIFEST")
         guard let manifestPath = args.value("manifest") else {
             throw CLIError.usage("verify-url needs --manifest MANIFEST")
         }
+        let window = try args.integer("counter-window", in: 1...0xFF_FFFF) ?? defaultCounterWindow
+        let keyArguments = try args.all("key").map { text throws(CLIError) in try KeyArgument(text, option: "key") }
+        let url = args.positionals[0]
+        guard url.utf8.count <= TapURL.maximumLength else {
+            throw CLIError.data("the URL has \(url.utf8.count) bytes; verify-url takes at most \(TapURL.maximumLength)")
+        }
         var job = try JobContext.load(manifestPath, context: context)
-        if args.all("key").isEmpty {
+        if keyArguments.isEmpty {
             try job.loadKeys(environment: context.environment)
         } else {
-            for text in args.all("key") {
-                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw CLIError.usage("--key takes KEYID=VALUE") }
+            for key in keyArguments {
+                guard let id = key.id else { continue }
                 do {
-                    job.keys[parts[0]] = try KeyLoader.load(
-                        id: parts[0], from: .environment("--key"), environment: ["--key": parts[1]])
+                    job.keys[id] = try KeyLoader.load(id: id, from: key.source, environment: context.environment)
                 } catch {
-                    throw CLIError(.usage, error.description)
+                    throw JobContext.cliError(error)
                 }
             }
         }
-        let url = args.positionals[0]
+        let notVerified = "the MAC does not match (tampered URL, another key, or not a tag of this job)"
         guard let tap = job.template.matchTapURL(url) else {
-            return verdict("invalid", "the URL does not match the template", context: context)
+            return verdict("invalid", "the URL does not match the template (or a mirror window is not the chip's form)",
+                context: context)
         }
         guard let uidText = tap.uid, let uid = Hex.bytes(uidText) else {
             throw CLIError.data("the template has no {{uid}} next to its {{mac:…}}; cannot look the tag up")
@@ -63,7 +90,10 @@ struct VerifyURLCommand: Command {
             guard let tag = try await ledger.tags(uid: uid).first(where: { $0.job == name }),
                 let stored = try await ledger.rowFields(job: name, row: tag.row)
             else {
-                return verdict("unknown", "UID \(uidText) is not a tag of job \(name)", context: context)
+                if args.flag("operator") {
+                    return verdict("unknown", "UID \(uidText) is not a tag of job \(name)", context: context)
+                }
+                return verdict("invalid", notVerified, context: context)
             }
             row = JobRow(row: tag.row, line: 0, fields: stored)
         } catch {
@@ -80,7 +110,7 @@ struct VerifyURLCommand: Command {
             }
         }
         guard tap.setting.matches(tap.mac, key: key, job: name, fields: inputs) else {
-            return verdict("invalid", "the MAC does not match (tampered URL or another key)", context: context)
+            return verdict("invalid", notVerified, context: context)
         }
         // Every other value in the URL must be what the template renders for this tag's row.
         let late = LateBound(uid: uid, timestamp: Date())
@@ -89,16 +119,31 @@ struct VerifyURLCommand: Command {
                 return verdict("invalid", "'\(placeholder.name)' does not match the tag's row", context: context)
             }
         }
-        if let counter = tap.counter {
-            do {
-                guard try await ledger.acceptCounter(job: name, uid: uid, counter: counter) else {
-                    return verdict("replayed", "counter \(counter) of UID \(uidText) is not above the last one seen", context: context)
-                }
-            } catch {
-                throw JobContext.cliError(error)
-            }
+        guard let counter = tap.counter else {
+            return verdict("valid", "MAC valid; UID \(uidText), row \(row.row) of job \(name)", context: context)
         }
-        return verdict("valid", "UID \(uidText), row \(row.row) of job \(name)", context: context)
+        let accepted: CounterVerdict
+        do {
+            accepted = try await ledger.acceptCounter(job: name, uid: uid, counter: counter, window: window)
+        } catch {
+            throw JobContext.cliError(error)
+        }
+        let unproven = "counter not authenticated on NTAG21x"
+        switch accepted {
+        case .accepted:
+            return verdict(
+                "valid", "MAC valid; \(unproven); UID \(uidText), row \(row.row) of job \(name), counter \(counter)",
+                context: context)
+        case .replayed(let last):
+            return verdict(
+                "replayed", "MAC valid; counter \(counter) of UID \(uidText) is not above the last one seen (\(last))",
+                context: context)
+        case .implausible(let last):
+            return verdict(
+                "suspicious",
+                "MAC valid; \(unproven); counter \(counter) of UID \(uidText) is more than \(window) above the last "
+                    + "one seen (\(last)): not stored", context: context)
+        }
     }
 
     private static func verdict(_ word: String, _ detail: String, context: CommandContext) -> ExitCode {

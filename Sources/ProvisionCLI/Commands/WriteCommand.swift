@@ -137,6 +137,8 @@ struct WriteCommand: Command {
     static func perform(_ tag: Type2Tag, message: [UInt8], lock: Bool, uid: [UInt8]) -> Outcome {
         let meter = PhaseMeter(tag)
         var outcome = Outcome()
+        let recorder = tag.transceiver as? RecordingTransceiver
+        var writesBeforeWrite: Int?
         do {
             let mask = try meter.run("check") { () throws -> [Range<Int>] in
                 var configuration: Type2Configuration?
@@ -171,6 +173,7 @@ struct WriteCommand: Command {
                 }
                 return configuration.map(mirrorMask) ?? []
             }
+            writesBeforeWrite = recorder?.writes.count
             let result = try meter.run("write") { try tag.writeNDEF(message) }
             outcome.writtenPages = result.writtenPages
             outcome.skippedPages = result.skippedPages
@@ -192,6 +195,10 @@ struct WriteCommand: Command {
         } catch let failure as CycleFailure {
             outcome.failure = (failure.failureClass.rawValue, failure.detail)
         } catch {
+            // A failed write still reports every page it wrote (acknowledged WRITEs, in order).
+            if let writesBeforeWrite, outcome.writtenPages.isEmpty, let recorder {
+                outcome.writtenPages = recorder.writes.dropFirst(writesBeforeWrite).map(\.page)
+            }
             let phase: Phase =
                 switch meter.phases.last?.name {
                 case "write": .write

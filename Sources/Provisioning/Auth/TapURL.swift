@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Literal text must match exactly; a placeholder of fixed length (`uid` 14, `timestamp` 20, a
 /// `mac` its rendered length) takes exactly that many characters, any other takes the shortest run
-/// that lets the rest match.
+/// that lets the rest match (`TapURLMatcher`, linear in the URL's length).
 public struct TapURL: Sendable, Hashable {
     /// The UID the URL names (from `{{uid}}`), 14 upper-case hex digits.
     public var uid: String?
@@ -22,33 +22,67 @@ public struct TapURL: Sendable, Hashable {
     public var others: [Placeholder: String] = [:]
 }
 
+extension TapURL {
+    /// The longest URL verify-url takes apart (bytes of UTF-8); longer input is refused unread.
+    public static let maximumLength = 2048
+
+    /// Whether `shown` is exactly what an NTAG21x mirrors into a `kind` window (`type2-ntag.md` §6):
+    /// 14 upper-case hex UID digits, `x`, 6 upper-case hex counter digits, or one of the two parts.
+    static func isChipForm(_ shown: String, _ kind: MirrorKind) -> Bool {
+        let characters = Array(shown)
+        guard characters.count == kind.length else { return false }
+        func hex(_ range: Range<Int>) -> Bool {
+            characters[range].allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) }
+        }
+        switch kind {
+        case .uid, .counter: return hex(0..<kind.length)
+        case .uidAndCounter: return hex(0..<14) && characters[14] == "x" && hex(15..<21)
+        }
+    }
+}
+
 extension Template {
     /// Takes `url` apart along the first template string holding a `{{mac:…}}` that it matches.
-    public func matchTapURL(_ url: String) -> TapURL? {
+    public func matchTapURL(_ url: String) -> TapURL? { matchTapURLCounting(url).tap }
+
+    /// `matchTapURL` with the matcher's steps (instruction visits, linear in the URL's length).
+    ///
+    /// A URL over `TapURL.maximumLength` bytes is not matched (`nil`, 0 steps). A mirror window must
+    /// hold exactly the chip's form (`TapURL.isChipForm`), else the URL does not match: a counter
+    /// window that parses to nothing must never skip the replay check.
+    public func matchTapURLCounting(_ url: String) -> (tap: TapURL?, steps: Int) {
+        guard url.utf8.count <= TapURL.maximumLength else { return (nil, 0) }
+        let characters = Array(url)
+        var steps = 0
         for text in texts(root) where text.segments.contains(where: Self.isMAC) {
-            guard let values = Self.match(Array(url), text.segments[...]) else { continue }
-            var found: TapURL?
-            for (placeholder, value) in values {
-                if case .mac(let key, let inputs, let setting) = placeholder.source {
-                    found = TapURL(uid: nil, mac: value, keyID: key, inputs: inputs, setting: setting)
-                }
-            }
-            guard var tap = found else { continue }
-            tap.uid = values.first { $0.0.source == .uid }?.1
-            tap.counter = nil
-            for (placeholder, value) in values {
-                switch placeholder.source {
-                case .mac: continue
-                case .mirror(let kind):
-                    if kind != .counter { tap.uid = String(value.prefix(14)) }
-                    if kind != .uid { tap.counter = Int(value.suffix(6), radix: 16) }
-                    if kind == .uidAndCounter, Array(value)[14] != "x" { return nil }
-                default: tap.others[placeholder] = value
-                }
-            }
-            return tap
+            let matched = TapURLMatcher(text.segments[...], fixedLength: Self.fixedLength).match(characters)
+            steps += matched.steps
+            guard let values = matched.values else { continue }
+            return (Self.tap(values), steps)
         }
-        return nil
+        return (nil, steps)
+    }
+
+    private static func tap(_ values: [(Placeholder, String)]) -> TapURL? {
+        var found: TapURL?
+        for (placeholder, value) in values {
+            if case .mac(let key, let inputs, let setting) = placeholder.source {
+                found = TapURL(uid: nil, mac: value, keyID: key, inputs: inputs, setting: setting)
+            }
+        }
+        guard var tap = found else { return nil }
+        tap.uid = values.first { $0.0.source == .uid }?.1
+        for (placeholder, value) in values {
+            switch placeholder.source {
+            case .mac: continue
+            case .mirror(let kind):
+                guard TapURL.isChipForm(value, kind) else { return nil }
+                if kind != .counter { tap.uid = String(value.prefix(14)) }
+                if kind != .uid { tap.counter = Int(value.suffix(6), radix: 16) }
+            default: tap.others[placeholder] = value
+            }
+        }
+        return tap
     }
 
     private static func isMAC(_ segment: TemplateText.Segment) -> Bool {
@@ -73,29 +107,6 @@ extension Template {
         case .mac(_, _, let setting): return setting.renderedLength
         case .mirror(let kind): return kind.length
         default: return nil
-        }
-    }
-
-    /// Backtracking match of `url` against `segments`; the captured value of every placeholder.
-    private static func match(
-        _ url: [Character], _ segments: ArraySlice<TemplateText.Segment>
-    ) -> [(Placeholder, String)]? {
-        guard let first = segments.first else { return url.isEmpty ? [] : nil }
-        let rest = segments.dropFirst()
-        switch first {
-        case .literal(let literal):
-            let chars = Array(literal)
-            guard url.count >= chars.count, Array(url[..<chars.count]) == chars else { return nil }
-            return match(Array(url[chars.count...]), rest)
-        case .placeholder(let placeholder):
-            let lengths: [Int] =
-                if let fixed = fixedLength(placeholder) { fixed <= url.count ? [fixed] : [] } else { Array(0...url.count) }
-            for length in lengths {
-                if let tail = match(Array(url[length...]), rest) {
-                    return [(placeholder, String(url[..<length]))] + tail
-                }
-            }
-            return nil
         }
     }
 }

@@ -50,6 +50,7 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
             case .verifyMismatch: failureClass = .verifyMismatch
             case .lockFailed: failureClass = .lockFailed
             case .unknownChip: failureClass = .wrongChip
+            case .tamperedCC: failureClass = .identityMismatch
             default: failureClass = .transport
             }
             return

@@ -16,3 +16,44 @@ private func template(_ uri: String) throws -> Template {
     #expect(body.matchTapURL("https://ex.org/A/x?u=04A1B2C3D4E5F6&m=0102ABCD") == nil)
     #expect(body.matchTapURL("https://ex.com/A/x?u=04A1B2C3D4E5F6&m=0102ABCDEF") == nil)
 }
+
+@Test(arguments: [
+    ("04AFCD1D7B39A8x000007", true), ("04AFCD1D7B39A8x00000a", false), ("04AFCD1D7B39A8xZZZZZZ", false),
+    ("04AFCD1D7B39A8x+00001", false), ("04AFCD1D7B39A8x 00001", false), ("04afcd1d7b39a8x000007", false),
+    ("04AFCD1D7B39A8X000007", false), ("04AFCD1D7B39A8xFFFFFF", true),
+])
+func aMirrorWindowMustBeTheChipsExactForm(window: String, matches: Bool) throws {
+    let body = try template("https://ex.com/a?m={{uidCounterMirror}}&c={{mac:brand | bytes:4}}")
+    let tap = body.matchTapURL("https://ex.com/a?m=\(window)&c=0102ABCD")
+    #expect((tap != nil) == matches, "\(window)")
+    if let tap {
+        #expect(tap.uid == "04AFCD1D7B39A8" && tap.counter == Int(window.suffix(6), radix: 16))
+    }
+}
+
+/// Shortest-run semantics as before: earlier placeholders take the shortest run that lets the rest match.
+@Test func variablePlaceholdersTakeTheShortestRunThatLetsTheRestMatch() throws {
+    let body = try template("https://ex.com/{{a}}/{{b}}?u={{uid}}&m={{mac:brand | bytes:4}}")
+    let tap = try #require(body.matchTapURL("https://ex.com/x/y/z?u=04A1B2C3D4E5F6&m=0102ABCD"))
+    #expect(tap.others.first { $0.key.name == "a" }?.value == "x")
+    #expect(tap.others.first { $0.key.name == "b" }?.value == "y/z")
+}
+
+/// A hostile URL of 2 KiB (runs of the separators, no match) costs linear steps: doubling its length at
+/// most doubles the work (the backtracking matcher took 10 s on 800 characters).
+@Test func hostileURLsAreMatchedInLinearSteps() throws {
+    let body = try template("https://ex.com/{{a}}/{{b}}/{{c}}/{{d}}?u={{uid}}&m={{mac:brand | bytes:4}}")
+    func hostile(_ count: Int) -> String {
+        let head = "https://ex.com/"
+        return head + String(repeating: "/", count: count - head.count - 1) + "?"
+    }
+    let half = body.matchTapURLCounting(hostile(TapURL.maximumLength / 2))
+    let full = body.matchTapURLCounting(hostile(TapURL.maximumLength))
+    #expect(half.tap == nil && full.tap == nil)
+    #expect(full.steps > 0)
+    #expect(Double(full.steps) <= 2.1 * Double(half.steps), "\(half.steps) -> \(full.steps)")
+    // At most a bounded number of steps per character (the program has well under 100 instructions).
+    #expect(full.steps <= TapURL.maximumLength * 200, "\(full.steps)")
+    // One byte over the cap is not examined at all.
+    #expect(body.matchTapURLCounting(hostile(TapURL.maximumLength + 1)).steps == 0)
+}

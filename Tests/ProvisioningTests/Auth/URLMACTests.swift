@@ -50,7 +50,7 @@ private let key = SecretKey(id: "brand", bytes: Array(0..<32))
     let loaded = try KeyLoader.load(id: "brand", from: .file(file), environment: [:])
     #expect(loaded.fingerprint == key.fingerprint)
     let fromEnv = try KeyLoader.load(
-        id: "brand", from: .environment("K"), environment: ["K": Data(Array(UInt8(0)..<32)).base64EncodedString()])
+        id: "brand", from: .environment("K"), environment: ["K": "base64:" + Data(Array(UInt8(0)..<32)).base64EncodedString()])
     #expect(fromEnv.fingerprint == key.fingerprint)
     #expect(throws: KeyError.self) { try KeyLoader.load(id: "b", from: .environment("K"), environment: ["K": "abcd"]) }
 }

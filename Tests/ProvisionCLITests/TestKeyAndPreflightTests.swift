@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 27 items 4, 6, 7: key fingerprints at start, public test material refused on a real reader,
+/// MAC inputs verify-url cannot recompute refused by pre-flight, owner-only ledger and reports.
+@Suite struct TestKeyAndPreflightTests {
+    /// A copy of the repository's `jobs/` and `templates/` (the sample auth job trusts the test key).
+    private func sampleFolder() throws -> URL {
+        let folder = try Fixtures.temporaryDirectory("sample-auth")
+        for name in ["jobs", "templates"] {
+            try FileManager.default.copyItem(
+                at: Fixtures.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
+
+    private let sampleEnv = [
+        "PROVISION_SAMPLE_BRAND_KEY": "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"
+    ]
+
+    @Test func theSampleAuthJobIsRefusedOnARealReaderUnlessTestKeysAreAllowed() throws {
+        let folder = try sampleFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reader = "nfc:pn532_uart:/dev/provision-no-such-reader"
+        let refused = try ProvisionProcess.run(
+            ["run", "jobs/auth.json", "--reader", reader, "--quiet"], directory: folder, environment: sampleEnv)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("repository's test signing key"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("documented sample key") && refused.stderr.contains("--allow-test-keys"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports/auth").path),
+            "nothing may be created before the refusal")
+        // Allowed: it gets as far as opening the (absent) reader.
+        let allowed = try ProvisionProcess.run(
+            ["run", "jobs/auth.json", "--reader", reader, "--quiet", "--allow-test-keys"], directory: folder,
+            environment: sampleEnv)
+        #expect(allowed.status == 69, "\(allowed.stderr)")
+        // The simulator needs no flag: rehearsals stay as they were.
+        let simulated = try ProvisionProcess.run(
+            ["run", "jobs/auth.json", "--reader", "sim:ntag215?count=2", "--idle", "0.5"], directory: folder,
+            environment: sampleEnv)
+        #expect(simulated.status == 1, "2 tags for 200 rows: \(simulated.stderr)")
+        #expect(simulated.stderr.contains("key brand: fingerprint "), "\(simulated.stderr)")
+        #expect(!simulated.stderr.contains(sampleEnv.values.first ?? "?"))
+    }
+
+    @Test func aMACOverTheTimestampIsRefusedByValidateAndRun() throws {
+        let folder = try JobFolder(rows: 1, lock: false, extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}"#)
+        let template = #"{"records": [{"type": "uri", "uri": "https://e.com/?u={{uid}}&m={{mac:brand:uid,timestamp}}"}]}"#
+        try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
+        for command in [["validate", "job.json"], ["run", "job.json", "--reader", folder.sim(uid: "04000000000001")]] {
+            let outcome = try ProvisionProcess.run(
+                command, directory: folder.url, environment: ["BRAND_KEY": String(repeating: "AB", count: 32)])
+            #expect(outcome.status == 65, "\(command): \(outcome.stdout)\(outcome.stderr)")
+            #expect((outcome.stdout + outcome.stderr).contains("template.json:1"), "\(outcome.stderr)")
+            #expect((outcome.stdout + outcome.stderr).contains("'timestamp' cannot be recomputed by verify-url"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.reports.appendingPathComponent("ledger.sqlite").path))
+    }
+
+    @Test func theLedgerAndReportsAreOwnerOnly() throws {
+        let folder = try JobFolder(rows: 1, lock: false)
+        let outcome = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        func mode(_ url: URL) throws -> Int {
+            try #require((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?
+                .intValue)
+        }
+        #expect(try mode(folder.reports) == 0o700)
+        let files = try FileManager.default.contentsOfDirectory(at: folder.reports, includingPropertiesForKeys: nil)
+        #expect(files.count >= 6)
+        for file in files { #expect(try mode(file) == 0o600, "\(file.lastPathComponent)") }
+    }
+}
