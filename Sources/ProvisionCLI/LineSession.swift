@@ -11,6 +11,8 @@ struct LineSession: Sendable {
     var readerFailures: [String]
     /// Whether the operator interrupted the run.
     var interrupted: Bool
+    /// Readers that paused on a run of wrong-chip tags (the operator must load the right reel).
+    var pausedReaders: [String] = []
 
     static func run(
         job: JobContext, readers: [any TagReader], ledgerURL: URL, ledger: Ledger, settings: WorkerSettings,
@@ -32,25 +34,32 @@ struct LineSession: Sendable {
             connections.append(try await JobContext.openLedger(at: ledgerURL, create: false))
         }
         let names = uniqueNames(readers.map(\.name))
-        let failures = await withTaskGroup(of: String?.self) { group in
+        let outcomes = await withTaskGroup(of: (String, Result<WorkerStop, any Error>).self) { group in
             for ((reader, connection), name) in zip(zip(readers, connections), names) {
                 let worker = LineWorker(
                     reader: reader, name: name, ledger: connection, job: lineJob, settings: settings,
                     events: { progress.handle($0) }, shouldStop: { interrupts.stopRequested })
                 group.addTask {
                     do {
-                        _ = try await worker.run()
-                        return nil
+                        return (name, .success(try await worker.run()))
                     } catch {
-                        return "reader \(name) stopped: \(error)"
+                        return (name, .failure(error))
                     }
                 }
             }
-            var failures: [String] = []
-            for await failure in group { if let failure { failures.append(failure) } }
-            return failures
+            var outcomes: [(String, Result<WorkerStop, any Error>)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
         }
-        return LineSession(readerFailures: failures, interrupted: interrupts.stopRequested)
+        var session = LineSession(readerFailures: [], interrupted: interrupts.stopRequested)
+        for (name, outcome) in outcomes {
+            switch outcome {
+            case .failure(let error): session.readerFailures.append("reader \(name) stopped: \(error)")
+            case .success(.wrongChip): session.pausedReaders.append(name)
+            case .success: continue
+            }
+        }
+        return session
     }
 }
 
@@ -94,6 +103,10 @@ final class LiveProgress: Sendable {
             status(last: "\(uid) already provisioned as row \(row) of job \(job)")
         case .noRowForTag(_, let uid): status(last: "\(uid): no row left for this tag")
         case .readerHiccup(let reader, let detail): status(last: "\(reader): \(detail), trying again")
+        case .wrongChipPause(let reader, let count, let seen, let wanted):
+            display.alert(
+                "\(reader) paused: \(count) tags in a row were \(seen); this job takes \(wanted). Load the right "
+                    + "reel, then run the same command again to continue (nothing is lost).")
         case .done(_, let uid, let row, let resumed):
             state.withLock { state in
                 state.done += 1

@@ -35,6 +35,12 @@ struct ProgressDisplay: Sendable {
     }
 
     /// Ends the live line before a summary is printed.
+    /// An operator message that must be seen: on its own line, even with `--quiet`.
+    func alert(_ text: String) {
+        if mode == .terminal { sink.write("\r\u{1B}[K") }
+        sink.line("attention: \(text)")
+    }
+
     func finish() {
         if mode == .terminal { sink.write("\r\u{1B}[K") }
     }

@@ -1,4 +1,5 @@
 import NFCTags
+import Provisioning
 import ReaderLibNFC
 import ReaderPCSC
 import TagEmulator
@@ -7,6 +8,9 @@ import TagEmulator
 enum ReaderFactory {
     /// The default when neither `--reader` nor the manifest names one.
     static let defaultSpec = "sim:ntag215"
+
+    /// The simulated reader a job runs on when it names none: the job's own chip.
+    static func defaultSpec(for target: TagTarget) -> String { "sim:\(target.simulatorChip.rawValue)" }
 
     /// Reader spec help shared by every command that takes `--reader`.
     static let specHelp = """

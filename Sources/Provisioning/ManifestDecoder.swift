@@ -170,6 +170,16 @@ struct ManifestDecoder {
         return names
     }
 
+    /// A simulated reader's relative `store=` path, resolved against the manifest's folder like every
+    /// other path in a manifest (so `run` and `audit` find the same tags from any working directory).
+    private func resolvingStore(_ spec: ReaderSpec) throws(ReaderSpecError) -> ReaderSpec {
+        guard spec.scheme == "sim", let store = spec.option("store"), !store.hasPrefix("/"), !store.isEmpty else {
+            return spec
+        }
+        let absolute = folder.appendingPathComponent(store).standardizedFileURL.path
+        return try ReaderSpec(spec.text.replacingOccurrences(of: "store=\(store)", with: "store=\(absolute)"))
+    }
+
     private func decodeReaders(_ node: JSONNode) throws(JobInputError) -> [ReaderSpec] {
         guard let elements = node.elements else {
             throw fail(node, "readers", "must be an array of reader specs, found \(node.kindName)")
@@ -178,7 +188,7 @@ struct ManifestDecoder {
         for (index, element) in elements.enumerated() {
             let text = try string(element, "readers[\(index)]")
             do {
-                specs.append(try ReaderSpec(text))
+                specs.append(try resolvingStore(try ReaderSpec(text)))
             } catch {
                 throw fail(element, "readers[\(index)]", error.description)
             }

@@ -56,6 +56,18 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         }
     }
 
+    /// The chip the simulated reader presents by default for this target (`sim:CHIP`), so a job for
+    /// NTAG213 run without `readers` does not meet NTAG215 tags it must refuse for ever.
+    public var simulatorChip: ChipModel {
+        switch self {
+        case .ntag213: .ntag213
+        case .ntag215, .type2: .ntag215
+        case .ntag216: .ntag216
+        case .mf0ul11: .mf0ul11
+        case .ultralightEV1, .mf0ul21: .mf0ul21
+        }
+    }
+
     /// The name shown to people (`NTAG215`, `any Type 2 tag`).
     public var displayName: String {
         switch self {

@@ -8,6 +8,8 @@ import Provisioning
 public enum AuditReportHTML {
     /// How many of the first and of the last passing tags are listed.
     public static let passesListed = 10
+    /// Findings that did not pass listed at each end (the rest are in the audit's CSV).
+    public static let problemsListed = 100
 
     /// The page for `report`.
     public static func render(_ report: AuditReport) -> String {
@@ -39,23 +41,17 @@ public enum AuditReportHTML {
             ]
         }
         let problems = report.findings.filter { $0.status != .pass }
-        body += HTMLPage.table(
-            caption: "\(problems.count) finding(s), in read order", headers: headers, rows: problems.map(line),
-            numeric: [1], code: [0], nowrap: [0, 4])
+        let csv = AuditReportWriter.fileNames(report)[2]
+        body += HTMLPage.headAndTail(
+            "finding(s)", headers: headers, rows: problems.map(line), listed: problemsListed, csv: csv, order: "read order",
+            numeric: [1],
+            code: [0], nowrap: [0, 4])
         body += "</section>\n<section>\n<h2>Passed</h2>\n"
         let passes = report.findings.filter { $0.status == .pass }
-        if passes.count <= 2 * passesListed {
-            body += HTMLPage.table(
-                caption: "All \(passes.count) passing tag(s), in read order", headers: headers,
-                rows: passes.map(line), numeric: [1], code: [0], nowrap: [0, 4])
-        } else {
-            body += HTMLPage.table(
-                caption: "First \(passesListed) of \(passes.count) passing tags", headers: headers,
-                rows: passes.prefix(passesListed).map(line), numeric: [1], code: [0], nowrap: [0, 4])
-            body += HTMLPage.table(
-                caption: "Last \(passesListed) passing tags", headers: headers,
-                rows: passes.suffix(passesListed).map(line), numeric: [1], code: [0], nowrap: [0, 4])
-        }
+        body += HTMLPage.headAndTail(
+            "passing tag(s)", headers: headers, rows: passes.map(line), listed: passesListed, csv: csv, order: "read order",
+            numeric: [1],
+            code: [0], nowrap: [0, 4])
         body += "</section>\n"
         return HTMLPage.document(title: "Audit report — \(report.job)", body: body)
     }

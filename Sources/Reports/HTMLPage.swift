@@ -56,6 +56,22 @@ public enum HTMLPage {
         return html + "</tbody>\n</table>\n"
     }
 
+    /// All `rows` in one table when there are at most 2 × `listed`, else the first and last `listed`
+    /// and a link to `csv`, which holds every row: a run with thousands of failed attempts must not
+    /// make a page a browser cannot open (111k attempts once made a 25 MB report).
+    public static func headAndTail(
+        _ noun: String, headers: [String], rows: [[String]], listed: Int, csv: String, order: String = "time order",
+        numeric: Set<Int> = [], code: Set<Int> = [], nowrap: Set<Int> = []
+    ) -> String {
+        func part(_ caption: String, _ slice: ArraySlice<[String]>) -> String {
+            table(caption: caption, headers: headers, rows: Array(slice), numeric: numeric, code: code, nowrap: nowrap)
+        }
+        guard rows.count > 2 * listed else { return part("All \(rows.count) \(noun), in \(order)", rows[...]) }
+        return part("First \(listed) of \(rows.count) \(noun)", rows.prefix(listed))
+            + part("Last \(listed) \(noun)", rows.suffix(listed))
+            + "<p>Every one of the \(rows.count) is in <a href=\"\(escape(csv))\">\(escape(csv))</a>.</p>\n"
+    }
+
     /// A two-column definition list of `(label, value)` pairs, escaped; values in `code` style when asked.
     public static func facts(_ pairs: [(String, String, code: Bool)]) -> String {
         var html = "<dl class=\"facts\">\n"

@@ -10,6 +10,8 @@ import Provisioning
 public enum RunReportHTML {
     /// How many of the first and of the last tags done are listed.
     public static let tagsListed = 10
+    /// Failed attempts listed at each end of the failures table (the rest are in failures.csv).
+    public static let failuresListed = 100
 
     /// The page for `report`.
     public static func render(_ report: RunReport) -> String {
@@ -78,10 +80,9 @@ public enum RunReportHTML {
                 failure.phase.rawValue, RunReportWriter.timestamp(failure.time), failure.reader,
             ]
         }
-        return HTMLPage.table(
-            caption: "\(rows.count) failed attempt(s), in time order",
-            headers: ["UID", "row", "class", "detail", "phase", "time", "reader"], rows: rows, numeric: [1],
-            code: [0], nowrap: [0, 5])
+        return HTMLPage.headAndTail(
+            "failed attempt(s)", headers: ["UID", "row", "class", "detail", "phase", "time", "reader"], rows: rows,
+            listed: failuresListed, csv: "failures.csv", numeric: [1], code: [0], nowrap: [0, 5])
     }
 
     /// The first and last `tagsListed` tags done (one table when they overlap).

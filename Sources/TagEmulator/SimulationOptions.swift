@@ -33,6 +33,8 @@ import NFCTags
 /// store=DIR     load and save each tag's image as DIR/<UID>.bin (nfc-mfultralight layout), saved
 ///               after every programmed page and on removal, so a population survives across processes;
 ///               counters and the AUTHLIM failure count go to DIR/<UID>.state.json beside it
+/// population=stored  present the tags whose images are in the store (UID order), then no more: what
+///               `provision audit` reads after `run` (it adds this to a simulated reader with a store)
 /// removal=MS    modelled time for the operator to take a released tag away (default 0)
 /// config=WHEN   next (default) | immediate: when AUTH0/PROT/ACCESS writes act (CFGLCK: next power-up)
 /// locks=WHEN    immediate (default) | next: when new lock bits act
@@ -94,6 +96,8 @@ public struct SimulationOptions: Sendable, Hashable {
     public var identityFaults: [IdentityFault?] = []
     /// Directory holding `<UID>.bin` images, if any.
     public var storeDirectory: String?
+    /// Whether the population is the stored tags only (`population=stored`), not new tags.
+    public var storedPopulation = false
     /// Modelled operator removal time after a release, ms.
     public var removalMilliseconds = 0
     /// Chip behaviour switches given to every tag (programming time included).
@@ -166,6 +170,9 @@ public struct SimulationOptions: Sendable, Hashable {
             case "store":
                 guard !value.isEmpty, value != "true" else { throw bad("store needs a directory: store=DIR") }
                 storeDirectory = value
+            case "population":
+                guard value == "stored" else { throw bad("population must be 'stored', got '\(value)'") }
+                storedPopulation = true
             case "removal":
                 guard let ms = Int(value), ms >= 0 else { throw bad("removal must be milliseconds, got '\(value)'") }
                 removalMilliseconds = ms
@@ -192,9 +199,10 @@ public struct SimulationOptions: Sendable, Hashable {
             default:
                 throw bad(
                     "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, plan, identity, store, "
-                        + "removal, config, locks, wrongpwd, unknown, rfui, signer")
+                        + "population, removal, config, locks, wrongpwd, unknown, rfui, signer")
             }
         }
+        if storedPopulation && storeDirectory == nil { throw bad("population=stored needs store=DIR") }
     }
 
     private static func parseFaults(

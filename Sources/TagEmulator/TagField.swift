@@ -68,9 +68,19 @@ public final class TagField {
     ///
     /// `count=0` is a population fed only by `insert(uid:)` (control sockets): never exhausted.
     public var isExhausted: Bool {
+        if options.storedPopulation { return torn.isEmpty && arrivals >= storedUIDs.count }
         guard torn.isEmpty, let count = options.count, count > 0 else { return false }
         return arrivals >= count
     }
+
+    /// The UIDs with an image in the store, in order (`population=stored`), read once.
+    private lazy var storedUIDs: [[UInt8]] = {
+        guard let directory = options.storeDirectory,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
+        else { return [] }
+        return names.filter { $0.hasSuffix(".bin") && $0.count == 18 }.sorted()
+            .compactMap { Hex.bytes($0.prefix(14)) }.filter { $0.count == 7 }
+    }()
 
     /// What the field holds.
     public var presence: Presence {
@@ -89,6 +99,13 @@ public final class TagField {
         if !torn.isEmpty {
             let tag = torn.removeFirst()
             tag.represent()
+            tags.append(tag)
+            return tag
+        }
+        if options.storedPopulation {
+            guard arrivals < storedUIDs.count else { return nil }
+            let tag = try makeTag(uid: storedUIDs[arrivals], chip: options.chip, faults: TagFaults())
+            arrivals += 1
             tags.append(tag)
             return tag
         }

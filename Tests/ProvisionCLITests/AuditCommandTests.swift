@@ -309,8 +309,12 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         let process = Process()
         process.executableURL = ProvisionProcess.executableURL
-        // An endless stream of tags the ledger does not know: only Ctrl-C ends it.
-        process.arguments = ["audit", "job.json", "--reader", "sim:ntag215?uid=04C00000000001"]
+        // An endless stream of tags the ledger does not know (and no --max-unknown): only Ctrl-C ends it.
+        let strangers = fixture.folder.appendingPathComponent("strangers").path
+        process.arguments = [
+            "audit", "job.json", "--reader", "sim:ntag215?uid=04C00000000001&count=1000000&store=\(strangers)",
+            "--max-unknown", "0",
+        ]
         process.currentDirectoryURL = fixture.folder
         let output = Pipe()
         let errors = Pipe()

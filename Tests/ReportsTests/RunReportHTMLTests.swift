@@ -62,7 +62,7 @@ private func hostileReport() -> RunReport {
     let captions = page.elements("caption").map(\.text)
     #expect(
         captions == [
-            "\(report.failures.count) failed attempt(s), in time order", "First 10 of 420 tags done",
+            "All \(report.failures.count) failed attempt(s), in time order", "First 10 of 420 tags done",
             "Last 10 tags done",
         ])
     // One failures row per failed attempt; ten rows in each tag table.
@@ -98,4 +98,20 @@ private func hostileReport() -> RunReport {
     #expect(RunReportWriter.fileNames.last == "report.html")
     let written = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
     #expect(written == RunReportHTML.render(report))
+}
+
+/// Thousands of failed attempts (a wrong reel left running) list the first and last 100 and link the
+/// CSV that holds them all, so the page stays small.
+@Test func manyFailuresAreCappedAndLinkTheCSV() throws {
+    var report = SampleReports.line()
+    let template = try #require(report.failures.first)
+    report.attempts = Array(repeating: template, count: 5_000)
+    let html = RunReportHTML.render(report)
+    let page = XMLInspector.parse(html)
+    #expect(page.error == nil)
+    let captions = page.elements("caption").map(\.text)
+    #expect(captions.prefix(2) == ["First 100 of 5000 failed attempt(s)", "Last 100 failed attempt(s)"])
+    #expect(page.elements("a").contains { $0.attributes["href"] == "failures.csv" })
+    #expect(html.utf8.count < 1_000_000, "\(html.utf8.count) bytes")
+    #expect(RunReportWriter.failuresCSV(report).split(separator: "\n").count == 5_001)
 }

@@ -10,7 +10,8 @@ import Reports
 struct AuditCommand: Command {
     static let name = "audit"
     static let summary = "read tags back and check content, lock and protection against the ledger (never writes)"
-    static let usage = "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--json] [--quiet]"
+    static let usage =
+        "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--max-unknown N] [--json] [--quiet]"
     static let help = """
         Usage: \(usage)
 
@@ -41,14 +42,17 @@ struct AuditCommand: Command {
                           INT = 48 (a clone; checked on the READ 00 the audit sends anyway; not
                           judged when the manifest says "identityCheck": "record")
 
-        Stops after --count tags, after --idle seconds without a tag, when a simulated reader has no
-        more tags, or on Ctrl-C (a second Ctrl-C exits at once). Then writes
+        Stops after --count tags, after --idle seconds without a tag, after --max-unknown unknown tags
+        in a row, when a simulated reader has no more tags, or on Ctrl-C (a second Ctrl-C exits at once).
+        A simulated reader must keep its tags (store=DIR, as the sample jobs do in reports/<job>/tags):
+        without a store it presents fresh tags, never the ones run programmed, and audit refuses it. Then writes
         audit-<when>.md/.json/.csv/.html into the job's reports folder and prints a summary.
 
         Options:
           --reader SPEC     reader to use (repeatable; default: the manifest's readers, else \(ReaderFactory.defaultSpec))
           --count N         stop after N tags
           --idle SECONDS    stop after this long without a tag
+          --max-unknown N   stop after N unknown tags in a row, exit 1 (default 20; 0 never stops)
           --json            print a stable JSON object (version 1) instead of the table
           --quiet, -q       no prompts or per-tag lines
 
@@ -65,10 +69,12 @@ struct AuditCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["json", "quiet"], options: ["reader", "count", "idle"], aliases: ["q": "quiet"])
+            arguments, flags: ["json", "quiet"], options: ["reader", "count", "idle", "max-unknown"],
+            aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: usage)
         let count = try args.integer("count", in: 1...Int.max)
         let idle = try idleSeconds(args)
+        let maxUnknown = try args.integer("max-unknown", in: 0...Int.max) ?? 20
         var job = try JobContext.load(args.positionals[0], context: context)
         let manifest = job.manifest
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
@@ -90,12 +96,13 @@ struct AuditCommand: Command {
         }
         var specs = args.all("reader")
         if specs.isEmpty { specs = manifest.readers.map(\.text) }
-        if specs.isEmpty { specs = [ReaderFactory.defaultSpec] }
-        let readers = try await ReaderFactory.open(specs)
+        if specs.isEmpty { specs = [ReaderFactory.defaultSpec(for: manifest.tag)] }
+        try refuseStorelessSimulators(specs)
+        let readers = try await ReaderFactory.open(specs.map(storedPopulation))
 
         let started = Date()
         let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
-        let session = AuditSession(limit: count)
+        let session = AuditSession(limit: count, maxUnknown: maxUnknown == 0 ? nil : maxUnknown)
         let interrupts = Interrupts()
         interrupts.install {}
         defer { interrupts.uninstall() }
@@ -130,7 +137,33 @@ struct AuditCommand: Command {
         context.out.write(args.flag("json") ? summary.jsonText() : summary.text())
         if let failure { throw failure }
         if interrupted { return .interrupted }
+        if await session.stoppedOnUnknown {
+            context.err.line(
+                "error: stopped after \(maxUnknown) unknown tags in a row: these tags are not this job's "
+                    + "(another box, or a simulated reader that does not keep the run's tags)")
+            return .failure
+        }
         return report.findings.allSatisfy { $0.status == .pass } ? .success : .failure
+    }
+
+    /// Refuses a simulated reader without `store=`: it presents fresh tags, so the audit could never end.
+    static func refuseStorelessSimulators(_ specs: [String]) throws(CLIError) {
+        for text in specs {
+            guard let spec = try? ReaderSpec(text), spec.scheme == "sim", spec.option("store") == nil else { continue }
+            throw .usage(
+                "reader '\(text)' is a simulated reader without store=DIR: it presents fresh tags, never the ones "
+                    + "'run' programmed, so an audit of it could not pass or end. Audit the reader 'run' used with its "
+                    + "store (the sample jobs keep theirs: sim:…&store=../reports/<job>/tags)")
+        }
+    }
+
+    /// A simulated reader with a store presents the stored tags only (`population=stored`): the tags
+    /// `run` programmed, then no more, so an audit of a simulated line ends by itself.
+    static func storedPopulation(_ text: String) -> String {
+        guard let spec = try? ReaderSpec(text), spec.scheme == "sim", spec.option("store") != nil,
+            spec.option("population") == nil, spec.option("count") == nil
+        else { return text }
+        return text + "&population=stored"
     }
 
     /// `--idle SECONDS` as a positive number.

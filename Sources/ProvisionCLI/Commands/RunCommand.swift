@@ -13,6 +13,7 @@ struct RunCommand: Command {
     static let help = """
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
                              [--accept-changed-manifest] [--no-feedback] [--allow-test-keys]
+                             [--max-wrong-chip N]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -27,10 +28,16 @@ struct RunCommand: Command {
         report.html) are written to the reports folder at the end; `provision report` rewrites them.
 
           --reader SPEC    reader to use; repeat for several readers on one job (one worker each).
-                           Overrides the manifest's `readers`. Default: sim:ntag215.
+                           Overrides the manifest's `readers`. Default: the simulated reader with
+                           the job's chip (sim:ntag213 for an NTAG213 job; sim:ntag215 for type2).
           --quiet          no progress or prompts (errors still go to stderr)
           --json           print summary.json to stdout instead of the summary table
-          --idle SECONDS   stop when no tag arrives for this long (default: wait for ever)
+          --idle SECONDS   stop when no usable tag arrives for this long (default: wait for ever); tags
+                           the job refuses (wrong chip, already provisioned) do not count as usable
+          --max-wrong-chip N
+                           pause a reader after N tags in a row of the wrong chip (a wrong reel):
+                           it stops taking tags with a message, the run ends with exit 1 and the
+                           same command continues the job (default 5; 0 never pauses)
           --no-feedback    no LED/buzzer signal on readers that have them (ACR122U-style PC/SC:
                            green and a short beep on pass, red and a long beep on fail)
           --accept-changed-manifest
@@ -61,18 +68,20 @@ struct RunCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["quiet", "json", "accept-changed-manifest", "no-feedback", "allow-test-keys"], options: ["reader", "idle"],
+            arguments, flags: ["quiet", "json", "accept-changed-manifest", "no-feedback", "allow-test-keys"], options: ["reader", "idle", "max-wrong-chip"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let idle = try args.value("idle").map { text throws(CLIError) -> Double in
             guard let seconds = Double(text), seconds > 0 else { throw .usage("option '--idle' needs seconds > 0") }
             return seconds
         }
+        let maxWrongChip = try args.integer("max-wrong-chip", in: 0...1_000_000) ?? 5
         var job = try JobContext.load(args.positionals[0], context: context)
         try preflight(job, context: context)
         try job.loadKeys(environment: context.environment)
         let specs = args.all("reader").isEmpty
-            ? (job.manifest.readers.isEmpty ? [ReaderFactory.defaultSpec] : job.manifest.readers.map(\.text))
+            ? (job.manifest.readers.isEmpty ? [ReaderFactory.defaultSpec(for: job.manifest.tag)]
+                : job.manifest.readers.map(\.text))
             : args.all("reader")
         if !args.flag("quiet") {
             for id in job.keys.keys.sorted() { context.err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")") }
@@ -93,7 +102,8 @@ struct RunCommand: Command {
         let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
         let session = try await LineSession.run(
             job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
-            settings: WorkerSettings(idleSeconds: idle, feedback: !args.flag("no-feedback")), display: display)
+            settings: WorkerSettings(idleSeconds: idle, feedback: !args.flag("no-feedback"), maxWrongChip: maxWrongChip),
+            display: display)
         display.finish()
         let report: RunReport
         do {
@@ -113,6 +123,9 @@ struct RunCommand: Command {
             context.out.write(RunSummaryText.render(report, reportsFolder: job.manifest.displayPath(job.manifest.reportsURL)))
         }
         for problem in session.readerFailures { context.err.line("error: \(problem)") }
+        for reader in session.pausedReaders {
+            context.err.line("error: reader \(reader) paused after \(maxWrongChip) wrong-chip tags in a row")
+        }
         if session.interrupted { return .interrupted }
         if report.rows.done == report.rows.total { return .success }
         // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader.

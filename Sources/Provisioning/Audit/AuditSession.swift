@@ -15,6 +15,11 @@ public actor AuditSession {
 
     /// The most tags to audit, `nil` for no limit.
     public nonisolated let limit: Int?
+    /// Stop after this many `unknown` findings in a row (`--max-unknown`), `nil` for never: a reader
+    /// presenting only strangers (fresh simulated tags, a wrong box) must not audit for ever.
+    public nonisolated let maxUnknown: Int?
+    /// The current run of `unknown` findings.
+    public private(set) var unknownRun = 0
     /// Every verdict, in the order tags were audited, with the time each was read.
     public private(set) var verdicts: [(verdict: TagVerdict, time: Date)] = []
     /// Presentations of a UID already audited.
@@ -22,12 +27,20 @@ public actor AuditSession {
     private var seen: [[UInt8]: TagVerdict.Status?] = [:]
 
     /// Creates a session auditing at most `limit` tags.
-    public init(limit: Int?) {
+    public init(limit: Int?, maxUnknown: Int? = nil) {
         self.limit = limit
+        self.maxUnknown = maxUnknown
     }
 
-    /// Whether the limit is reached (every slot taken or done).
+    /// Whether `maxUnknown` unknown tags in a row were read.
+    public var stoppedOnUnknown: Bool {
+        guard let maxUnknown else { return false }
+        return unknownRun >= maxUnknown
+    }
+
+    /// Whether the limit is reached (every slot taken or done), or too many unknown tags in a row.
     public var isFull: Bool {
+        if stoppedOnUnknown { return true }
         guard let limit else { return false }
         return seen.count >= limit
     }
@@ -47,6 +60,7 @@ public actor AuditSession {
     public func record(_ verdict: TagVerdict, at time: Date = Date()) {
         seen[verdict.uid] = verdict.status
         verdicts.append((verdict, time))
+        unknownRun = verdict.status == .unknown ? unknownRun + 1 : 0
     }
 
     /// Gives back the slot of an admitted UID that could not be read (it may be presented again).

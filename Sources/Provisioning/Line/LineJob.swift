@@ -71,6 +71,9 @@ public enum LineEvent: Sendable {
     case noRowForTag(reader: String, uid: String)
     /// A reader call between tags failed and is tried again (`ReaderCalls.attempts` in all).
     case readerHiccup(reader: String, detail: String)
+    /// `count` tags in a row were of the wrong chip (`seen`; the job wants `wanted`): the reader stops
+    /// taking tags until the operator loads the right reel and runs the job again.
+    case wrongChipPause(reader: String, count: Int, seen: String, wanted: String)
 }
 
 /// Knobs of the worker loop.
@@ -84,16 +87,19 @@ public struct WorkerSettings: Sendable {
     /// Whether readers that can show the outcome (`OperatorFeedbackReader`) signal pass/fail before
     /// each release.
     public var feedback = true
+    /// Consecutive wrong-chip tags after which the reader pauses (0: never).
+    public var maxWrongChip = 5
 
     /// Creates settings.
     public init(
         pollMilliseconds: Int = 200, removalMilliseconds: Int = 30_000, idleSeconds: Double? = nil,
-        feedback: Bool = true
+        feedback: Bool = true, maxWrongChip: Int = 5
     ) {
         self.pollMilliseconds = pollMilliseconds
         self.removalMilliseconds = removalMilliseconds
         self.idleSeconds = idleSeconds
         self.feedback = feedback
+        self.maxWrongChip = maxWrongChip
     }
 }
 
@@ -105,6 +111,8 @@ public enum WorkerStop: String, Sendable, Hashable, Error {
     case stopRequested
     /// The reader will present no more tags (simulated population used up).
     case readerExhausted
-    /// No tag arrived within the idle time.
+    /// No usable tag arrived within the idle time (tags the job must refuse do not count).
     case idle
+    /// `maxWrongChip` tags in a row were of another chip (a wrong reel): the reader paused.
+    case wrongChip
 }

@@ -19,6 +19,8 @@ public struct LineWorker: Sendable {
     let shouldStop: @Sendable () -> Bool
     let clock = ContinuousClock()
     let lateTimings = LateTimings()
+    /// Idle time since the last usable tag, and the run of wrong chips.
+    let usable = UsableTagTracker()
     /// Chooses, tag by tag, whether a claim's sync runs under identify (replaced by tests only).
     var claimSync = ClaimSyncPolicy()
 
@@ -70,12 +72,32 @@ public struct LineWorker: Sendable {
             case .success(let detected): openRows = try await handle(detected, detect: clock.now - detectStart)
             case .failure(let stop): return stop
             }
+            if let stop = afterRefusal() { return stop }
         }
+    }
+
+    /// After a tag the job refused: pauses the reader on a run of wrong chips, and stops when refused
+    /// tags alone have arrived for the idle time.
+    private func afterRefusal() -> WorkerStop? {
+        guard !usable.lastWasUsable else { return nil }
+        let run = usable.wrongChipRun
+        if settings.maxWrongChip > 0, run >= settings.maxWrongChip {
+            let wanted = job.acceptedChips.map(\.displayName).sorted().joined(separator: " or ")
+            events(
+                .wrongChipPause(
+                    reader: readerName, count: run, seen: usable.lastWrongChip?.displayName ?? "another chip",
+                    wanted: wanted))
+            return .wrongChip
+        }
+        if let idle = settings.idleSeconds, clock.now - usable.lastUsable > .milliseconds(Int(idle * 1000)) {
+            return .idle
+        }
+        return nil
     }
 
     /// Polls until one tag is selected, or says why the loop should stop.
     private func waitForTag() async throws -> Result<DetectedTag, WorkerStop> {
-        let idleStart = clock.now
+        let idleStart = min(clock.now, usable.lastWasUsable ? clock.now : usable.lastUsable)
         var prompted = false
         while !shouldStop() {
             switch try await readerCalls.poll() {
@@ -124,12 +146,14 @@ public struct LineWorker: Sendable {
             if let previous = try await ledger.isProvisioned(uid: uid) {
                 try await recordSkip(uid: uid, previous: previous, started: started, durations: durations)
             }
+            usable.refused()
             await signal(.fail)
             try await remove(uidText)
             return nil
         }
         guard let claim else {
             events(.noRowForTag(reader: readerName, uid: uidText))
+            usable.refused()
             await signal(.fail)
             try await remove(uidText)
             return nil
@@ -189,6 +213,7 @@ public struct LineWorker: Sendable {
                 // The ledger phase: the claim, the wait for its sync, and this commit.
                 let ledgerMicros = Self.micros(clock.now - ledgerStart + claimDuration)
                 events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
+                usable.usable()
                 await signal(.pass)
                 let removalStart = clock.now
                 try await remove(uidText)
@@ -214,6 +239,7 @@ public struct LineWorker: Sendable {
                 durations = AttemptRecord.PhaseDurations()
                 continue
             }
+            if failure.failureClass == .wrongChip { _ = usable.wrongChip(outcome.chip) } else { usable.usable() }
             try await resolve(claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed)
             if failure.failureClass != .tagLost {
                 await signal(.fail)
