@@ -32,6 +32,9 @@ struct NDEFCommand: Command {
         Record JSON, one object per record:
           {"type": "uri", "uri": "https://example.com"}
           {"type": "text", "text": "Hello", "lang": "en", "encoding": "utf8"}
+          {"type": "text", "text": "Hello", "encoding": "utf16", "byteOrder": "le-bom"}
+              (byteOrder of UTF-16 text: "be-bom" = FE FF then big-endian, the default;
+               "le-bom" = FF FE then little-endian; "be" = big-endian without a BOM)
           {"type": "smartposter", "uri": "…", "titles": [{"text": "…", "lang": "en"}],
            "action": "exec", "size": 1024, "mediaType": "text/html"}
           {"type": "mime", "mediaType": "application/json", "text": "{}"}     (or "hex", "base64")
@@ -157,7 +160,9 @@ struct NDEFCommand: Command {
         switch content {
         case .empty: return "empty"
         case .uri(let uri): return "URI \(quoted(uri))"
-        case .text(let text): return "text \(quoted(text.text)) (\(text.languageCode), \(text.encoding.rawValue))"
+        case .text(let text):
+            let form = text.encoding == .utf16 ? "utf16 \(text.byteOrder.rawValue)" : text.encoding.rawValue
+            return "text \(quoted(text.text)) (\(text.languageCode), \(form))"
         case .smartPoster(let poster):
             var parts = ["smart poster \(quoted(poster.uri))"]
             parts += poster.titles.map { "title \(quoted($0.text)) (\($0.languageCode))" }
