@@ -1,4 +1,5 @@
 import NDEF
+import TestSupport
 import Testing
 
 @Suite struct NDEFTextTests {
@@ -51,6 +52,25 @@ import Testing
         #expect(throws: NDEFError(.invalidText, at: 3, "")) {
             try NDEFText(text, languageCode: "en", encoding: .utf16, byteOrder: .bigEndian).payload()
         }
+    }
+
+    @Test func everyUTF16PayloadThatDecodesEncodesToTheSameBytes() throws {
+        var random = SeededGenerator(seed: 0x27_0001)
+        var decoded = 0
+        for _ in 0..<2000 {
+            let marks: [[UInt8]] = [[], [0xFE, 0xFF], [0xFF, 0xFE]]
+            let units = Int.random(in: 0...6, using: &random)
+            let body = (0..<2 * units).map { _ in
+                // Mostly ASCII and BMP text, sometimes surrogates and the BOM's own bytes.
+                [0x00, 0x41, 0xD8, 0xDC, 0xFE, 0xFF, UInt8.random(in: 0...255, using: &random)].randomElement(
+                    using: &random) ?? 0
+            }
+            let payload = [0x82, 0x65, 0x6E] + marks[Int.random(in: 0..<3, using: &random)] + body
+            guard let text = try? NDEFText(payload: payload) else { continue }
+            decoded += 1
+            #expect(try text.payload() == payload, "\(Hex.string(payload))")
+        }
+        #expect(decoded > 500)
     }
 
     @Test func malformedUTF16IsRefusedInEveryForm() {
