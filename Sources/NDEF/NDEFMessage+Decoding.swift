@@ -5,6 +5,10 @@ extension NDEFMessage {
         var record: NDEFPayload
         var typeOffset: Int
         var payloadOffset: Int
+        /// How many chunks the record arrived in (1: not chunked).
+        var chunks = 1
+        /// Bytes copied when the reassembly buffer moved (`ChunkAssembly.bytesMoved`); 0 when not chunked.
+        var reassemblyBytesMoved = 0
     }
 
     /// Decodes a message strictly, reassembling chunked records.
@@ -22,7 +26,7 @@ extension NDEFMessage {
         guard !bytes.isEmpty else { throw NDEFError(.emptyBuffer, at: 0, "no bytes to decode") }
         var cursor = ByteCursor(bytes)
         var records: [DecodedRecord] = []
-        var chunked: DecodedRecord?
+        var chunked: ChunkAssembly?
         while true {
             let start = cursor.readerIndex
             guard let header = cursor.readUInt8() else {
@@ -96,13 +100,19 @@ extension NDEFMessage {
             }
 
             var complete: DecodedRecord?
-            if var open = chunked {
-                open.record.payload += payload
-                if cf { chunked = open } else { complete = open; chunked = nil }
+            if chunked != nil {
+                chunked?.append(payload)  // in place: the buffer is not shared, so appends stay amortised O(1)
+                if !cf {
+                    complete = chunked?.decodedRecord
+                    chunked = nil
+                }
+            } else if cf {
+                chunked = ChunkAssembly(
+                    format: tnf, type: Array(type), identifier: Array(id), firstPayload: payload,
+                    typeOffset: typeOffset, payloadOffset: payloadOffset)
             } else {
                 let record = NDEFPayload(format: tnf, type: Array(type), identifier: Array(id), payload: Array(payload))
-                let item = DecodedRecord(record: record, typeOffset: typeOffset, payloadOffset: payloadOffset)
-                if cf { chunked = item } else { complete = item }
+                complete = DecodedRecord(record: record, typeOffset: typeOffset, payloadOffset: payloadOffset)
             }
             if let complete {
                 _ = try complete.record.content(

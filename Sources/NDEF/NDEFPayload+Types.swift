@@ -7,13 +7,15 @@ extension NDEFPayload {
             payload: URIPrefix.payload(for: uri))
     }
 
-    /// A well-known Text record ("T") in UTF-8 or UTF-16 (Text RTD §3.2).
+    /// A well-known Text record ("T") in UTF-8 or UTF-16 (Text RTD §3.2); `byteOrder` lays out UTF-16.
     ///
-    /// - Throws: `invalidLanguageCode` when the code is empty, over 63 bytes or not printable ASCII.
+    /// - Throws: `invalidLanguageCode` when the code is empty, over 63 bytes or not printable ASCII;
+    ///   `invalidText` for UTF-16 without a BOM starting with U+FEFF or U+FFFE (`NDEFText.payload()`).
     public static func text(
-        _ text: String, languageCode: String, encoding: NDEFText.Encoding = .utf8, identifier: [UInt8] = []
+        _ text: String, languageCode: String, encoding: NDEFText.Encoding = .utf8,
+        byteOrder: NDEFText.ByteOrder = .bigEndianWithMark, identifier: [UInt8] = []
     ) throws(NDEFError) -> NDEFPayload {
-        let value = NDEFText(text, languageCode: languageCode, encoding: encoding)
+        let value = NDEFText(text, languageCode: languageCode, encoding: encoding, byteOrder: byteOrder)
         return NDEFPayload(
             format: .nfcWellKnown, type: [UInt8(ascii: "T")], identifier: identifier, payload: try value.payload())
     }
@@ -103,7 +105,8 @@ extension NDEFPayload {
         case .uri(let uri): self = .uri(uri, identifier: identifier)
         case .text(let text):
             self = try .text(
-                text.text, languageCode: text.languageCode, encoding: text.encoding, identifier: identifier)
+                text.text, languageCode: text.languageCode, encoding: text.encoding, byteOrder: text.byteOrder,
+                identifier: identifier)
         case .smartPoster(let poster): self = try .smartPoster(poster, identifier: identifier)
         case .wellKnown(let type, let payload): self = try .wellKnown(type, payload: payload, identifier: identifier)
         case .mime(let type, let payload): self = try .mime(type, payload: payload, identifier: identifier)

@@ -8,8 +8,11 @@
 /// text     UTF-8, or UTF-16 (big-endian unless a BOM says otherwise)
 /// ```
 ///
-/// The encoder writes UTF-16 as a byte order mark `FE FF` then big-endian code units, the form Android
-/// writes; the decoder also accepts little-endian with `FF FE` and big-endian without a BOM.
+/// UTF-16 comes in three forms, kept in `byteOrder` so a decoded payload encodes back to the same
+/// bytes: `FE FF` then big-endian code units (the encoder's default, the form Android writes),
+/// `FF FE` then little-endian, and big-endian without a BOM (the Text RTD's reading of text without one).
+///
+/// Values are compared by what they encode: `byteOrder` counts only for UTF-16 text.
 public struct NDEFText: Sendable, Hashable {
     /// The text encoding bit of the status byte.
     public enum Encoding: String, Sendable, Hashable, CaseIterable {
@@ -19,24 +22,56 @@ public struct NDEFText: Sendable, Hashable {
         case utf16
     }
 
+    /// How UTF-16 text is laid out: the byte order of its code units and whether a BOM announces it.
+    ///
+    /// The raw values are the record JSON `byteOrder` names.
+    public enum ByteOrder: String, Sendable, Hashable, CaseIterable {
+        /// BOM `FE FF`, then big-endian code units.
+        case bigEndianWithMark = "be-bom"
+        /// BOM `FF FE`, then little-endian code units.
+        case littleEndianWithMark = "le-bom"
+        /// Big-endian code units and no BOM.
+        case bigEndian = "be"
+    }
+
     /// The text itself.
     public var text: String
     /// The language code, 1–63 bytes of printable US-ASCII.
     public var languageCode: String
     /// How the text is encoded in the payload.
     public var encoding: Encoding
+    /// The UTF-16 layout; ignored for UTF-8 text.
+    public var byteOrder: ByteOrder
 
     /// Creates a text value.
-    public init(_ text: String, languageCode: String, encoding: Encoding = .utf8) {
+    public init(
+        _ text: String, languageCode: String, encoding: Encoding = .utf8, byteOrder: ByteOrder = .bigEndianWithMark
+    ) {
         self.text = text
         self.languageCode = languageCode
         self.encoding = encoding
+        self.byteOrder = byteOrder
+    }
+
+    /// Equal when text, language and encoding are equal, and for UTF-16 the byte order too.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.text == rhs.text && lhs.languageCode == rhs.languageCode && lhs.encoding == rhs.encoding
+            && (lhs.encoding == .utf8 || lhs.byteOrder == rhs.byteOrder)
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(languageCode)
+        hasher.combine(encoding)
+        if encoding == .utf16 { hasher.combine(byteOrder) }
     }
 
     /// The record payload for this text.
     ///
     /// - Throws: `invalidLanguageCode` when the code is empty, longer than 63 bytes or not printable
-    ///   ASCII (offset of the bad byte in the code).
+    ///   ASCII (offset of the bad byte in the code); `invalidText` (offset of the text) for UTF-16
+    ///   without a BOM that starts with U+FEFF or U+FFFE, which a decoder would take for a BOM.
     public func payload() throws(NDEFError) -> [UInt8] {
         let language = Array(languageCode.utf8)
         try Self.checkLanguage(language, base: 0)
@@ -46,8 +81,25 @@ public struct NDEFText: Sendable, Hashable {
         case .utf8:
             out += Array(text.utf8)
         case .utf16:
-            out += [0xFE, 0xFF]
-            for unit in text.utf16 { out += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+            out.reserveCapacity(out.count + 2 + 2 * text.utf16.count)
+            switch byteOrder {
+            case .bigEndianWithMark: out += [0xFE, 0xFF]
+            case .littleEndianWithMark: out += [0xFF, 0xFE]
+            case .bigEndian:
+                if let first = text.utf16.first, first == 0xFEFF || first == 0xFFFE {
+                    let name = first == 0xFEFF ? "U+FEFF" : "U+FFFE"
+                    throw NDEFError(
+                        .invalidText, at: out.count,
+                        "UTF-16 text without a BOM cannot start with \(name) (it reads as a BOM)")
+                }
+            }
+            let littleEndian = byteOrder == .littleEndianWithMark
+            for unit in text.utf16 {
+                let high = UInt8(unit >> 8)
+                let low = UInt8(unit & 0xFF)
+                out.append(littleEndian ? low : high)
+                out.append(littleEndian ? high : low)
+            }
         }
         return out
     }
@@ -81,23 +133,25 @@ public struct NDEFText: Sendable, Hashable {
             }
             self.init(text, languageCode: String(decoding: language, as: UTF8.self), encoding: .utf8)
         } else {
-            let text = try Self.decodeUTF16(Array(body), offset: bodyOffset)
-            self.init(text, languageCode: String(decoding: language, as: UTF8.self), encoding: .utf16)
+            let (text, byteOrder) = try Self.decodeUTF16(Array(body), offset: bodyOffset)
+            self.init(
+                text, languageCode: String(decoding: language, as: UTF8.self), encoding: .utf16, byteOrder: byteOrder)
         }
     }
 
-    private static func decodeUTF16(_ body: [UInt8], offset: Int) throws(NDEFError) -> String {
+    /// The text of a UTF-16 body and its layout, read from the BOM (none: big-endian).
+    private static func decodeUTF16(_ body: [UInt8], offset: Int) throws(NDEFError) -> (String, ByteOrder) {
         guard body.count % 2 == 0 else {
             throw NDEFError(.invalidText, at: offset, "UTF-16 text has an odd number of bytes (\(body.count))")
         }
-        var bigEndian = true
-        var start = 0
+        var byteOrder = ByteOrder.bigEndian
         if body.count >= 2, body[0] == 0xFE, body[1] == 0xFF {
-            start = 2
+            byteOrder = .bigEndianWithMark
         } else if body.count >= 2, body[0] == 0xFF, body[1] == 0xFE {
-            bigEndian = false
-            start = 2
+            byteOrder = .littleEndianWithMark
         }
+        let bigEndian = byteOrder != .littleEndianWithMark
+        let start = byteOrder == .bigEndian ? 0 : 2
         var units: [UInt16] = []
         units.reserveCapacity(body.count / 2)
         var index = start
@@ -110,7 +164,7 @@ public struct NDEFText: Sendable, Hashable {
         guard let text = String(validating: units, as: UTF16.self) else {
             throw NDEFError(.invalidText, at: offset, "the text is not valid UTF-16")
         }
-        return text
+        return (text, byteOrder)
     }
 
     static func checkLanguage(_ language: [UInt8], base: Int) throws(NDEFError) {

@@ -41,10 +41,12 @@ extension RecordJSON {
         case .uri(let uri):
             return ["type": .string("uri"), "uri": .string(uri)]
         case .text(let text):
-            return [
+            var members: [String: JSONValue] = [
                 "type": .string("text"), "text": .string(text.text), "lang": .string(text.languageCode),
                 "encoding": .string(text.encoding.rawValue),
             ]
+            if text.encoding == .utf16 { members["byteOrder"] = .string(text.byteOrder.rawValue) }
+            return members
         case .smartPoster(let poster):
             guard poster.otherRecords.isEmpty else { return nil }
             var members: [String: JSONValue] = ["type": .string("smartposter"), "uri": .string(poster.uri)]
@@ -54,7 +56,10 @@ extension RecordJSON {
                         var item: [String: JSONValue] = [
                             "text": .string(title.text), "lang": .string(title.languageCode),
                         ]
-                        if title.encoding == .utf16 { item["encoding"] = .string("utf16") }
+                        if title.encoding == .utf16 {
+                            item["encoding"] = .string("utf16")
+                            item["byteOrder"] = .string(title.byteOrder.rawValue)
+                        }
                         return .object(item)
                     })
             }

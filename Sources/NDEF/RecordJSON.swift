@@ -7,6 +7,7 @@ import Foundation
 /// ```
 /// {"type": "uri", "uri": "https://…"}
 /// {"type": "text", "text": "…", "lang": "en", "encoding": "utf8" | "utf16"}   lang "en", encoding "utf8" by default
+///  utf16 may add "byteOrder": "be-bom" (default) | "le-bom" | "be"            BOM FE FF, BOM FF FE, no BOM
 /// {"type": "smartposter", "uri": "…", "titles": [{"text": "…", "lang": "en"}],
 ///  "action": "exec" | "save" | "edit", "size": N, "mediaType": "…"}           all but uri optional
 /// {"type": "mime", "mediaType": "application/json", "text" | "hex" | "base64": "…"}
@@ -22,10 +23,10 @@ import Foundation
 /// bare array.
 ///
 /// Output (`encode`) is stable: two-space indentation, sorted keys, one trailing newline. Binary
-/// payloads of mime, external, unknown and wellknown records are always `hex`, and a record whose
-/// typed form would not re-encode to the same bytes (a URI written without its best prefix code,
-/// UTF-16 text without a byte order mark, a Smart Poster in another record order) is written in its
-/// raw form (`wellknown` with `hex`), so `decode(encode(message)) == message` for every valid message.
+/// payloads of mime, external, unknown and wellknown records are always `hex`, UTF-16 text (and titles)
+/// always name their `byteOrder`, and a record whose typed form would not re-encode to the same bytes
+/// (a URI written without its best prefix code, a Smart Poster in another record order) is written in
+/// its raw form (`wellknown` with `hex`), so `decode(encode(message)) == message` for every valid message.
 public enum RecordJSON {
     /// Parses record JSON into a message.
     ///
@@ -77,9 +78,9 @@ public enum RecordJSON {
             mainField = "lang"
             let text = try fields.requiredString("text")
             let lang = try fields.string("lang") ?? "en"
-            let encoding = try textEncoding(&fields)
-            record = try checked(fields.at("lang")) { () throws(NDEFError) in
-                try .text(text, languageCode: lang, encoding: encoding, identifier: id)
+            let (encoding, byteOrder) = try textEncoding(&fields)
+            record = try checked(textErrorPath(fields)) { () throws(NDEFError) in
+                try .text(text, languageCode: lang, encoding: encoding, byteOrder: byteOrder, identifier: id)
             }
         case "smartposter":
             mainField = "uri"
@@ -129,19 +130,45 @@ public enum RecordJSON {
 
     /// Runs an NDEF step, turning its error into a record JSON error at `path`.
     private static func checked<T>(_ path: String, _ body: () throws(NDEFError) -> T) throws(RecordJSONError) -> T {
+        try checked({ _ in path }, body)
+    }
+
+    /// Runs an NDEF step, turning its error into a record JSON error at the path `path` picks for it.
+    private static func checked<T>(
+        _ path: (NDEFError) -> String, _ body: () throws(NDEFError) -> T
+    ) throws(RecordJSONError) -> T {
         do {
             return try body()
         } catch {
-            throw RecordJSONError(path: path, reason: "\(error.message) (\(error.code))")
+            throw RecordJSONError(path: path(error), reason: "\(error.message) (\(error.code))")
         }
     }
 
-    private static func textEncoding(_ fields: inout Fields) throws(RecordJSONError) -> NDEFText.Encoding {
-        guard let name = try fields.string("encoding") else { return .utf8 }
-        guard let encoding = NDEFText.Encoding(rawValue: name) else {
-            throw RecordJSONError(path: fields.at("encoding"), reason: "expected utf8 or utf16, got '\(name)'")
+    /// Where a Text value's error belongs: `text` for the text itself, else `lang`.
+    private static func textErrorPath(_ fields: Fields) -> (NDEFError) -> String {
+        { error in error.code == .invalidText ? fields.at("text") : fields.at("lang") }
+    }
+
+    /// `encoding` (default `utf8`) and, for `utf16` only, `byteOrder` (default `be-bom`).
+    private static func textEncoding(
+        _ fields: inout Fields
+    ) throws(RecordJSONError) -> (NDEFText.Encoding, NDEFText.ByteOrder) {
+        var encoding = NDEFText.Encoding.utf8
+        if let name = try fields.string("encoding") {
+            guard let named = NDEFText.Encoding(rawValue: name) else {
+                throw RecordJSONError(path: fields.at("encoding"), reason: "expected utf8 or utf16, got '\(name)'")
+            }
+            encoding = named
         }
-        return encoding
+        guard let name = try fields.string("byteOrder") else { return (encoding, .bigEndianWithMark) }
+        guard encoding == .utf16 else {
+            throw RecordJSONError(path: fields.at("byteOrder"), reason: "only UTF-16 text has a byte order")
+        }
+        guard let byteOrder = NDEFText.ByteOrder(rawValue: name) else {
+            throw RecordJSONError(
+                path: fields.at("byteOrder"), reason: "expected be-bom, le-bom or be, got '\(name)'")
+        }
+        return (encoding, byteOrder)
     }
 
     private static func smartPoster(_ fields: inout Fields) throws(RecordJSONError) -> NDEFSmartPoster {
@@ -150,12 +177,11 @@ public enum RecordJSON {
             var title = try Fields(item, path: fields.at("titles[\(index)]"))
             let text = try title.requiredString("text")
             let lang = try title.string("lang") ?? "en"
-            let encoding = try textEncoding(&title)
+            let (encoding, byteOrder) = try textEncoding(&title)
             try title.rejectUnknownKeys()
-            _ = try checked(title.at("lang")) { () throws(NDEFError) in
-                try NDEFText(text, languageCode: lang, encoding: encoding).payload()
-            }
-            poster.titles.append(NDEFText(text, languageCode: lang, encoding: encoding))
+            let value = NDEFText(text, languageCode: lang, encoding: encoding, byteOrder: byteOrder)
+            _ = try checked(textErrorPath(title)) { () throws(NDEFError) in try value.payload() }
+            poster.titles.append(value)
         }
         if let name = try fields.string("action") {
             guard let action = NDEFSmartPoster.Action.allCases.first(where: { $0.name == name }) else {

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import Provisioning
 import Reports
 
@@ -47,7 +48,9 @@ struct AuditSummary: Sendable {
             tags: report.findings.count, repeats: repeats, interrupted: interrupted, counts: counts,
             passed: report.findings.allSatisfy { $0.status == .pass }, files: files,
             findings: report.findings.map {
-                Finding(uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail, time: Self.timestamp($0.time))
+                Finding(
+                    uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
+                    time: Self.timestamp($0.time), records: $0.records)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -75,6 +78,8 @@ struct AuditSummary: Sendable {
         var status: String
         var detail: String
         var time: String
+        /// The records read from the tag as record JSON objects; absent when no message was read.
+        var records: [RecordJSONObject]?
     }
 
     /// ISO 8601 in UTC with seconds (`2026-12-02T16:02:26Z`).

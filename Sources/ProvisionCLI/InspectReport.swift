@@ -38,6 +38,9 @@ struct InspectReport: Codable, Sendable {
         var payloadHex: String
         /// The one-line summary `provision ndef decode` prints.
         var summary: String
+        /// The record JSON object `provision ndef decode --json` prints for this record (whole URIs
+        /// and text; `provision ndef encode` turns it back into the record's bytes).
+        var record: RecordJSONObject
     }
 
     /// NDEF status and content.

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import Provisioning
 
 /// What an audit found when it read tags back and compared them with the job: the single input of the
@@ -16,14 +17,20 @@ public struct AuditReport: Sendable, Hashable, Codable {
         public var detail: String
         /// When the tag was read.
         public var time: Date
+        /// The records the tag holds, as record JSON objects (`provision ndef decode --json`): empty for
+        /// an empty message, `nil` when no message was read or it does not decode.
+        public var records: [RecordJSONObject]?
 
-        /// Creates a finding.
-        public init(uid: String, row: Int?, status: AuditStatus, detail: String, time: Date) {
+        /// Creates a finding; `message` is the NDEF message read from the tag, if one was.
+        public init(
+            uid: String, row: Int?, status: AuditStatus, detail: String, time: Date, message: [UInt8]? = nil
+        ) {
             self.uid = uid
             self.row = row
             self.status = status
             self.detail = detail
             self.time = time
+            records = message.flatMap(RecordJSONObject.objects(ofMessage:))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import Provisioning
 
 /// Writes an audit's files into the reports folder.
@@ -52,7 +53,8 @@ public enum AuditReportWriter {
         return text
     }
 
-    /// `audit-<when>.json`: version 1, stable snake_case keys, every finding.
+    /// `audit-<when>.json`: version 1, stable snake_case keys, every finding with the records read
+    /// (`records`: record JSON objects, whose own keys are the record JSON format's).
     public static func json(_ report: AuditReport) -> String {
         var counts: [String: Int] = [:]
         for (status, count) in report.counts { counts[status.rawValue] = count }
@@ -62,7 +64,7 @@ public enum AuditReportWriter {
             findings: report.findings.map {
                 .init(
                     uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
-                    time: RunReportWriter.timestamp($0.time))
+                    time: RunReportWriter.timestamp($0.time), records: $0.records)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -102,6 +104,7 @@ private struct AuditJSON: Encodable {
         var uid: String
         var row: Int?
         var status, detail, time: String
+        var records: [RecordJSONObject]?
     }
     var version: Int
     var job, when: String

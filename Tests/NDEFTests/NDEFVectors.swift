@@ -65,6 +65,32 @@ enum Vectors {
             [.text(NDEFText("😀", languageCode: "en", encoding: .utf16))]),
         MessageVector(
             "Text emoji UTF-8", "D1 01 07 54 02 65 6E F0 9F 98 80", [.text(NDEFText("😀", languageCode: "en"))]),
+        MessageVector(
+            "Text en UTF-16 without BOM", "D1 01 07 54 82 65 6E 00 48 00 69",
+            [.text(NDEFText("Hi", languageCode: "en", encoding: .utf16, byteOrder: .bigEndian))]),
+        MessageVector(
+            "Text en UTF-16 little-endian BOM", "D1 01 09 54 82 65 6E FF FE 48 00 69 00",
+            [.text(NDEFText("Hi", languageCode: "en", encoding: .utf16, byteOrder: .littleEndianWithMark))]),
+        MessageVector(
+            "Text ja UTF-16 little-endian BOM", "D1 01 09 54 82 6A 61 FF FE E5 65 2C 67",
+            [.text(NDEFText("日本", languageCode: "ja", encoding: .utf16, byteOrder: .littleEndianWithMark))]),
+        MessageVector(
+            "Text emoji UTF-16 without BOM", "D1 01 07 54 82 65 6E D8 3D DE 00",
+            [.text(NDEFText("😀", languageCode: "en", encoding: .utf16, byteOrder: .bigEndian))]),
+        MessageVector(
+            "Text empty UTF-16 without BOM", "D1 01 03 54 82 65 6E",
+            [.text(NDEFText("", languageCode: "en", encoding: .utf16, byteOrder: .bigEndian))]),
+        MessageVector(
+            "Smart Poster title UTF-16 little-endian BOM",
+            "D1 02 13 53 70 91 01 02 55 04 61 51 01 09 54 82 65 6E FF FE 48 00 69 00",
+            [
+                .smartPoster(
+                    NDEFSmartPoster(
+                        uri: "https://a",
+                        titles: [
+                            NDEFText("Hi", languageCode: "en", encoding: .utf16, byteOrder: .littleEndianWithMark)
+                        ]))
+            ]),
     ]
 
     static let smartPosters: [MessageVector] = [

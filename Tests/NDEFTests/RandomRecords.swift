@@ -22,17 +22,23 @@ enum RandomRecords {
         let uriPrefix = URIPrefix.all[Int.random(in: 0..<URIPrefix.all.count, using: &random)]
         let language = ["en", "de", "ja", "en-US", "zh-Hant-TW"][Int.random(in: 0..<5, using: &random)]
         let encoding: NDEFText.Encoding = Bool.random(using: &random) ? .utf8 : .utf16
+        let byteOrder = NDEFText.ByteOrder.allCases[Int.random(in: 0..<3, using: &random)]
         do {
             switch Int.random(in: 0..<9, using: &random) {
             case 0: return .uri(uriPrefix + string(maxLength: 40, using: &random), identifier: id)
             case 1:
                 return try .text(
-                    string(maxLength: 300, using: &random), languageCode: language, encoding: encoding, identifier: id)
+                    string(maxLength: 300, using: &random), languageCode: language, encoding: encoding,
+                    byteOrder: byteOrder, identifier: id)
             case 2:
                 let poster = NDEFSmartPoster(
                     uri: uriPrefix + string(maxLength: 20, using: &random),
                     titles: Bool.random(using: &random)
-                        ? [NDEFText(string(maxLength: 20, using: &random), languageCode: language, encoding: encoding)]
+                        ? [
+                            NDEFText(
+                                string(maxLength: 20, using: &random), languageCode: language, encoding: encoding,
+                                byteOrder: byteOrder)
+                        ]
                         : [],
                     action: NDEFSmartPoster.Action(rawValue: UInt8.random(in: 0...3, using: &random)),
                     size: Bool.random(using: &random) ? UInt32.random(in: 0...UInt32.max, using: &random) : nil,

@@ -109,14 +109,64 @@ import Testing
     }
 
     @Test func nonCanonicalRecordsFallBackToRawHex() throws {
+        // A URI without its best prefix code stays raw; UTF-16 text without a BOM is typed ("be").
         let message = try NDEFMessage(
             bytes: try #require(Hex.bytes("91 01 07 54 82 65 6E 00 48 00 69 51 01 09 55 00 68 74 74 70 3A 2F 2F 61")))
         let text = String(decoding: RecordJSON.encode(message), as: UTF8.self)
-        #expect(text.contains(#""hex": "82656E00480069""#))
         #expect(text.contains(#""hex": "00687474703A2F2F61""#))
-        #expect(!text.contains(#""type": "text""#))
         #expect(!text.contains(#""type": "uri""#))
+        #expect(text.contains(#""byteOrder": "be""#))
+        #expect(!text.contains(#""hex": "82656E00480069""#))
         #expect(try RecordJSON.decode(Data(text.utf8)) == message)
+    }
+
+    /// The record JSON of one UTF-16 Text record "Hi" (en) in the given form.
+    private static func utf16Document(_ byteOrder: String) -> String {
+        """
+        {
+          "records": [
+            {
+              "byteOrder": "\(byteOrder)",
+              "encoding": "utf16",
+              "lang": "en",
+              "text": "Hi",
+              "type": "text"
+            }
+          ]
+        }
+
+        """
+    }
+
+    static let utf16Forms: [(hex: String, byteOrder: String)] = [
+        ("D1 01 09 54 82 65 6E FE FF 00 48 00 69", "be-bom"),
+        ("D1 01 09 54 82 65 6E FF FE 48 00 69 00", "le-bom"),
+        ("D1 01 07 54 82 65 6E 00 48 00 69", "be"),
+    ]
+
+    @Test(arguments: utf16Forms)
+    func utf16TextDecodesToJSONNamingItsByteOrder(hex: String, byteOrder: String) throws {
+        let message = try NDEFMessage(bytes: try #require(Hex.bytes(hex)))
+        #expect(String(decoding: RecordJSON.encode(message), as: UTF8.self) == Self.utf16Document(byteOrder))
+    }
+
+    @Test(arguments: utf16Forms)
+    func utf16TextEncodesFromJSONToTheSameBytes(hex: String, byteOrder: String) throws {
+        #expect(Hex.string(try decode(Self.utf16Document(byteOrder)).bytes) == hex)
+    }
+
+    @Test func absentByteOrderIsBigEndianWithBOM() throws {
+        let message = try decode(#"[{"type": "text", "text": "Hi", "encoding": "utf16"}]"#)
+        #expect(Hex.string(message.bytes) == "D1 01 09 54 82 65 6E FE FF 00 48 00 69")
+    }
+
+    @Test func smartPosterTitlesKeepTheirByteOrder() throws {
+        let hex = "D1 02 13 53 70 91 01 02 55 04 61 51 01 09 54 82 65 6E FF FE 48 00 69 00"
+        let message = try NDEFMessage(bytes: try #require(Hex.bytes(hex)))
+        let json = String(decoding: RecordJSON.encode(message), as: UTF8.self)
+        #expect(json.contains(#""byteOrder": "le-bom""#))
+        #expect(json.contains(#""type": "smartposter""#))
+        #expect(Hex.string(try decode(json).bytes) == hex)
     }
 
     @Test func binaryIDsAreWrittenAsHex() throws {
@@ -167,6 +217,24 @@ import Testing
         (#"[{"type": "text"}]"#, "records[0].text", "missing"),
         (#"[{"type": "text", "text": "x", "lang": ""}]"#, "records[0].lang", "the language code is empty"),
         (#"[{"type": "text", "text": "x", "encoding": "latin1"}]"#, "records[0].encoding", "expected utf8 or utf16"),
+        (
+            #"[{"type": "text", "text": "x", "encoding": "utf16", "byteOrder": "le"}]"#, "records[0].byteOrder",
+            "expected be-bom, le-bom or be, got 'le'"
+        ),
+        (#"[{"type": "text", "text": "x", "byteOrder": "be"}]"#, "records[0].byteOrder", "only UTF-16 text"),
+        (
+            #"[{"type": "text", "text": "\ufeffx", "encoding": "utf16", "byteOrder": "be"}]"#, "records[0].text",
+            "UTF-16 text without a BOM cannot start with U+FEFF"
+        ),
+        (
+            #"[{"type": "smartposter", "uri": "a", "titles": [{"text": "t", "byteOrder": "be-bom"}]}]"#,
+            "records[0].titles[0].byteOrder", "only UTF-16 text"
+        ),
+        (
+            #"[{"type": "smartposter", "uri": "a", "#
+                + #""titles": [{"text": "\ufffe", "encoding": "utf16", "byteOrder": "be"}]}]"#,
+            "records[0].titles[0].text", "UTF-16 text without a BOM cannot start with U+FFFE"
+        ),
         (#"[{"type": "smartposter"}]"#, "records[0].uri", "missing"),
         (
             #"[{"type": "smartposter", "uri": "a", "action": "run"}]"#, "records[0].action",

@@ -181,6 +181,42 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(markdown.contains("| \(tampered) | 2 | mismatch |"))
     }
 
+    @Test func findingsCarryTheRecordsReadFromEachTagAsRecordJSON() async throws {
+        let fixture = try await AuditFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        var image = try [UInt8](Data(contentsOf: fixture.image(1)))
+        image[16 + 2 + 10] ^= 0x20  // "example" → "exampLe" on the second tag
+        try Data(image).write(to: fixture.image(1))
+        let outcome = try fixture.audit(["--reader", fixture.reader(extra: 1), "--json"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let uids = (0..<4).map { AuditFixture.uid(fixture.firstUID, plus: $0) }
+        func uri(_ index: Int, host: String = "example.com") -> String {
+            "https://\(host)/p/S\(index + 1)/\(index + 1)?u=\(uids[index])"
+        }
+        let expected: [String: [[String: String]]?] = [
+            uids[0]: [["type": "uri", "uri": uri(0)]],
+            uids[1]: [["type": "uri", "uri": uri(1, host: "exampLe.com")]],  // what the tag holds, not the ledger
+            uids[2]: [["type": "uri", "uri": uri(2)]],
+            uids[3]: nil,  // unknown to the job: not read, so no records
+        ]
+        func records(_ object: [String: Any]) -> [String: [[String: String]]?] {
+            var out: [String: [[String: String]]?] = [:]
+            for finding in object["findings"] as? [[String: Any]] ?? [] {
+                guard let uid = finding["uid"] as? String else { continue }
+                out[uid] = .some(finding["records"] as? [[String: String]])
+            }
+            return out
+        }
+        let object = try json(outcome)
+        #expect(statuses(object) == [uids[0]: "pass", uids[1]: "mismatch", uids[2]: "pass", uids[3]: "unknown"])
+        #expect(records(object) == expected)
+        let file = try Data(contentsOf: try #require(try fixture.auditFiles("json").first))
+        #expect(records(try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])) == expected)
+        // A URI copied out of the report is the tag's tap URL, ready for verify-url.
+        let first = (object["findings"] as? [[String: Any]])?.first?["records"] as? [[String: String]]
+        #expect(first?.first?["uri"] == uri(0))
+    }
+
     @Test func aCloneWithTheProvisionedUIDButAWrongBCCIsAnIdentityMismatch() async throws {
         let fixture = try await AuditFixture.make()
         defer { try? FileManager.default.removeItem(at: fixture.folder) }

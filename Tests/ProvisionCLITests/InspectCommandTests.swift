@@ -49,6 +49,59 @@ import Testing
         #expect((value(report, "cost", "exchanges") as? Int ?? 0) > 0)
     }
 
+    /// A tap URL longer than the 60 characters a one-line summary shortens text to.
+    static let tapURL = "https://example.com/tap/04A1B2C3D4E5F6?counter=000042&mac=0123456789ABCDEF0123456789ABCDEF"
+
+    /// Writes a URI, a little-endian UTF-16 Text and a media record to a fresh simulated tag.
+    private func storeWithRecords() throws -> SimStore {
+        let store = try SimStore()
+        let message = """
+            {"records": [
+              {"type": "uri", "uri": "\(Self.tapURL)"},
+              {"type": "text", "text": "Grüße", "lang": "de", "encoding": "utf16", "byteOrder": "le-bom"},
+              {"type": "mime", "mediaType": "application/octet-stream", "hex": "00FF"}
+            ]}
+            """
+        let write = try ProvisionProcess.run(["write", "--reader", store.spec(), "-"], stdin: Data(message.utf8))
+        #expect(write.status == 0, "\(write.stderr)")
+        return store
+    }
+
+    @Test func jsonRecordsCarryTheirRecordJSONWhichEncodesBackToTheMessage() throws {
+        let store = try storeWithRecords()
+        defer { store.remove() }
+        let report = try jsonOutput(["inspect", "--reader", store.spec(), "--json"])
+        let records = try #require(value(report, "ndef", "records") as? [[String: Any]])
+        let objects = records.compactMap { $0["record"] as? [String: Any] }
+        #expect(objects.count == 3)
+        #expect(objects.first as? [String: String] == ["type": "uri", "uri": Self.tapURL])
+        #expect(
+            objects.dropFirst().first as? [String: String] == [
+                "type": "text", "text": "Grüße", "lang": "de", "encoding": "utf16", "byteOrder": "le-bom",
+            ])
+        #expect(
+            objects.last as? [String: String] == [
+                "type": "mime", "mediaType": "application/octet-stream", "hex": "00FF",
+            ])
+        for key in ["index", "tnf", "type", "id", "payloadHex", "summary"] {  // the keys before, unchanged
+            #expect(records.allSatisfy { $0[key] != nil }, "missing \(key)")
+        }
+        // The objects, as a user would copy them out, are record JSON for the very bytes on the tag.
+        let document = try JSONSerialization.data(withJSONObject: ["records": objects])
+        let encoded = try ProvisionProcess.run(["ndef", "encode"], stdin: document)
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(encoded.stdout == "\(try #require(value(report, "ndef", "messageHex") as? String))\n")
+    }
+
+    @Test func textShowsTheWholeURI() throws {
+        let store = try storeWithRecords()
+        defer { store.remove() }
+        let outcome = try ProvisionProcess.run(["inspect", "--reader", store.spec()])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("URI \"\(Self.tapURL)\","), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("text \"Grüße\" (de, utf16 le-bom)"))
+    }
+
     @Test func notNDEFTagIsReportedNotFailed() throws {
         let report = try jsonOutput(["inspect", "--reader", "sim:mf0ul11", "--json"])
         #expect(value(report, "ndef", "status") as? String == "notSupported")

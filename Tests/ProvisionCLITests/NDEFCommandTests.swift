@@ -74,6 +74,25 @@ import Testing
         #expect(twice.stdout == decoded.stdout)
     }
 
+    @Test(arguments: [
+        ("D1 01 0B 54 82 65 6E FE FF 00 E9 D8 3D DE 00", "be-bom"),
+        ("D1 01 0B 54 82 65 6E FF FE E9 00 3D D8 00 DE", "le-bom"),
+        ("D1 01 09 54 82 65 6E 00 E9 D8 3D DE 00", "be"),
+    ])
+    func decodeShowsUTF16TextInEveryByteOrderAndEncodeGivesTheBytesBack(hex: String, byteOrder: String) throws {
+        let decoded = try ProvisionProcess.run(["ndef", "decode", "--json"], stdin: Data(hex.utf8))
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(decoded.stdout.utf8)) as? [String: Any])
+        let records = try #require(document["records"] as? [[String: String]])
+        #expect(
+            records == [["type": "text", "text": "é😀", "lang": "en", "encoding": "utf16", "byteOrder": byteOrder]])
+        let encoded = try ProvisionProcess.run(["ndef", "encode"], stdin: Data(decoded.stdout.utf8))
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(encoded.stdout == hex + "\n")
+        let line = try ProvisionProcess.run(["ndef", "decode"], stdin: Data(hex.utf8))
+        #expect(line.stdout.contains(#"text "é😀" (en, utf16 \#(byteOrder))"#), "\(line.stdout)")
+    }
+
     @Test func binaryTLVAreaDecodes() throws {
         let directory = try Fixtures.temporaryDirectory("ndef-cli")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -45,3 +45,15 @@ import Testing
     #expect(findings[4]["row"] == nil)
     #expect(findings[2]["row"] as? Int == 3)
 }
+
+@Test func auditJSONListsTheRecordsReadAsRecordJSON() throws {
+    let data = Data(AuditReportWriter.json(SampleReports.audit()).utf8)
+    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let findings = try #require(json["findings"] as? [[String: Any]])
+    let uri = { (index: Int) in [["type": "uri", "uri": "https://example.com/t/\(index)?c=0000\(index)"]] }
+    #expect(findings[0]["records"] as? [[String: String]] == uri(0))
+    #expect(findings[7]["records"] as? [[String: String]] == uri(7))
+    #expect(findings[5]["records"] as? [[String: String]] == [])  // an empty message has no records
+    #expect(findings[2]["records"] == nil)  // the bytes read do not decode
+    #expect(findings[4]["records"] == nil)  // nothing was read
+}

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import NDEF
 import Provisioning
 import Reports
 
@@ -91,15 +92,28 @@ enum SampleReports {
             attempts: attempts)
     }
 
-    /// A small audit with every status and a hostile detail.
+    /// The message of the audit's passing tag `index`: its tap URL.
+    static func auditMessage(_ index: Int) -> [UInt8] {
+        NDEFMessage(records: [.uri("https://example.com/t/\(index)?c=0000\(index)")]).bytes
+    }
+
+    /// A small audit with every status and a hostile detail; passes hold a URI, the unlocked tag an
+    /// empty message, the first mismatch bytes that do not decode, the unknown tag nothing read.
     static func audit() -> AuditReport {
         let statuses: [AuditStatus] = [.pass, .pass, .mismatch, .pass, .unknown, .unlocked, .pass, .mismatch, .pass]
         let findings = statuses.enumerated().map { index, status in
-            AuditReport.Finding(
+            let message: [UInt8]? =
+                switch status {
+                case .unknown: nil
+                case .unlocked: []
+                case .mismatch: index == 2 ? [0xD1, 0x01] : auditMessage(index)
+                default: auditMessage(index)
+                }
+            return AuditReport.Finding(
                 uid: "04A1B2C3D4" + String(index, radix: 16, uppercase: true).leftPadded(to: 4),
                 row: status == .unknown ? nil : index + 1, status: status,
                 detail: status == .mismatch ? "page 7 <script>alert(\"x\")</script> & more" : "",
-                time: start.addingTimeInterval(Double(index) * 2.5))
+                time: start.addingTimeInterval(Double(index) * 2.5), message: message)
         }
         return AuditReport(job: "museum-labels-2026", when: start, readers: ["sim:ntag215"], findings: findings)
     }

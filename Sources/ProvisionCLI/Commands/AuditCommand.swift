@@ -49,11 +49,13 @@ struct AuditCommand: Command {
         audit-<when>.md/.json/.csv/.html into the job's reports folder and prints a summary.
 
         Options:
-          --reader SPEC     reader to use (repeatable; default: the manifest's readers, else \(ReaderFactory.defaultSpec))
+          --reader SPEC     reader to use (repeatable; default: the manifest's readers, else the job's chip on sim:)
           --count N         stop after N tags
           --idle SECONDS    stop after this long without a tag
           --max-unknown N   stop after N unknown tags in a row, exit 1 (default 20; 0 never stops)
-          --json            print a stable JSON object (version 1) instead of the table
+          --json            print a stable JSON object (version 1) instead of the table; each
+                            finding lists the records read ("records": the objects 'provision
+                            ndef decode --json' prints; absent when no message was read)
           --quiet, -q       no prompts or per-tag lines
 
         \(ReaderFactory.specHelp)
@@ -122,7 +124,7 @@ struct AuditCommand: Command {
                 AuditReport.Finding(
                     uid: Hex.compact($0.verdict.uid), row: $0.verdict.row,
                     status: $0.verdict.status, detail: $0.verdict.detail,
-                    time: $0.time)
+                    time: $0.time, message: $0.verdict.message)
             })
         let files: [URL]
         do {

@@ -15,8 +15,8 @@ struct InspectCommand: Command {
         lock state (static lock bytes, dynamic lock bytes, CC), protection (AUTH0, PROT, CFGLCK,
         AUTHLIM, NFC counter), the originality signature (checked against NXP's key and the
         repository's simulator test key; the output says which one matched), reader notes, and the
-        NDEF records one per line (as 'provision ndef decode' prints them). The tag is released at
-        the end.
+        NDEF records one per line (as 'provision ndef decode' prints them, URIs whole). The tag is
+        released at the end.
 
         With --manifest of a job that has a 'protect' section, the job's key is loaded (as 'run'
         loads it) and an NTAG21x is authenticated before anything is read: PWD_AUTH with the password
@@ -35,7 +35,8 @@ struct InspectCommand: Command {
           version 1 · reader · uid (hex) · atqa · sak · uidAnomalies [text]
           chip {model ntag213…mf0ul21 (absent: generic), name, getVersion, vendor, suspectedClone, genericReason}
           ndef {status readWrite|readOnly|notSupported, capacity, messageLength, messageHex,
-                records [{index, tnf, type, id, payloadHex, summary}], error}
+                records [{index, tnf, type, id, payloadHex, summary, record}], error}
+                (record: the record's object as 'provision ndef decode --json' prints it, URIs whole)
           locks {staticBytes, staticLockedPages [page], dynamicBytes, dynamicLockedRanges [[first,last]],
                  cc, ccWriteAccess, ccPhoneCompatible} (absent when pages 0–3 are unreadable)
           protection {auth0, passwordProtected, prot, cfglck, authlim, nfcCounterEnabled, mirror}

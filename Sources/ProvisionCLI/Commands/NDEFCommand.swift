@@ -32,6 +32,9 @@ struct NDEFCommand: Command {
         Record JSON, one object per record:
           {"type": "uri", "uri": "https://example.com"}
           {"type": "text", "text": "Hello", "lang": "en", "encoding": "utf8"}
+          {"type": "text", "text": "Hello", "encoding": "utf16", "byteOrder": "le-bom"}
+              (byteOrder of UTF-16 text: "be-bom" = FE FF then big-endian, the default;
+               "le-bom" = FF FE then little-endian; "be" = big-endian without a BOM)
           {"type": "smartposter", "uri": "…", "titles": [{"text": "…", "lang": "en"}],
            "action": "exec", "size": 1024, "mediaType": "text/html"}
           {"type": "mime", "mediaType": "application/json", "text": "{}"}     (or "hex", "base64")
@@ -144,6 +147,8 @@ struct NDEFCommand: Command {
     }
 
     /// One line for a record: index, TNF, type, ID, payload summary, payload size.
+    ///
+    /// URIs are shown whole, so a tap URL can be copied from the line; long text and data are shortened.
     static func describe(_ record: NDEFPayload, index: Int) -> String {
         let tnf = "\(record.typeNameFormat) (\(record.typeNameFormat.rawValue))"
         let type = record.type.isEmpty ? "no type" : "type \(field(record.type))"
@@ -156,10 +161,12 @@ struct NDEFCommand: Command {
         guard let content = try? record.content() else { return "data \(preview(record.payload))" }
         switch content {
         case .empty: return "empty"
-        case .uri(let uri): return "URI \(quoted(uri))"
-        case .text(let text): return "text \(quoted(text.text)) (\(text.languageCode), \(text.encoding.rawValue))"
+        case .uri(let uri): return "URI \(quoted(uri, whole: true))"
+        case .text(let text):
+            let form = text.encoding == .utf16 ? "utf16 \(text.byteOrder.rawValue)" : text.encoding.rawValue
+            return "text \(quoted(text.text)) (\(text.languageCode), \(form))"
         case .smartPoster(let poster):
-            var parts = ["smart poster \(quoted(poster.uri))"]
+            var parts = ["smart poster \(quoted(poster.uri, whole: true))"]
             parts += poster.titles.map { "title \(quoted($0.text)) (\($0.languageCode))" }
             if let action = poster.action { parts.append("action \(action.name)") }
             if let size = poster.size { parts.append("size \(size)") }
@@ -167,7 +174,7 @@ struct NDEFCommand: Command {
             if !poster.otherRecords.isEmpty { parts.append("\(poster.otherRecords.count) other records") }
             return parts.joined(separator: ", ")
         case .absoluteURI(let uri, let payload):
-            return "absolute URI \(quoted(uri))" + (payload.isEmpty ? "" : ", data \(preview(payload))")
+            return "absolute URI \(quoted(uri, whole: true))" + (payload.isEmpty ? "" : ", data \(preview(payload))")
         case .wellKnown(_, let payload), .mime(_, let payload), .external(_, let payload), .unknown(let payload):
             if let text = String(validating: payload, as: UTF8.self), !payload.isEmpty,
                 !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })
@@ -184,8 +191,9 @@ struct NDEFCommand: Command {
         return Hex.compact(bytes)
     }
 
-    private static func quoted(_ text: String) -> String {
-        let short = text.count > 60 ? String(text.prefix(60)) + "…" : text
+    /// `text` in quotes with control characters escaped; cut at 60 characters unless `whole`.
+    private static func quoted(_ text: String, whole: Bool = false) -> String {
+        let short = !whole && text.count > 60 ? String(text.prefix(60)) + "…" : text
         return "\"" + short.unicodeScalars.map { $0.escaped(asASCII: false) }.joined() + "\""
     }
 

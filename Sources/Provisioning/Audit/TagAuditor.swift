@@ -80,11 +80,23 @@ public struct TagAuditor: Sendable {
         return TagVerdict(uid: uid, row: nil, status: .unknown, detail: detail)
     }
 
-    /// Compares what was read with the ledger's record: the identity of pages 0–2 (a clone, under
-    /// `identityCheck: refuse`), then the message's SHA-256 (a mirror window put back to its placeholder), then the lock state the job asks for, then the configuration
-    /// pages against `expected`.
+    /// Judges a tag read back against the ledger's record and the job's lock and configuration.
+    ///
+    /// Checks, in order: the identity of pages 0–2 (a clone, under `identityCheck: refuse`), the
+    /// message's SHA-256 (a mirror window put back to its placeholder), the lock state the job asks
+    /// for, the configuration pages against `expected`. The verdict carries the message as read, so
+    /// reports can show what the tag holds.
     public func classify(
         _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration? = nil
+    ) -> TagVerdict {
+        var verdict = judge(reading, recorded: recorded, row: row, expected: expected)
+        verdict.message = reading.message
+        return verdict
+    }
+
+    /// The verdict of `classify`, without the message.
+    private func judge(
+        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration?
     ) -> TagVerdict {
         let uid = recorded.uid
         if let refused = reading.authenticationRefused {

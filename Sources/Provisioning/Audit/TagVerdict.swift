@@ -33,12 +33,16 @@ public struct TagVerdict: Sendable, Hashable {
     public var status: Status
     /// What was found, in words (what differed, which other job owns the UID).
     public var detail: String
+    /// The NDEF message read from the tag, as it was on the tag (mirrored values included); `nil` when
+    /// none was read (not in the ledger, password refused, NDEF unreadable).
+    public var message: [UInt8]?
 
     /// Creates a verdict.
-    public init(uid: [UInt8], row: Int?, status: Status, detail: String) {
+    public init(uid: [UInt8], row: Int?, status: Status, detail: String, message: [UInt8]? = nil) {
         self.uid = uid
         self.row = row
         self.status = status
         self.detail = detail
+        self.message = message
     }
 }
