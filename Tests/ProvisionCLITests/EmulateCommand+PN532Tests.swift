@@ -47,7 +47,8 @@ enum NfcpyReader {
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: stderr)
+        let text = String(decoding: stdout, as: UTF8.self)
+        return Outcome(status: process.terminationStatus, stdout: text, stderr: stderr)
     }
 }
 
@@ -60,31 +61,50 @@ struct EmulateCommandPN532Tests {
         (outcome.json?["ndef"] as? [[String: Any]])?.map { ($0["uri"] as? String) ?? "" }
     }
 
-    /// libnfc's raw mode (our backend: CRC off in TxMode/RxMode) outlives its session, as a real
-    /// PN532's registers do; nfcpy never sets TX CRC itself, so its reads work only because the
-    /// select leaves CRC on. nfcpy must see the NTAG215 and the message libnfc wrote.
-    @Test(.enabled(if: NfcpyReader.isAvailable, "nfcpy is not installed (make deps installs it)"))
-    func nfcpyReadsWhatLibnfcWroteOnTheSameEmulator() async throws {
-        let uri = "https://example.com/issue-27/16"
+    /// nfcpy reads the blank tag, `provision write` writes `uri` through stock libnfc and closes,
+    /// nfcpy reads again: all on one `provision emulate pn532 --lenient-power ARGS` process.
+    private func nfcpyAfterLibnfc(
+        writing uri: String, emulatorArguments: [String] = []
+    ) async throws -> (blank: NfcpyReader.Outcome, read: NfcpyReader.Outcome) {
         let (emulator, slave) = try await ChildProvision.pn532(
-            ["--tags", "sim:ntag215?uid=04C0FFEE271600", "--lenient-power"])
+            ["--tags", "sim:ntag215?uid=04C0FFEE271600", "--lenient-power"] + emulatorArguments)
         try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
-
         let blank = try await NfcpyReader.readTag(at: slave)
-        #expect(blank.status == 0, "\(blank.stdout)\(blank.stderr)")
-        #expect(blank.json?["type"] as? String == "NTAG215", "\(blank.stdout)")
-        #expect(uris(blank) == [], "a formatted, empty NDEF area")
-
         let written = try await onThread {
             try ProvisionProcess.run(["write", "--reader", "nfc:pn532_uart:" + slave, "--uri", uri])
         }
         #expect(written.status == 0, "\(written.stdout)\(written.stderr)")
-
         let read = try await NfcpyReader.readTag(at: slave)
+        #expect(try await emulator.stop() == 0)
+        return (blank, read)
+    }
+
+    /// libnfc's raw mode (our backend: CRC off in TxMode/RxMode) outlives its session, as a real
+    /// PN532's registers do; nfcpy never sets TX CRC itself, so its reads work only because the
+    /// select switches CRC on. nfcpy must see the NTAG215 and the message libnfc wrote.
+    @Test(.enabled(if: NfcpyReader.isAvailable, "nfcpy is not installed (make deps installs it)"))
+    func nfcpyReadsWhatLibnfcWroteOnTheSameEmulator() async throws {
+        let uri = "https://example.com/issue-27/16"
+        let (blank, read) = try await nfcpyAfterLibnfc(writing: uri)
+        #expect(blank.status == 0, "\(blank.stdout)\(blank.stderr)")
+        #expect(blank.json?["type"] as? String == "NTAG215", "\(blank.stdout)")
+        #expect(uris(blank) == [], "a formatted, empty NDEF area")
         #expect(read.status == 0, "\(read.stdout)\(read.stderr)")
         #expect(read.json?["type"] as? String == "NTAG215", "\(read.stdout)")
         #expect(read.json?["product"] as? String == "NXP NTAG215")
         #expect(uris(read) == [uri], "\(read.stdout)")
-        #expect(try await emulator.stop() == 0)
+    }
+
+    /// The emulator as it was (`--select-keeps-crc`: selects keep the host's CRC bits): nfcpy's tag
+    /// commands go out without CRC_A after the libnfc session, the tag NAKs them, and nfcpy sees a
+    /// generic Type 2 tag without NDEF, as issue 27 item 16 reported. A fresh session reads fine.
+    @Test(.enabled(if: NfcpyReader.isAvailable, "nfcpy is not installed (make deps installs it)"))
+    func nfcpyCannotReadAfterLibnfcWhenSelectsKeepTheHostsCRCBits() async throws {
+        let (blank, read) = try await nfcpyAfterLibnfc(
+            writing: "https://example.com/issue-27/16", emulatorArguments: ["--select-keeps-crc"])
+        #expect(blank.json?["type"] as? String == "NTAG215", "\(blank.stdout)")
+        #expect(read.status == 0, "\(read.stdout)\(read.stderr)")
+        #expect(read.json?["type"] as? String == "Type2Tag", "\(read.stdout)")
+        #expect(uris(read) == nil, "\(read.stdout)")
     }
 }
