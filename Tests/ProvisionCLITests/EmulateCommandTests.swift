@@ -29,7 +29,8 @@ func controlRequest(_ path: String, _ line: String) throws -> String {
 struct EmulateCommandTests {
     @Test func usageErrorsExit64() async {
         for arguments in [["emulate"], ["emulate", "toaster"], ["emulate", "pn532", "--timing", "slow"],
-                          ["emulate", "pn532", "--tags", "sim:ntag215?count=x"], ["emulate", "pn532", "extra"]] {
+                          ["emulate", "pn532", "--tags", "sim:ntag215?count=x"], ["emulate", "pn532", "extra"],
+                          ["emulate", "pn532", "--select-sets-crc", "--select-keeps-crc"]] {
             let context = CommandContext.buffered()
             #expect(await ProvisionCLI.run(arguments, context: context) == 64, "\(arguments)")
             #expect(context.err.text.hasPrefix("error: "))

@@ -33,10 +33,11 @@ import Testing
         print("libnfc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)")
     }
 
-    /// Firmware variants the backend learns at the first re-activation: selects that switch CRC
-    /// back on (`--select-sets-crc`, raw mode restored after every select) and an InSelect that
-    /// does not wake a halted tag (`--inselect-reqa`, re-activation by field cycle). The job is the same.
-    @Test(arguments: [["--select-sets-crc"], ["--inselect-reqa"], ["--select-sets-crc", "--inselect-reqa"]])
+    /// Firmware variants the backend learns at the first re-activation: selects that keep the
+    /// host's CRC bits (`--select-keeps-crc`, raw mode never restored; the default switches CRC back
+    /// on, raw mode is restored after every select) and an InSelect that does not wake a halted tag
+    /// (`--inselect-reqa`, re-activation by field cycle). The job is the same.
+    @Test(arguments: [["--select-keeps-crc"], ["--inselect-reqa"], ["--select-keeps-crc", "--inselect-reqa"]])
     func firmwareVariantsRunTheSameJob(_ variant: [String]) async throws {
         let folder = try JobFolder(rows: 6)
         let (emulator, slave) = try await ChildProvision.pn532(

@@ -132,11 +132,12 @@ struct LibNFCReaderTests {
 
     /// PN532 frames per step of a tag cycle: raw mode is queued once (ReadRegister + WriteRegister)
     /// and never undone for selects; a re-activation is InDeselect + InSelect (no field cycle);
-    /// after the first one two ReadRegister learn that this chip keeps the CRC bits, later selects
-    /// cost nothing; the tag that `release` sees arrive is handed to the next `poll` without a
-    /// second select.
+    /// after the first one two ReadRegister learn that this chip keeps the CRC bits (a firmware
+    /// whose selects keep them, `selectSetsCRC` off), later selects cost nothing; the tag that
+    /// `release` sees arrive is handed to the next `poll` without a second select.
     @Test func aTagCycleSendsNoFrameItDoesNotNeed() async throws {
         let pn532 = try EmulatedPN532(count: 2, lineMode: true)
+        pn532.emulator.withChip { $0.selectSetsCRC = false }
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         let emulator = pn532.emulator
         let last = Mutex(emulator.stats.frames)
@@ -208,16 +209,16 @@ struct LibNFCReaderTests {
     /// A chip whose selects keep the host's CRC bits: the first select in raw mode reads TxMode and
     /// RxMode once (2 ReadRegister); after every later select a tag command is one frame.
     @Test func crcBitsAreReadOnceWhenSelectsKeepThem() async throws {
-        let (answers, frames, image) = try await writesAfterReactivations([5, 6, 7])
+        let (answers, frames, image) = try await writesAfterReactivations([5, 6, 7]) { $0.selectSetsCRC = false }
         #expect(answers == Array(repeating: [0x0A], count: 4))
         #expect(frames == [3, 1, 1], "2 ReadRegister + InCommunicateThru once, then InCommunicateThru")
         #expect(image == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7])
     }
 
-    /// A chip whose selects switch CRC back on (`selectSetsCRC`): the bits are read once, then every
-    /// select is followed by ReadRegister + WriteRegister, and the tag commands still work.
+    /// A chip whose selects switch CRC back on (`selectSetsCRC`, the default): the bits are read once,
+    /// then every select is followed by ReadRegister + WriteRegister, and the tag commands still work.
     @Test func crcBitsASelectSetsAreWrittenBackAfterEverySelect() async throws {
-        let (answers, frames, image) = try await writesAfterReactivations([5, 6]) { $0.selectSetsCRC = true }
+        let (answers, frames, image) = try await writesAfterReactivations([5, 6])
         #expect(answers == Array(repeating: [0x0A], count: 3))
         #expect(frames == [5, 3], "learning reads, then ReadRegister, WriteRegister, InCommunicateThru")
         #expect(image == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6])
@@ -228,6 +229,7 @@ struct LibNFCReaderTests {
     /// read the bits again, and the retried write succeeds.
     @Test func crcBitsAreReadAgainAfterAnExchangeFails() async throws {
         let pn532 = try EmulatedPN532()
+        pn532.emulator.withChip { $0.selectSetsCRC = false }
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         let emulator = pn532.emulator

@@ -239,6 +239,86 @@ struct PN532ChipTests {
         #expect(chip.handle([0xD4, 0x42, 0x60, 0xF8, 0x32]) == .reply([0xD5, 0x43, 0x02]))
     }
 
+    /// What a libnfc session in raw mode (`NP_HANDLE_CRC` off, as our backend leaves it) hands on when
+    /// it closes: InRelease, field off, PowerDown. The chip is lenient, as nfcpy needs it.
+    private func chipAfterARawModeLibnfcSession() -> (PN532Chip, OneTagField) {
+        let (chip, field) = awakeChip()
+        chip.strict = false
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        #expect(chip.handle([0xD4, 0x08, 0x63, 0x02, 0x00, 0x63, 0x03, 0x00]) == .reply([0xD5, 0x09]))
+        #expect(chip.handle([0xD4, 0x52, 0x00]) == .reply([0xD5, 0x53, 0x00]))
+        #expect(chip.handle([0xD4, 0x32, 0x01, 0x00]) == .reply([0xD5, 0x33]))
+        #expect(chip.handle([0xD4, 0x16, 0xF0]) == .reply([0xD5, 0x17, 0x00]))
+        return (chip, field)
+    }
+
+    /// nfcpy's open after it: GetFirmwareVersion, SAMConfiguration, SetParameters, RFConfiguration
+    /// items 5 and 1 (AutoRFCA, field off). None of it writes a register.
+    private func nfcpyOpens(_ chip: PN532Chip) {
+        for frame: [UInt8] in [[0x02], [0x14, 0x01, 0x00, 0x00], [0x12, 0x00], [0x32, 0x05, 0x01, 0x00, 0x01],
+                               [0x32, 0x01, 0x02]] {
+            guard case .reply = chip.handle([0xD4] + frame) else {
+                Issue.record("no reply to \(frame)")
+                return
+            }
+        }
+    }
+
+    private let crcBits: [UInt8] = [0xD4, 0x06, 0x63, 0x02, 0x63, 0x03]
+
+    @Test func registersOutliveAHostSessionAndItsPowerDown() {
+        let (chip, _) = chipAfterARawModeLibnfcSession()
+        nfcpyOpens(chip)
+        #expect(chip.handle(crcBits) == .reply([0xD5, 0x07, 0x00, 0x00]), "CRC off, as libnfc left it")
+    }
+
+    /// A select switches CRC on both ways, whatever the last host left (issue 27 item 16): nfcpy
+    /// clears RX CRC for a Type 2 tag and relies on the chip for TX CRC, so its GET_VERSION goes
+    /// out with CRC_A and the raw answer comes back with its own.
+    @Test(arguments: [[UInt8]([0x4A, 0x01, 0x00]), [0x60, 0x01, 0x01, 0x10]])
+    func aSelectSwitchesCRCOnWhateverTheLastHostLeft(_ activation: [UInt8]) throws {
+        let (chip, field) = chipAfterARawModeLibnfcSession()
+        nfcpyOpens(chip)
+        guard case .reply(let found) = chip.handle([0xD4] + activation) else {
+            Issue.record("no tag found")
+            return
+        }
+        #expect(found.count > 3 && found[2] == 0x01, "one target")
+        #expect(chip.handle(crcBits) == .reply([0xD5, 0x07, 0x80, 0x80]))
+        #expect(chip.handle([0xD4, 0x08, 0x63, 0x03, 0x00]) == .reply([0xD5, 0x09]))
+        let tag = try #require(field.tag)
+        let version: [UInt8] = [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03, 0x01, 0x9E]
+        tag.answer = .data(version)
+        #expect(chip.handle([0xD4, 0x42, 0x60]) == .reply([0xD5, 0x43, 0x00] + version))
+        #expect(tag.raw.last?.0 == [0x60, 0xF8, 0x32])
+    }
+
+    @Test func inSelectSwitchesCRCOnAgainAfterTheHostClearedIt() {
+        let (chip, _) = awakeChip()
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        _ = chip.handle([0xD4, 0x08, 0x63, 0x02, 0x00, 0x63, 0x03, 0x00])
+        #expect(chip.handle([0xD4, 0x44, 0x00]) == .reply([0xD5, 0x45, 0x00]))
+        #expect(chip.handle([0xD4, 0x54, 0x01]) == .reply([0xD5, 0x55, 0x00]))
+        #expect(chip.handle(crcBits) == .reply([0xD5, 0x07, 0x80, 0x80]))
+    }
+
+    /// `selectSetsCRC` off (`--select-keeps-crc`): the host's bits survive selects, and a session's
+    /// raw mode reaches the next host, which then sends its commands without CRC_A.
+    @Test func aFirmwareThatKeepsTheHostsCRCBitsCarriesRawModeIntoTheNextSession() throws {
+        let (chip, field) = chipAfterARawModeLibnfcSession()
+        chip.selectSetsCRC = false
+        nfcpyOpens(chip)
+        #expect(chip.handle([0xD4, 0x4A, 0x01, 0x00]).isTagFound)
+        #expect(chip.handle(crcBits) == .reply([0xD5, 0x07, 0x00, 0x00]))
+        #expect(chip.handle([0xD4, 0x44, 0x00]) == .reply([0xD5, 0x45, 0x00]))
+        #expect(chip.handle([0xD4, 0x54, 0x01]) == .reply([0xD5, 0x55, 0x00]))
+        #expect(chip.handle(crcBits) == .reply([0xD5, 0x07, 0x00, 0x00]))
+        let tag = try #require(field.tag)
+        tag.answer = .nak(1)
+        #expect(chip.handle([0xD4, 0x42, 0x60]) == .reply([0xD5, 0x43, 0x00, 0x01]))
+        #expect(tag.raw.last?.0 == [0x60])
+    }
+
     @Test func autoPollFindsTheTagInLibnfcsLayout() {
         let (chip, _) = awakeChip()
         #expect(chip.handle([0xD4, 0x60, 0x14, 0x02, 0x20, 0x10, 0x03, 0x11, 0x12, 0x04, 0x03])

@@ -6,9 +6,13 @@ import TagEmulator
 extension EmulateCommand {
     /// `provision emulate pn532`: opens the pty, prints its path, serves until SIGINT/SIGTERM.
     static func runPN532(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let options = try Arguments(arguments, flags: ["line", "lenient-power", "select-sets-crc", "inselect-reqa"],
+        let flags: Set = ["line", "lenient-power", "select-sets-crc", "select-keeps-crc", "inselect-reqa"]
+        let options = try Arguments(arguments, flags: flags,
                                     options: ["tags", "timing", "baud", "path-file", "control", "misbehave"])
         try options.requirePositionals(0...0, usage: "provision emulate pn532 [options]")
+        if options.flag("select-sets-crc"), options.flag("select-keeps-crc") {
+            throw CLIError.usage("--select-sets-crc and --select-keeps-crc exclude each other")
+        }
         let field: PN532TagPopulation
         do {
             var spec = try ReaderSpec(options.value("tags") ?? "sim:ntag215")
@@ -26,7 +30,7 @@ extension EmulateCommand {
         let controlPath = options.value("control").map { context.url(forPath: $0).path }
         let configuration = PN532Emulator.Configuration(
             timing: timing, baud: baud, controlSocketPath: controlPath, strictPower: !options.flag("lenient-power"),
-            selectSetsCRC: options.flag("select-sets-crc"),
+            selectSetsCRC: !options.flag("select-keeps-crc"),
             inSelectWakesHalted: !options.flag("inselect-reqa"))
         let emulator: PN532Emulator
         do {

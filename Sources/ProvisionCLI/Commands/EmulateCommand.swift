@@ -7,7 +7,7 @@ struct EmulateCommand: Command {
     static let help = """
         Usage: provision emulate pn532 [--tags SPEC] [--timing instant|datasheet] [--baud 115200]
                                        [--path-file FILE] [--control SOCKET] [--line] [--lenient-power]
-                                       [--select-sets-crc] [--inselect-reqa] [--misbehave LIST]
+                                       [--select-keeps-crc] [--inselect-reqa] [--misbehave LIST]
 
         Serves a software PN532 (firmware 1.6) on a new pseudo-terminal and prints its path
         (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
@@ -24,8 +24,9 @@ struct EmulateCommand: Command {
           --lenient-power    accept any command right after reset (LowVbat) and after PowerDown
                              without a 55 wake-up, as hosts like nfcpy expect; default: strict
                              (only SAMConfiguration after reset)
-          --select-sets-crc  a select leaves CRC handling on in TxMode/RxMode (what real firmware
-                             does is unverified; default: the host's setting is kept)
+          --select-keeps-crc a select keeps the host's CRC bits in TxMode/RxMode; default: it
+                             switches CRC on both ways, as the PN532's SELECT needs and as nfcpy
+                             relies on (--select-sets-crc, still accepted, names the default)
           --inselect-reqa    InSelect does not wake a target InDeselect halted (REQA instead of
                              WUPA; unverified on real firmware; default: it wakes it)
           --path-file FILE   also write the pty path to FILE (removed on exit)

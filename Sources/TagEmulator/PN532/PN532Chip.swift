@@ -45,10 +45,18 @@ public final class PN532Chip {
     public var strict = true
     /// The status byte InDataExchange returns for a Type 2 NAK (`14`, `pn532-libnfc.md` §12).
     public var nakStatus: UInt8 = 0x14
-    /// Whether a successful InListPassiveTarget / InAutoPoll leaves CRC handling on in TxMode and
-    /// RxMode (as the activation itself needs) instead of keeping the host's setting. What real
-    /// firmware does is unverified (`docs/pn532.md`, "Frames per tag"); off by default, as before.
-    public var selectSetsCRC = false
+    /// Whether an activation (InListPassiveTarget, InAutoPoll, InSelect) leaves CRC on in TxMode and RxMode.
+    ///
+    /// On by default, as a real PN532 does it (inferred, not measured on silicon): the activation's
+    /// SELECT goes out with CRC_A and its SAK comes back with one, so the firmware switches both bits
+    /// on, and nfcpy's design shows it does not put the host's back. The CIU registers outlive a host
+    /// session (InRelease, PowerDown and the next wake-up keep them), so hosts that do not reset them
+    /// count on the select: nfcpy never sets TX CRC and clears RX CRC after each Type 2 select. With
+    /// the host's bits kept, a libnfc session that ended in raw mode (CRC off, as `provision write
+    /// --reader nfc:` leaves it) made nfcpy's next session send its tag commands without CRC_A; the tag
+    /// NAKed them and nfcpy saw a generic Type2Tag without NDEF (issue 27 item 16, `docs/pn532.md`
+    /// "Across host sessions"). `false` (`--select-keeps-crc`) models a firmware that keeps them.
+    public var selectSetsCRC = true
     /// Whether InSelect wakes a target InDeselect halted (WUPA, as the emulator assumes) or sends
     /// REQA, so a halted target stays silent (`false`). Real firmware is unverified (`docs/pn532.md`).
     public var inSelectWakesHalted = true
@@ -250,7 +258,8 @@ public final class PN532Chip {
         return nil
     }
 
-    /// Makes `tag` target 1; with `selectSetsCRC`, the activation leaves CRC on both ways.
+    /// Makes `tag` target 1; with `selectSetsCRC`, the activation leaves CRC on both ways (its SELECT
+    /// and SAK carry CRC_A), whatever the host or an earlier host session had set.
     private func activated(_ tag: any TagEndpoint) {
         selected = tag
         deselected = nil

@@ -33,7 +33,7 @@ public final class PN532Emulator: @unchecked Sendable {
         public var controlSocketPath: String?
         /// Whether the chip enforces the strict wake-up rules (`PN532Chip.strict`).
         public var strictPower: Bool
-        /// Whether selects switch CRC handling back on (`PN532Chip.selectSetsCRC`).
+        /// Whether selects switch CRC handling back on, as a real PN532 does (`PN532Chip.selectSetsCRC`).
         public var selectSetsCRC: Bool
         /// Whether InSelect wakes a halted target (`PN532Chip.inSelectWakesHalted`).
         public var inSelectWakesHalted: Bool
@@ -41,7 +41,7 @@ public final class PN532Emulator: @unchecked Sendable {
         /// Creates settings.
         public init(
             timing: Timing = .instant, baud: Int = 115_200, nakStatus: UInt8 = 0x14, controlSocketPath: String? = nil,
-            strictPower: Bool = true, selectSetsCRC: Bool = false, inSelectWakesHalted: Bool = true
+            strictPower: Bool = true, selectSetsCRC: Bool = true, inSelectWakesHalted: Bool = true
         ) {
             self.selectSetsCRC = selectSetsCRC
             self.inSelectWakesHalted = inSelectWakesHalted
