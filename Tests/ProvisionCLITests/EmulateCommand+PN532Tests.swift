@@ -18,9 +18,6 @@ enum NfcpyReader {
         }
     }
 
-    /// Whether `python3` can import nfcpy here.
-    static var isAvailable: Bool { (try? python(["-c", "import nfc, ndef"]).status) == 0 }
-
     /// nfcpy's view of the tag on the PN532 at `path`: its open sequence, `connect`, the NDEF read.
     static func readTag(at path: String) async throws -> Outcome {
         try await onThread { try python([Fixtures.url("nfcpy/read_tag.py").path, path]) }
@@ -82,7 +79,7 @@ struct EmulateCommandPN532Tests {
     /// libnfc's raw mode (our backend: CRC off in TxMode/RxMode) outlives its session, as a real
     /// PN532's registers do; nfcpy never sets TX CRC itself, so its reads work only because the
     /// select switches CRC on. nfcpy must see the NTAG215 and the message libnfc wrote.
-    @Test(.enabled(if: NfcpyReader.isAvailable, "nfcpy is not installed (make deps installs it)"))
+    @Test
     func nfcpyReadsWhatLibnfcWroteOnTheSameEmulator() async throws {
         let uri = "https://example.com/issue-27/16"
         let (blank, read) = try await nfcpyAfterLibnfc(writing: uri)
@@ -98,7 +95,7 @@ struct EmulateCommandPN532Tests {
     /// The emulator as it was (`--select-keeps-crc`: selects keep the host's CRC bits): nfcpy's tag
     /// commands go out without CRC_A after the libnfc session, the tag NAKs them, and nfcpy sees a
     /// generic Type 2 tag without NDEF, as issue 27 item 16 reported. A fresh session reads fine.
-    @Test(.enabled(if: NfcpyReader.isAvailable, "nfcpy is not installed (make deps installs it)"))
+    @Test
     func nfcpyCannotReadAfterLibnfcWhenSelectsKeepTheHostsCRCBits() async throws {
         let (blank, read) = try await nfcpyAfterLibnfc(
             writing: "https://example.com/issue-27/16", emulatorArguments: ["--select-keeps-crc"])
