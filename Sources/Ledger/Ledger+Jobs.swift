@@ -128,7 +128,8 @@ extension Ledger {
         }
     }
 
-    static let jobColumns = "name, manifest_sha256, template_sha256, total_rows, created_at, started_at, finished_at"
+    static let jobColumns =
+        "name, manifest_sha256, template_sha256, total_rows, created_at, started_at, finished_at, records_sha256"
 
     func jobInfo(_ name: String) throws(LedgerError) -> JobInfo? {
         try connection.queryFirst("SELECT \(Self.jobColumns) FROM jobs WHERE name = ?", [.text(name)]) {
@@ -140,6 +141,6 @@ extension Ledger {
         JobInfo(
             name: s.text(0), manifestHash: s.text(1), templateHash: s.text(2), totalRows: s.int(3),
             createdAt: try LedgerFormat.date(s.text(4)), startedAt: try LedgerFormat.date(s.optionalText(5)),
-            finishedAt: try LedgerFormat.date(s.optionalText(6)))
+            finishedAt: try LedgerFormat.date(s.optionalText(6)), recordsHash: s.optionalText(7))
     }
 }

@@ -163,6 +163,12 @@ extension Ledger {
                    key_id, key_fingerprint
             FROM records WHERE state = 'done';
         """,
+        // 5: the records file's hash (a changed CSV is refused like a changed manifest), and reissued rows
+        // (`provision reissue`: a new row with a done row's fields, linked to it).
+        """
+        ALTER TABLE jobs ADD COLUMN records_sha256 TEXT;
+        ALTER TABLE records ADD COLUMN reissue_of INTEGER;
+        """,
     ]
 
     /// The schema version this build writes.

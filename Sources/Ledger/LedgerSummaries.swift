@@ -16,6 +16,9 @@ public struct JobInfo: Sendable, Hashable {
     public var startedAt: Date?
     /// When the last run finished, if any.
     public var finishedAt: Date?
+    /// SHA-256 of the records file the rows came from, lower-case hex (`nil`: a ledger from before
+    /// schema 5, or no rows added yet).
+    public var recordsHash: String? = nil
 }
 
 /// Rows of a job by state.

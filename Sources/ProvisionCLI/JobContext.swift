@@ -66,6 +66,39 @@ struct JobContext: Sendable {
         return CLIError(code, error.description)
     }
 
+    /// Creates the ledger and reports folders (0700) and proves both writable with a probe file, before
+    /// any tag is touched: an unwritable reports folder was once found only after every tag was
+    /// programmed. The folders are where they always were (a started job finds its ledger).
+    func prepareOutputFolders() throws(CLIError) {
+        let folders = [("ledger", manifest.ledgerURL.deletingLastPathComponent()), ("reports", manifest.reportsURL)]
+        for (role, folder) in folders {
+            let probe = folder.appendingPathComponent(".provision-probe-\(ProcessInfo.processInfo.processIdentifier)")
+            do {
+                try PrivateFiles.createFolder(folder)
+                try PrivateFiles.write(Array("probe\n".utf8), to: probe)
+                try FileManager.default.removeItem(at: probe)
+            } catch {
+                throw CLIError(
+                    .cannotCreate,
+                    "cannot write to the \(role) folder \(manifest.displayPath(folder)) (\(error.localizedDescription)); "
+                        + "no tag was touched")
+            }
+        }
+    }
+
+    /// The records file (CSV or JSON Lines), `nil` when the rows are written in the manifest.
+    var recordsURL: URL? {
+        switch manifest.records {
+        case .csv(let url), .jsonLines(let url): url
+        case .inline: nil
+        }
+    }
+
+    /// SHA-256 of the records file, lower-case hex (`nil` for inline rows: the manifest's hash covers them).
+    func recordsSHA256() throws(CLIError) -> String? {
+        try recordsURL.map { url throws(CLIError) in try Self.hash(of: url) }
+    }
+
     /// SHA-256 of a file, lower-case hex.
     static func hash(of url: URL) throws(CLIError) -> String {
         guard let data = FileManager.default.contents(atPath: url.path) else {

@@ -34,33 +34,37 @@ struct LineSession: Sendable {
             connections.append(try await JobContext.openLedger(at: ledgerURL, create: false))
         }
         let names = uniqueNames(readers.map(\.name))
-        let outcomes = await withTaskGroup(of: (String, Result<WorkerStop, any Error>).self) { group in
+        let ends = await withTaskGroup(of: WorkerEnd.self) { group in
             for ((reader, connection), name) in zip(zip(readers, connections), names) {
                 let worker = LineWorker(
                     reader: reader, name: name, ledger: connection, job: lineJob, settings: settings,
                     events: { progress.handle($0) }, shouldStop: { interrupts.stopRequested })
                 group.addTask {
                     do {
-                        return (name, .success(try await worker.run()))
+                        return WorkerEnd(reader: name, stop: try await worker.run(), failure: nil)
                     } catch {
-                        return (name, .failure(error))
+                        return WorkerEnd(reader: name, stop: nil, failure: "reader \(name) stopped: \(error)")
                     }
                 }
             }
-            var outcomes: [(String, Result<WorkerStop, any Error>)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes
+            var ends: [WorkerEnd] = []
+            for await end in group { ends.append(end) }
+            return ends
         }
         var session = LineSession(readerFailures: [], interrupted: interrupts.stopRequested)
-        for (name, outcome) in outcomes {
-            switch outcome {
-            case .failure(let error): session.readerFailures.append("reader \(name) stopped: \(error)")
-            case .success(.wrongChip): session.pausedReaders.append(name)
-            case .success: continue
-            }
+        for end in ends {
+            if let failure = end.failure { session.readerFailures.append(failure) }
+            if end.stop == .wrongChip { session.pausedReaders.append(end.reader) }
         }
         return session
     }
+}
+
+/// How one worker ended: its stop, or the failure that ended it.
+private struct WorkerEnd: Sendable {
+    var reader: String
+    var stop: WorkerStop?
+    var failure: String?
 }
 
 /// Reader names made unique for the ledger and reports (`sim:ntag215`, `sim:ntag215 #2`, …).

@@ -134,7 +134,7 @@ import Testing
                 """)
         }
         let ledger = try await Ledger.open(path: path)
-        #expect(try await ledger.settings().schemaVersion == 4)
+        #expect(try await ledger.settings().schemaVersion == Ledger.schemaVersion)
         let indexes = try await ledger.rawQuery(
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         #expect(

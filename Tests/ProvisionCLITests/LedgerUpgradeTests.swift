@@ -19,7 +19,8 @@ import Testing
             try connection.execute(
                 """
                 ATTACH '\(path)' AS current;
-                INSERT INTO jobs SELECT * FROM current.jobs;
+                INSERT INTO jobs SELECT name, manifest_sha256, template_sha256, total_rows, created_at, started_at,
+                    finished_at FROM current.jobs;
                 INSERT INTO records(job, row, fields_json, message_sha256, message_length, state, uid, claimed_by,
                                     attempts, created_at, claimed_at, finished_at)
                     SELECT job, row, fields_json, message_sha256, message_length, state, uid, claimed_by, attempts,

@@ -12,7 +12,7 @@ struct RunCommand: Command {
     static let summary = "program the tags of a job: pre-flight, write, verify, lock, log, report"
     static let help = """
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
-                             [--accept-changed-manifest] [--no-feedback] [--allow-test-keys]
+                             [--accept-changed-manifest] [--accept-new-rows] [--no-feedback] [--allow-test-keys]
                              [--max-wrong-chip N]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
@@ -41,8 +41,11 @@ struct RunCommand: Command {
           --no-feedback    no LED/buzzer signal on readers that have them (ACR122U-style PC/SC:
                            green and a short beep on pass, red and a long beep on fail)
           --accept-changed-manifest
-                           continue a job whose manifest or template changed since it started
-                           (recorded in the ledger)
+                           continue a job whose manifest, template or records file changed since
+                           it started (recorded in the ledger; registered rows keep their fields)
+          --accept-new-rows
+                           add rows appended to the end of the records file since the job started
+                           (every registered row must be unchanged; recorded in the ledger)
           --allow-test-keys
                            run a job that trusts the repository's test signing key or uses a
                            documented sample key on a real (non-simulated) reader; without it such a
@@ -68,7 +71,7 @@ struct RunCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["quiet", "json", "accept-changed-manifest", "no-feedback", "allow-test-keys"], options: ["reader", "idle", "max-wrong-chip"],
+            arguments, flags: ["quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys"], options: ["reader", "idle", "max-wrong-chip"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let idle = try args.value("idle").map { text throws(CLIError) -> Double in
@@ -87,6 +90,7 @@ struct RunCommand: Command {
             for id in job.keys.keys.sorted() { context.err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")") }
         }
         try refuseTestKeys(job, specs: specs, allowed: args.flag("allow-test-keys"))
+        try job.prepareOutputFolders()
         let readers = try await ReaderFactory.open(specs)
         if job.manifest.security.signature == .require {
             for reader in readers where !reader.capabilities.rawCommands {
@@ -98,7 +102,10 @@ struct RunCommand: Command {
         }
         let ledgerURL = job.manifest.ledgerURL
         let ledger = try await JobContext.openLedger(at: ledgerURL, create: true, notes: context.err)
-        try await register(job, in: ledger, accept: args.flag("accept-changed-manifest"))
+        try await register(
+            job, in: ledger,
+            policy: ChangePolicy(
+                acceptChanged: args.flag("accept-changed-manifest"), acceptNewRows: args.flag("accept-new-rows")))
         let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
         let session = try await LineSession.run(
             job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
@@ -157,39 +164,6 @@ struct RunCommand: Command {
                 context.err.line("… and \(summary.problemCount - summary.problems.count) more problems")
             }
             throw CLIError.data("pre-flight found \(summary.problemCount) problem(s); no tag was touched, no ledger created")
-        }
-    }
-
-    /// Registers the job and adds its rows (idempotent; skipped when the ledger already holds them).
-    static func register(_ job: JobContext, in ledger: Ledger, accept: Bool) async throws(CLIError) {
-        let name = job.manifest.job
-        do {
-            let info = try await ledger.registerJob(
-                name: name, manifestHash: job.manifestSHA256, templateHash: job.templateSHA256,
-                acceptChangedManifest: accept)
-            try await ledger.markStarted(job: name)
-            if info.totalRows > 0 { return }
-            var batch: [RowInput] = []
-            for result in try job.manifest.rows() {
-                let row = try result.get()
-                let bytes = try job.template.render(row: row, late: nil).bytes
-                batch.append(RowInput(
-                    row: row.row, fields: row.fields, messageSHA256: [], messageLength: bytes.count))
-                if batch.count == 5_000 {
-                    try await ledger.addRows(job: name, rows: batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
-            try await ledger.addRows(job: name, rows: batch)
-        } catch let error as LedgerError {
-            if error.code == .manifestMismatch {
-                throw CLIError(.dataError, "\(error.message); to continue anyway use --accept-changed-manifest")
-            }
-            throw JobContext.cliError(error)
-        } catch let error as JobInputError {
-            throw CLIError(.dataError, error.description)
-        } catch {
-            throw CLIError(.ioError, "\(error)")
         }
     }
 }
