@@ -22,12 +22,18 @@ public struct ClaimedRow: Sendable, Hashable {
     /// When the row was first claimed by this UID (unchanged on resume): the row's late-bound
     /// `timestamp`, so a resumed row renders to the same bytes.
     public var claimedAt: Date
+    /// The done row this row reissues (`provision reissue`), if any: it renders as that row does.
+    public var reissueOf: Int?
+
+    /// The row number the message renders from: the original row of a reissue, else this row.
+    public var renderedRow: Int { reissueOf ?? row }
 
     /// Creates a claimed row.
     public init(
         job: String, row: Int, fields: [String: String], messageSHA256: [UInt8], messageLength: Int,
-        uid: [UInt8], attempts: Int, resumed: Bool, claimedAt: Date = Date()
+        uid: [UInt8], attempts: Int, resumed: Bool, claimedAt: Date = Date(), reissueOf: Int? = nil
     ) {
+        self.reissueOf = reissueOf
         self.job = job
         self.row = row
         self.fields = fields

@@ -86,7 +86,7 @@ extension Ledger {
     static let claimOfRow = "SELECT \(claimColumns) FROM records WHERE job = ? AND row = ?"
 
     /// What a claim reads from its row (`claimedRow(_:job:uid:resumed:claimedAt:)` maps them).
-    static let claimColumns = "row, fields_json, message_sha256, message_length, attempts, claimed_at"
+    static let claimColumns = "row, fields_json, message_sha256, message_length, attempts, claimed_at, reissue_of"
 
     /// The job and row `uid` was provisioned as, in any job, or `nil`.
     public func isProvisioned(uid: [UInt8]) async throws(LedgerError) -> RowReference? {
@@ -189,6 +189,12 @@ extension Ledger {
     /// - Throws: `.unknownRow`, or `.invalidState` for a `pending` or `done` row.
     public func release(job: String, row: Int, by: String, note: String? = nil) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
+            if try rowState(job: job, row: row) == .done {
+                throw LedgerError(
+                    .invalidState,
+                    "row \(row) of job \(job) is done, and a done row stays final; if its tag was destroyed, "
+                        + "issue the row again: provision reissue MANIFEST --row \(row) --reason TEXT")
+            }
             let uid = try requireState(job: job, row: row, in: [.claimed, .failed, .burned])
             try reopen(job: job, row: row)
             try insertEvent(
@@ -212,6 +218,13 @@ extension Ledger {
             UPDATE records SET state = 'pending', uid = NULL, claimed_by = NULL, claimed_at = NULL, finished_at = NULL
             WHERE job = ? AND row = ?
             """, [.text(job), .int(row)])
+    }
+
+    /// The state of a row, or `nil` for no such row.
+    func rowState(job: String, row: Int) throws(LedgerError) -> RecordState? {
+        try connection.queryFirst("SELECT state FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]) {
+            RecordState(rawValue: $0.text(0))
+        } ?? nil
     }
 
     /// Checks the row is in one of `states` and returns its UID.
@@ -254,7 +267,7 @@ extension Ledger {
         return ClaimedRow(
             job: job, row: s.int(0), fields: try LedgerFormat.fields(s.text(1)),
             messageSHA256: try LedgerFormat.bytes(s.text(2)), messageLength: s.int(3), uid: uid,
-            attempts: s.int(4), resumed: resumed, claimedAt: stored)
+            attempts: s.int(4), resumed: resumed, claimedAt: stored, reissueOf: s.optionalInt(6))
     }
 
     private func insertAttempt(job: String, _ attempt: AttemptRecord) throws(LedgerError) {

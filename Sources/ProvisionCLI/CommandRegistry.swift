@@ -11,6 +11,7 @@ enum CommandRegistry {
         AuditCommand.self,
         ReportCommand.self,
         ReleaseCommand.self,
+        ReissueCommand.self,
         VerifyURLCommand.self,
         EmulateCommand.self,
     ]

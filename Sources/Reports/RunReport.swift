@@ -114,6 +114,26 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var tags: [TagLine]
     /// Every attempt, in time order.
     public var attempts: [AttemptLine]
+    /// Rows issued again for destroyed tags (`provision reissue`), in row order.
+    public var reissues: [ReissueLine] = []
+
+    /// One reissued row: the new row, the done row it repeats, who, why (with the original UID), when.
+    public struct ReissueLine: Sendable, Hashable, Codable {
+        public var row: Int
+        public var original: Int
+        public var by: String
+        public var detail: String
+        public var time: Date?
+
+        /// Creates a line.
+        public init(row: Int, original: Int, by: String, detail: String, time: Date?) {
+            self.row = row
+            self.original = original
+            self.by = by
+            self.detail = detail
+            self.time = time
+        }
+    }
 
     /// Creates a report.
     public init(

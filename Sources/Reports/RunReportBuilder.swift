@@ -30,7 +30,10 @@ public enum RunReportBuilder {
                 time: entry.recordedAt, reader: readerByUID[Hex.compact(entry.tag.uid)] ?? "")
         }
         let attemptLines = attempts.map(line)
-        return RunReport(
+        let reissues = try await ledger.reissues(job: job).map {
+            RunReport.ReissueLine(row: $0.row, original: $0.original, by: $0.by, detail: $0.detail, time: $0.at)
+        }
+        var report = RunReport(
             job: job, manifestSHA256: info.manifestHash, templateSHA256: info.templateHash, readers: readers,
             startedAt: attempts.first?.startedAt ?? info.startedAt,
             finishedAt: attempts.last?.finishedAt ?? info.finishedAt,
@@ -38,6 +41,8 @@ public enum RunReportBuilder {
                 total: counts.total, done: counts.done, failed: counts.failed, burned: counts.burned,
                 claimed: counts.claimed, pending: counts.pending),
             tags: tagLines, attempts: attemptLines)
+        report.reissues = reissues
+        return report
     }
 
     static func line(_ attempt: AttemptRecord) -> RunReport.AttemptLine {

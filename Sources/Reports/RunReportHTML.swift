@@ -36,6 +36,7 @@ public enum RunReportHTML {
                 .svg(prefix: "pf"),
             caption: "Bars: failed attempts per class, largest first (duplicates included); line: cumulative share.")
         body += "</section>\n<section>\n<h2>Failures</h2>\n" + failuresTable(report) + "</section>\n"
+        body += RunReportWriter.reissueHTML(report)
         body += "<section>\n<h2>Tags done</h2>\n" + tagTables(report) + "</section>\n"
         return HTMLPage.document(title: "Run report — \(report.job)", body: body)
     }

@@ -30,6 +30,7 @@ extension RunReportWriter {
             text += "| \(phase.rawValue) | \(spread.count) | \(format(spread.p50, digits: 2)) | "
             text += "\(format(spread.p95, digits: 2)) | \(format(spread.max, digits: 2)) |\n"
         }
+        text += reissueSection(report)
         text += "\n## Failures by class\n\n"
         if figures.failuresByClass.isEmpty {
             text += "None.\n"
@@ -60,7 +61,10 @@ extension RunReportWriter {
             tags_per_hour: figures.tagsPerHour, first_pass_yield: figures.firstPassYield, retries: figures.retries,
             failures_by_class: failures, phases: phases, exchanges_per_tag: figures.exchangesPerTag,
             measured_ms_per_tag: figures.measuredPerTagMilliseconds,
-            airtime_ms_per_tag: figures.airtimePerTagMilliseconds, measured_over_airtime: figures.measuredOverAirtime)
+            airtime_ms_per_tag: figures.airtimePerTagMilliseconds, measured_over_airtime: figures.measuredOverAirtime,
+            reissued: report.reissues.map {
+                .init(row: $0.row, original_row: $0.original, by: $0.by, detail: $0.detail, at: $0.time.map(timestamp))
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
@@ -86,4 +90,11 @@ private struct SummaryJSON: Encodable {
     var phases: [String: [String: Double]]
     var exchanges_per_tag, measured_ms_per_tag: Double
     var airtime_ms_per_tag, measured_over_airtime: Double?
+    struct Reissued: Encodable {
+        var row, original_row: Int
+        var by, detail: String
+        var at: String?
+    }
+    /// Rows issued again for destroyed tags (added in schema 5; empty when none).
+    var reissued: [Reissued]
 }

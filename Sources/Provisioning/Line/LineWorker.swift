@@ -164,8 +164,8 @@ public struct LineWorker: Sendable {
         let message: [UInt8]
         let mirror: MirrorPlan?
         do {
-            message = try job.render(claim.row, claim.fields, uid, claim.claimedAt)
-            mirror = try job.mirror?(claim.row, claim.fields, uid)
+            message = try job.render(claim.renderedRow, claim.fields, uid, claim.claimedAt)
+            mirror = try job.mirror?(claim.renderedRow, claim.fields, uid)
         } catch {
             // Pre-flight rendered every row; reaching here means the row data changed under us.
             try await ledger.returnToPending(job: job.name, row: claim.row, detail: "render failed: \(error)")

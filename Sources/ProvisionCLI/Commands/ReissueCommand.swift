@@ -1,0 +1,47 @@
+import Foundation
+import Ledger
+import Provisioning
+
+/// `provision reissue`: a done row whose tag was destroyed gets a new row with the same fields.
+struct ReissueCommand: Command {
+    static let name = "reissue"
+    static let summary = "issue a done row again for a destroyed tag: a new linked row (recorded)"
+    static let usage = "provision reissue MANIFEST --row N --reason TEXT [--by NAME]"
+    static let help = """
+        Usage: \(usage)
+
+        A done row stays final: its tag is recorded, so audit and verify-url still know it. When that
+        tag was destroyed after it was programmed (crushed in packing, scrapped at QA), reissue the row:
+        a new pending row is appended with the same fields, linked to the original (records.reissue_of),
+        and the next tag presented gets it and is programmed with the same message (the original row's
+        serial and fields; its own UID). The reissue is recorded in the ledger's events with who did it
+        (--by, default $USER) and why (--reason, required), and the reports list it.
+
+        Exit: 0 reissued, 64 usage, 65 the row is not done (use provision release for a claimed,
+        failed or burned row) or does not exist, 66 no manifest or ledger.
+
+        Example: provision reissue jobs/batch.json --row 17 --reason "crushed in the packing line" --by alice
+
+        """
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+        let args = try Arguments(arguments, flags: [], options: ["row", "reason", "by"])
+        try args.requirePositionals(1...1, usage: usage)
+        guard let row = try args.integer("row", in: 1...Int.max) else { throw CLIError.usage("missing --row N") }
+        guard let reason = args.value("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CLIError.usage("missing --reason TEXT: say why the row is issued again (it is recorded)")
+        }
+        let job = try JobContext.load(args.positionals[0], context: context)
+        let by = args.value("by") ?? context.environment["USER"] ?? "operator"
+        let ledger = try await JobContext.openLedger(at: job.manifest.ledgerURL, create: false, notes: context.err)
+        let new: Int
+        do {
+            new = try await ledger.reissue(job: job.manifest.job, row: row, by: by, reason: reason)
+        } catch {
+            throw JobContext.cliError(error)
+        }
+        context.out.line(
+            "row \(row) of job \(job.manifest.job) reissued as row \(new) by \(by); the next tag presented gets it")
+        return .success
+    }
+}
