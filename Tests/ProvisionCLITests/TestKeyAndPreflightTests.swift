@@ -73,3 +73,18 @@ import Testing
         for file in files { #expect(try mode(file) == 0o600, "\(file.lastPathComponent)") }
     }
 }
+
+/// validate and run report a failed pre-flight with the same lines, prefix and count (issue 27 item 12).
+@Test func validateAndRunReportPreflightProblemsAlike() throws {
+    let folder = try JobFolder(rows: 4, tag: "ntag213")
+    defer { try? FileManager.default.removeItem(at: folder.url) }
+    let long = String(repeating: "B", count: 300)
+    try Data("sku,name\nA,a\n\(long),b\nC,c\n\(long),d\n".utf8).write(to: folder.url.appendingPathComponent("rows.csv"))
+    let validate = try ProvisionProcess.run(["validate", "job.json"], directory: folder.url)
+    let run = try ProvisionProcess.run(
+        ["run", "job.json", "--reader", folder.sim("ntag213", uid: "04000000000001")], directory: folder.url)
+    #expect(validate.status == 65 && run.status == 65)
+    #expect(validate.stderr == run.stderr, "validate:\n\(validate.stderr)\nrun:\n\(run.stderr)")
+    #expect(run.stderr.contains("rows.csv:3:1: row 2:") && run.stderr.contains("rows.csv:5:1: row 4:"))
+    #expect(run.stderr.contains("error: pre-flight found 2 problems in 4 rows; no tag was touched, no ledger created"))
+}

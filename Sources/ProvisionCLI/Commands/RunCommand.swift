@@ -158,12 +158,6 @@ struct RunCommand: Command {
         } catch {
             throw CLIError(error.code == .fileMissing ? .noInput : .dataError, error.description)
         }
-        guard summary.isValid else {
-            for problem in summary.problems { context.err.line(problem.description) }
-            if summary.problemCount > summary.problems.count {
-                context.err.line("… and \(summary.problemCount - summary.problems.count) more problems")
-            }
-            throw CLIError.data("pre-flight found \(summary.problemCount) problem(s); no tag was touched, no ledger created")
-        }
+        guard summary.isValid else { throw PreFlightOutput.failure(summary, context: context) }
     }
 }

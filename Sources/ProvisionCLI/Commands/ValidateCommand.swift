@@ -41,17 +41,7 @@ struct ValidateCommand: Command {
         } else if summary.isValid {
             context.out.write(text(summary))
         }
-        guard summary.isValid else {
-            if !json {
-                for problem in summary.problems { context.err.line(problem.description) }
-                if summary.problemCount > summary.problems.count {
-                    context.err.line("… and \(summary.problemCount - summary.problems.count) more problems")
-                }
-            }
-            let plural = summary.problemCount == 1 ? "problem" : "problems"
-            throw CLIError.data(
-                "pre-flight found \(summary.problemCount) \(plural) in \(summary.rows) rows; no tag was touched")
-        }
+        guard summary.isValid else { throw PreFlightOutput.failure(summary, context: context, printProblems: !json) }
         return .success
     }
 
