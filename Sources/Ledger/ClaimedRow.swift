@@ -25,15 +25,22 @@ public struct ClaimedRow: Sendable, Hashable {
     /// The done row this row reissues (`provision reissue`), if any: it renders as that row does.
     public var reissueOf: Int?
 
+    /// What an append job found on this row's tag at its first presentation (`[]`: an empty NDEF
+    /// message), once recorded: a resumed append writes this plus the new records, whatever a torn
+    /// write left on the tag.
+    public var originalMessage: [UInt8]?
+
     /// The row number the message renders from: the original row of a reissue, else this row.
     public var renderedRow: Int { reissueOf ?? row }
 
     /// Creates a claimed row.
     public init(
         job: String, row: Int, fields: [String: String], messageSHA256: [UInt8], messageLength: Int,
-        uid: [UInt8], attempts: Int, resumed: Bool, claimedAt: Date = Date(), reissueOf: Int? = nil
+        uid: [UInt8], attempts: Int, resumed: Bool, claimedAt: Date = Date(), reissueOf: Int? = nil,
+        originalMessage: [UInt8]? = nil
     ) {
         self.reissueOf = reissueOf
+        self.originalMessage = originalMessage
         self.job = job
         self.row = row
         self.fields = fields

@@ -86,7 +86,8 @@ extension Ledger {
     static let claimOfRow = "SELECT \(claimColumns) FROM records WHERE job = ? AND row = ?"
 
     /// What a claim reads from its row (`claimedRow(_:job:uid:resumed:claimedAt:)` maps them).
-    static let claimColumns = "row, fields_json, message_sha256, message_length, attempts, claimed_at, reissue_of"
+    static let claimColumns =
+        "row, fields_json, message_sha256, message_length, attempts, claimed_at, reissue_of, original_message"
 
     /// The job and row `uid` was provisioned as, in any job, or `nil`.
     public func isProvisioned(uid: [UInt8]) async throws(LedgerError) -> RowReference? {
@@ -267,7 +268,8 @@ extension Ledger {
         return ClaimedRow(
             job: job, row: s.int(0), fields: try LedgerFormat.fields(s.text(1)),
             messageSHA256: try LedgerFormat.bytes(s.text(2)), messageLength: s.int(3), uid: uid,
-            attempts: s.int(4), resumed: resumed, claimedAt: stored, reissueOf: s.optionalInt(6))
+            attempts: s.int(4), resumed: resumed, claimedAt: stored, reissueOf: s.optionalInt(6),
+            originalMessage: try s.optionalText(7).map { text throws(LedgerError) in try LedgerFormat.bytes(text) })
     }
 
     private func insertAttempt(job: String, _ attempt: AttemptRecord) throws(LedgerError) {

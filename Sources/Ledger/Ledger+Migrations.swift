@@ -163,11 +163,13 @@ extension Ledger {
                    key_id, key_fingerprint
             FROM records WHERE state = 'done';
         """,
-        // 5: the records file's hash (a changed CSV is refused like a changed manifest), and reissued rows
-        // (`provision reissue`: a new row with a done row's fields, linked to it).
+        // 5: the records file's hash (a changed CSV is refused like a changed manifest), reissued rows
+        // (`provision reissue`: a new row with a done row's fields, linked to it), and the message an
+        // append job found on the row's tag at its first presentation (hex; '' for an empty tag).
         """
         ALTER TABLE jobs ADD COLUMN records_sha256 TEXT;
         ALTER TABLE records ADD COLUMN reissue_of INTEGER;
+        ALTER TABLE records ADD COLUMN original_message TEXT;
         """,
     ]
 

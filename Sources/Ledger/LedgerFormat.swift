@@ -8,7 +8,7 @@ enum LedgerFormat {
     private static let upperDigits = Array("0123456789ABCDEF".utf8)
     private static let lowerDigits = Array("0123456789abcdef".utf8)
 
-    /// Upper-case hex of a UID.
+    /// Upper-case hex of a UID (and of message bytes).
     static func uid(_ bytes: [UInt8]) -> String { hex(bytes, digits: upperDigits) }
 
     /// Lower-case hex of a digest.

@@ -136,6 +136,7 @@ struct JobContext: Sendable {
         }
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
         job.identityCheck = manifest.identityCheck
+        job.append = manifest.mode == .append
         if hasMirror {
             job.mirror = { row, fields, uid in
                 try template.mirrorPlan(

@@ -20,6 +20,8 @@ struct WriteReport: Codable, Sendable {
     /// The message written, as hex, and its length.
     var messageHex: String
     var messageBytes: Int
+    /// With --append: the message the tag held before (hex; empty string for an empty tag).
+    var originalMessageHex: String?
     /// The tag's NDEF capacity as checked.
     var capacity: Int
     /// `written` (verified, and locked when asked) or `failed`.
@@ -48,6 +50,7 @@ struct WriteReport: Codable, Sendable {
         chip = session.identity.chip?.rawValue
         messageHex = Hex.string(message)
         messageBytes = message.count
+        originalMessageHex = outcome.original.map { Hex.string($0) }
         capacity = outcome.capacity
         self.outcome = outcome.failure == nil ? "written" : "failed"
         failureClass = outcome.failure?.failureClass

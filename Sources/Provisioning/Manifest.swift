@@ -66,11 +66,22 @@ public struct Manifest: Sendable {
     public var security = ManifestSecurity()
     /// What a tag whose pages 0–2 disagree with its anticollision UID, BCCs or INT gets (default `refuse`).
     public var identityCheck: IdentityCheck = .refuse
+    /// `mode`: what the job does with a tag's existing message (default `write`: replace it).
+    public var mode: WriteMode = .write
+
+    /// `mode` in a manifest.
+    public enum WriteMode: String, Sendable, Hashable, CaseIterable {
+        /// The rendered message replaces whatever the tag holds.
+        case write
+        /// The rendered records are added after the tag's existing ones (read-modify-write); the message
+        /// found at a tag's first presentation is kept in the ledger, so a resumed append writes the whole.
+        case append
+    }
 
     /// The keys a manifest may contain.
     public static let knownKeys: [String] = [
         "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
-        "ledger", "reports", "keys", "signature", "protect", "identityCheck",
+        "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode",
     ]
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

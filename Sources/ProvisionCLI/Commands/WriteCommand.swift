@@ -8,9 +8,9 @@ struct WriteCommand: Command {
     static let name = "write"
     static let summary = "write an NDEF message to one tag (verify, optional lock)"
     static let help = """
-        Usage: provision write [--reader SPEC] [--lock] [--timeout SECONDS] MESSAGE.json|-
-               provision write [--reader SPEC] [--lock] --uri URL
-               provision write [--reader SPEC] [--lock] --text TEXT [--lang en]
+        Usage: provision write [--reader SPEC] [--lock] [--append [--replace]] [--timeout SECONDS] MESSAGE.json|-
+               provision write [--reader SPEC] [--lock] [--append [--replace]] --uri URL
+               provision write [--reader SPEC] [--lock] [--append [--replace]] --text TEXT [--lang en]
 
         Builds the message (record JSON from a file or '-' for standard input, or one URI or Text
         record), waits for one tag, checks it (pages 0–2 agree with the anticollision UID, BCCs and
@@ -26,6 +26,12 @@ struct WriteCommand: Command {
           --text TEXT        the message is one Text record (UTF-8)
           --lang CODE        language of --text (default en)
           --lock             lock the tag permanently after a verified write (irreversible)
+          --append           add the records after the tag's existing ones (read-modify-write): the
+                             existing message is read, capacity is checked on the combined message,
+                             the whole is written tear-safe and read back; the original message is
+                             printed first (hex) so it can be restored if a tear leaves the tag empty
+          --replace          with --append: a tag whose content is unreadable or not NDEF gets the new
+                             records alone (without it such a tag is refused as notNDEF)
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
           --json             print one JSON object (stable, version 1): version, reader, uid, chip,
                              messageHex, messageBytes, capacity, outcome written|failed,
@@ -61,11 +67,16 @@ struct WriteCommand: Command {
         var lockWrites: [LockCommand.PageWrite] = []
         var capacity = 0
         var failure: (failureClass: String, message: String)?
+        /// With --append: the message found on the tag (`[]`: empty), and the combined message written.
+        var original: [UInt8]?
+        var message: [UInt8]?
     }
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["lock", "json"], options: ["reader", "uri", "text", "lang", "timeout"])
+            arguments, flags: ["lock", "json", "append", "replace"], options: ["reader", "uri", "text", "lang", "timeout"])
+        if args.flag("replace") && !args.flag("append") { throw CLIError.usage("--replace only goes with --append") }
+        let append: AppendRequest? = args.flag("append") ? AppendRequest(replace: args.flag("replace")) : nil
         let message = try buildMessage(args, context: context)
         let timeout = try TagSession.timeout(args)
         let reader = try await TagSession.openReader(spec: args.value("reader"))
@@ -79,7 +90,7 @@ struct WriteCommand: Command {
             let outcome = try await reader.withTransceiver { transceiver in
                 perform(
                     Type2Tag(transceiver: RecordingTransceiver(transceiver), identity: identity), message: bytes,
-                    lock: lock, uid: session.detected.uid)
+                    lock: lock, uid: session.detected.uid, append: append)
             }
             return (session, outcome)
         }
@@ -88,7 +99,8 @@ struct WriteCommand: Command {
         let wallSeconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
         if args.flag("json") {
             let json = WriteReport(
-                message: bytes, session: session, outcome: outcome, lock: lock, wallSeconds: wallSeconds)
+                message: outcome.message ?? bytes, session: session, outcome: outcome, lock: lock,
+                wallSeconds: wallSeconds)
             context.out.line(try json.encoded())
         } else {
             report(message, session: session, outcome: outcome, lock: lock, wallSeconds: wallSeconds, context: context)
@@ -134,7 +146,10 @@ struct WriteCommand: Command {
     /// The check includes the identity cross-check of `type2-ntag.md` §11 that `run` makes (`uid` is
     /// the anticollision UID): a clone is refused as `identityMismatch` before any WRITE. Tag failures
     /// end up in `failure` with their class; the phases done so far are kept.
-    static func perform(_ tag: Type2Tag, message: [UInt8], lock: Bool, uid: [UInt8]) -> Outcome {
+    static func perform(
+        _ tag: Type2Tag, message requested: [UInt8], lock: Bool, uid: [UInt8], append: AppendRequest? = nil
+    ) -> Outcome {
+        var message = requested
         let meter = PhaseMeter(tag)
         var outcome = Outcome()
         let recorder = tag.transceiver as? RecordingTransceiver
@@ -160,6 +175,10 @@ struct WriteCommand: Command {
                     throw Type2Error(.readOnly, "the tag is read-only (CC or lock bits)")
                 case .readWrite:
                     break
+                }
+                if let append {
+                    (message, outcome.original) = try append.combine(tag, status: status, new: message)
+                    outcome.message = message
                 }
                 if let chip = tag.chip, let configuration, configuration.isPasswordProtected(on: chip) {
                     throw Type2Error(
@@ -227,6 +246,11 @@ struct WriteCommand: Command {
         context: CommandContext
     ) {
         let out = context.out
+        if let original = outcome.original {
+            out.line("Original  \(original.isEmpty ? "(empty)" : Hex.string(original)) — \(original.count) bytes, "
+                + "the message the tag held before --append (to restore it: provision write with this message)")
+        }
+        let message = outcome.message.flatMap { try? NDEFMessage(bytes: $0) } ?? message
         let bytes = message.bytes
         out.line(
             "Message   \(bytes.count) bytes, \(message.records.count) record\(message.records.count == 1 ? "" : "s")")

@@ -31,6 +31,8 @@ public struct LineJob: Sendable {
     public var signature: SignatureCheck?
     /// What a tag whose pages 0–2 disagree with its identity gets (default `refuse`).
     public var identityCheck: IdentityCheck = .refuse
+    /// Whether rendered records are appended to each tag's existing message (`mode: append`).
+    public var append = false
     /// Where the mirror window lands for a row's message: `(row, fields, uid) → plan` (nil: no mirror).
     public var mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)?
     /// Password protection and the key its per-tag passwords derive from, when the job protects tags.

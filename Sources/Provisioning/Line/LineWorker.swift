@@ -161,15 +161,24 @@ public struct LineWorker: Sendable {
         // A deferred claim is committed, not yet synced: its sync runs under render, identify and detection,
         // and the tag's first page-changing command waits for it (docs/ledger.md, "Durability").
         let gate = overlap ? WriteGate(ledger.syncInBackground()) : nil
-        let message: [UInt8]
+        let rendered: [UInt8]
         let mirror: MirrorPlan?
         do {
-            message = try job.render(claim.renderedRow, claim.fields, uid, claim.claimedAt)
+            rendered = try job.render(claim.renderedRow, claim.fields, uid, claim.claimedAt)
             mirror = try job.mirror?(claim.renderedRow, claim.fields, uid)
         } catch {
             // Pre-flight rendered every row; reaching here means the row data changed under us.
             try await ledger.returnToPending(job: job.name, row: claim.row, detail: "render failed: \(error)")
             throw error
+        }
+        var message = rendered
+        if job.append {
+            switch try await appendedMessage(claim: claim, uid: uid, rendered: rendered) {
+            case .success(let combined): message = combined
+            case .failure(let failure):
+                try await refuseAppend(claim: claim, uid: uid, failure: failure, started: started)
+                return nil
+            }
         }
         var attempt = 0
         var reactivate = claim.resumed
@@ -319,13 +328,13 @@ public struct LineWorker: Sendable {
     }
 
     /// Shows the outcome on readers that can (ACR122U LED and buzzer), before the release; best effort.
-    private func signal(_ outcome: TagCycleOutcome) async {
+    func signal(_ outcome: TagCycleOutcome) async {
         guard settings.feedback, let feedback = reader as? any OperatorFeedbackReader else { return }
         await feedback.signal(outcome)
     }
 
     /// Releases the tag and waits for it to leave, prompting until it does.
-    private func remove(_ uid: String) async throws {
+    func remove(_ uid: String) async throws {
         try await readerCalls.remove { events(.removeTag(reader: readerName, uid: uid)) }
     }
 

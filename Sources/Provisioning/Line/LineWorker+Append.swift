@@ -1,0 +1,70 @@
+import Foundation
+import Ledger
+import NDEF
+import NFCTags
+
+/// `mode: append`: the tag's existing message, kept in the ledger before anything is written.
+extension LineWorker {
+    /// The message to write for an append: the original (as recorded at the row's first presentation,
+    /// else read now — READ/FAST_READ of the NDEF TLV — and recorded, synced, before any write) followed
+    /// by the rendered records.
+    func appendedMessage(
+        claim: ClaimedRow, uid: [UInt8], rendered: [UInt8]
+    ) async throws -> Result<[UInt8], CycleFailure> {
+        var original = claim.originalMessage
+        if original == nil {
+            let read = await readExistingMessage()
+            guard case .success(let bytes) = read else { return read }
+            original = try await ledger.recordOriginalMessage(job: job.name, row: claim.row, uid: uid, message: bytes)
+        }
+        do {
+            return .success(try AppendMessage.combine(original: original ?? [], new: rendered))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The tag's NDEF message (`[]` when empty) through one reader cycle: GET_VERSION, detection, read.
+    private func readExistingMessage() async -> Result<[UInt8], CycleFailure> {
+        do {
+            return try await reader.withTransceiver { transceiver -> Result<[UInt8], CycleFailure> in
+                let tag = Type2Tag(transceiver: transceiver)
+                do {
+                    _ = try tag.identify()
+                    guard try tag.queryNDEFStatus().status != .notSupported else {
+                        return .failure(
+                            CycleFailure(.notNDEF, phase: .identify, "the tag is not NDEF formatted: nothing to append to"))
+                    }
+                    return .success(try tag.readNDEF())
+                } catch {
+                    return .failure(CycleFailure(classifying: error, phase: .identify))
+                }
+            }
+        } catch {
+            return .failure(CycleFailure(classifying: error, phase: .identify))
+        }
+    }
+
+    /// An append that cannot start (unreadable or non-NDEF content): the attempt is recorded, nothing was
+    /// written, the row goes back to pending (or stays with a resumed UID), the tag is released.
+    func refuseAppend(claim: ClaimedRow, uid: [UInt8], failure: CycleFailure, started: Date) async throws {
+        let uidText = Hex.compact(uid)
+        events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: false))
+        try await ledger.recordAttempt(
+            job: job.name,
+            AttemptRecord(
+                uid: uid, row: claim.row, reader: readerName, outcome: .failed,
+                failureClass: failure.failureClass.rawValue, failureDetail: failure.detail,
+                phase: failure.phase.rawValue, durations: AttemptRecord.PhaseDurations(), startedAt: started,
+                finishedAt: Date()))
+        if failure.failureClass != .tagLost && !claim.resumed {
+            try await ledger.returnToPending(
+                job: job.name, row: claim.row, detail: "\(failure.failureClass.rawValue): nothing written")
+        }
+        usable.usable()
+        if failure.failureClass != .tagLost {
+            await signal(.fail)
+            try await remove(uidText)
+        }
+    }
+}
