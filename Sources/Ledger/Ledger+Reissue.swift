@@ -19,19 +19,23 @@ extension Ledger {
                     "row \(row) of job \(job) is \(state.rawValue), not done; a row that is not done is given back "
                         + "with provision release")
             }
-            let last = try connection.queryFirst("SELECT max(row) FROM records WHERE job = ?", [.text(job)]) {
-                $0.int(0)
-            } ?? row
+            let last =
+                try connection.queryFirst("SELECT max(row) FROM records WHERE job = ?", [.text(job)]) {
+                    $0.int(0)
+                } ?? row
             let new = last + 1
             _ = try connection.run(
                 """
-                INSERT INTO records(job, row, fields_json, message_sha256, message_length, state, created_at, reissue_of)
+                INSERT INTO records(
+                    job, row, fields_json, message_sha256, message_length, state, created_at, reissue_of)
                 SELECT job, ?, fields_json, message_sha256, message_length, 'pending', ?, row
                 FROM records WHERE job = ? AND row = ?
                 """, [.int(new), .text(LedgerFormat.time(Date())), .text(job), .int(row)])
             _ = try connection.run("UPDATE jobs SET total_rows = total_rows + 1 WHERE name = ?", [.text(job)])
-            let uid = try connection.queryFirst(
-                "SELECT uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]) { $0.optionalText(0) } ?? nil
+            let uid =
+                try connection.queryFirst(
+                    "SELECT uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
+                ) { $0.optionalText(0) } ?? nil
             try insertEvent(
                 job: job, row: new, kind: "reissue", actor: by,
                 detail: "reissue of row \(row) (uid \(uid ?? "-")): \(reason)")
@@ -90,7 +94,8 @@ extension Ledger {
                 """, [.text(LedgerFormat.uid(message)), .text(job), .int(row), .text(uidText)])
             return try connection.queryFirst(
                 "SELECT original_message FROM records WHERE job = ? AND row = ? AND uid = ? AND state = 'claimed'",
-                [.text(job), .int(row), .text(uidText)]) { $0.optionalText(0) } ?? nil
+                [.text(job), .int(row), .text(uidText)]
+            ) { $0.optionalText(0) } ?? nil
         }
         guard let stored else {
             throw LedgerError(.invalidState, "row \(row) of job \(job) is not claimed by \(uidText)")

@@ -7,8 +7,10 @@ extension RunReportWriter {
         guard !report.reissues.isEmpty else { return "" }
         var text = "\n## Reissued rows\n\n| row | reissues row | by | why | when |\n|---|---|---|---|---|\n"
         for line in report.reissues {
-            let detail = line.detail.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-            text += "| \(line.row) | \(line.original) | \(line.by) | \(detail) | \(line.time.map(timestamp) ?? "—") |\n"
+            let detail = line.detail.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(
+                of: "\n", with: " ")
+            let when = line.time.map(timestamp) ?? "—"
+            text += "| \(line.row) | \(line.original) | \(line.by) | \(detail) | \(when) |\n"
         }
         return text
     }

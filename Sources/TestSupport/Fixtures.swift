@@ -19,6 +19,17 @@ public enum Fixtures {
     }
 
     /// A fresh empty temporary directory.
+    /// A fresh folder holding copies of the repository's `jobs/` and `templates/` (the sample jobs), so
+    /// a run there leaves the repository untouched.
+    public static func sampleJobsCopy(_ label: String = "samples") throws -> URL {
+        let folder = try temporaryDirectory(label)
+        for name in ["jobs", "templates"] {
+            try FileManager.default.copyItem(
+                at: repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
+
     public static func temporaryDirectory(_ label: String = "provision-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))")

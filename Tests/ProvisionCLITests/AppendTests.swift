@@ -14,7 +14,8 @@ import Testing
     @Test func writeAppendKeepsTheExistingRecordsAndPrintsTheOriginal() throws {
         let store = try SimStore()
         defer { store.remove() }
-        #expect(try ProvisionProcess.run(["write", "--reader", store.spec(), "--uri", "https://example.com"]).status == 0)
+        #expect(
+            try ProvisionProcess.run(["write", "--reader", store.spec(), "--uri", "https://example.com"]).status == 0)
         let original = try storedMessage(try store.image()).bytes
         let append = try ProvisionProcess.run(
             ["write", "--reader", store.spec(), "--append", "--text", "batch 7", "--json"])
@@ -46,7 +47,8 @@ import Testing
     @Test func nonNDEFContentIsRefusedUnlessReplaced() throws {
         let store = try SimStore()
         defer { store.remove() }
-        #expect(try ProvisionProcess.run(["write", "--reader", store.spec(), "--uri", "https://example.com"]).status == 0)
+        #expect(
+            try ProvisionProcess.run(["write", "--reader", store.spec(), "--uri", "https://example.com"]).status == 0)
         var image = try store.image()
         image[16..<24] = [0x03, 0x04, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE, 0x00]  // a TLV holding 4 bytes that are no record
         try Data(image).write(to: store.directory.appendingPathComponent("\(store.uid).bin"))
@@ -69,12 +71,18 @@ import Testing
         // Two tags that already hold a message (e.g. a vendor URL written at the factory).
         for uid in ["04000000000001", "04000000000002"] {
             let seed = try ProvisionProcess.run(
-                ["write", "--reader", "sim:ntag215?uid=\(uid)&store=\(folder.store.path)", "--uri", "https://vendor.example"])
+                [
+                    "write", "--reader", "sim:ntag215?uid=\(uid)&store=\(folder.store.path)", "--uri",
+                    "https://vendor.example",
+                ])
             #expect(seed.status == 0, "\(seed.stderr)")
         }
         let torn = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=1&faults=tear:1&seed=5"),
-             "--quiet"], directory: folder.url)
+            [
+                "run", "job.json", "--reader",
+                folder.sim(uid: "04000000000001", options: "count=1&faults=tear:1&seed=5"),
+                "--quiet",
+            ], directory: folder.url)
         #expect(torn.status == 1, "\(torn.stderr)")
         let finish = try ProvisionProcess.run(
             ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=2"), "--quiet"],

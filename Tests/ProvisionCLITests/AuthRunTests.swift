@@ -161,12 +161,8 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
     }
 
     @Test func authSampleJobProgramsVerifiableProtectedTags() throws {
-        let folder = try Fixtures.temporaryDirectory("auth-sample")
+        let folder = try Fixtures.sampleJobsCopy("auth-sample")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for name in ["jobs", "templates"] {
-            try FileManager.default.copyItem(
-                at: Fixtures.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
         // The documented sample-only test value (docs/authentication.md); never use it for real tags.
         let env = ["PROVISION_SAMPLE_BRAND_KEY": "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"]
         let store = folder.appendingPathComponent("tags").path

@@ -19,7 +19,8 @@ import Testing
         let wrong = try ProvisionProcess.run(
             ["run", "job.json", "--reader", "sim:ntag215?uid=04000000000001", "--quiet"], directory: folder.url)
         #expect(wrong.status == 1, "\(wrong.stderr)")
-        #expect(wrong.stderr.contains("paused: 5 tags in a row were NTAG215; this job takes NTAG213"), "\(wrong.stderr)")
+        #expect(
+            wrong.stderr.contains("paused: 5 tags in a row were NTAG215; this job takes NTAG213"), "\(wrong.stderr)")
         #expect(try folder.query("SELECT count(*), failure_class FROM attempts") == [["5", "wrongChip"]])
         #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'pending'") == [["3"]])
         let right = try ProvisionProcess.run(
@@ -35,20 +36,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder.url) }
         // Never pause: wrong chips keep arriving, and --idle still ends the run.
         let outcome = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", "sim:ntag215?uid=04000000000001", "--quiet", "--max-wrong-chip", "0",
-             "--idle", "0.5"], directory: folder.url)
+            [
+                "run", "job.json", "--reader", "sim:ntag215?uid=04000000000001", "--quiet", "--max-wrong-chip", "0",
+                "--idle", "0.5",
+            ], directory: folder.url)
         #expect(outcome.status == 1, "\(outcome.stderr)")
         let attempts = try #require(Int(try folder.query("SELECT count(*) FROM attempts").first?.first ?? ""))
         #expect(attempts > 0 && attempts < 1_000_000)
     }
 
     @Test func auditAfterTheSampleRunPassesAndEnds() throws {
-        let folder = try Fixtures.temporaryDirectory("sample-batch")
+        let folder = try Fixtures.sampleJobsCopy("sample-batch")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for name in ["jobs", "templates"] {
-            try FileManager.default.copyItem(
-                at: Fixtures.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
         let run = try ProvisionProcess.run(["run", "jobs/batch.json", "--quiet"], directory: folder)
         #expect(run.status == 0, "\(run.stderr)")
         let audit = try ProvisionProcess.run(["audit", "jobs/batch.json", "--quiet", "--json"], directory: folder)
@@ -70,8 +69,10 @@ import Testing
         // Fresh tags from another store: every one unknown; the audit stops after 3 in a row.
         let strangers = folder.url.appendingPathComponent("strangers").path
         let unknown = try ProvisionProcess.run(
-            ["audit", "job.json", "--reader", "sim:ntag215?uid=04000000000100&count=50&store=\(strangers)",
-             "--max-unknown", "3", "--quiet", "--json"], directory: folder.url)
+            [
+                "audit", "job.json", "--reader", "sim:ntag215?uid=04000000000100&count=50&store=\(strangers)",
+                "--max-unknown", "3", "--quiet", "--json",
+            ], directory: folder.url)
         #expect(unknown.status == 1 && unknown.stderr.contains("3 unknown tags in a row"), "\(unknown.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(unknown.stdout.utf8)) as? [String: Any])
         #expect((summary["counts"] as? [String: Any])?["unknown"] as? Int == 3, "\(summary)")

@@ -22,7 +22,8 @@ import Testing
         let reissue = try ProvisionProcess.run(
             ["reissue", "job.json", "--row", "1", "--reason", "crushed in packing", "--by", "alice"],
             directory: folder.url)
-        #expect(reissue.status == 0 && reissue.stdout.contains("reissued as row 3"), "\(reissue.stdout)\(reissue.stderr)")
+        #expect(
+            reissue.status == 0 && reissue.stdout.contains("reissued as row 3"), "\(reissue.stdout)\(reissue.stderr)")
         #expect(try folder.query("SELECT state, uid FROM records WHERE row = 1") == [["done", "04000000000001"]])
         #expect(try folder.query("SELECT state, reissue_of FROM records WHERE row = 3") == [["pending", "1"]])
         let event = try folder.query("SELECT actor, detail FROM events WHERE kind = 'reissue'")

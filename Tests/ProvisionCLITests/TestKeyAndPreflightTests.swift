@@ -6,14 +6,7 @@ import Testing
 /// MAC inputs verify-url cannot recompute refused by pre-flight, owner-only ledger and reports.
 @Suite struct TestKeyAndPreflightTests {
     /// A copy of the repository's `jobs/` and `templates/` (the sample auth job trusts the test key).
-    private func sampleFolder() throws -> URL {
-        let folder = try Fixtures.temporaryDirectory("sample-auth")
-        for name in ["jobs", "templates"] {
-            try FileManager.default.copyItem(
-                at: Fixtures.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
-        return folder
-    }
+    private func sampleFolder() throws -> URL { try Fixtures.sampleJobsCopy("sample-auth") }
 
     private let sampleEnv = [
         "PROVISION_SAMPLE_BRAND_KEY": "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"
@@ -28,7 +21,8 @@ import Testing
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("repository's test signing key"), "\(refused.stderr)")
         #expect(refused.stderr.contains("documented sample key") && refused.stderr.contains("--allow-test-keys"))
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports/auth").path),
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports/auth").path),
             "nothing may be created before the refusal")
         // Allowed: it gets as far as opening the (absent) reader.
         let allowed = try ProvisionProcess.run(
@@ -46,7 +40,8 @@ import Testing
 
     @Test func aMACOverTheTimestampIsRefusedByValidateAndRun() throws {
         let folder = try JobFolder(rows: 1, lock: false, extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}"#)
-        let template = #"{"records": [{"type": "uri", "uri": "https://e.com/?u={{uid}}&m={{mac:brand:uid,timestamp}}"}]}"#
+        let template =
+            #"{"records": [{"type": "uri", "uri": "https://e.com/?u={{uid}}&m={{mac:brand:uid,timestamp}}"}]}"#
         try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
         for command in [["validate", "job.json"], ["run", "job.json", "--reader", folder.sim(uid: "04000000000001")]] {
             let outcome = try ProvisionProcess.run(
@@ -64,8 +59,9 @@ import Testing
             ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         func mode(_ url: URL) throws -> Int {
-            try #require((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?
-                .intValue)
+            try #require(
+                (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?
+                    .intValue)
         }
         #expect(try mode(folder.reports) == 0o700)
         let files = try FileManager.default.contentsOfDirectory(at: folder.reports, includingPropertiesForKeys: nil)

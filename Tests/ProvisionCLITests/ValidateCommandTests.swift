@@ -80,14 +80,7 @@ func badInputMakesRunFailBeforeAnyTagOrLedger(_ name: String) async throws {
 }
 
 /// Copies the sample jobs and templates into a fresh folder, so a run there can prove it creates nothing.
-private func sampleCopy() throws -> URL {
-    let folder = try Fixtures.temporaryDirectory("validate-samples")
-    for sub in ["jobs", "templates"] {
-        try FileManager.default.copyItem(
-            at: Fixtures.repositoryRoot.appendingPathComponent(sub), to: folder.appendingPathComponent(sub))
-    }
-    return folder
-}
+private func sampleCopy() throws -> URL { try Fixtures.sampleJobsCopy("validate-samples") }
 
 @Test func sampleBatchValidatesWithItsSummaryAndCreatesNoLedger() throws {
     let folder = try sampleCopy()

@@ -1,5 +1,6 @@
-@testable import Reports
 import Testing
+
+@testable import Reports
 
 @Test(arguments: ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1+1", "\r=1+1", "\r\n=1+1"])
 func formulaStartsAreDefused(_ text: String) {

@@ -34,7 +34,8 @@ extension RunCommand {
                 try await ledger.setRecordsHash(job: name, hash: recordsHash)
                 return
             }
-            let change = "records \(job.manifest.displayPath(job.recordsURL ?? job.manifest.manifestURL)) "
+            let change =
+                "records \(job.manifest.displayPath(job.recordsURL ?? job.manifest.manifestURL)) "
                 + "sha256 \(previous) -> \(recordsHash)"
             if policy.acceptNewRows {
                 let added = try await appendNewRows(job, in: ledger)

@@ -21,7 +21,8 @@ struct AppendRequest: Sendable {
         } catch {
             if replace { return (new, []) }
             throw Type2Error(
-                .notNDEF, "the tag's existing content cannot be read as NDEF (\(error)); --replace writes the new "
+                .notNDEF,
+                "the tag's existing content cannot be read as NDEF (\(error)); --replace writes the new "
                     + "records alone")
         }
         do {

@@ -69,7 +69,8 @@ struct TapURLMatcher: Sendable {
         var steps = 0
         var current: [Thread] = []
         var seen = [Int](repeating: -1, count: program.count)
-        add(Thread(pc: 0, captures: Array(repeating: 0, count: placeholders.count * 2)), at: 0,
+        add(
+            Thread(pc: 0, captures: Array(repeating: 0, count: placeholders.count * 2)), at: 0,
             to: &current, seen: &seen, steps: &steps)
         for position in 0...url.count {
             var next: [Thread] = []
@@ -81,11 +82,13 @@ struct TapURLMatcher: Sendable {
                     return (values(thread.captures, url), steps)
                 case .character(let wanted):
                     guard position < url.count, url[position] == wanted else { continue }
-                    add(Thread(pc: thread.pc + 1, captures: thread.captures), at: position + 1,
+                    add(
+                        Thread(pc: thread.pc + 1, captures: thread.captures), at: position + 1,
                         to: &next, seen: &seen, steps: &steps)
                 case .any:
                     guard position < url.count else { continue }
-                    add(Thread(pc: thread.pc + 1, captures: thread.captures), at: position + 1,
+                    add(
+                        Thread(pc: thread.pc + 1, captures: thread.captures), at: position + 1,
                         to: &next, seen: &seen, steps: &steps)
                 case .split, .jump, .save:
                     continue  // followed by `add`, never queued

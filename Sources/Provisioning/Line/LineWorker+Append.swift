@@ -33,7 +33,8 @@ extension LineWorker {
                     _ = try tag.identify()
                     guard try tag.queryNDEFStatus().status != .notSupported else {
                         return .failure(
-                            CycleFailure(.notNDEF, phase: .identify, "the tag is not NDEF formatted: nothing to append to"))
+                            CycleFailure(
+                                .notNDEF, phase: .identify, "the tag is not NDEF formatted: nothing to append to"))
                     }
                     return .success(try tag.readNDEF())
                 } catch {
@@ -51,12 +52,7 @@ extension LineWorker {
         let uidText = Hex.compact(uid)
         events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: false))
         try await ledger.recordAttempt(
-            job: job.name,
-            AttemptRecord(
-                uid: uid, row: claim.row, reader: readerName, outcome: .failed,
-                failureClass: failure.failureClass.rawValue, failureDetail: failure.detail,
-                phase: failure.phase.rawValue, durations: AttemptRecord.PhaseDurations(), startedAt: started,
-                finishedAt: Date()))
+            job: job.name, failedAttempt(uid: uid, row: claim.row, failure: failure, started: started))
         if failure.failureClass != .tagLost && !claim.resumed {
             try await ledger.returnToPending(
                 job: job.name, row: claim.row, detail: "\(failure.failureClass.rawValue): nothing written")

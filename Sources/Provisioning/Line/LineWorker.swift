@@ -237,12 +237,9 @@ public struct LineWorker: Sendable {
             events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: retry))
             try await ledger.recordAttempt(
                 job: job.name,
-                AttemptRecord(
-                    uid: uid, row: claim.row, reader: readerName, outcome: .failed,
-                    failureClass: failure.failureClass.rawValue, failureDetail: failure.detail,
-                    phase: failure.phase.rawValue, page: failure.page, durations: durations,
-                    exchanges: outcome.exchanges, modelledAirtimeMicroseconds: airtime, startedAt: attemptStart,
-                    finishedAt: Date()))
+                failedAttempt(
+                    uid: uid, row: claim.row, failure: failure, durations: durations, exchanges: outcome.exchanges,
+                    airtime: airtime, started: attemptStart))
             if retry {
                 reactivate = true
                 durations = AttemptRecord.PhaseDurations()
@@ -256,6 +253,17 @@ public struct LineWorker: Sendable {
             }
             return nil
         }
+    }
+
+    /// The ledger's record of a failed attempt of this reader.
+    func failedAttempt(
+        uid: [UInt8], row: Int, failure: CycleFailure, durations: AttemptRecord.PhaseDurations = .init(),
+        exchanges: Int = 0, airtime: Int? = nil, started: Date
+    ) -> AttemptRecord {
+        AttemptRecord(
+            uid: uid, row: row, reader: readerName, outcome: .failed, failureClass: failure.failureClass.rawValue,
+            failureDetail: failure.detail, phase: failure.phase.rawValue, page: failure.page, durations: durations,
+            exchanges: exchanges, modelledAirtimeMicroseconds: airtime, startedAt: started, finishedAt: Date())
     }
 
     /// Runs one tag cycle through the reader. A reader that finds its tag gone around the cycle

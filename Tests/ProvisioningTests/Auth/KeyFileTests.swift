@@ -1,7 +1,8 @@
 import Foundation
-@testable import Provisioning
 import TestSupport
 import Testing
+
+@testable import Provisioning
 
 /// Key files as Kubernetes and Docker mount them (symbolic links into a data folder), and the folder
 /// and owner rules (`KeyFile`).

@@ -1,8 +1,9 @@
 import Foundation
 import NDEF
-@testable import Provisioning
 import TestSupport
 import Testing
+
+@testable import Provisioning
 
 private let keyBytes = Array(UInt8(0x10)..<0x30)
 private let keyHex = Hex.compact(keyBytes)
@@ -15,7 +16,8 @@ private func loadEnv(_ value: String, encoding: KeyEncoding? = nil) throws(KeyEr
 @Test(arguments: [
     keyHex, keyHex.lowercased(), "hex:" + keyHex, " \(keyHex)\n",
     "base64:" + Data(keyBytes).base64EncodedString(),
-    "base64:" + Data(keyBytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+    "base64:"
+        + Data(keyBytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
         .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: ""),
 ])
 func explicitOrPlainHexKeysLoad(_ value: String) throws {
@@ -54,15 +56,17 @@ func ambiguousKeysAreRefusedWithoutEchoingThem(_ value: String) {
     let binary: [UInt8] = [0x00, 0xFF, 0x80] + keyBytes
     try Data(binary).write(to: raw)
     chmod(raw.path, 0o600)
-    #expect(try KeyLoader.load(id: "k", from: .file(raw), environment: [:]).fingerprint
-        == SecretKey(id: "k", bytes: binary).fingerprint)
+    #expect(
+        try KeyLoader.load(id: "k", from: .file(raw), environment: [:]).fingerprint
+            == SecretKey(id: "k", bytes: binary).fingerprint)
     // Printable text that is not plain hex is refused, unless the entry says raw.
     let text = folder.appendingPathComponent("text.key")
     try Data("correct horse battery staple!!".utf8).write(to: text)
     chmod(text.path, 0o600)
     #expect(throws: KeyError.self) { try KeyLoader.load(id: "k", from: .file(text), environment: [:]) }
-    #expect(try KeyLoader.load(id: "k", from: .file(text, encoding: .raw), environment: [:]).fingerprint
-        == SecretKey(id: "k", bytes: Array("correct horse battery staple!!".utf8)).fingerprint)
+    #expect(
+        try KeyLoader.load(id: "k", from: .file(text, encoding: .raw), environment: [:]).fingerprint
+            == SecretKey(id: "k", bytes: Array("correct horse battery staple!!".utf8)).fingerprint)
     let hexFile = folder.appendingPathComponent("hex.key")
     try Data((keyHex + "\n").utf8).write(to: hexFile)
     chmod(hexFile.path, 0o600)
@@ -76,5 +80,7 @@ func ambiguousKeysAreRefusedWithoutEchoingThem(_ value: String) {
     #expect(manifest.security.keys["a"] == .environment("A", encoding: .base64))
     #expect(manifest.security.keys["b"] == .environment("B"))
     let bad = try JobFolder(rows: 1, lock: false, extra: #", "keys": {"a": {"env": "A", "encoding": "latin1"}}"#)
-    #expect(throws: JobInputError.self) { try Manifest.load(from: bad.url.appendingPathComponent("job.json"), currentDirectory: bad.url) }
+    #expect(throws: JobInputError.self) {
+        try Manifest.load(from: bad.url.appendingPathComponent("job.json"), currentDirectory: bad.url)
+    }
 }
