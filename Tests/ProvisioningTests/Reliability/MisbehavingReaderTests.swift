@@ -25,6 +25,18 @@ private let corruptionKinds: [(String, @Sendable (Int) -> Corruption)] = {
     return kinds
 }()
 
+/// The classes a corruption may end in when it hits an exchange (its own class, or what the corrupted
+/// answer says about the tag: a garbled lock page reads as locked, a garbled GET_VERSION as another chip),
+/// and the class that must show up in some case of the kind.
+private func expectedClasses(_ kind: String) -> (allowed: Set<String>, primary: String) {
+    let consequences: Set<String> = ["readOnly", "wrongChip"]
+    if kind.hasPrefix("NAK") { return (consequences.union(["nak"]), "nak") }
+    if kind == "no answer" { return (consequences.union(["timeout"]), "timeout") }
+    if kind == "reader gone" { return (consequences.union(["transport"]), "transport") }
+    let garbled: Set<String> = ["transport", "lockFailed", "verifyMismatch", "identityMismatch", "notNDEF"]
+    return (consequences.union(garbled), "transport")
+}
+
 /// Two fresh UIDs per case (a UID done in one job is a duplicate in every other job of the ledger).
 private func uids(_ kind: Int, _ exchange: Int) -> [[UInt8]] {
     (0..<2).map { [0x04, 0x3C, 0x00, UInt8(kind), UInt8(exchange), 0x01, UInt8($0)] }
@@ -67,9 +79,12 @@ private func twoRowJob(_ name: String) -> LineJob {
                     script: [.init(index: 0, corruption: make(exchange)), .init(index: 1), .init(index: 0)])
                 let stop = try await LineWorker(reader: reader, ledger: ledger, job: job).run()
                 let attempts = try await ledger.attempts(job: job.name)
+                let allowed = expectedClasses(kind).allowed
                 for failed in attempts where failed.outcome == .failed {
                     let name = failed.failureClass ?? "untyped"
-                    if FailureClass(rawValue: name) == nil { violations.append("\(kind)@\(exchange): class \(name)") }
+                    if !allowed.contains(name) {
+                        violations.append("\(kind)@\(exchange): class \(name) is not what this corruption causes")
+                    }
                     classes[kind, default: [:]][name, default: 0] += 1
                 }
                 if attempts.allSatisfy({ $0.outcome != .failed }) { classes[kind, default: [:]]["absorbed", default: 0] += 1 }
@@ -87,6 +102,9 @@ private func twoRowJob(_ name: String) -> LineJob {
                 }
                 if stop == .jobComplete, tags.count != 2 { violations.append("\(kind)@\(exchange): complete with \(tags.count) tags") }
             }
+        }
+        for (kind, _) in corruptionKinds where classes[kind]?[expectedClasses(kind).primary] == nil {
+            violations.append("\(kind): no case ended in \(expectedClasses(kind).primary) (\(classes[kind] ?? [:]))")
         }
         #expect(violations.isEmpty, "\(violations.prefix(20))")
         try ReliabilityFigures.write(
