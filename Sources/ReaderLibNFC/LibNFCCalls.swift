@@ -10,8 +10,6 @@ typealias NFCDevicePointer = OpaquePointer
 enum LibNFCProperty {
     /// `NP_INFINITE_SELECT`: keep polling until a tag appears.
     case infiniteSelect
-    /// `NP_HANDLE_CRC`: the chip adds and checks CRC_A.
-    case handleCRC
     /// `NP_EASY_FRAMING`: InDataExchange (on) or InCommunicateThru (off).
     case easyFraming
     /// `NP_ACTIVATE_FIELD`: RF field on/off.
@@ -60,7 +58,6 @@ enum LibNFCCalls {
         let raw: nfc_property
         switch property {
         case .infiniteSelect: raw = NP_INFINITE_SELECT
-        case .handleCRC: raw = NP_HANDLE_CRC
         case .easyFraming: raw = NP_EASY_FRAMING
         case .activateField: raw = NP_ACTIVATE_FIELD
         }
