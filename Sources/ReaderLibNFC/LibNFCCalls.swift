@@ -10,8 +10,6 @@ typealias NFCDevicePointer = OpaquePointer
 enum LibNFCProperty {
     /// `NP_INFINITE_SELECT`: keep polling until a tag appears.
     case infiniteSelect
-    /// `NP_HANDLE_CRC`: the chip adds and checks CRC_A.
-    case handleCRC
     /// `NP_EASY_FRAMING`: InDataExchange (on) or InCommunicateThru (off).
     case easyFraming
     /// `NP_ACTIVATE_FIELD`: RF field on/off.
@@ -60,7 +58,6 @@ enum LibNFCCalls {
         let raw: nfc_property
         switch property {
         case .infiniteSelect: raw = NP_INFINITE_SELECT
-        case .handleCRC: raw = NP_HANDLE_CRC
         case .easyFraming: raw = NP_EASY_FRAMING
         case .activateField: raw = NP_ACTIVATE_FIELD
         }
@@ -94,23 +91,45 @@ enum LibNFCCalls {
 
     /// Sends `frame` and returns the status (bytes received, or a negative error) and the bytes.
     /// The corresponding C function is `nfc_initiator_transceive_bytes`.
-    static func transceive(_ device: NFCDevicePointer, _ frame: [UInt8], capacity: Int, timeoutMilliseconds: Int32) -> (Int32, [UInt8]) {
+    static func transceive(
+        _ device: NFCDevicePointer, _ frame: [UInt8], capacity: Int, timeoutMilliseconds: Int32
+    ) -> (Int32, [UInt8]) {
         var received = [UInt8](repeating: 0, count: capacity)
         let result = frame.withUnsafeBufferPointer { tx in
             received.withUnsafeMutableBufferPointer { rx in
-                nfc_initiator_transceive_bytes(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMilliseconds)
+                nfc_initiator_transceive_bytes(
+                    device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMilliseconds)
             }
         }
         return (result, result > 0 ? Array(received.prefix(Int(result))) : [])
     }
 
-    /// Reads one PN53x register (ReadRegister `06`): the status (negative on error) and the value.
-    /// The corresponding C function is `pn53x_read_register`: exported by libnfc.so.6, not in its
-    /// public headers (see `shim.h`).
-    static func readRegister(_ device: NFCDevicePointer, _ address: UInt16) -> (Int32, UInt8) {
-        var value: UInt8 = 0
-        let result = pn53x_read_register(device, address, &value)
-        return (result, value)
+    /// ReadRegister `06` of `addresses` in one frame: the status (negative on error) and one value per
+    /// address. The corresponding C function is `pn53x_transceive` (see `inSelect`); a PN533 puts a
+    /// status byte before the values, which is dropped.
+    static func readRegisters(_ device: NFCDevicePointer, _ addresses: [UInt16]) -> (Int32, [UInt8]) {
+        let command: [UInt8] = [0x06] + addresses.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        var answer = [UInt8](repeating: 0, count: addresses.count + 8)
+        let result = command.withUnsafeBufferPointer { tx in
+            answer.withUnsafeMutableBufferPointer { rx in
+                pn53x_transceive(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, -1)
+            }
+        }
+        guard Int(result) >= addresses.count else { return (result < 0 ? result : NFC_EIO, []) }
+        return (result, Array(answer[(Int(result) - addresses.count)..<Int(result)]))
+    }
+
+    /// WriteRegister `08` of one register, sent at once: libnfc's write-back cache is bypassed, so
+    /// no ReadRegister precedes it (the cache reads a register before a masked write). Returns the
+    /// status (negative on error). The corresponding C function is `pn53x_transceive`.
+    static func writeRegister(_ device: NFCDevicePointer, _ address: UInt16, _ value: UInt8) -> Int32 {
+        let command: [UInt8] = [0x08, UInt8(address >> 8), UInt8(address & 0xFF), value]
+        var answer = [UInt8](repeating: 0, count: 8)
+        return command.withUnsafeBufferPointer { tx in
+            answer.withUnsafeMutableBufferPointer { rx in
+                pn53x_transceive(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, -1)
+            }
+        }
     }
 
     /// InSelect `54 01`: selects listed target 1 again (after InDeselect). Returns the status

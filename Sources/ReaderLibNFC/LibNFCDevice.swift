@@ -11,12 +11,11 @@ final class LibNFCDevice {
     private var isOpen = true
     /// The UID of the selected tag, if any.
     var selectedUID: [UInt8]?
-    /// Whether CRC handling and easy framing are off (InCommunicateThru with host-side CRC).
-    private var rawMode = false
-    /// Whether a select (InListPassiveTarget, InSelect) ran since raw mode was last queued (`enterRawMode`).
-    private var registersUnknown = false
-    /// Whether this chip's selects leave the host's CRC bits alone (`nil`: not learned yet).
-    private(set) var selectKeepsCRCBits: Bool?
+    /// Whether easy framing is off (tag commands through InCommunicateThru; a libnfc flag, no frame).
+    private var easyFramingOff = false
+    /// The CRC bits of TxMode/RxMode and what a select does to them, as far as the backend knows.
+    /// The device is made just before `nfc_initiator_init`, and nothing is sent in between.
+    private(set) var crc = PN53xCRCState.afterInitiatorInit
     /// Whether InSelect wakes a target InDeselect halted (`nil`: not learned yet; `false`: this
     /// firmware sends REQA, so re-activation cycles the field).
     private var inSelectWakesHalted: Bool?
@@ -48,50 +47,41 @@ final class LibNFCDevice {
         NFCStatus(rawValue: raw, detail: LibNFCCalls.errorText(device))
     }
 
-    /// Puts the chip in raw mode (CRC off both ways, InCommunicateThru) for tag commands, once:
-    /// selects, field switching and InDeselect do not depend on the CRC bits, so the backend never
-    /// switches back (`docs/pn532.md`, "Frames per tag").
+    /// Readies the chip for a tag command, sending only what it needs: easy framing off once (a
+    /// libnfc flag), then, while RX CRC is on, one WriteRegister of RxMode `6303` with CRC checking off
+    /// (right after `nfc_initiator_init`, and after each select of a chip whose selects switch CRC on).
     ///
-    /// After an InListPassiveTarget the firmware may have configured TxMode/RxMode for the
-    /// activation (real silicon unverified). The first time, the backend reads the two registers
-    /// (ReadRegister `6302`, `6303`) and learns whether this chip keeps the host's CRC bits; if it
-    /// does, later selects cost nothing here. If not, every select is followed by CRC on then off in
-    /// libnfc's write-back cache, which reads the registers before the next command and writes them
-    /// back (`pn532-libnfc.md` §4.3, §6).
-    func enterRawMode() throws(TransportError) {
-        if rawMode {
-            guard registersUnknown else { return }
-            registersUnknown = false
-            if selectKeepsCRCBits == nil { selectKeepsCRCBits = try crcBitsAreOff() }
-            if selectKeepsCRCBits == false {
-                try set(.handleCRC, true)
-                try set(.handleCRC, false)
-            }
-        } else {
-            try set(.handleCRC, false)
+    /// The write goes past libnfc's write-back cache, which would read the register first
+    /// (`pn532-libnfc.md` §6); the value comes from `crc`. When the registers are unknown (after the
+    /// first select that finds RX CRC off, or after a failure) one ReadRegister of TxMode and RxMode
+    /// comes first, and teaches `crc` what this chip's selects do (`docs/pn532.md`, "Frames per tag").
+    /// - Returns: whether the host appends CRC_A (the chip's TX CRC is off).
+    func prepareTagCommand() throws(TransportError) -> Bool {
+        if !easyFramingOff {
             try set(.easyFraming, false)
-            rawMode = true
-            registersUnknown = false
+            easyFramingOff = true
         }
-    }
-
-    /// Whether TxCRCEn and RxCRCEn (bit 7 of TxMode `6302` and RxMode `6303`) are both clear.
-    private func crcBitsAreOff() throws(TransportError) -> Bool {
-        var off = true
-        for address: UInt16 in [0x6302, 0x6303] {
-            let (result, value) = LibNFCCalls.readRegister(device, address)
+        if crc.needsRead {
+            let addresses = [PN53xCRCState.txModeAddress, PN53xCRCState.rxModeAddress]
+            let (result, values) = LibNFCCalls.readRegisters(device, addresses)
+            guard result >= 0 else { throw .transport("cannot read TxMode and RxMode: \(status(result))") }
+            crc.read(PN53xCRCState.Registers(transmitCRC: values[0] & 0x80 != 0, rxMode: values[1]))
+        }
+        if let value = crc.rxModeToWrite {
+            let result = LibNFCCalls.writeRegister(device, PN53xCRCState.rxModeAddress, value)
             guard result >= 0 else {
-                throw .transport("cannot read register \(String(address, radix: 16)): \(status(result))")
+                crc.forget()
+                throw .transport("cannot write RxMode: \(status(result))")
             }
-            off = off && value & 0x80 == 0
+            crc.wroteRxMode(value)
         }
-        return off
+        return crc.hostAppendsCRC
     }
 
-    /// Forgets what a select does to the CRC bits (after a failed exchange): the next select in raw
-    /// mode reads them again.
+    /// Forgets what the backend knows of the CRC bits (after a failed exchange they may explain): the
+    /// next tag command reads them, and the next select's effect is learned again.
     func distrustCRCBits() {
-        selectKeepsCRCBits = nil
+        crc.forget()
     }
 
     private func set(_ property: LibNFCProperty, _ enabled: Bool) throws(TransportError) {
@@ -105,7 +95,7 @@ final class LibNFCDevice {
     /// - Returns: the tag, or `nil` when none answered.
     func select(uid: [UInt8]? = nil) throws(TransportError) -> DetectedTag? {
         let (result, tag) = LibNFCCalls.selectISO14443A(device, uid: uid)
-        registersUnknown = rawMode
+        crc.selectRan()
         if result < 0 {
             let failure = status(result)
             if failure == .timeout || failure == .aborted { return nil }
@@ -128,7 +118,7 @@ final class LibNFCDevice {
         if tried {
             try deselect()
             let result = LibNFCCalls.inSelect(device)
-            registersUnknown = rawMode
+            crc.selectRan()
             // Any failure falls back to the field cycle, which reports a device that stopped answering.
             if result >= 0 {
                 selectedUID = uid

@@ -1,8 +1,11 @@
 import NDEF
 import NFCTags
 
-/// The `Transceiver` for a tag selected by a libnfc reader: raw InCommunicateThru frames with
-/// CRC_A added and checked here, so 4-bit ACK/NAK answers arrive with their exact code.
+/// The `Transceiver` for a tag selected by a libnfc reader: InCommunicateThru frames with RX CRC
+/// off, the answer's CRC_A checked here, so 4-bit ACK/NAK answers arrive with their exact code.
+///
+/// The chip appends CRC_A to the command (TX CRC on, as libnfc's init leaves it); the host appends
+/// it only when the chip's TX CRC is off (`PN53xCRCState`).
 ///
 /// Mapping (`pn532-libnfc.md` §4.6, §4.8, §6): a 1-byte answer is a 4-bit frame (`0A` ACK →
 /// `[0x0A]`, anything else → `.nak(code)`); `NFC_ERFTRANS` (PN532 status `01`, silence) →
@@ -18,15 +21,16 @@ final class LibNFCTransceiver: Transceiver {
 
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         guard let uid = device.selectedUID else { throw .tagLost }
-        try device.enterRawMode()
+        let frame = try device.prepareTagCommand() ? CRCA.appending(to: command) : command
         let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
-        let (result, answer) = LibNFCCalls.transceive(device.device, CRCA.appending(to: command), capacity: 1024, timeoutMilliseconds: timeout)
+        let (result, answer) = LibNFCCalls.transceive(
+            device.device, frame, capacity: 1024, timeoutMilliseconds: timeout)
         if result < 0 {
             let failure = device.status(result)
             switch failure {
             case .rfTransmissionError:
                 // Silence: a mute moment, or the tag left the field. Only a new selection tells.
-                // (Or CRC bits a select changed after all: the next select reads them again.)
+                // (Or CRC bits a select changed after all: they are read again before the next command.)
                 device.distrustCRCBits()
                 device.selectedUID = nil
                 try device.cycleField()

@@ -34,9 +34,9 @@ import Testing
     }
 
     /// Firmware variants the backend learns at the first re-activation: selects that keep the
-    /// host's CRC bits (`--select-keeps-crc`, raw mode never restored; the default switches CRC back
-    /// on, raw mode is restored after every select) and an InSelect that does not wake a halted tag
-    /// (`--inselect-reqa`, re-activation by field cycle). The job is the same.
+    /// host's CRC bits (`--select-keeps-crc`: RX CRC switched off once; the default switches CRC back
+    /// on, and RX CRC is switched off before the first tag command after every select) and an InSelect
+    /// that does not wake a halted tag (`--inselect-reqa`, re-activation by field cycle). The job is the same.
     @Test(arguments: [["--select-keeps-crc"], ["--inselect-reqa"], ["--select-keeps-crc", "--inselect-reqa"]])
     func firmwareVariantsRunTheSameJob(_ variant: [String]) async throws {
         let folder = try JobFolder(rows: 6)

@@ -239,8 +239,9 @@ struct PN532ChipTests {
         #expect(chip.handle([0xD4, 0x42, 0x60, 0xF8, 0x32]) == .reply([0xD5, 0x43, 0x02]))
     }
 
-    /// What a libnfc session in raw mode (`NP_HANDLE_CRC` off, as our backend leaves it) hands on when
-    /// it closes: InRelease, field off, PowerDown. The chip is lenient, as nfcpy needs it.
+    /// What a libnfc session in raw mode (`NP_HANDLE_CRC` off, as our backend left it before it kept TX
+    /// CRC on) hands on when it closes: InRelease, field off, PowerDown. The chip is lenient, as nfcpy
+    /// needs it.
     private func chipAfterARawModeLibnfcSession() -> (PN532Chip, OneTagField) {
         let (chip, field) = awakeChip()
         chip.strict = false
