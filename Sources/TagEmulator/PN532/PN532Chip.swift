@@ -52,10 +52,11 @@ public final class PN532Chip {
     /// on, and nfcpy's design shows it does not put the host's back. The CIU registers outlive a host
     /// session (InRelease, PowerDown and the next wake-up keep them), so hosts that do not reset them
     /// count on the select: nfcpy never sets TX CRC and clears RX CRC after each Type 2 select. With
-    /// the host's bits kept, a libnfc session that ended in raw mode (CRC off, as `provision write
-    /// --reader nfc:` leaves it) made nfcpy's next session send its tag commands without CRC_A; the tag
-    /// NAKed them and nfcpy saw a generic Type2Tag without NDEF (issue 27 item 16, `docs/pn532.md`
-    /// "Across host sessions"). `false` (`--select-keeps-crc`) models a firmware that keeps them.
+    /// the host's bits kept, a libnfc session that ended with TX CRC off (as `provision write --reader
+    /// nfc:` left it before it kept TX CRC on) made nfcpy's next session send its tag commands without
+    /// CRC_A; the tag NAKed them and nfcpy saw a generic Type2Tag without NDEF (issue 27 item 16,
+    /// `docs/pn532.md` "Across host sessions"). `false` (`--select-keeps-crc`) models a firmware that
+    /// keeps them.
     public var selectSetsCRC = true
     /// Whether InSelect wakes a target InDeselect halted (WUPA, as the emulator assumes) or sends
     /// REQA, so a halted target stays silent (`false`). Real firmware is unverified (`docs/pn532.md`).
