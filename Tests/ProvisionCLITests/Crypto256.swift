@@ -1,11 +1,44 @@
-import Crypto
+import Foundation
 
-/// SHA-256 for assertions against the ledger and reports.
+/// SHA-256 and HMAC-SHA256 for assertions, computed outside this project's code: Python's `hashlib` and
+/// `hmac` (python3 is a test dependency, for nfcpy), so a fault in our libcrypto wrapper cannot hide.
 enum Crypto256 {
-    static func sha(_ bytes: [UInt8]) -> [UInt8] { Digest.sha256(bytes) }
-}
+    /// SHA-256 of `bytes`.
+    static func sha(_ bytes: [UInt8]) -> [UInt8] {
+        python("import hashlib,sys; sys.stdout.write(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())", bytes)
+    }
 
-extension Crypto256 {
-    /// HMAC-SHA256 for recomputing URL MACs independently of the Provisioning module.
-    static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] { Digest.hmacSHA256(key: key, message: message) }
+    /// HMAC-SHA256 under `key` (for recomputing URL MACs independently of the Provisioning module).
+    static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        let hexKey = key.map { String(format: "%02x", $0) }.joined()
+        return python(
+            "import hmac,hashlib,sys; sys.stdout.write(hmac.new(bytes.fromhex('\(hexKey)'), "
+                + "sys.stdin.buffer.read(), hashlib.sha256).hexdigest())", message)
+    }
+
+    /// Runs `python3 -c code` with `input` on stdin; its hex output as bytes (empty on failure, which
+    /// then fails the comparison it feeds).
+    private static func python(_ code: String, _ input: [UInt8]) -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", code]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        do {
+            try process.run()
+            try stdin.fileHandleForWriting.write(contentsOf: Data(input))
+            try stdin.fileHandleForWriting.close()
+        } catch {
+            return []
+        }
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let hex = Array(String(decoding: data, as: UTF8.self).utf8)
+        guard process.terminationStatus == 0, hex.count == 64 else { return [] }
+        return stride(from: 0, to: hex.count, by: 2).compactMap {
+            UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)
+        }
+    }
 }

@@ -30,6 +30,7 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
 @Suite(.serialized) struct LineWorkerTests {
     @Test func everyRowDoneOnceAndTagImagesHoldTheirMessages() async throws {
         let folder = try Fixtures.temporaryDirectory("line")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let ledger = try await prepareLedger(folder, job: "j", rows: 12)
         let store = folder.appendingPathComponent("tags").path
         let reader = try SimulatedReader(spec: ReaderSpec("sim:ntag215?uid=04000000000001&store=\(store)"))
@@ -64,6 +65,7 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
         timing: String, fixed: Bool?, overlaps: Bool
     ) async throws {
         let folder = try Fixtures.temporaryDirectory("line-overlap")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let ledger = try await prepareLedger(folder, job: "o", rows: 4)
         let store = folder.appendingPathComponent("tags").path
         let reader = try SimulatedReader(
@@ -87,6 +89,7 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
 
     @Test func tornTagsResumeTheirOwnRowAndNothingIsLost() async throws {
         let folder = try Fixtures.temporaryDirectory("line-tear")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let ledger = try await prepareLedger(folder, job: "t", rows: 30)
         let reader = try SimulatedReader(spec: ReaderSpec("sim:ntag215?uid=04000000000100&seed=11&faults=tear:0.4"))
         let stop = try await LineWorker(reader: reader, ledger: ledger, job: makeJob("t")).run()
@@ -106,6 +109,7 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
     @Test(arguments: [2, 4])
     func severalReadersNeverShareARow(readers count: Int) async throws {
         let folder = try Fixtures.temporaryDirectory("line-multi")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("ledger.sqlite").path
         _ = try await prepareLedger(folder, job: "m", rows: 40)
         try await withThrowingTaskGroup(of: WorkerStop.self) { group in
@@ -125,6 +129,7 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
 
     @Test func duplicatesWrongChipsAndReadOnlyTagsAreRecordedAndSkipped() async throws {
         let folder = try Fixtures.temporaryDirectory("line-faults")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let ledger = try await prepareLedger(folder, job: "f", rows: 10)
         let reader = try SimulatedReader(
             spec: ReaderSpec("sim:ntag215?uid=04000000000200&seed=5&faults=wrongchip:0.2,readonly:0.2"))
