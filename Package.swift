@@ -20,36 +20,42 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
+        // Helpers every layer shares (serial executor, Duration conversion): one of each.
+        .target(name: "Support", swiftSettings: strict),
+
         // Core: pure Swift, no I/O.
         .target(name: "NDEF", swiftSettings: strict),
         .target(name: "NFCTags", dependencies: ["NDEF"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
 
         // Emulator: depends on core only (and libcrypto for signing).
-        .target(name: "TagEmulator", dependencies: ["NFCTags", "Crypto"], swiftSettings: strict),
+        .target(name: "TagEmulator", dependencies: ["NFCTags", "Crypto", "Support"], swiftSettings: strict),
 
         // Backends: one C library each.
-        .target(name: "ReaderLibNFC", dependencies: ["NFCTags", "CNFC"], swiftSettings: strict),
-        .target(name: "ReaderPCSC", dependencies: ["NFCTags", "CPCSC"], swiftSettings: strict),
-        .target(name: "Ledger", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "ReaderLibNFC", dependencies: ["NFCTags", "CNFC", "Support"], swiftSettings: strict),
+        .target(name: "ReaderPCSC", dependencies: ["NFCTags", "CPCSC", "Support"], swiftSettings: strict),
+        .target(name: "Ledger", dependencies: ["CSQLite", "Support"], swiftSettings: strict),
 
         // Application layers.
-        .target(name: "Provisioning", dependencies: ["NDEF", "NFCTags", "Ledger", "Crypto"], swiftSettings: strict),
+        .target(
+            name: "Provisioning", dependencies: ["NDEF", "NFCTags", "Ledger", "Crypto", "Support"],
+            swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Provisioning", "Ledger"], swiftSettings: strict),
         .target(
             name: "ProvisionCLI",
             dependencies: [
                 "NDEF", "NFCTags", "TagEmulator", "ReaderLibNFC", "ReaderPCSC", "Ledger", "Provisioning",
-                "Reports", "Crypto",
+                "Reports", "Crypto", "Support",
             ],
             swiftSettings: strict),
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),
         // B1's ledger-alone bound (scripts/bench.py): the line's ledger calls with no tag.
-        .executableTarget(name: "ledger-bench", dependencies: ["Ledger"], swiftSettings: strict),
+        .executableTarget(name: "ledger-bench", dependencies: ["Ledger", "Support"], swiftSettings: strict),
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
         .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator"], swiftSettings: strict),
 
+        .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -1,3 +1,4 @@
+import Support
 /// Raw access for diagnostics and tests: fixed SQL only, values always bound.
 extension Ledger {
     /// Runs a fixed script (no values) on this connection, outside any transaction the ledger manages.

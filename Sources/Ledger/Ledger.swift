@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The job ledger: one SQLite connection to an ordinary SQLite file, serialised on its own queue.
 ///
@@ -61,8 +62,7 @@ public actor Ledger {
     public static func open(
         path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)
     ) async throws(LedgerError) -> Ledger {
-        let milliseconds =
-            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = busyTimeout.wholeMilliseconds
         let ledger = try Ledger(
             path: path, readOnly: readOnly, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
         try await ledger.prepare(readOnly: readOnly)

@@ -2,6 +2,7 @@ import Foundation
 import Ledger
 import NFCTags
 import Provisioning
+import Support
 import Synchronization
 
 /// Runs one line worker per reader on a job, each with its own ledger connection, wiring SIGINT and
@@ -136,8 +137,7 @@ final class LiveProgress: Sendable {
     private func status(last: @autoclosure () -> String) {
         guard display.mode != .quiet else { return }
         let snapshot = state.withLock { $0 }
-        let elapsed = (ContinuousClock.now - started).components
-        let minutes = (Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18) / 60
+        let minutes = (ContinuousClock.now - started).seconds / 60
         let rate = minutes > 0 ? Double(snapshot.doneThisSession) / minutes : 0
         let remaining = total - snapshot.done
         let eta = rate > 0 ? Double(remaining) / rate * 60 : nil

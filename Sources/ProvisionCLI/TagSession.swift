@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCTags
 import Provisioning
+import Support
 
 /// One tag on one reader, from arrival to release: the wait/identify/release steps shared by every
 /// command that works on a tag (`inspect`, `write`, `lock`; later `run` and `audit`).
@@ -56,7 +57,7 @@ struct TagSession: Sendable {
         while true {
             try Task.checkCancellation()
             let left = deadline - clock.now
-            let sliceMilliseconds = max(1, min(250, Self.milliseconds(left)))
+            let sliceMilliseconds = max(1, min(250, left.wholeMilliseconds))
             let started = clock.now
             let state: FieldState
             do {
@@ -149,13 +150,9 @@ struct TagSession: Sendable {
         return .milliseconds(Int((seconds * 1000).rounded()))
     }
 
-    static func milliseconds(_ duration: Duration) -> Int {
-        let parts = duration.components
-        return Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000)
-    }
-
+    /// `duration` in seconds for messages: whole when it is, else to the millisecond.
     static func seconds(_ duration: Duration) -> String {
-        let ms = milliseconds(duration)
+        let ms = duration.wholeMilliseconds
         return ms % 1000 == 0 ? "\(ms / 1000)" : String(format: "%.3f", Double(ms) / 1000)
     }
 }

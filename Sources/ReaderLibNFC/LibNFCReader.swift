@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Support
 import Synchronization
 
 /// A PN53x reader driven through libnfc's initiator API, opened from a spec `nfc` (the first device

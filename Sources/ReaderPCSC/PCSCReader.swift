@@ -1,4 +1,5 @@
 import NFCTags
+import Support
 
 /// One PC/SC reader slot as a `TagReader`: event-driven presence, exclusive connection per tag cycle,
 /// Type 2 commands as pseudo-APDUs (`pcsc-vpcd.md` §4, §10).
@@ -242,7 +243,6 @@ public actor PCSCReader: OperatorFeedbackReader {
     private static func milliseconds(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Int {
         let left = clock.now.duration(to: deadline)
         guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return left.millisecondsRoundedUp
     }
 }

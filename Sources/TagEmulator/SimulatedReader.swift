@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Support
 
 /// The simulated reader backend (`sim:` specs): a `TagReader` over a `TagField` of emulated tags.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import Support
 
 /// The ledger alone, as the line drives it, with no tag: B1's bound (issue 9, `scripts/bench.py`).
 ///
@@ -67,7 +68,7 @@ struct LedgerBench {
                 job: job, row: claim.row, uid: uid, tag: tag, attempt: attempt, durability: .deferred)
             let finished = clock.now
             doneTime += finished - doneStart
-            late.append(.init(uid: uid, row: claim.row, ledgerMicroseconds: Int((finished - claimStart) / microsecond),
+            late.append(.init(uid: uid, row: claim.row, ledgerMicroseconds: (finished - claimStart).wholeMicroseconds,
                               removalMicroseconds: 20))
             if late.count >= 64 {
                 try await ledger.recordLateTimings(job: job, late)
@@ -76,17 +77,15 @@ struct LedgerBench {
         }
         try await ledger.recordLateTimings(job: job, late)
         try await ledger.sync()
-        let seconds = (clock.now - start) / .seconds(1)
+        let seconds = (clock.now - start).seconds
         try await ledger.markFinished(job: job)
         let done = try await ledger.counts(job: job).done
         guard done == tags else { throw BenchError("\(done) of \(tags) rows done") }
         return """
-            {"tags": \(tags), "seconds": \(seconds), "claim_us_mean": \(claimTime / microsecond / Double(tags)), \
-            "done_us_mean": \(doneTime / microsecond / Double(tags))}
+            {"tags": \(tags), "seconds": \(seconds), "claim_us_mean": \(claimTime.microseconds / Double(tags)), \
+            "done_us_mean": \(doneTime.microseconds / Double(tags))}
             """
     }
-
-    static let microsecond = Duration.microseconds(1)
 }
 
 struct BenchError: Error, CustomStringConvertible {

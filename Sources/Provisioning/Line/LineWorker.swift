@@ -3,6 +3,7 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
+import Support
 import Synchronization
 
 /// One reader's loop over a job: detect → claim → write → verify → lock → commit → removal, recording
@@ -130,7 +131,7 @@ public struct LineWorker: Sendable {
         let started = Date()
         let uid = detected.uid
         let uidText = Hex.compact(uid)
-        var durations = AttemptRecord.PhaseDurations(detect: Self.micros(detect))
+        var durations = AttemptRecord.PhaseDurations(detect: detect.wholeMicroseconds)
         // A UID already provisioned (in any job) is refused by the claim itself, in the same transaction
         // that would hand out the row: no separate look-up (and queue hop) before every tag.
         let claim: ClaimedRow?
@@ -198,7 +199,7 @@ public struct LineWorker: Sendable {
                 let syncCost: Duration? = if let gate { gate.ticket.syncDuration } else { claimDuration }
                 claimSync.record(
                     identifyMicroseconds: outcome.phaseMicroseconds[.identify],
-                    syncMicroseconds: syncCost.map { Double(Self.micros($0)) })
+                    syncMicroseconds: syncCost.map { Double($0.wholeMicroseconds) })
             }
             claimDuration += .microseconds(outcome.gateWaitMicroseconds)
             Self.add(outcome.phaseMicroseconds, to: &durations)
@@ -220,7 +221,7 @@ public struct LineWorker: Sendable {
                 let openRows = try await ledger.markDone(
                     job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record, durability: .deferred)
                 // The ledger phase: the claim, the wait for its sync, and this commit.
-                let ledgerMicros = Self.micros(clock.now - ledgerStart + claimDuration)
+                let ledgerMicros = (clock.now - ledgerStart + claimDuration).wholeMicroseconds
                 events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
                 usable.usable()
                 await signal(.pass)
@@ -229,7 +230,7 @@ public struct LineWorker: Sendable {
                 let pending = lateTimings.add(
                     Ledger.LateTiming(
                         uid: uid, row: claim.row, ledgerMicroseconds: ledgerMicros,
-                        removalMicroseconds: Self.micros(clock.now - removalStart)))
+                        removalMicroseconds: (clock.now - removalStart).wholeMicroseconds))
                 if pending >= 64 { try await flushTimings() }
                 return openRows
             }
@@ -356,10 +357,6 @@ public struct LineWorker: Sendable {
     /// Tries of one reader call between tags before the worker stops.
     static let readerAttempts = ReaderCalls.attempts
 
-    static func micros(_ duration: Duration) -> Int {
-        let parts = duration.components
-        return Int(parts.seconds) * 1_000_000 + Int(parts.attoseconds / 1_000_000_000_000)
-    }
 
     static func add(_ phases: [Phase: Double], to durations: inout AttemptRecord.PhaseDurations) {
         func plus(_ value: Int?, _ phase: Phase) -> Int? {

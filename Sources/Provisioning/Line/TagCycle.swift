@@ -2,6 +2,7 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
+import Support
 
 /// One tag's work on the antenna — identify, check, write, verify, lock — run synchronously on the
 /// reader's own queue inside `TagReader.withTransceiver`, with the fewest exchanges the protocol needs.
@@ -381,19 +382,15 @@ private final class Runner {
     func timed<R>(_ phase: Phase, _ body: () throws -> R) throws -> R {
         self.phase = phase
         let start = clock.now
-        defer { micros[phase, default: 0] += Self.microseconds(clock.now - start) }
+        defer { micros[phase, default: 0] += (clock.now - start).microseconds }
         return try body()
     }
 
     /// The write gate held a command for `duration` during the current phase.
     func gateWaited(_ duration: Duration) {
-        gateWait[phase, default: 0] += Self.microseconds(duration)
+        gateWait[phase, default: 0] += duration.microseconds
     }
 
-    static func microseconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) * 1_000_000 + Double(parts.attoseconds) / 1e12
-    }
 
     func outcome() -> TagCycle.Outcome {
         var phases = micros

@@ -1,39 +1,42 @@
 import Dispatch
 
-/// Runs an actor's jobs on one dedicated serial queue, so blocking SQLite calls stay off the cooperative pool.
-final class QueueExecutor: SerialExecutor, @unchecked Sendable {
+/// Runs an actor's jobs on one dedicated serial queue (STYLE.md §4.2), so blocking calls into a C
+/// library (SQLite, libnfc, pcsc-lite) or a simulated reader that really waits the modelled airtime
+/// occupy only that queue, never the cooperative thread pool. Shared by the ledger and every reader.
+public final class QueueExecutor: SerialExecutor, @unchecked Sendable {
     // @unchecked: the only stored property is an immutable DispatchQueue, which is thread-safe.
     private let queue: DispatchQueue
     private static let key = DispatchSpecificKey<UInt>()
 
     /// Creates an executor over a new serial queue named `label`.
-    init(label: String) {
+    public init(label: String) {
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: Self.key, value: UInt(bitPattern: ObjectIdentifier(self)))
     }
 
     /// Whether the calling code runs on this executor's queue.
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == UInt(bitPattern: ObjectIdentifier(self)) }
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == UInt(bitPattern: ObjectIdentifier(self)) }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
         queue.async { job.runSynchronously(on: executor) }
     }
 
     /// Runs `block` on the queue after the jobs already enqueued (a plain block, not an actor job).
-    func async(_ block: @escaping @Sendable () -> Void) {
+    public func async(_ block: @escaping @Sendable () -> Void) {
         queue.async(execute: block)
     }
 
     /// Lets `assumeIsolated` accept code running on the queue outside an actor job.
-    func checkIsolated() {
+    public func checkIsolated() {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 
-    func isIsolatingCurrentContext() -> Bool? { isCurrent }
+    public func isIsolatingCurrentContext() -> Bool? { isCurrent }
 
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    /// This executor as the actor's serial executor.
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 }
