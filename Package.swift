@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "Support", swiftSettings: strict),
 
         // Core: pure Swift, no I/O.
-        .target(name: "NDEF", swiftSettings: strict),
+        .target(name: "NDEF", dependencies: ["Support"], swiftSettings: strict),
         .target(name: "NFCTags", dependencies: ["NDEF"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
 

@@ -1,28 +1,16 @@
 import Foundation
+import Support
 
 /// How values are spelled in the ledger file so the `sqlite3` shell shows them readably.
 ///
 /// UIDs: upper-case hex without separators (`04A1B2C3D4E5F6`). Digests: lower-case hex.
 /// Times: ISO 8601 UTC with milliseconds (`2026-12-02T16:00:00.123Z`). Fields: a JSON object, keys sorted.
 enum LedgerFormat {
-    private static let upperDigits = Array("0123456789ABCDEF".utf8)
-    private static let lowerDigits = Array("0123456789abcdef".utf8)
-
     /// Upper-case hex of a UID (and of message bytes).
-    static func uid(_ bytes: [UInt8]) -> String { hex(bytes, digits: upperDigits) }
+    static func uid(_ bytes: [UInt8]) -> String { HexEncoding.encode(bytes) }
 
     /// Lower-case hex of a digest.
-    static func digest(_ bytes: [UInt8]) -> String { hex(bytes, digits: lowerDigits) }
-
-    private static func hex(_ bytes: [UInt8], digits: [UInt8]) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func digest(_ bytes: [UInt8]) -> String { HexEncoding.encode(bytes, lowercase: true) }
 
     /// Bytes from hex text (either case).
     static func bytes(_ hex: String) throws(LedgerError) -> [UInt8] {

@@ -1,20 +1,11 @@
+import Support
+
 /// Upper-case hex formatting and tolerant hex parsing shared by logs, the CLI and tests.
 public enum Hex {
-    private static let digits = Array("0123456789ABCDEF".utf8)
-
     /// Formats bytes as upper-case hex, e.g. `A2 05 34` with the default separator.
     public static func string<C: Collection>(_ bytes: C, separator: String = " ") -> String
     where C.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * (2 + separator.utf8.count))
-        var first = true
-        for byte in bytes {
-            if !first { out += separator.utf8 }
-            first = false
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        HexEncoding.encode(bytes, separator: separator)
     }
 
     /// Formats bytes as compact upper-case hex (no separator), e.g. a UID `04A1B2C3D4E5F6`.

@@ -1,3 +1,5 @@
+import Support
+
 /// What an NTAG21x ASCII mirror shows (`type2-ntag.md` §6): MIRROR_CONF 01, 10 or 11.
 public enum MirrorKind: String, Sendable, Hashable {
     /// 14 upper-case hex digits of the UID.
@@ -45,10 +47,7 @@ public enum MirrorKind: String, Sendable, Hashable {
 
     /// What a READ shows for `uid` and `counter`.
     public func ascii(uid: [UInt8], counter: Int) -> String {
-        let uidText = uid.map { byte in
-            let digits = Array("0123456789ABCDEF")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        let uidText = HexEncoding.encode(uid)
         var counterText = String(counter & 0xFF_FFFF, radix: 16, uppercase: true)
         counterText = String(repeating: "0", count: 6 - counterText.count) + counterText
         switch self {
