@@ -2,29 +2,40 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev pkg-config sqlite3 \
-	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd chromium
+	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd
+## Packages only the tests need: chromium renders report.html headless (Tests/ReportsTests/ReportBrowserTests).
+TEST_APT_PACKAGES := chromium
 JOB ?= jobs/batch.json
 
-.PHONY: deps build test run bench reliability fuzz clean
+.PHONY: deps test-deps build test run bench reliability fuzz clean
 
-## deps: install the Debian packages the project needs (only those missing), and nfcpy from PyPI
-## (a client nobody here wrote: the tests check that it agrees with the PN532 emulator)
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+# $(call apt_install,LABEL,PACKAGES): apt-get install the PACKAGES not installed yet (sudo when not root).
+define apt_install
+	@missing=""; for p in $(2); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "deps: all present"; fi
+	else echo "$(1): all present"; fi
+endef
+
+## deps: install the Debian packages the project needs to build and run (only those missing), and nfcpy
+## from PyPI (a client nobody here wrote: the tests check that it agrees with the PN532 emulator)
+deps:
+	$(call apt_install,deps,$(APT_PACKAGES))
 	@python3 -c 'import nfc, ndef' 2>/dev/null || python3 -m pip install --user -q nfcpy 2>/dev/null || \
 		python3 -m pip install --user -q --break-system-packages nfcpy
+
+## test-deps: deps plus the packages only the tests need (chromium); `build` and `run` never install them
+test-deps: deps
+	$(call apt_install,test-deps,$(TEST_APT_PACKAGES))
 
 build: deps
 	$(SWIFT) build
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	LIBNFC_LOG_LEVEL=0 $(SWIFT) test --skip-build
 

@@ -5,6 +5,7 @@ enum CommandRegistry {
         WriteCommand.self,
         LockCommand.self,
         ReadersCommand.self,
+        DoctorCommand.self,
         NDEFCommand.self,
         ValidateCommand.self,
         RunCommand.self,

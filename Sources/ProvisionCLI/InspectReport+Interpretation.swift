@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NDEF
 import NFCTags
+import Reports
 import TagEmulator
 
 /// Turning the raw facts read from a tag into the report (off the reader's queue; signature checks
@@ -38,7 +39,8 @@ extension InspectReport {
         notes = reader.capabilities.notes + facts.notes
         pages = facts.dump.map { $0.map { Hex.string($0) } }
         let total = PhaseCost.sum([identifyCost, facts.cost])
-        cost = Cost(exchanges: total.exchanges, airtimeMicroseconds: total.airtimeMicroseconds)
+        cost = Cost(
+            exchanges: total.exchanges, airtimeMicroseconds: total.airtimeMicroseconds.rounded(.microseconds))
     }
 
     private static func ndef(_ facts: Facts) -> NDEF {

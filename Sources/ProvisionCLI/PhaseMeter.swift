@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Reports
 
 /// What one phase of a tag cycle cost: exchanges, WRITEs, re-activations, modelled radio time and
 /// wall time (`line-timing.md` §4–§5).
@@ -32,6 +33,17 @@ struct PhaseCost: Sendable, Hashable, Codable {
             }
         }
         return total
+    }
+
+    /// Encodes every field, airtime and wall time rounded (`JSONPrecision`: 0.1 µs, 1 µs).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(exchanges, forKey: .exchanges)
+        try container.encode(writes, forKey: .writes)
+        try container.encode(reactivations, forKey: .reactivations)
+        try container.encodeIfPresent(airtimeMicroseconds.rounded(.microseconds), forKey: .airtimeMicroseconds)
+        try container.encode(wallSeconds.rounded(.seconds), forKey: .wallSeconds)
     }
 
     /// One human-readable line: `write      12 exchanges (9 WRITE)  modelled 51.2 ms  wall 3.1 ms`.

@@ -24,7 +24,8 @@ public enum ProvisionCLI {
         text += """
 
             Exit codes: 0 ok, 1 some work failed, 64 usage, 65 data error, 66 missing input,
-            69 unavailable, 73 cannot create output, 74 I/O error, 130 interrupted.
+            69 unavailable, 73 cannot create output, 74 I/O error, 75 device busy (a reader in use by
+            another process), 77 key file permissions (readable by group or others), 130 interrupted.
 
             """
         return text

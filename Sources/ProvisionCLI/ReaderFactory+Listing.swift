@@ -56,10 +56,17 @@ extension ReaderFactory {
 
     /// PC/SC readers known to pcscd (`SCardListReaders`); one unavailable entry when there are none.
     static func pcscListings() -> [ReaderListing] {
+        pcscListings(Result { () throws(PCSCError) in try PCSCReader.listReaders() })
+    }
+
+    /// The listing of what `PCSCReader.listReaders()` returned: the readers, or one unavailable entry
+    /// with the reason (`provision doctor` also judges pcscd by the same answer).
+    static func pcscListings(_ answer: Result<[String], PCSCError>) -> [ReaderListing] {
         let names: [String]
-        do {
-            names = try PCSCReader.listReaders()
-        } catch {
+        switch answer {
+        case .success(let found):
+            names = found
+        case .failure(let error):
             return [
                 ReaderListing(
                     backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: error.message, available: false)

@@ -17,13 +17,17 @@ enum RunSummaryText {
             "  exchanges per tag    \(ProgressDisplay.number(figures.exchangesPerTag, 1))",
         ]
         if let air = figures.airtimePerTagMilliseconds, let ratio = figures.measuredOverAirtime {
-            lines.append("  modelled airtime     \(ProgressDisplay.number(air, 2)) ms/tag (measured ÷ airtime \(ProgressDisplay.number(ratio, 3)))")
+            lines.append(
+                "  modelled airtime     \(ProgressDisplay.number(air, 2)) ms/tag"
+                    + " (measured ÷ airtime \(ProgressDisplay.number(ratio, 3)))")
+            if let note = figures.belowFloorNote { lines += wrap(note, width: 100).map { "  " + $0 } }
         }
         lines.append("  per phase (ms)       p50 / p95 / max")
         for phase in Phase.allCases {
             guard let spread = figures.phases[phase] else { continue }
             let name = phase.rawValue.padding(toLength: 19, withPad: " ", startingAt: 0)
-            lines.append("    \(name)\(ProgressDisplay.number(spread.p50, 2)) / \(ProgressDisplay.number(spread.p95, 2)) / \(ProgressDisplay.number(spread.max, 2))")
+            let values = [spread.p50, spread.p95, spread.max].map { ProgressDisplay.number($0, 2) }
+            lines.append("    \(name)" + values.joined(separator: " / "))
         }
         if !figures.failuresByClass.isEmpty {
             lines.append("  failures by class")
@@ -33,5 +37,20 @@ enum RunSummaryText {
         }
         lines.append("reports: \(reportsFolder)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters (longer words stay whole).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import Reports
 
 /// The stable `provision write --json` object (`version` 1; keys are only ever added, optional keys
 /// are left out when they do not apply).
@@ -38,7 +39,7 @@ struct WriteReport: Codable, Sendable {
     /// Per phase: name, exchanges, writes, reactivations, airtimeMicroseconds (absent on real
     /// readers), wallSeconds; the last entry is the total.
     var phases: [PhaseCost]
-    /// Wall time from the start of the wait for the tag to its release.
+    /// Wall time from the start of the wait for the tag to its release (1 µs, `JSONPrecision.seconds`).
     var wallSeconds: Double
 
     /// The report of one `write` run.
@@ -61,7 +62,7 @@ struct WriteReport: Codable, Sendable {
         lockWrites = outcome.lockWrites.map { LockWrite(page: $0.page, data: Hex.string($0.data)) }
         let phases = [session.identifyCost] + outcome.phases
         self.phases = phases + [PhaseCost.sum(phases)]
-        self.wallSeconds = wallSeconds
+        self.wallSeconds = wallSeconds.rounded(.seconds)
     }
 
     /// Pretty-printed JSON with sorted keys.

@@ -4,4 +4,8 @@ public enum LibNFC {
     ///
     /// The corresponding C function is `nfc_version`.
     public static var version: String { LibNFCCalls.version() }
+
+    /// The folder where each open reader's `flock` file lives (`/run/lock`): it must be writable for
+    /// an `nfc:` reader to open (`DeviceLock`).
+    public static var lockFolder: String { DeviceLock.lockFolder }
 }

@@ -73,6 +73,18 @@ public struct RunFigures: Sendable, Hashable, Codable {
         }
     }
 
+    /// Why measured ÷ airtime is below 1, when it is; `nil` otherwise.
+    ///
+    /// Only a reader that accounts modelled radio time without waiting for it can finish a tag faster
+    /// than its radio floor: the simulator with `timing=instant` (its default). Every summary that shows
+    /// the ratio adds this sentence when the ratio is below 1.
+    public var belowFloorNote: String? {
+        guard let ratio = measuredOverAirtime, ratio < 1 else { return nil }
+        return "Measured ÷ airtime (the modelled radio floor) is below 1 because with timing=instant the "
+            + "simulator only accounts the modelled radio time without waiting for it, so a tag's measured work "
+            + "can take less than that floor; timing=datasheet really waits, and the ratio is then 1 or more."
+    }
+
     /// Nearest-rank percentiles of `values` (not empty).
     static func spread(_ values: [Double]) -> Spread {
         let sorted = values.sorted()

@@ -24,6 +24,7 @@ extension RunReportWriter {
             text += "| modelled airtime per tag | \(format(air, digits: 2)) ms |\n"
             text += "| measured ÷ airtime | \(format(ratio, digits: 3)) |\n"
         }
+        if let note = figures.belowFloorNote { text += "\n\(note)\n" }
         text += "\n## Per-phase time (ms, successful tags)\n\n| phase | n | p50 | p95 | max |\n|---|---|---|---|---|\n"
         for phase in Phase.allCases {
             guard let spread = figures.phases[phase] else { continue }
@@ -44,10 +45,16 @@ extension RunReportWriter {
     }
 
     /// `summary.json`: stable, documented keys (docs/ledger.md § summary.json); version 1.
+    ///
+    /// Numbers are rounded by kind (`JSONPrecision`): milliseconds to 3 decimals, ratios to 4, tags per
+    /// hour to 1, exchanges per tag to 2.
     public static func json(_ report: RunReport, _ figures: RunFigures) -> String {
         var phases: [String: [String: Double]] = [:]
         for (phase, spread) in figures.phases {
-            phases[phase.rawValue] = ["count": Double(spread.count), "p50_ms": spread.p50, "p95_ms": spread.p95, "max_ms": spread.max]
+            phases[phase.rawValue] = [
+                "count": Double(spread.count), "p50_ms": spread.p50.rounded(.milliseconds),
+                "p95_ms": spread.p95.rounded(.milliseconds), "max_ms": spread.max.rounded(.milliseconds),
+            ]
         }
         var failures: [String: Int] = [:]
         for (failure, count) in figures.failuresByClass { failures[failure.rawValue] = count }
@@ -58,10 +65,12 @@ extension RunReportWriter {
             rows: .init(
                 total: report.rows.total, done: report.rows.done, failed: report.rows.failed,
                 burned: report.rows.burned, claimed: report.rows.claimed, pending: report.rows.pending),
-            tags_per_hour: figures.tagsPerHour, first_pass_yield: figures.firstPassYield, retries: figures.retries,
-            failures_by_class: failures, phases: phases, exchanges_per_tag: figures.exchangesPerTag,
-            measured_ms_per_tag: figures.measuredPerTagMilliseconds,
-            airtime_ms_per_tag: figures.airtimePerTagMilliseconds, measured_over_airtime: figures.measuredOverAirtime,
+            tags_per_hour: figures.tagsPerHour.rounded(.rate), first_pass_yield: figures.firstPassYield.rounded(.ratio),
+            retries: figures.retries, failures_by_class: failures, phases: phases,
+            exchanges_per_tag: figures.exchangesPerTag.rounded(.mean),
+            measured_ms_per_tag: figures.measuredPerTagMilliseconds.rounded(.milliseconds),
+            airtime_ms_per_tag: figures.airtimePerTagMilliseconds.rounded(.milliseconds),
+            measured_over_airtime: figures.measuredOverAirtime.rounded(.ratio),
             reissued: report.reissues.map {
                 .init(row: $0.row, original_row: $0.original, by: $0.by, detail: $0.detail, at: $0.time.map(timestamp))
             })

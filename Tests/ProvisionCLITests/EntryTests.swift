@@ -27,3 +27,16 @@ import Testing
     #expect(args.positionals == ["file.json"])
     #expect(throws: CLIError.self) { try Arguments(["--nope"], flags: [], options: []) }
 }
+
+@Test func topLevelHelpListsEveryExitCodeTheCommandsUse() throws {
+    let outcome = try ProvisionProcess.run(["--help"])
+    #expect(outcome.status == 0)
+    let section = try #require(outcome.stdout.components(separatedBy: "Exit codes:").last)
+    let text = section.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    for code in [
+        "0 ok", "1 some work failed", "64 usage", "65 data error", "66 missing input", "69 unavailable",
+        "73 cannot create output", "74 I/O error", "75 device busy", "77 key file permissions", "130 interrupted",
+    ] {
+        #expect(text.contains(code), "\(code)")
+    }
+}

@@ -15,7 +15,7 @@ private struct Chromium {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return Chromium(executable: candidate) }
         }
         throw BrowserFailure(
-            "chromium not found on PATH: run `make deps` (apt package `chromium`); the browser test needs it")
+            "chromium not found on PATH: run `make test-deps` (apt package `chromium`); the browser test needs it")
     }
 
     /// Runs chromium headless with `arguments` after the common flags; returns its standard output.

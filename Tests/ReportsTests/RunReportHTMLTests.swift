@@ -115,3 +115,18 @@ private func hostileReport() -> RunReport {
     #expect(html.utf8.count < 1_000_000, "\(html.utf8.count) bytes")
     #expect(RunReportWriter.failuresCSV(report).split(separator: "\n").count == 5_001)
 }
+
+@Test func thePhaseCaptionExplainsARatioBelowOne() throws {
+    var report = SampleReports.line()
+    // Three times the modelled airtime: the measured work falls below the radio floor.
+    report.attempts = report.attempts.map { attempt in
+        var copy = attempt
+        copy.airtimeMicroseconds = attempt.airtimeMicroseconds.map { $0 * 3 }
+        return copy
+    }
+    let note = try #require(RunFigures(report).belowFloorNote)
+    let captions = XMLInspector.parse(RunReportHTML.render(report)).elements("figcaption").map(\.text)
+    #expect(captions.contains { $0.hasPrefix("Per-phase time per tag;") && $0.hasSuffix("(dashed line). " + note) })
+    let plain = XMLInspector.parse(RunReportHTML.render(SampleReports.line())).elements("figcaption").map(\.text)
+    #expect(!plain.contains { $0.contains("below 1") })
+}

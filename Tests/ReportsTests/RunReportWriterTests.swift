@@ -67,3 +67,23 @@ private func sampleReport() -> RunReport {
     #expect((json?["failures_by_class"] as? [String: Int])?["tagLost"] == 1)
     #expect(String(decoding: second[0], as: UTF8.self).contains("| tagLost | 1 |"))
 }
+
+@Test func aMeasuredRatioBelowOneIsExplainedInSummaryMarkdown() throws {
+    let report = sampleReport()  // 77 ms measured against 100 ms modelled
+    let figures = RunFigures(report)
+    let note = try #require(figures.belowFloorNote)
+    #expect(note.hasPrefix("Measured ÷ airtime (the modelled radio floor) is below 1 because with timing=instant"))
+    #expect(RunReportWriter.markdown(report, figures).contains("| measured ÷ airtime | 0.770 |\n\n" + note + "\n"))
+    // A ratio of 1 or more, or no modelled airtime, needs no explanation.
+    let slower = RunFigures(SampleReports.line())
+    #expect((slower.measuredOverAirtime ?? 0) >= 1)
+    #expect(slower.belowFloorNote == nil)
+    #expect(!RunReportWriter.markdown(SampleReports.line(), slower).contains("below 1"))
+    var unmodelled = report
+    unmodelled.attempts = report.attempts.map { attempt in
+        var copy = attempt
+        copy.airtimeMicroseconds = nil
+        return copy
+    }
+    #expect(RunFigures(unmodelled).belowFloorNote == nil)
+}

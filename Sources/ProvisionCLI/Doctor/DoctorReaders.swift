@@ -1,0 +1,79 @@
+import ReaderPCSC
+
+/// The reader checks of `provision doctor`: `readers` (what the libnfc and PC/SC backends see, from
+/// the same listing as `provision readers`) and `tag-families` (what each of them can reach).
+enum DoctorReaders {
+    /// What the backends answered; `nil` where a listing did not finish within its bound.
+    struct Findings: Sendable {
+        /// libnfc's listing (`ReaderFactory.nfcListings`).
+        var nfc: [ReaderListing]?
+        /// pcsc-lite's answer to `SCardListReaders`.
+        var pcsc: Result<[String], PCSCError>?
+
+        /// The readers found, libnfc first.
+        var found: [ReaderListing] {
+            (nfc ?? []).filter(\.available) + pcscListings.filter(\.available)
+        }
+
+        /// The PC/SC listing as `provision readers` shows it (empty when it timed out).
+        var pcscListings: [ReaderListing] { pcsc.map(ReaderFactory.pcscListings) ?? [] }
+    }
+
+    /// Lists the readers of both backends, each listing bounded by `DoctorProbe.librarySeconds`.
+    static func probe() async -> Findings {
+        async let nfc = DoctorProbe.bounded(seconds: DoctorProbe.librarySeconds) { ReaderFactory.nfcListings() }
+        async let pcsc = DoctorProbe.bounded(seconds: DoctorProbe.librarySeconds) {
+            Result { () throws(PCSCError) in try PCSCReader.listReaders() }
+        }
+        return await Findings(nfc: nfc, pcsc: pcsc)
+    }
+
+    /// `readers`: ok with at least one reader, warn with none (only the simulator can run jobs).
+    static func readersCheck(_ findings: Findings) -> DoctorCheck {
+        var problems: [String] = []
+        let seconds = DoctorProbe.describe(DoctorProbe.librarySeconds)
+        if findings.nfc == nil { problems.append("the libnfc device scan did not answer within \(seconds)") }
+        if findings.pcsc == nil { problems.append("pcscd did not answer within \(seconds)") }
+        let found = findings.found
+        guard found.isEmpty else {
+            let names = found.map { $0.backend == "pcsc" ? "\($0.spec) (\($0.name))" : $0.spec }
+            var detail = "\(found.count) reader\(found.count == 1 ? "" : "s"): " + names.joined(separator: ", ")
+            if !problems.isEmpty { detail += "; " + problems.joined(separator: "; ") }
+            return DoctorCheck(name: "readers", status: problems.isEmpty ? .ok : .warn, detail: detail)
+        }
+        let notes = ((findings.nfc ?? []) + findings.pcscListings).map { "\($0.name): \($0.note)" }
+        return DoctorCheck(
+            name: "readers", status: .warn,
+            detail: "no reader found (" + (notes + problems).joined(separator: "; ") + "); only the simulator "
+                + "(--reader sim:CHIP) can run jobs: connect a reader and check 'provision readers', or name a "
+                + "serial PN532 with --reader nfc:pn532_uart:/dev/ttyUSB0")
+    }
+
+    /// `tag-families`: which tag families each reader found can reach (today: Type 2 on all of them),
+    /// one `; `-separated part per reader, the simulator last.
+    static func familiesCheck(_ findings: Findings) -> DoctorCheck {
+        var parts = findings.found.map { reader in
+            reader.backend == "nfc"
+                ? "\(reader.spec): " + nfcFamilies
+                : "\(reader.spec) (\(reader.name)): " + pcscFamilies
+        }
+        if parts.isEmpty {
+            parts = [
+                "no reader to check; a libnfc (PN532) reader reaches " + nfcFamilies
+                    + "; a PC/SC reader reaches " + pcscFamilies
+            ]
+        }
+        parts.append("sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1)")
+        return DoctorCheck(name: "tag-families", status: .ok, detail: parts.joined(separator: "; "))
+    }
+
+    /// What a PN53x reader driven by libnfc reaches.
+    static let nfcFamilies =
+        "Type 2 (ISO 14443-A: NTAG21x, Ultralight EV1), not ISO 15693 (Type 5): the PN532 and libnfc "
+        + "cannot reach it"
+
+    /// What a PC/SC reader reaches.
+    static let pcscFamilies =
+        "Type 2 through PC/SC, other families only as far as the reader itself supports them "
+        + "(provision programs Type 2 today)"
+}
