@@ -1,6 +1,7 @@
 import Foundation
 import NFCTags
 import Reports
+import Support
 
 /// What one phase of a tag cycle cost: exchanges, WRITEs, re-activations, modelled radio time and
 /// wall time (`line-timing.md` §4–§5).
@@ -82,7 +83,7 @@ final class PhaseMeter {
         let start = clock.now
         defer {
             let after = tag.total
-            let elapsed = (clock.now - start).components
+            let elapsed = clock.now - start
             var cost = PhaseCost(name: name)
             cost.exchanges = after.exchanges - before.exchanges
             cost.writes = after.writes - before.writes
@@ -90,7 +91,7 @@ final class PhaseMeter {
             if let end = after.airtimeMicroseconds {
                 cost.airtimeMicroseconds = end - (before.airtimeMicroseconds ?? 0)
             }
-            cost.wallSeconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            cost.wallSeconds = elapsed.seconds
             phases.append(cost)
         }
         return try body()

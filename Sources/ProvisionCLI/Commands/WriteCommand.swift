@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCTags
 import Provisioning
+import Support
 
 /// `provision write`: writes one NDEF message to one tag, tear-safe, verified, optionally locked.
 struct WriteCommand: Command {
@@ -94,9 +95,7 @@ struct WriteCommand: Command {
             }
             return (session, outcome)
         }
-        let wall = clock.now - start
-        let components = wall.components
-        let wallSeconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let wallSeconds = (clock.now - start).seconds
         if args.flag("json") {
             let json = WriteReport(
                 message: outcome.message ?? bytes, session: session, outcome: outcome, lock: lock,
