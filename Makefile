@@ -21,16 +21,16 @@ define apt_install
 	else echo "$(1): all present"; fi
 endef
 
-## deps: install the Debian packages the project needs to build and run (only those missing), and nfcpy
-## from PyPI (a client nobody here wrote: the tests check that it agrees with the PN532 emulator)
+## deps: install the Debian packages the project needs to build and run (only those missing)
 deps:
 	$(call apt_install,deps,$(APT_PACKAGES))
-	@python3 -c 'import nfc, ndef' 2>/dev/null || python3 -m pip install --user -q nfcpy 2>/dev/null || \
-		python3 -m pip install --user -q --break-system-packages nfcpy
 
-## test-deps: deps plus the packages only the tests need (chromium); `build` and `run` never install them
+## test-deps: deps plus what only the tests need: chromium, and nfcpy from PyPI (a client nobody here
+## wrote: the tests check that it agrees with the PN532 emulator); `build` and `run` never install them
 test-deps: deps
 	$(call apt_install,test-deps,$(TEST_APT_PACKAGES))
+	@python3 -c 'import nfc, ndef' 2>/dev/null || python3 -m pip install --user -q nfcpy 2>/dev/null || \
+		python3 -m pip install --user -q --break-system-packages nfcpy
 
 build: deps
 	$(SWIFT) build
@@ -59,7 +59,7 @@ ROWS ?= 300
 SEED ?= $(shell date +%s)
 ONLY ?= crash,corpus,env,swift,readers
 POSITIONS ?= 1-16
-reliability: deps
+reliability: test-deps
 	$(SWIFT) build --build-tests
 	LIBNFC_LOG_LEVEL=0 python3 scripts/reliability.py --kills $(KILLS) --rows $(ROWS) --seed $(SEED) \
 		--only $(ONLY) --positions $(POSITIONS)
