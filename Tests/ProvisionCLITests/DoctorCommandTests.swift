@@ -48,7 +48,7 @@ import Testing
         let worst = statuses.contains("fail") ? "fail" : statuses.contains("warn") ? "warn" : "ok"
         #expect(run.document["status"] as? String == worst)
         #expect(run.status == (worst == "fail" ? 1 : 0))
-        #expect(run.seconds < 20, "every probe is bounded")
+        #expect(run.seconds < 30, "every probe is bounded (about 10 s at worst)")
     }
 
     @Test func textPrintsOneLinePerCheckThenTheCounts() throws {
