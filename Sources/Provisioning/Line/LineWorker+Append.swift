@@ -24,23 +24,10 @@ extension LineWorker {
         }
     }
 
-    /// The tag's NDEF message (`[]` when empty) through one reader cycle: GET_VERSION, detection, read.
+    /// The tag's NDEF message through one reader cycle (`TagCycle.existingMessage`).
     private func readExistingMessage() async -> Result<[UInt8], CycleFailure> {
         do {
-            return try await reader.withTransceiver { transceiver -> Result<[UInt8], CycleFailure> in
-                let tag = Type2Tag(transceiver: transceiver)
-                do {
-                    _ = try tag.identify()
-                    guard try tag.queryNDEFStatus().status != .notSupported else {
-                        return .failure(
-                            CycleFailure(
-                                .notNDEF, phase: .identify, "the tag is not NDEF formatted: nothing to append to"))
-                    }
-                    return .success(try tag.readNDEF())
-                } catch {
-                    return .failure(CycleFailure(classifying: error, phase: .identify))
-                }
-            }
+            return try await reader.withTransceiver { TagCycle.existingMessage(on: $0) }
         } catch {
             return .failure(CycleFailure(classifying: error, phase: .identify))
         }
