@@ -64,9 +64,9 @@ struct VerifyURLCommand: Command {
             try job.loadKeys(environment: context.environment)
         } else {
             for key in keyArguments {
-                guard let id = key.id else { continue }
                 do {
-                    job.keys[id] = try KeyLoader.load(id: id, from: key.source, environment: context.environment)
+                    job.keys[key.id] = try KeyLoader.load(
+                        id: key.id, from: key.source, environment: context.environment)
                 } catch {
                     throw JobContext.cliError(error)
                 }

@@ -98,7 +98,7 @@ public struct LineWorker: Sendable {
 
     /// Polls until one tag is selected, or says why the loop should stop.
     private func waitForTag() async throws -> Result<DetectedTag, WorkerStop> {
-        let idleStart = min(clock.now, usable.lastWasUsable ? clock.now : usable.lastUsable)
+        let idleStart = usable.lastWasUsable ? clock.now : usable.lastUsable
         var prompted = false
         while !shouldStop() {
             switch try await readerCalls.poll() {
@@ -246,7 +246,7 @@ public struct LineWorker: Sendable {
                 durations = AttemptRecord.PhaseDurations()
                 continue
             }
-            if failure.failureClass == .wrongChip { _ = usable.wrongChip(outcome.chip) } else { usable.usable() }
+            if failure.failureClass == .wrongChip { usable.wrongChip(outcome.chip) } else { usable.usable() }
             try await resolve(claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed)
             if failure.failureClass != .tagLost {
                 await signal(.fail)

@@ -41,13 +41,12 @@ final class UsableTagTracker: Sendable {
     /// The length of the current run of wrong-chip tags.
     var wrongChipRun: Int { state.withLock { $0.wrongChipRun } }
 
-    /// Records a wrong chip (`seen`, when identified); the length of the current run.
-    func wrongChip(_ seen: ChipModel?) -> Int {
+    /// Records a wrong chip (`seen`, when identified).
+    func wrongChip(_ seen: ChipModel?) {
         state.withLock {
             $0.wrongChipRun += 1
             $0.lastWasUsable = false
             $0.lastWrongChip = seen ?? $0.lastWrongChip
-            return $0.wrongChipRun
         }
     }
 
