@@ -1,6 +1,7 @@
 import Foundation
 
-/// The records file behind a job's rows: its hash, and the fields as registered (schema 5).
+/// The records behind a job (schema 5): the records file's hash, the fields as registered, and an append
+/// job's original messages.
 extension Ledger {
     /// Stores the records file's hash for `job`; with `event`, records the change as that event kind
     /// (`recordsAccepted`, `rowsAppended`) with `detail`.
@@ -27,5 +28,34 @@ extension Ledger {
         var fields: [Int: [String: String]] = [:]
         for (row, json) in rows { fields[row] = try LedgerFormat.fields(json) }
         return fields
+    }
+}
+
+/// The message an append job found on a row's tag (schema 5, `records.original_message`).
+extension Ledger {
+    /// Records, durably, the message `uid`'s tag held before an append wrote to it (`[]`: empty). Only
+    /// the first presentation records it: a resumed append must not take a half-written tag as original.
+    ///
+    /// - Returns: the original as recorded (an earlier recording wins).
+    /// - Throws: `.invalidState` unless the row is claimed by `uid`.
+    public func recordOriginalMessage(
+        job: String, row: Int, uid: [UInt8], message: [UInt8]
+    ) async throws(LedgerError) -> [UInt8] {
+        let uidText = LedgerFormat.uid(uid)
+        let stored = try await write { () throws(LedgerError) -> String? in
+            _ = try connection.run(
+                """
+                UPDATE records SET original_message = ?
+                WHERE job = ? AND row = ? AND uid = ? AND state = 'claimed' AND original_message IS NULL
+                """, [.text(LedgerFormat.uid(message)), .text(job), .int(row), .text(uidText)])
+            return try connection.queryFirst(
+                "SELECT original_message FROM records WHERE job = ? AND row = ? AND uid = ? AND state = 'claimed'",
+                [.text(job), .int(row), .text(uidText)]
+            ) { $0.optionalText(0) } ?? nil
+        }
+        guard let stored else {
+            throw LedgerError(.invalidState, "row \(row) of job \(job) is not claimed by \(uidText)")
+        }
+        return try LedgerFormat.bytes(stored)
     }
 }
