@@ -97,8 +97,9 @@ extension Type2Tag {
         if let chip, cc.dataAreaEnd > (chip.lastUserPage + 1) * 4 {
             throw Type2Error(
                 .tamperedCC,
-                "CC \(Hex.string(cc.bytes)) declares \(cc.dataAreaBytes) bytes of data area, but the \(chip.displayName) "
-                    + "GET_VERSION names has \(chip.userBytes) bytes of user memory: refused as a tampered CC", page: 3)
+                "CC \(Hex.string(cc.bytes)) declares \(cc.dataAreaBytes) bytes of data area, but the "
+                    + "\(chip.displayName) GET_VERSION names has \(chip.userBytes) bytes of user memory: refused as a "
+                    + "tampered CC", page: 3)
         }
         let staticLock = [try byte(at: 10), try byte(at: 11)]
         let end = cc.dataAreaEnd
@@ -172,7 +173,8 @@ extension Type2Tag {
     static func defaultLockArea(_ cc: CapabilityContainer) -> NDEFArea.LockArea? {
         guard cc.bytes[2] > 0x06 else { return nil }
         let bits = (cc.dataAreaBytes - 48 + 7) / 8
-        return .init(bytes: cc.dataAreaEnd..<cc.dataAreaEnd + (bits + 7) / 8, bits: bits, bytesPerBit: 8, isDefault: true)
+        return .init(
+            bytes: cc.dataAreaEnd..<cc.dataAreaEnd + (bits + 7) / 8, bits: bits, bytesPerBit: 8, isDefault: true)
     }
 
     /// Whether a dynamic lock bit covers a page of the NDEF area; only when the lock page is cached

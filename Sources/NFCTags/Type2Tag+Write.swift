@@ -57,7 +57,8 @@ extension Type2Tag {
         let touched = Set(desired.keys.map { $0 / 4 }).sorted()
         if let chip, let beyond = touched.last, beyond > chip.lastUserPage {
             throw Type2Error(
-                .capacity, "the message would reach page \(beyond), past the last user page \(chip.lastUserPage) of the "
+                .capacity,
+                "the message would reach page \(beyond), past the last user page \(chip.lastUserPage) of the "
                     + "\(chip.displayName); nothing written", page: beyond)
         }
 

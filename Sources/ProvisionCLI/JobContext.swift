@@ -58,11 +58,12 @@ struct JobContext: Sendable {
 
     /// A key failure as the CLI reports it: 77 permissions, 66 missing or unreadable, 65 malformed.
     static func cliError(_ error: KeyError) -> CLIError {
-        let code: ExitCode = switch error.reason {
-        case .permissions: .noPermission
-        case .missing, .unreadable: .noInput
-        case .malformed, .tooShort: .dataError
-        }
+        let code: ExitCode =
+            switch error.reason {
+            case .permissions: .noPermission
+            case .missing, .unreadable: .noInput
+            case .malformed, .tooShort: .dataError
+            }
         return CLIError(code, error.description)
     }
 
@@ -80,7 +81,8 @@ struct JobContext: Sendable {
             } catch {
                 throw CLIError(
                     .cannotCreate,
-                    "cannot write to the \(role) folder \(manifest.displayPath(folder)) (\(error.localizedDescription)); "
+                    "cannot write to the \(role) folder \(manifest.displayPath(folder)) "
+                        + "(\(error.localizedDescription)); "
                         + "no tag was touched")
             }
         }
@@ -129,10 +131,13 @@ struct JobContext: Sendable {
         let template = self.template
         var job = LineJob(
             name: manifest.job, acceptedChips: manifest.tag == .type2 ? [] : manifest.tag.acceptedChips,
-            lock: manifest.lock == .permanent, tries: manifest.retries + 1, onFailure: manifest.onFailure == .burn ? .burn : .reuse,
+            lock: manifest.lock == .permanent, tries: manifest.retries + 1,
+            onFailure: manifest.onFailure == .burn ? .burn : .reuse,
             signature: SignatureCheck(manifest.security)
         ) { row, fields, uid, time in
-            try template.render(row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)).bytes
+            try template.render(
+                row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)
+            ).bytes
         }
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
         job.identityCheck = manifest.identityCheck
@@ -143,7 +148,9 @@ struct JobContext: Sendable {
                     row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: Date()))
             }
         }
-        if let settings = manifest.security.protection, let key = keys[settings.key] { job.protection = (settings, key) }
+        if let settings = manifest.security.protection, let key = keys[settings.key] {
+            job.protection = (settings, key)
+        }
         return job
     }
 
@@ -178,7 +185,8 @@ struct JobContext: Sendable {
             let ledger = try await Ledger.open(path: url.path, readOnly: readOnly)
             if !readOnly { noteUpgrade() }
             return ledger
-        } catch where error.code == .schemaTooOld && FileManager.default.isWritableFile(atPath: url.path)
+        } catch
+            where error.code == .schemaTooOld && FileManager.default.isWritableFile(atPath: url.path)
             && FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
         {
             do {
@@ -203,7 +211,8 @@ struct JobContext: Sendable {
                 "ledger: \(error.message); the file or its folder is not writable, so it cannot be upgraded "
                     + "here: run any provision command once on a writable copy")
         case .busy: CLIError(.unavailable, "ledger is locked by another process: \(error.message)")
-        case .manifestMismatch, .unknownJob, .invalidState, .unknownRow: CLIError(.dataError, "ledger: \(error.message)")
+        case .manifestMismatch, .unknownJob, .invalidState, .unknownRow:
+            CLIError(.dataError, "ledger: \(error.message)")
         default: CLIError(.ioError, "ledger: \(error.message)")
         }
     }

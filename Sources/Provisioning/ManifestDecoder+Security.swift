@@ -44,7 +44,8 @@ extension ManifestDecoder {
                 let name = try string(field.value, "\(place).env")
                 guard !name.isEmpty else { throw fail(field.value, "\(place).env", "must not be empty") }
                 guard encoding != .raw else {
-                    throw fail(member.value, "\(place).encoding", "raw is for key files; an environment variable holds text")
+                    throw fail(
+                        member.value, "\(place).encoding", "raw is for key files; an environment variable holds text")
                 }
                 keys[member.key] = .environment(name, encoding: encoding)
             } else {
@@ -59,7 +60,8 @@ extension ManifestDecoder {
     ) throws(JobInputError) -> (ManifestSecurity.SignaturePolicy, [[UInt8]]) {
         if node.string != nil { return (try choice(node, "signature", ManifestSecurity.SignaturePolicy.self), []) }
         _ = try checkKeys(node, "signature", allowed: ["mode", "trust"])
-        let mode = try choice(try required(node, "mode", in: "signature"), "signature.mode",
+        let mode = try choice(
+            try required(node, "mode", in: "signature"), "signature.mode",
             ManifestSecurity.SignaturePolicy.self)
         var trusted: [[UInt8]] = []
         if let trust = node["trust"] {
@@ -107,7 +109,8 @@ extension ManifestDecoder {
             try node["prot"].map { n throws(JobInputError) in
                 try choice(n, "protect.prot", ManifestSecurity.ProtectedAccess.self)
             } ?? .write
-        let limit = try node["authlim"].map { n throws(JobInputError) in try integer(n, "protect.authlim", in: 0...7) } ?? 0
+        let limit =
+            try node["authlim"].map { n throws(JobInputError) in try integer(n, "protect.authlim", in: 0...7) } ?? 0
         var configLock = false
         if let n = node["cfglck"] {
             guard case .bool(let value) = n.kind else {

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An exclusive advisory `flock` on a reader's device node, held while the reader is open
@@ -38,7 +39,8 @@ final class DeviceLock {
             close(fd)
             let who = holder.map { "process \($0)" } ?? "another process"
             throw LibNFCError(
-                .deviceBusy, "reader \(connstring) is in use by \(who) (lock \(path)); stop it or choose another reader")
+                .deviceBusy, "reader \(connstring) is in use by \(who) (lock \(path)); stop it or choose another reader"
+            )
         }
         self.path = path
         descriptor = fd
@@ -72,7 +74,9 @@ final class DeviceLock {
         var owners: Set<uid_t> = [geteuid(), 0]
         let parts = connstring.split(separator: ":", omittingEmptySubsequences: false)
         var device = stat()
-        if parts.count >= 2, parts[1].hasPrefix("/"), stat(String(parts[1]), &device) == 0 { owners.insert(device.st_uid) }
+        if parts.count >= 2, parts[1].hasPrefix("/"), stat(String(parts[1]), &device) == 0 {
+            owners.insert(device.st_uid)
+        }
         guard owners.contains(info.st_uid) else { return "belongs to user \(info.st_uid), who may not use this reader" }
         return nil
     }
@@ -80,7 +84,9 @@ final class DeviceLock {
     /// The PID holding an `FLOCK` on the file behind `fd`, read from `/proc/locks`.
     private static func holder(of fd: Int32) -> Int32? {
         var info = stat()
-        guard fstat(fd, &info) == 0, let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+        guard fstat(fd, &info) == 0, let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
+            return nil
+        }
         let device = UInt64(info.st_dev)
         let major = (device >> 8) & 0xFFF | (device >> 32) & ~UInt64(0xFFF)
         let minor = device & 0xFF | (device >> 12) & ~UInt64(0xFF)

@@ -43,13 +43,15 @@ public enum AuditReportHTML {
         let problems = report.findings.filter { $0.status != .pass }
         let csv = AuditReportWriter.fileNames(report)[2]
         body += HTMLPage.headAndTail(
-            "finding(s)", headers: headers, rows: problems.map(line), listed: problemsListed, csv: csv, order: "read order",
+            "finding(s)", headers: headers, rows: problems.map(line), listed: problemsListed, csv: csv,
+            order: "read order",
             numeric: [1],
             code: [0], nowrap: [0, 4])
         body += "</section>\n<section>\n<h2>Passed</h2>\n"
         let passes = report.findings.filter { $0.status == .pass }
         body += HTMLPage.headAndTail(
-            "passing tag(s)", headers: headers, rows: passes.map(line), listed: passesListed, csv: csv, order: "read order",
+            "passing tag(s)", headers: headers, rows: passes.map(line), listed: passesListed, csv: csv,
+            order: "read order",
             numeric: [1],
             code: [0], nowrap: [0, 4])
         body += "</section>\n"

@@ -24,7 +24,8 @@ import Testing
     let ledger = try await Ledger.open(path: folder.appendingPathComponent("l.sqlite").path)
     let uid: [UInt8] = [0x04, 1, 2, 3, 4, 5, 6]
     // A new UID counts from 0: a first tap showing FFFFFF is a forgery, not a high-water mark.
-    #expect(try await ledger.acceptCounter(job: "j", uid: uid, counter: 0xFF_FFFF, window: 1000) == .implausible(last: 0))
+    #expect(
+        try await ledger.acceptCounter(job: "j", uid: uid, counter: 0xFF_FFFF, window: 1000) == .implausible(last: 0))
     #expect(try await ledger.lastSeenCounter(job: "j", uid: uid) == nil)
     #expect(try await ledger.acceptCounter(job: "j", uid: uid, counter: 1000, window: 1000) == .accepted)
     #expect(try await ledger.acceptCounter(job: "j", uid: uid, counter: 2001, window: 1000) == .implausible(last: 1000))

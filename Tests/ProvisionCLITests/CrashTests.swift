@@ -32,7 +32,8 @@ import Testing
         let stderr = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         guard let data = try? Data(contentsOf: out) else {
             let tail = String(stderr.suffix(3000))
-            Issue.record("seed \(seed): reliability.py crash wrote no result (exit \(process.terminationStatus)):\n\(tail)")
+            Issue.record(
+                "seed \(seed): reliability.py crash wrote no result (exit \(process.terminationStatus)):\n\(tail)")
             return
         }
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]

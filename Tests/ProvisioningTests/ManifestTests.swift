@@ -100,7 +100,8 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
 @Test(arguments: [
     (
         #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "sig": "require"}"#,
-        "jobs/x.json:1:69: sig: unknown key (expected one of: job, template, records, tag, lock, retries, onFailure, unique, serial, readers, ledger, reports, keys, signature, protect, identityCheck, mode)"
+        "jobs/x.json:1:69: sig: unknown key (expected one of: job, template, records, tag, lock, retries, "
+            + "onFailure, unique, serial, readers, ledger, reports, keys, signature, protect, identityCheck, mode)"
     ),
     (
         #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "protect": {}}"#,

@@ -1,9 +1,10 @@
 import Foundation
 import NFCTags
-@testable import ReaderLibNFC
 import TagEmulator
 import TestSupport
 import Testing
+
+@testable import ReaderLibNFC
 
 /// A PN532 emulator on a pty with one stand-in NTAG215, and a reader spec pointing at it.
 final class EmulatedPN532 {
@@ -80,7 +81,9 @@ struct LibNFCReaderTests {
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         await #expect(throws: TransportError.nak(5)) {
-            try await reader.withTransceiver { tag in try tag.transceive([0xA2, 0x05, 1, 2, 3, 4], timeoutMilliseconds: 10) }
+            try await reader.withTransceiver { tag in
+                try tag.transceive([0xA2, 0x05, 1, 2, 3, 4], timeoutMilliseconds: 10)
+            }
         }
         // After a NAK the session is over; reactivation brings the tag back.
         let page = try await reader.withTransceiver { tag in
@@ -110,7 +113,9 @@ struct LibNFCReaderTests {
         let reader = try await LibNFCReader.open(spec: pn532.spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
         await #expect(throws: TransportError.tagLost) {
-            try await reader.withTransceiver { tag in try tag.transceive([0xA2, 0x06, 9, 8, 7, 6], timeoutMilliseconds: 10) }
+            try await reader.withTransceiver { tag in
+                try tag.transceive([0xA2, 0x06, 9, 8, 7, 6], timeoutMilliseconds: 10)
+            }
         }
         await #expect(throws: TransportError.tagLost) {
             try await reader.withTransceiver { tag in try tag.transceive([0x30, 0x00], timeoutMilliseconds: 5) }
@@ -123,9 +128,13 @@ struct LibNFCReaderTests {
     @Test func releaseInLineModeSeesTheTagLeaveAndTheNextArrive() async throws {
         let pn532 = try EmulatedPN532(count: 2, lineMode: true)
         let reader = try await LibNFCReader.open(spec: pn532.spec)
-        #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60])))
+        #expect(
+            try await reader.poll(timeoutMilliseconds: 500)
+                == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60])))
         #expect(try await reader.release(waitingForRemovalMilliseconds: 500))
-        #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x61])))
+        #expect(
+            try await reader.poll(timeoutMilliseconds: 500)
+                == .tag(DetectedTag(uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, 0x61])))
         await reader.close()
     }
 
@@ -148,7 +157,9 @@ struct LibNFCReaderTests {
             }
             return frames
         }
-        #expect(frames == [5, 3], "InDeselect, InSelect (fails), field off, on, InListPassiveTarget; then the field cycle only")
+        #expect(
+            frames == [5, 3],
+            "InDeselect, InSelect (fails), field off, on, InListPassiveTarget; then the field cycle only")
         #expect(pn532.withTag { $0.map { Array($0.image[16..<28]) } } == [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6])
         await reader.close()
     }
@@ -253,7 +264,9 @@ struct LibNFCReaderTests {
     }
 
     @Test func badSpecsAreRefused() async throws {
-        let error = await #expect(throws: LibNFCError.self) { try await LibNFCReader.open(spec: try ReaderSpec("pcsc:#1")) }
+        let error = await #expect(throws: LibNFCError.self) {
+            try await LibNFCReader.open(spec: try ReaderSpec("pcsc:#1"))
+        }
         #expect(error?.code == .badSpec)
     }
 }
@@ -267,7 +280,8 @@ struct LibNFCReaderTests {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target.path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: LibNFCError.self) { _ = try DeviceLock(connstring: connstring) }
-        #expect(!FileManager.default.fileExists(atPath: target.path), "the lock followed the link and created its target")
+        #expect(
+            !FileManager.default.fileExists(atPath: target.path), "the lock followed the link and created its target")
     }
 
     @Test func aLockFileOwnedByAnotherUserIsRefusedAndOurOwnIsTaken() throws {

@@ -13,5 +13,7 @@ import Testing
     #expect(page.elements("svg").count == 1)
     #expect(page.elements("rect", class: "bar").count == 7, "one bar per status")
     #expect(
-        page.elements("caption").map(\.text) == ["All 4 finding(s), in read order", "All 5 passing tag(s), in read order"])
+        page.elements("caption").map(\.text) == [
+            "All 4 finding(s), in read order", "All 5 passing tag(s), in read order",
+        ])
 }

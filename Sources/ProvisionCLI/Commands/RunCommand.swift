@@ -71,7 +71,9 @@ struct RunCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys"], options: ["reader", "idle", "max-wrong-chip"],
+            arguments,
+            flags: ["quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys"],
+            options: ["reader", "idle", "max-wrong-chip"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let idle = try args.value("idle").map { text throws(CLIError) -> Double in
@@ -82,12 +84,16 @@ struct RunCommand: Command {
         var job = try JobContext.load(args.positionals[0], context: context)
         try preflight(job, context: context)
         try job.loadKeys(environment: context.environment)
-        let specs = args.all("reader").isEmpty
-            ? (job.manifest.readers.isEmpty ? [ReaderFactory.defaultSpec(for: job.manifest.tag)]
+        let specs =
+            args.all("reader").isEmpty
+            ? (job.manifest.readers.isEmpty
+                ? [ReaderFactory.defaultSpec(for: job.manifest.tag)]
                 : job.manifest.readers.map(\.text))
             : args.all("reader")
         if !args.flag("quiet") {
-            for id in job.keys.keys.sorted() { context.err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")") }
+            for id in job.keys.keys.sorted() {
+                context.err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")")
+            }
         }
         try refuseTestKeys(job, specs: specs, allowed: args.flag("allow-test-keys"))
         try job.prepareOutputFolders()
@@ -97,7 +103,9 @@ struct RunCommand: Command {
                 throw CLIError(
                     .unavailable,
                     "reader '\(reader.name)' cannot send raw commands (READ_SIG), and the job requires the "
-                        + "originality signature; use a reader with raw command support or set \"signature\": \"record\"")
+                        + "originality signature; use a reader with raw command support or set "
+                        + "\"signature\": \"record\""
+                )
             }
         }
         let ledgerURL = job.manifest.ledgerURL
@@ -109,12 +117,14 @@ struct RunCommand: Command {
         let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
         let session = try await LineSession.run(
             job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
-            settings: WorkerSettings(idleSeconds: idle, feedback: !args.flag("no-feedback"), maxWrongChip: maxWrongChip),
+            settings: WorkerSettings(
+                idleSeconds: idle, feedback: !args.flag("no-feedback"), maxWrongChip: maxWrongChip),
             display: display)
         display.finish()
         let report: RunReport
         do {
-            report = try await RunReportBuilder.build(ledger: ledger, job: job.manifest.job, serial: { [job] in job.serial(row: $0) })
+            report = try await RunReportBuilder.build(
+                ledger: ledger, job: job.manifest.job, serial: { [job] in job.serial(row: $0) })
             if report.rows.done == report.rows.total { try await ledger.markFinished(job: job.manifest.job) }
         } catch {
             throw JobContext.cliError(error)
@@ -127,7 +137,8 @@ struct RunCommand: Command {
         if args.flag("json") {
             context.out.write(RunReportWriter.json(report, RunFigures(report)))
         } else {
-            context.out.write(RunSummaryText.render(report, reportsFolder: job.manifest.displayPath(job.manifest.reportsURL)))
+            context.out.write(
+                RunSummaryText.render(report, reportsFolder: job.manifest.displayPath(job.manifest.reportsURL)))
         }
         for problem in session.readerFailures { context.err.line("error: \(problem)") }
         for reader in session.pausedReaders {

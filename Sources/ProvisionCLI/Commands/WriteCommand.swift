@@ -75,7 +75,8 @@ struct WriteCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(
-            arguments, flags: ["lock", "json", "append", "replace"], options: ["reader", "uri", "text", "lang", "timeout"])
+            arguments, flags: ["lock", "json", "append", "replace"],
+            options: ["reader", "uri", "text", "lang", "timeout"])
         if args.flag("replace") && !args.flag("append") { throw CLIError.usage("--replace only goes with --append") }
         let append: AppendRequest? = args.flag("append") ? AppendRequest(replace: args.flag("replace")) : nil
         let message = try buildMessage(args, context: context)
@@ -182,7 +183,8 @@ struct WriteCommand: Command {
                 if let chip = tag.chip, let configuration, configuration.isPasswordProtected(on: chip) {
                     throw Type2Error(
                         .readOnly,
-                        "pages from \(InspectCommand.pageName(Int(configuration.auth0))) need a password (AUTH0); this command has none"
+                        "pages from \(InspectCommand.pageName(Int(configuration.auth0))) need a password (AUTH0); "
+                            + "this command has none"
                     )
                 }
                 guard message.count <= capacity else {
@@ -246,8 +248,9 @@ struct WriteCommand: Command {
     ) {
         let out = context.out
         if let original = outcome.original {
-            out.line("Original  \(original.isEmpty ? "(empty)" : Hex.string(original)) — \(original.count) bytes, "
-                + "the message the tag held before --append (to restore it: provision write with this message)")
+            out.line(
+                "Original  \(original.isEmpty ? "(empty)" : Hex.string(original)) — \(original.count) bytes, "
+                    + "the message the tag held before --append (to restore it: provision write with this message)")
         }
         let message = outcome.message.flatMap { try? NDEFMessage(bytes: $0) } ?? message
         let bytes = message.bytes

@@ -8,7 +8,8 @@ extension TagCycleRunner {
     func configureMirror(_ mirror: MirrorPlan, chip: ChipModel) throws {
         guard chip.isNTAG, mirror.page >= 4, mirror.lastPage <= chip.lastUserPage else {
             throw CycleFailure(
-                .capacity, phase: .verify, "the mirror window (pages \(mirror.page)…\(mirror.lastPage)) does not fit "
+                .capacity, phase: .verify,
+                "the mirror window (pages \(mirror.page)…\(mirror.lastPage)) does not fit "
                     + "the user memory of \(chip.displayName)")
         }
         let current = try tag.readConfiguration()
@@ -56,7 +57,8 @@ extension TagCycleRunner {
             try tag.write(page: chip.cfg1Page, data: [access, current.cfg1[1], 0x00, 0x00])
         }
         try tag.reactivate()
-        let written = probePage == chip.cfg0Page
+        let written =
+            probePage == chip.cfg0Page
             ? [current.cfg0[0], current.cfg0[1], current.cfg0[2], UInt8(auth0)] : probe
         do {
             try tag.write(page: probePage, data: written)
@@ -88,7 +90,8 @@ extension TagCycleRunner {
         do {
             try tag.authenticate(password: plan.password.pwd, expectedPACK: plan.password.pack)
         } catch let error as Type2Error where error.code == .authenticationFailed {
-            throw CycleFailure(.protectFailed, phase: .lock, "PWD_AUTH with the derived password failed: \(error.message)")
+            throw CycleFailure(
+                .protectFailed, phase: .lock, "PWD_AUTH with the derived password failed: \(error.message)")
         }
     }
 }

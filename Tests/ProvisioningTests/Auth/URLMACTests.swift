@@ -9,8 +9,9 @@ private let key = SecretKey(id: "brand", bytes: Array(0..<32))
 
 @Test func messageEncodingIsLengthPrefixedAndLabelled() {
     let message = URLMAC.message(job: "j", fields: ["ab", "c"])
-    #expect(Hex.compact(message) == Hex.compact(Array("provision/url-mac/v1".utf8)) + "00"
-        + "00000001" + "6A" + "00000002" + "6162" + "00000001" + "63")
+    #expect(
+        Hex.compact(message) == Hex.compact(Array("provision/url-mac/v1".utf8)) + "00"
+            + "00000001" + "6A" + "00000002" + "6162" + "00000001" + "63")
     #expect(URLMAC.message(job: "j", fields: ["ab", "c"]) != URLMAC.message(job: "j", fields: ["a", "bc"]))
 }
 
@@ -50,7 +51,8 @@ private let key = SecretKey(id: "brand", bytes: Array(0..<32))
     let loaded = try KeyLoader.load(id: "brand", from: .file(file), environment: [:])
     #expect(loaded.fingerprint == key.fingerprint)
     let fromEnv = try KeyLoader.load(
-        id: "brand", from: .environment("K"), environment: ["K": "base64:" + Data(Array(UInt8(0)..<32)).base64EncodedString()])
+        id: "brand", from: .environment("K"),
+        environment: ["K": "base64:" + Data(Array(UInt8(0)..<32)).base64EncodedString()])
     #expect(fromEnv.fingerprint == key.fingerprint)
     #expect(throws: KeyError.self) { try KeyLoader.load(id: "b", from: .environment("K"), environment: ["K": "abcd"]) }
 }
