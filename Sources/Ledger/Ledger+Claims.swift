@@ -127,7 +127,8 @@ extension Ledger {
                 """,
                 [
                     .text(now), .text(tag.chip), .text(LedgerFormat.digest(tag.bytesSHA256)), .int(tag.byteCount),
-                    .bool(tag.locked), .string(tag.signatureStatus), .text(LedgerFormat.time(tag.writtenAt)), .text(now),
+                    .bool(tag.locked), .string(tag.signatureStatus), .text(LedgerFormat.time(tag.writtenAt)),
+                    .text(now),
                     .string(tag.keyID), .string(tag.keyFingerprint), .text(job), .int(row),
                 ])
             var attempt = attempt

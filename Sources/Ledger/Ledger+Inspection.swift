@@ -1,4 +1,5 @@
 import Support
+
 /// Raw access for diagnostics and tests: fixed SQL only, values always bound.
 extension Ledger {
     /// Runs a fixed script (no values) on this connection, outside any transaction the ledger manages.

@@ -41,7 +41,8 @@ extension Ledger {
 
     /// Whether `job` has a `pending` or `claimed` row (an EXISTS probe of `records_open`).
     func openRows(job: String) throws(LedgerError) -> Bool {
-        try connection.queryFirst("SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Self.isOpen))", [.text(job)]) {
+        try connection.queryFirst("SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Self.isOpen))", [.text(job)])
+        {
             $0.int(0)
         } == 1
     }

@@ -1,4 +1,3 @@
-
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes that records the line and column of every value.
 ///
 /// Foundation's decoder cannot say where a value was written, and every manifest or template error
@@ -128,9 +127,15 @@ public struct JSONScanner {
         case UInt8(ascii: "\""):
             let (text, columns) = try parseString()
             return JSONNode(kind: .string(text, columns: columns), position: start)
-        case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(kind: .bool(true), position: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(kind: .bool(false), position: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(kind: .null, position: start)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return JSONNode(kind: .bool(true), position: start)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return JSONNode(kind: .bool(false), position: start)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return JSONNode(kind: .null, position: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(kind: .number(try parseNumber()), position: start)
         default:

@@ -20,7 +20,9 @@ enum JSONValue: Sendable, Hashable {
             return .failure(
                 RecordJSONError(
                     path: "",
-                    reason: "not valid JSON at line \(error.position.line), column \(error.position.column): \(error.message)"))
+                    reason:
+                        "not valid JSON at line \(error.position.line), column \(error.position.column): \(error.message)"
+                ))
         }
     }
 
@@ -39,7 +41,8 @@ enum JSONValue: Sendable, Hashable {
         case .string(let text, _): self = .string(text)
         case .array(let elements): self = .array(elements.map(JSONValue.init))
         case .object(let members):
-            self = .object(Dictionary(members.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
+            self = .object(
+                Dictionary(members.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 

@@ -72,13 +72,15 @@ extension Type2Tag {
     private func genericLockPages(_ cc: CapabilityContainer) throws -> [(page: Int, bytes: [UInt8], mask: [UInt8])] {
         guard cc.hasNDEFMagic, cc.majorVersion == 1, cc.bytes[2] > 0x06 else { return [] }
         guard let found = area else {
-            throw Type2Error(.unknownChip, "chip unknown and no NDEF TLV layout: the dynamic lock bytes cannot be located")
+            throw Type2Error(
+                .unknownChip, "chip unknown and no NDEF TLV layout: the dynamic lock bytes cannot be located")
         }
         let declared = found.lockAreas.filter { !$0.isDefault }
         if declared.isEmpty && (cc.bytes[2] == 0x3E || cc.bytes[2] == 0x6D) {
             throw Type2Error(
                 .unknownChip,
-                "chip unknown and CC2 \(Hex.string([cc.bytes[2]])) looks like NTAG215/216: the default lock area is not its lock page")
+                "chip unknown and CC2 \(Hex.string([cc.bytes[2]])) looks like NTAG215/216: the default lock area is not its lock page"
+            )
         }
         var lockBytes: [Int: UInt8] = [:]
         for lock in (declared.isEmpty ? found.lockAreas : declared) {

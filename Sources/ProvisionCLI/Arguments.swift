@@ -75,7 +75,8 @@ public struct Arguments: Sendable {
     public func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(CLIError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw .usage("option '--\(name)' needs a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            throw .usage(
+                "option '--\(name)' needs a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
         }
         return number
     }

@@ -16,9 +16,12 @@ struct AuditSummary: Sendable {
     /// The human-readable table (not a stable format; use `--json` for scripts).
     func text() -> String {
         let counts = report.counts
-        var lines = ["audit of job \(report.job): \(report.findings.count) tags read"
-            + (repeats > 0 ? ", \(repeats) repeated \(repeats == 1 ? "presentation" : "presentations") audited once" : "")
-            + (interrupted ? " (interrupted)" : "")]
+        var lines = [
+            "audit of job \(report.job): \(report.findings.count) tags read"
+                + (repeats > 0
+                    ? ", \(repeats) repeated \(repeats == 1 ? "presentation" : "presentations") audited once" : "")
+                + (interrupted ? " (interrupted)" : "")
+        ]
         lines.append("  " + pad("status", 15) + "count")
         for status in AuditStatus.allCases {
             lines.append("  " + pad(status.rawValue, 15) + String(format: "%5d", counts[status] ?? 0))
@@ -84,7 +87,8 @@ struct AuditSummary: Sendable {
 
     /// ISO 8601 in UTC with seconds (`2026-12-02T16:02:26Z`).
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -3,7 +3,10 @@ import Synchronization
 
 /// Where a command writes text: the real stdout/stderr, or a buffer in tests.
 public final class TextSink: Sendable {
-    private enum Target { case fileDescriptor(Int32), buffer }
+    private enum Target {
+        case fileDescriptor(Int32)
+        case buffer
+    }
     // Mutex guards both the buffer and the order of writes to the descriptor.
     private let state: Mutex<[UInt8]>
     private let descriptor: Int32?
@@ -31,7 +34,9 @@ public final class TextSink: Sendable {
             if let descriptor {
                 var offset = 0
                 while offset < bytes.count {
-                    let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                    let written = bytes[offset...].withUnsafeBytes {
+                        Foundation.write(descriptor, $0.baseAddress, $0.count)
+                    }
                     if written <= 0 { break }
                     offset += written
                 }

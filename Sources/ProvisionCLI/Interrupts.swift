@@ -23,7 +23,8 @@ final class Interrupts: @unchecked Sendable {
                 FileHandle.standardError.write(Data("\ninterrupted again: stopping now\n".utf8))
                 _exit(130)
             }
-            FileHandle.standardError.write(Data("\ninterrupt: finishing the tag in progress, then stopping (Ctrl-C again to abort)\n".utf8))
+            FileHandle.standardError.write(
+                Data("\ninterrupt: finishing the tag in progress, then stopping (Ctrl-C again to abort)\n".utf8))
             onFirst()
         }
         signalSource.resume()

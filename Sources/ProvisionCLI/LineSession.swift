@@ -102,7 +102,8 @@ final class LiveProgress: Sendable {
     func handle(_ event: LineEvent) {
         switch event {
         case .placeTag(let reader): display.prompt("place a tag on \(reader)")
-        case .removeExtraTags(let reader, let count): display.prompt("\(count) tags on \(reader): remove the extra tags")
+        case .removeExtraTags(let reader, let count):
+            display.prompt("\(count) tags on \(reader): remove the extra tags")
         case .removeTag(let reader, let uid): display.prompt("remove tag \(uid) from \(reader)")
         case .duplicate(_, let uid, let job, let row):
             status(last: "\(uid) already provisioned as row \(row) of job \(job)")

@@ -70,11 +70,12 @@ enum ReaderFactory {
             do {
                 return [try await LibNFCReader.open(spec: spec)]
             } catch let error as LibNFCError {
-                let code: ExitCode = switch error.code {
-                case .badSpec: .usage
-                case .deviceBusy: .temporaryFailure
-                default: .unavailable
-                }
+                let code: ExitCode =
+                    switch error.code {
+                    case .badSpec: .usage
+                    case .deviceBusy: .temporaryFailure
+                    default: .unavailable
+                    }
                 throw CLIError(code, "reader '\(spec.text)': \(error.message)")
             } catch {
                 throw CLIError(.unavailable, "reader '\(spec.text)': \(error)")

@@ -114,7 +114,9 @@ struct ManifestDecoder {
             ledgerURL: ledger.standardizedFileURL, reportsURL: reports.standardizedFileURL,
             currentDirectory: currentDirectory)
         manifest.security = security
-        if let node = root["identityCheck"] { manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self) }
+        if let node = root["identityCheck"] {
+            manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
+        }
         if let node = root["mode"] { manifest.mode = try choice(node, "mode", Manifest.WriteMode.self) }
         return manifest
     }

@@ -33,7 +33,8 @@ public enum MirrorKind: String, Sendable, Hashable {
     /// The bytes written into the window: `0`s (with the `x` separator), or a marker run to locate it.
     func placeholder(marked: Bool) -> String {
         if marked { return String(repeating: "Z", count: length) }
-        return self == .uidAndCounter ? String(repeating: "0", count: 14) + "x" + "000000" : String(repeating: "0", count: length)
+        return self == .uidAndCounter
+            ? String(repeating: "0", count: 14) + "x" + "000000" : String(repeating: "0", count: length)
     }
 
     /// Whether `shown` (a window's characters as read) is what the chip mirrors for `uid` (any UID

@@ -55,9 +55,11 @@ public struct Placeholder: Sendable, Hashable {
     static func macSource(for name: String) -> Source? {
         let parts = name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.first == "mac", (2...3).contains(parts.count), !parts[1].isEmpty else { return nil }
-        let inputs = parts.count == 3 ? parts[2].split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        } : ["uid"]
+        let inputs =
+            parts.count == 3
+            ? parts[2].split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            } : ["uid"]
         guard !inputs.isEmpty, !inputs.contains(where: \.isEmpty) else { return nil }
         return .mac(key: parts[1], inputs: inputs, setting: URLMAC())
     }
@@ -157,10 +159,13 @@ struct TemplateText: Sendable {
                     setting.rendering = .hex
                 } else if part.text == "base64url" {
                     setting.rendering = .base64url
-                } else if part.text.hasPrefix("bytes:"), let count = Int(part.text.dropFirst(6)), (4...32).contains(count) {
+                } else if part.text.hasPrefix("bytes:"), let count = Int(part.text.dropFirst(6)),
+                    (4...32).contains(count)
+                {
                     setting.bytes = count
                 } else {
-                    throw fail(part.index, "a mac takes only 'bytes:N' (N in 4…32), 'hex' or 'base64url', not '\(part.text)'")
+                    throw fail(
+                        part.index, "a mac takes only 'bytes:N' (N in 4…32), 'hex' or 'base64url', not '\(part.text)'")
                 }
             }
             return Placeholder(

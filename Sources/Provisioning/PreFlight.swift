@@ -37,7 +37,8 @@ public enum PreFlight {
             }
         }
         var unique = UniqueIndex(names: manifest.unique)
-        var summary = try scan(reader, template: template, manifest: manifest, unique: &unique, problemLimit: problemLimit)
+        var summary = try scan(
+            reader, template: template, manifest: manifest, unique: &unique, problemLimit: problemLimit)
         if unique.needsExactPass {
             // Pass two: the filter saw possible repeats; read the rows again and compare those values exactly.
             unique.beginExactPass()

@@ -81,7 +81,8 @@ struct TemplatePlan: Sendable {
                     template.renderBytes(uri, row: row, late: late, into: &scratch),
                     let payload = Self.uriPayload(scratch)
                 else { return nil }
-                out.append(NDEFPayload(format: .nfcWellKnown, type: Self.uriType, identifier: identifier, payload: payload))
+                out.append(
+                    NDEFPayload(format: .nfcWellKnown, type: Self.uriType, identifier: identifier, payload: payload))
             case .text(let text, let lang, let encoding, let id):
                 guard let identifier = Self.identifier(id, template, row, late, &scratch) else { return nil }
                 if let encoding {
@@ -104,7 +105,8 @@ struct TemplatePlan: Sendable {
                 payload[0] = UInt8(languageCount)
                 guard template.renderBytes(text, row: row, late: late, into: &scratch) else { return nil }
                 payload += scratch
-                out.append(NDEFPayload(format: .nfcWellKnown, type: Self.textType, identifier: identifier, payload: payload))
+                out.append(
+                    NDEFPayload(format: .nfcWellKnown, type: Self.textType, identifier: identifier, payload: payload))
             }
         }
         return out

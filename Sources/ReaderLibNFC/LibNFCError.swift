@@ -29,7 +29,8 @@ public struct LibNFCError: Error, Hashable, CustomStringConvertible {
     public let location: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, cause: (any Error)? = nil, fileID: String = #fileID, line: Int = #line) {
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil, fileID: String = #fileID, line: Int = #line)
+    {
         self.code = code
         self.message = message
         self.cause = cause

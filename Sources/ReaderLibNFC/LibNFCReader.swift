@@ -68,10 +68,14 @@ public actor LibNFCReader: TagReader {
         var baud: Int?
         if let text = spec.option("baud") {
             guard connstring.hasPrefix("pn532_uart:"), connstring.split(separator: ":").count == 2 else {
-                throw LibNFCError(.badSpec, "reader '\(spec)': baud= needs a pn532_uart:<port> connstring without a speed")
+                throw LibNFCError(
+                    .badSpec, "reader '\(spec)': baud= needs a pn532_uart:<port> connstring without a speed")
             }
             guard let value = Int(text), PN532BaudSwitch.speeds.contains(value) else {
-                throw LibNFCError(.badSpec, "reader '\(spec)': baud must be one of \(PN532BaudSwitch.speeds.map(String.init).joined(separator: ", ")), got '\(text)'")
+                throw LibNFCError(
+                    .badSpec,
+                    "reader '\(spec)': baud must be one of \(PN532BaudSwitch.speeds.map(String.init).joined(separator: ", ")), got '\(text)'"
+                )
             }
             baud = value
         }
@@ -106,7 +110,9 @@ public actor LibNFCReader: TagReader {
 
     private func connect() throws(LibNFCError) {
         let lock = try DeviceLock(connstring: connstring)
-        guard let context = LibNFCCalls.initContext() else { throw LibNFCError(.noDevice, "libnfc cannot create a context") }
+        guard let context = LibNFCCalls.initContext() else {
+            throw LibNFCError(.noDevice, "libnfc cannot create a context")
+        }
         guard let device = openDevice(context) else {
             LibNFCCalls.exit(context)
             throw LibNFCError(.openFailed, "libnfc cannot open '\(connstring)'")
@@ -158,7 +164,9 @@ public actor LibNFCReader: TagReader {
     }
 
     /// Runs a blocking libnfc call with cancellation routed to `nfc_abort_command`.
-    private func abortable<T>(_ device: LibNFCDevice, _ body: () throws(TransportError) -> T) async throws(TransportError) -> T {
+    private func abortable<T>(_ device: LibNFCDevice, _ body: () throws(TransportError) -> T)
+        async throws(TransportError) -> T
+    {
         let abort = AbortHandle(device: device.device)
         let result: Result<T, TransportError> = await withTaskCancellationHandler {
             do throws(TransportError) { return .success(try body()) } catch { return .failure(error) }

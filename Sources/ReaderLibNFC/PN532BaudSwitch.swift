@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Raises a PN532's UART speed with SetSerialBaudRate before libnfc opens the port (libnfc 1.8.0
@@ -27,7 +27,7 @@ enum PN532BaudSwitch {
         tcflush(descriptor, TCIOFLUSH)
         let wakeUp: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
         guard exchange(descriptor, wakeUp + frame([0xD4, 0x14, 0x01]), reply: 0x15, timeoutMilliseconds),
-              exchange(descriptor, frame([0xD4, 0x10, UInt8(rate)]), reply: 0x11, timeoutMilliseconds)
+            exchange(descriptor, frame([0xD4, 0x10, UInt8(rate)]), reply: 0x11, timeoutMilliseconds)
         else { return false }
         guard send(descriptor, ack) else { return false }
         tcdrain(descriptor)
@@ -66,7 +66,9 @@ enum PN532BaudSwitch {
         return nil
     }
 
-    private static func exchange(_ descriptor: Int32, _ bytes: [UInt8], reply code: UInt8, _ timeoutMilliseconds: Int32) -> Bool {
+    private static func exchange(_ descriptor: Int32, _ bytes: [UInt8], reply code: UInt8, _ timeoutMilliseconds: Int32)
+        -> Bool
+    {
         guard send(descriptor, bytes) else { return false }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -89,7 +91,12 @@ enum PN532BaudSwitch {
         var attempts = 0
         while offset < bytes.count, attempts < 100 {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 { offset += written } else { attempts += 1; usleep(1_000) }
+            if written > 0 {
+                offset += written
+            } else {
+                attempts += 1
+                usleep(1_000)
+            }
         }
         return offset == bytes.count
     }

@@ -46,7 +46,8 @@ public struct RunFigures: Sendable, Hashable, Codable {
             attemptsPerRow[row, default: 0] += 1
             if firstOutcome[row] == nil { firstOutcome[row] = attempt.failure == nil }
         }
-        firstPassYield = firstOutcome.isEmpty
+        firstPassYield =
+            firstOutcome.isEmpty
             ? 0 : Double(firstOutcome.values.filter { $0 }.count) / Double(firstOutcome.count)
         retries = attemptsPerRow.values.reduce(0) { $0 + $1 - 1 }
         var byClass: [FailureClass: Int] = [:]

@@ -86,7 +86,8 @@ public struct RunReport: Sendable, Hashable, Codable {
         public var pending = 0
 
         /// Creates counts.
-        public init(total: Int = 0, done: Int = 0, failed: Int = 0, burned: Int = 0, claimed: Int = 0, pending: Int = 0) {
+        public init(total: Int = 0, done: Int = 0, failed: Int = 0, burned: Int = 0, claimed: Int = 0, pending: Int = 0)
+        {
             self.total = total
             self.done = done
             self.failed = failed

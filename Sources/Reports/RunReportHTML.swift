@@ -69,7 +69,8 @@ public enum RunReportHTML {
         guard let air = figures.airtimePerTagMilliseconds else {
             return "Per-phase time per tag; mean tag work \(measured) ms. Timing not modelled: no radio floor."
         }
-        let caption = "Per-phase time per tag; mean tag work \(measured) ms against a modelled radio floor of "
+        let caption =
+            "Per-phase time per tag; mean tag work \(measured) ms against a modelled radio floor of "
             + "\(SVG.fixed(air, digits: 2)) ms (dashed line)."
         return figures.belowFloorNote.map { caption + " " + $0 } ?? caption
     }

@@ -13,7 +13,8 @@ extension RunReportWriter {
         text += "| finished | \(report.finishedAt.map(timestamp) ?? "—") |\n\n"
         let rows = report.rows
         text += "## Rows\n\n| total | done | failed | burned | claimed | pending |\n|---|---|---|---|---|---|\n"
-        text += "| \(rows.total) | \(rows.done) | \(rows.failed) | \(rows.burned) | \(rows.claimed) | \(rows.pending) |\n\n"
+        text +=
+            "| \(rows.total) | \(rows.done) | \(rows.failed) | \(rows.burned) | \(rows.claimed) | \(rows.pending) |\n\n"
         text += "## Figures\n\n| figure | value |\n|---|---|\n"
         text += "| tags per hour | \(format(figures.tagsPerHour, digits: 0)) |\n"
         text += "| first-pass yield | \(format(figures.firstPassYield * 100, digits: 1)) % |\n"

@@ -189,7 +189,8 @@ extension NTAGEmulator {
         let start = page * 4 + Int((cfg[0] >> 4) & 0x03)
         let end = chip.lastUserPage * 4 + 3
         let uidText = Array(Hex.compact(uid).utf8)
-        let counterText = Array(Hex.compact([UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF)]).utf8)
+        let counterText = Array(
+            Hex.compact([UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF)]).utf8)
         let showCounter = counterEnabled && (!counterProtected || isAuthenticated)
         var overlay: [Int: UInt8] = [:]
         func put(_ text: [UInt8], at address: Int) {

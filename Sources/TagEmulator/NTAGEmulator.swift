@@ -124,7 +124,8 @@ public final class NTAGEmulator: TagEndpoint {
     /// The counters and the AUTHLIM failure count; setting it restores a saved tag (values clamped).
     public var hiddenState: HiddenState {
         get {
-            HiddenState(nfcCounter: nfcCounter, ev1Counters: ev1Counters, authenticationFailures: authenticationFailures)
+            HiddenState(
+                nfcCounter: nfcCounter, ev1Counters: ev1Counters, authenticationFailures: authenticationFailures)
         }
         set {
             nfcCounter = min(newValue.nfcCounter, 0xFF_FFFF)
@@ -187,7 +188,9 @@ public final class NTAGEmulator: TagEndpoint {
         for byte in uid { seed = (seed &* 31) &+ UInt64(byte) }
         self.rng = SplitMix64(seed: seed)
         // A secp128r1 private key is at most 16 bytes; the signature itself is made on first use.
-        guard !signingKey.isEmpty, signingKey.count <= 16 else { throw .signingKey("the private key must be 1–16 bytes") }
+        guard !signingKey.isEmpty, signingKey.count <= 16 else {
+            throw .signingKey("the private key must be 1–16 bytes")
+        }
         self.signingKey = signingKey
         takeConfigSnapshot()
         configLockSnapshot = liveConfigLock
@@ -288,7 +291,8 @@ public final class NTAGEmulator: TagEndpoint {
             guard frame.count == 1, frame[0] == 0x26 || frame[0] == 0x52 else { return .silence }
             if frame[0] == 0x26 && state == .halt { return .silence }
             wake(fromHalt: state == .halt)
-            airtimeMicroseconds += timing.shortFrame + timing.readerToTagDelay + timing.tagFrame(bytes: 2)
+            airtimeMicroseconds +=
+                timing.shortFrame + timing.readerToTagDelay + timing.tagFrame(bytes: 2)
                 + timing.tagToReaderGap
             return .data([0x44, 0x00])
         }
@@ -341,7 +345,8 @@ public final class NTAGEmulator: TagEndpoint {
         let timing = configuration.timing
         let withCheck = bytes + [bytes.reduce(0, ^)]
         if frame == [level, 0x20] {
-            airtimeMicroseconds += timing.readerFrame(bytes: 2) + timing.readerToTagDelay + timing.tagFrame(bytes: 5)
+            airtimeMicroseconds +=
+                timing.readerFrame(bytes: 2) + timing.readerToTagDelay + timing.tagFrame(bytes: 5)
                 + timing.tagToReaderGap
             return .data(withCheck)
         }
@@ -349,7 +354,8 @@ public final class NTAGEmulator: TagEndpoint {
             Array(frame[2..<7]) == withCheck
         {
             state = next
-            airtimeMicroseconds += timing.readerFrame(bytes: 9) + timing.readerToTagDelay + timing.tagFrame(bytes: 3)
+            airtimeMicroseconds +=
+                timing.readerFrame(bytes: 9) + timing.readerToTagDelay + timing.tagFrame(bytes: 3)
                 + timing.tagToReaderGap
             return .data(CRCA.appending(to: [sak]))
         }

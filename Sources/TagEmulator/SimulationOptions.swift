@@ -122,7 +122,9 @@ public struct SimulationOptions: Sendable, Hashable {
     /// - Throws: `ReaderSpecError` naming the bad scheme, chip or option.
     public init(spec: ReaderSpec) throws(ReaderSpecError) {
         func bad(_ reason: String) -> ReaderSpecError { ReaderSpecError(spec: spec.text, reason: reason) }
-        guard spec.scheme == "sim" else { throw bad("not a simulated reader (scheme '\(spec.scheme)', expected 'sim')") }
+        guard spec.scheme == "sim" else {
+            throw bad("not a simulated reader (scheme '\(spec.scheme)', expected 'sim')")
+        }
         let chipName = spec.target.isEmpty ? "ntag215" : spec.target.lowercased()
         guard let chip = ChipModel(rawValue: chipName) else {
             throw bad("unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11 or mf0ul21")
@@ -137,7 +139,9 @@ public struct SimulationOptions: Sendable, Hashable {
             switch key {
             case "seed": break
             case "count":
-                guard let n = Int(value), n >= 0 else { throw bad("count must be a non-negative integer, got '\(value)'") }
+                guard let n = Int(value), n >= 0 else {
+                    throw bad("count must be a non-negative integer, got '\(value)'")
+                }
                 count = n
             case "uid":
                 guard value.count == 14, let bytes = Hex.bytes(value), bytes.count == 7 else {

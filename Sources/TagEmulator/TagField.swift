@@ -218,7 +218,8 @@ public final class TagField {
                     signingKey: options.signingKey, anticollisionUID: uid)
                 let state = url.deletingPathExtension().appendingPathExtension("state.json")
                 if FileManager.default.fileExists(atPath: state.path) {
-                    tag.hiddenState = try JSONDecoder().decode(NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
+                    tag.hiddenState = try JSONDecoder().decode(
+                        NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
                 }
             } else {
                 tag = try NTAGEmulator(

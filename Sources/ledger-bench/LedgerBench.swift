@@ -33,12 +33,16 @@ struct LedgerBench {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let ledger = try await Ledger.open(path: path)
         let job = "b1"
-        try await ledger.registerJob(name: job, manifestHash: String(repeating: "a", count: 64),
-                                     templateHash: String(repeating: "b", count: 64))
-        try await ledger.addRows(job: job, rows: (1...tags).map { row in
-            RowInput(row: row, fields: ["sku": "SKU-\(10_000 + row)", "name": "Part \(row)", "lot": "L2612-A"],
-                     messageSHA256: [], messageLength: 56)
-        })
+        try await ledger.registerJob(
+            name: job, manifestHash: String(repeating: "a", count: 64),
+            templateHash: String(repeating: "b", count: 64))
+        try await ledger.addRows(
+            job: job,
+            rows: (1...tags).map { row in
+                RowInput(
+                    row: row, fields: ["sku": "SKU-\(10_000 + row)", "name": "Part \(row)", "lot": "L2612-A"],
+                    messageSHA256: [], messageLength: 56)
+            })
         try await ledger.markStarted(job: job)
         let clock = ContinuousClock()
         var claimTime = Duration.zero
@@ -68,8 +72,10 @@ struct LedgerBench {
                 job: job, row: claim.row, uid: uid, tag: tag, attempt: attempt, durability: .deferred)
             let finished = clock.now
             doneTime += finished - doneStart
-            late.append(.init(uid: uid, row: claim.row, ledgerMicroseconds: (finished - claimStart).wholeMicroseconds,
-                              removalMicroseconds: 20))
+            late.append(
+                .init(
+                    uid: uid, row: claim.row, ledgerMicroseconds: (finished - claimStart).wholeMicroseconds,
+                    removalMicroseconds: 20))
             if late.count >= 64 {
                 try await ledger.recordLateTimings(job: job, late)
                 late.removeAll(keepingCapacity: true)

@@ -3,8 +3,9 @@ import NDEF
 import Testing
 
 @Test func sha256OfABCMatchesFIPS180Vector() {
-    #expect(Hex.compact(Digest.sha256(Array("abc".utf8)))
-        == "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD")
+    #expect(
+        Hex.compact(Digest.sha256(Array("abc".utf8)))
+            == "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD")
 }
 
 @Test func hmacSHA256MatchesRFC4231Case2() {

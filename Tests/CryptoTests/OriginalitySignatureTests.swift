@@ -18,18 +18,23 @@ private let publicKeyHex = "0485E811A76DEECCB04A858C9B936334203F7B880DEACD9C7163
 func realNTAGSignaturesVerifyAgainstNXPKey(index: Int) throws {
     let uid = try #require(Hex.bytes(realVectors[index].uid))
     let signature = try #require(Hex.bytes(realVectors[index].signature))
-    #expect(OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
-    #expect(!OriginalitySignature.verify(
-        uid: uid, signature: signature, publicKey: OriginalitySignature.ultralightEV1PublicKey))
+    #expect(
+        OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(
+        !OriginalitySignature.verify(
+            uid: uid, signature: signature, publicKey: OriginalitySignature.ultralightEV1PublicKey))
 }
 
 @Test func realSignatureFailsForAnotherUIDOrAFlippedBit() throws {
     let uid = try #require(Hex.bytes(realVectors[0].uid))
     var signature = try #require(Hex.bytes(realVectors[0].signature))
     let otherUID = try #require(Hex.bytes(realVectors[1].uid))
-    #expect(!OriginalitySignature.verify(uid: otherUID, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(
+        !OriginalitySignature.verify(
+            uid: otherUID, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
     signature[31] ^= 0x01
-    #expect(!OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(
+        !OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
 }
 
 @Test func publicKeyForPrivateKeyMatchesOpenSSLCommandLine() throws {
@@ -42,7 +47,8 @@ func realNTAGSignaturesVerifyAgainstNXPKey(index: Int) throws {
     let signature = try OriginalitySignature.sign(uid: uid, privateKey: privateKey)
     #expect(signature.count == 32)
     #expect(OriginalitySignature.verify(uid: uid, signature: signature, publicKey: publicKey))
-    #expect(!OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(
+        !OriginalitySignature.verify(uid: uid, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
     var other = uid
     other[6] ^= 0xFF
     #expect(!OriginalitySignature.verify(uid: other, signature: signature, publicKey: publicKey))
@@ -60,6 +66,10 @@ func realNTAGSignaturesVerifyAgainstNXPKey(index: Int) throws {
         try OriginalitySignature.sign(uid: [], privateKey: privateKey)
     }
     let signature = try OriginalitySignature.sign(uid: uid, privateKey: privateKey)
-    #expect(!OriginalitySignature.verify(uid: uid, signature: Array(signature.prefix(31)), publicKey: OriginalitySignature.ntag21xPublicKey))
-    #expect(!OriginalitySignature.verify(uid: uid, signature: signature, publicKey: [0x04] + [UInt8](repeating: 1, count: 32)))
+    #expect(
+        !OriginalitySignature.verify(
+            uid: uid, signature: Array(signature.prefix(31)), publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(
+        !OriginalitySignature.verify(
+            uid: uid, signature: signature, publicKey: [0x04] + [UInt8](repeating: 1, count: 32)))
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Ledger
-import Testing
 import TestSupport
+import Testing
 
 /// `ledger-bench FOLDER TAGS`, run as `scripts/bench.py` runs it: every row done through the line's ledger calls.
 @Suite struct LedgerBenchTests {

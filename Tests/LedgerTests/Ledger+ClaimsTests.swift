@@ -90,7 +90,8 @@ import Testing
         let done = Sample.uid(2)
         let claimed = try #require(try await ledger.claim(job: "k", reader: "r", uid: done))
         try await ledger.markDone(
-            job: "k", row: claimed.row, uid: done, tag: Sample.tag(done), attempt: Sample.attempt(done, row: claimed.row))
+            job: "k", row: claimed.row, uid: done, tag: Sample.tag(done),
+            attempt: Sample.attempt(done, row: claimed.row))
         let refused = try await #require(throws: LedgerError.self) {
             try await ledger.claim(job: "j", reader: "r", uid: done)
         }

@@ -59,13 +59,15 @@ import Testing
     @Test func aDeferredClaimIsSyncedInTheBackground() async throws {
         let folder = try TemporaryFolder()
         let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
-        let first = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1), durability: .deferred))
+        let first = try #require(
+            try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1), durability: .deferred))
         #expect(await ledger.unsyncedCommitCount == 1)
         #expect(try await ledger.settings().synchronous == 2, "back to FULL after the deferred claim")
         try await ledger.markDone(
             job: "j", row: first.row, uid: Sample.uid(1), tag: Sample.tag(Sample.uid(1)),
             attempt: Sample.attempt(Sample.uid(1), row: first.row), durability: .deferred)
-        let second = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2), durability: .deferred))
+        let second = try #require(
+            try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2), durability: .deferred))
         #expect(second.row == 2)
         #expect(await ledger.unsyncedCommitCount == 3)
         let ticket = ledger.syncInBackground()

@@ -44,8 +44,13 @@ import Testing
         for _ in 0..<2_000 {
             var fields: [String: String] = [:]
             for _ in 0..<Int.random(in: 0...6, using: &generator) {
-                let key = String((0..<Int.random(in: 1...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
-                fields[key] = String((0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+                let key = String(
+                    (0..<Int.random(in: 1...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)!
+                    })
+                fields[key] = String(
+                    (0..<Int.random(in: 0...30, using: &generator)).map { _ in
+                        alphabet.randomElement(using: &generator)!
+                    })
             }
             let json = try LedgerFormat.json(fields)
             let decoded = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))

@@ -43,7 +43,10 @@ import Testing
         #expect(
             try await again.counts(job: "j")
                 == {
-                    var c = StateCounts(); c.pending = 2; c.claimed = 1; return c
+                    var c = StateCounts()
+                    c.pending = 2
+                    c.claimed = 1
+                    return c
                 }())
         #expect(try await again.job(named: "j")?.totalRows == 3)
         let third = try await Ledger.open(path: folder.path())

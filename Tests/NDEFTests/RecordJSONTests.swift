@@ -189,9 +189,15 @@ import Testing
 
     static let errors: [(json: String, path: String, reason: String)] = [
         ("nope", "", "not valid JSON at line 1, column 1: unexpected character 'n', expected a value"),
-        ("{\n  \"records\": [,]}", "", "not valid JSON at line 2, column 15: unexpected character ',', expected a value"),
+        (
+            "{\n  \"records\": [,]}", "",
+            "not valid JSON at line 2, column 15: unexpected character ',', expected a value"
+        ),
         (#"[{"type":"uri","uri":"a","uri":"b"}]"#, "", "not valid JSON at line 1, column 26: duplicate key 'uri'"),
-        (#"[{"type":"uri","uri":"a"}] x"#, "", "not valid JSON at line 1, column 28: unexpected text after the JSON value"),
+        (
+            #"[{"type":"uri","uri":"a"}] x"#, "",
+            "not valid JSON at line 1, column 28: unexpected text after the JSON value"
+        ),
         (#"[{"type":"uri","uri":"\x"}]"#, "", "not valid JSON at line 1, column 23: invalid escape"),
         (#"[{"type":"uri","uri":"\ud800"}]"#, "", "not valid JSON at line 1, column 23: unpaired surrogate escape"),
         ("[{\"type\":\"uri\",\"uri\":\"a\tb\"}]", "", "not valid JSON at line 1, column 24: control character"),

@@ -15,14 +15,17 @@ actor ScriptedReader: TagReader {
         .tag(DetectedTag(uid: Images.goldenUID))
     }
 
-    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result {
+    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result
+    {
         try body(transceiver)
     }
 
     func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool { true }
 
     /// Mismatched frames and steps left.
-    func leftovers() -> (mismatches: Int, remaining: Int) { (transceiver.mismatches.count, transceiver.remaining.count) }
+    func leftovers() -> (mismatches: Int, remaining: Int) {
+        (transceiver.mismatches.count, transceiver.remaining.count)
+    }
 }
 
 /// `NDEFTag` over a reader (`type2-ntag.md` §5, Core NFC shape).

@@ -135,8 +135,9 @@ import Testing
                 .fail([0x1B, 1, 2, 3, 4], .noAnswer),
             ])
         for _ in 0..<3 {
-            #expect(type2Code { try tag.authenticate(password: [1, 2, 3, 4], expectedPACK: [0xAB, 0xCD]) }
-                == .authenticationFailed)
+            #expect(
+                type2Code { try tag.authenticate(password: [1, 2, 3, 4], expectedPACK: [0xAB, 0xCD]) }
+                    == .authenticationFailed)
         }
         expectScriptDone(transceiver)
     }

@@ -167,10 +167,11 @@ import Testing
         let message = (0..<300).map { UInt8($0 % 251) }
         Images.set(&image, address: 16, [0x03, 0xFF, 0x01, 0x2C] + message + [0xFE])
         // Message bytes 20…319 = pages 05h…4Fh; 05h–07h came with READ 04.
-        let steps = Images.detectionSteps(image) + [
-            .exchange([0x3A, 0x08, 0x43], Images.fastRead(image, 0x08, 0x43)),
-            .exchange([0x3A, 0x44, 0x4F], Images.fastRead(image, 0x44, 0x4F)),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .exchange([0x3A, 0x08, 0x43], Images.fastRead(image, 0x08, 0x43)),
+                .exchange([0x3A, 0x44, 0x4F], Images.fastRead(image, 0x44, 0x4F)),
+            ]
         let (transceiver, tag) = Images.tag(.ntag215, steps)
         #expect(try tag.readNDEF() == message)
         #expect(tag.operations.map(\.name) == ["read"])

@@ -25,14 +25,15 @@ import Testing
         let after = Self.locked(chip, image)
         let page = try #require(chip.dynamicLockPage)
         let cc = chip.factoryCC
-        let steps = Images.detectionSteps(image) + [
-            .ack([0xA2, 0x03, cc[0], cc[1], cc[2], 0x0F]),
-            .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
-            .ack([0xA2, UInt8(page)] + dynamic),
-            .reactivation,
-            .exchange([0x30, 0x02], Images.read(after, 2)),
-            .exchange([0x30, UInt8(page)], Images.read(after, page)),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .ack([0xA2, 0x03, cc[0], cc[1], cc[2], 0x0F]),
+                .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
+                .ack([0xA2, UInt8(page)] + dynamic),
+                .reactivation,
+                .exchange([0x30, 0x02], Images.read(after, 2)),
+                .exchange([0x30, UInt8(page)], Images.read(after, page)),
+            ]
         let (transceiver, tag) = Images.tag(chip, steps)
         try tag.detectNDEF()
         try tag.writeLock()
@@ -69,13 +70,14 @@ import Testing
         let image = Images.factory(.ntag213)
         var after = Self.locked(.ntag213, image)
         after[11] = 0x00
-        let steps = Images.detectionSteps(image) + [
-            .ack([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F]),
-            .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
-            .ack([0xA2, 0x28, 0xFF, 0x0F, 0x3F, 0x00]),
-            .reactivation,
-            .exchange([0x30, 0x02], Images.read(after, 2)),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .ack([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F]),
+                .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
+                .ack([0xA2, 0x28, 0xFF, 0x0F, 0x3F, 0x00]),
+                .reactivation,
+                .exchange([0x30, 0x02], Images.read(after, 2)),
+            ]
         let (transceiver, tag) = Images.tag(.ntag213, steps)
         try tag.detectNDEF()
         do {
@@ -92,14 +94,15 @@ import Testing
         let image = Images.factory(.ntag215)
         var after = Self.locked(.ntag215, image)
         Images.set(&after, page: 0x82, [0xFF, 0x00, 0x00, 0xBD])
-        let steps = Images.detectionSteps(image) + [
-            .ack([0xA2, 0x03, 0xE1, 0x10, 0x3E, 0x0F]),
-            .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
-            .ack([0xA2, 0x82, 0xFF, 0x00, 0x0F, 0x00]),
-            .reactivation,
-            .exchange([0x30, 0x02], Images.read(after, 2)),
-            .exchange([0x30, 0x82], Images.read(after, 0x82)),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .ack([0xA2, 0x03, 0xE1, 0x10, 0x3E, 0x0F]),
+                .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
+                .ack([0xA2, 0x82, 0xFF, 0x00, 0x0F, 0x00]),
+                .reactivation,
+                .exchange([0x30, 0x02], Images.read(after, 2)),
+                .exchange([0x30, 0x82], Images.read(after, 0x82)),
+            ]
         let (transceiver, tag) = Images.tag(.ntag215, steps)
         try tag.detectNDEF()
         do {
@@ -165,15 +168,16 @@ import Testing
         after[15] = 0x0F
         Images.set(&after, page: 0x28, [0xFF, 0x0F, 0x00, 0xBD])
         // 12 default lock bits at byte 160 (page 28h): FF 0F, the page's other bytes preserved.
-        let steps = Images.detectionSteps(image) + [
-            .exchange([0x30, 0x28], Images.read(image, 0x28)),
-            .ack([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F]),
-            .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
-            .ack([0xA2, 0x28, 0xFF, 0x0F, 0x00, 0xBD]),
-            .reactivation,
-            .exchange([0x30, 0x02], Images.read(after, 2)),
-            .exchange([0x30, 0x28], Images.read(after, 0x28)),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .exchange([0x30, 0x28], Images.read(image, 0x28)),
+                .ack([0xA2, 0x03, 0xE1, 0x10, 0x12, 0x0F]),
+                .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
+                .ack([0xA2, 0x28, 0xFF, 0x0F, 0x00, 0xBD]),
+                .reactivation,
+                .exchange([0x30, 0x02], Images.read(after, 2)),
+                .exchange([0x30, 0x28], Images.read(after, 0x28)),
+            ]
         let (transceiver, tag) = Images.tag(nil, steps)
         try tag.writeLock()
         expectScriptDone(transceiver)
@@ -190,15 +194,16 @@ import Testing
         after[11] = 0xFF
         after[15] = 0x0F
         after[80] = 0x03
-        let steps = Images.detectionSteps(image) + [
-            .exchange([0x30, 0x14], Images.read(image, 0x14)),
-            .ack([0xA2, 0x03, 0xE1, 0x10, 0x08, 0x0F]),
-            .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
-            .ack([0xA2, 0x14, 0x03, 0x00, 0x00, 0x00]),
-            .reactivation,
-            .exchange([0x30, 0x02], Images.read(after, 2)),
-            .exchange([0x30, 0x14], Images.read(after, 0x14)),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .exchange([0x30, 0x14], Images.read(image, 0x14)),
+                .ack([0xA2, 0x03, 0xE1, 0x10, 0x08, 0x0F]),
+                .ack([0xA2, 0x02, 0x00, 0x00, 0xFF, 0xFF]),
+                .ack([0xA2, 0x14, 0x03, 0x00, 0x00, 0x00]),
+                .reactivation,
+                .exchange([0x30, 0x02], Images.read(after, 2)),
+                .exchange([0x30, 0x14], Images.read(after, 0x14)),
+            ]
         let (transceiver, tag) = Images.tag(nil, steps)
         try tag.writeLock()
         expectScriptDone(transceiver)

@@ -45,7 +45,8 @@ final class TimedTransceiver: Transceiver {
     }
 
     @Test func scriptedTransceiverHasNoAirtime() throws {
-        let (transceiver, tag) = Images.tag(.ntag213, [.exchange([0x30, 0x00], Images.read(Images.factory(.ntag213), 0))])
+        let (transceiver, tag) = Images.tag(
+            .ntag213, [.exchange([0x30, 0x00], Images.read(Images.factory(.ntag213), 0))])
         _ = try tag.read(page: 0)
         #expect(tag.operations.first?.airtimeMicroseconds == nil)
         #expect(tag.total.airtimeMicroseconds == nil)
@@ -92,14 +93,17 @@ final class TimedTransceiver: Transceiver {
         let (transceiver, tag) = Images.tag(.ntag213, [.exchange([0x30, 0x00], Images.read(image, 0))])
         let other: [UInt8] = [0x04, 0x51, 0x7C, 0x00, 0x00, 0x00, 0x01]
         let anomalies = try tag.identityAnomalies(anticollisionUID: other)
-        #expect(anomalies == [
-            .bcc0(found: 0xA0, expected: 0xA1), .bcc1(found: 0xA8, expected: 0xA9), .internalByte(0x00),
-            .uidDiffers(pages: Images.goldenUID, anticollision: other),
-        ])
-        #expect(anomalies.map(\.description) == [
-            "BCC0 is A0, expected A1 (88 ^ UID0 ^ UID1 ^ UID2)", "BCC1 is A8, expected A9 (UID3 ^ UID4 ^ UID5 ^ UID6)",
-            "internal byte is 00, not 48", "pages 0–1 hold UID 04517CE1ED2580, anticollision gave 04517C00000001",
-        ])
+        #expect(
+            anomalies == [
+                .bcc0(found: 0xA0, expected: 0xA1), .bcc1(found: 0xA8, expected: 0xA9), .internalByte(0x00),
+                .uidDiffers(pages: Images.goldenUID, anticollision: other),
+            ])
+        #expect(
+            anomalies.map(\.description) == [
+                "BCC0 is A0, expected A1 (88 ^ UID0 ^ UID1 ^ UID2)",
+                "BCC1 is A8, expected A9 (UID3 ^ UID4 ^ UID5 ^ UID6)",
+                "internal byte is 00, not 48", "pages 0–1 hold UID 04517CE1ED2580, anticollision gave 04517C00000001",
+            ])
         // A second check, and a check without an anticollision UID, send nothing: pages 0–2 are cached.
         #expect(try tag.identityAnomalies().count == 3)
         #expect(try tag.identityAnomalies(anticollisionUID: Images.goldenUID).count == 3)

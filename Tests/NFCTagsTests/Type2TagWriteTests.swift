@@ -116,11 +116,12 @@ import Testing
         Images.set(&image, address: 16, [0x03, 0x0B] + old + [0xFE])
         var new = old
         new[10] = 0x66
-        let steps = Images.detectionSteps(image) + [
-            .ack([0xA2, 0x04, 0x03, 0x00, 0xD1, 0x01]),
-            .ack([0xA2, 0x07, 0x66, 0xFE, 0x00, 0x00]),
-            .ack([0xA2, 0x04, 0x03, 0x0B, 0xD1, 0x01]),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .ack([0xA2, 0x04, 0x03, 0x00, 0xD1, 0x01]),
+                .ack([0xA2, 0x07, 0x66, 0xFE, 0x00, 0x00]),
+                .ack([0xA2, 0x04, 0x03, 0x0B, 0xD1, 0x01]),
+            ]
         let (transceiver, tag) = Images.tag(.ntag215, steps)
         let result = try tag.writeNDEF(new)
         #expect(result.skippedPages == [5, 6])
@@ -133,12 +134,13 @@ import Testing
         Images.set(&image, address: 16, [0x03, 0x28] + old + [0xFE])
         var new = old
         new[39] = 0xAA  // address 57 = page 0Eh byte 1
-        let steps = Images.detectionSteps(image) + [
-            .exchange([0x3A, 0x08, 0x0E], Images.fastRead(image, 8, 14)),
-            .ack([0xA2, 0x04, 0x03, 0x00, 0x01, 0x02]),
-            .ack([0xA2, 0x0E, 0x27, 0xAA, 0xFE, 0x00]),
-            .ack([0xA2, 0x04, 0x03, 0x28, 0x01, 0x02]),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .exchange([0x3A, 0x08, 0x0E], Images.fastRead(image, 8, 14)),
+                .ack([0xA2, 0x04, 0x03, 0x00, 0x01, 0x02]),
+                .ack([0xA2, 0x0E, 0x27, 0xAA, 0xFE, 0x00]),
+                .ack([0xA2, 0x04, 0x03, 0x28, 0x01, 0x02]),
+            ]
         let (transceiver, tag) = Images.tag(.ntag215, steps)
         try tag.writeNDEF(new)
         expectScriptDone(transceiver)
@@ -158,12 +160,13 @@ import Testing
         var image = Images.factory(.ntag213)
         Images.set(&image, address: 16, [0x02, 0x03, 0x60, 0x04, 0x02, 0x03, 0x00, 0xFE])
         Images.set(&image, address: 24, [0xEE, 0xEE, 0xEE, 0xEE])
-        let steps = Images.detectionSteps(image) + [
-            .ack([0xA2, 0x05, 0x02, 0x03, 0x00, 0xD0]),
-            .ack([0xA2, 0x07, 0x01, 0x02, 0x03, 0x04]),
-            .ack([0xA2, 0x08, 0xFE, 0x00, 0x00, 0x00]),
-            .ack([0xA2, 0x05, 0x02, 0x03, 0x05, 0xD0]),
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .ack([0xA2, 0x05, 0x02, 0x03, 0x00, 0xD0]),
+                .ack([0xA2, 0x07, 0x01, 0x02, 0x03, 0x04]),
+                .ack([0xA2, 0x08, 0xFE, 0x00, 0x00, 0x00]),
+                .ack([0xA2, 0x05, 0x02, 0x03, 0x05, 0xD0]),
+            ]
         let (transceiver, tag) = Images.tag(.ntag213, steps)
         let result = try tag.writeNDEF([0xD0, 0x01, 0x02, 0x03, 0x04])
         #expect(result.pages[6] == nil)
@@ -210,10 +213,11 @@ import Testing
 
     @Test func nakMidWriteReactivatesAndForgetsTheLayout() {
         let image = Images.factory(.ntag213)
-        let steps = Images.detectionSteps(image) + [
-            .ack([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1]),
-            .fail([0xA2, 0x06, 0x01, 0x0C, 0x55, 0x04], .nak(5)), .reactivation,
-        ]
+        let steps =
+            Images.detectionSteps(image) + [
+                .ack([0xA2, 0x05, 0x34, 0x03, 0x00, 0xD1]),
+                .fail([0xA2, 0x06, 0x01, 0x0C, 0x55, 0x04], .nak(5)), .reactivation,
+            ]
         let (transceiver, tag) = Images.tag(.ntag213, steps)
         #expect(throws: TransportError.nak(5)) { try tag.writeNDEF(Self.exampleURI) }
         #expect(tag.area == nil)

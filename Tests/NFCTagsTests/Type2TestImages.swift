@@ -71,7 +71,8 @@ enum Images {
 
 /// Asserts that every frame matched the script and the script was used up.
 func expectScriptDone(_ transceiver: ScriptedTransceiver, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(transceiver.mismatches.isEmpty, "mismatched frames: \(transceiver.mismatches)", sourceLocation: sourceLocation)
+    #expect(
+        transceiver.mismatches.isEmpty, "mismatched frames: \(transceiver.mismatches)", sourceLocation: sourceLocation)
     #expect(transceiver.remaining.isEmpty, "\(transceiver.remaining.count) steps left", sourceLocation: sourceLocation)
 }
 

@@ -2,8 +2,8 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
-import Provisioning
 import ProvisionCLI
+import Provisioning
 import TagEmulator
 import TestSupport
 import Testing
@@ -78,9 +78,13 @@ private struct AuditFixture {
         let ledger = try await Ledger.open(path: fixture.ledgerPath)
         try await ledger.registerJob(name: job, manifestHash: "m", templateHash: "t")
         try await ledger.addRows(
-            job: job, rows: (1...rows).map { RowInput(row: $0, fields: ["sku": "S\($0)"], messageSHA256: [], messageLength: 0) })
-        let lineJob = LineJob(name: job, acceptedChips: [.ntag215], lock: lock, tries: 1, onFailure: .reuse) { row, fields, uid, _ in
-            NDEFMessage(records: [NDEFPayload.uri("https://example.com/p/\(fields["sku"] ?? "")/\(row)?u=\(Hex.compact(uid))")]).bytes
+            job: job,
+            rows: (1...rows).map { RowInput(row: $0, fields: ["sku": "S\($0)"], messageSHA256: [], messageLength: 0) })
+        let lineJob = LineJob(name: job, acceptedChips: [.ntag215], lock: lock, tries: 1, onFailure: .reuse) {
+            row, fields, uid, _ in
+            NDEFMessage(records: [
+                NDEFPayload.uri("https://example.com/p/\(fields["sku"] ?? "")/\(row)?u=\(Hex.compact(uid))")
+            ]).bytes
         }
         let reader = try SimulatedReader(
             spec: ReaderSpec("sim:ntag215?store=\(fixture.store.path)&uid=\(firstUID)&count=\(rows)"))
@@ -131,7 +135,10 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(object["passed"] as? Bool == true)
         #expect(
             (object["counts"] as? [String: Int])
-                == ["pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0, "identityMismatch": 0])
+                == [
+                    "pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0,
+                    "identityMismatch": 0,
+                ])
         let rows = (object["findings"] as? [[String: Any]])?.compactMap { $0["row"] as? Int }
         #expect(rows == [1, 2, 3])
         #expect(outcome.stderr.contains("place tag") || outcome.stderr.contains("pass"))
@@ -228,11 +235,14 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(outcome.status == 1)
         let object = try json(outcome)
         let clone = AuditFixture.uid(fixture.firstUID, plus: 1)
-        #expect(statuses(object) == [
-            fixture.firstUID: "pass", clone: "identityMismatch", AuditFixture.uid(fixture.firstUID, plus: 2): "pass",
-        ])
+        #expect(
+            statuses(object) == [
+                fixture.firstUID: "pass", clone: "identityMismatch",
+                AuditFixture.uid(fixture.firstUID, plus: 2): "pass",
+            ])
         #expect((object["counts"] as? [String: Int])?["identityMismatch"] == 1)
-        let detail = (object["findings"] as? [[String: Any]])?.first { $0["uid"] as? String == clone }?["detail"] as? String
+        let detail =
+            (object["findings"] as? [[String: Any]])?.first { $0["uid"] as? String == clone }?["detail"] as? String
         #expect(detail?.hasPrefix("identity check: BCC1 is") == true, "\(detail ?? "")")
         let html = try String(contentsOf: try #require(try fixture.auditFiles("html").first), encoding: .utf8)
         #expect(html.contains("identityMismatch"))
@@ -251,9 +261,11 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         for (name, bytes) in before { #expect(after[name] == bytes, "\(name) unchanged") }
         let object = try json(outcome)
         let found = statuses(object)
-        #expect(found == [
-            "04A00000000001": "pass", "04A00000000002": "pass", "04A00000000003": "unknown", "04B00000000001": "unknown",
-        ])
+        #expect(
+            found == [
+                "04A00000000001": "pass", "04A00000000002": "pass", "04A00000000003": "unknown",
+                "04B00000000001": "unknown",
+            ])
         let details = (object["findings"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "unknown" }
             .compactMap { $0["detail"] as? String }
         #expect(details.contains("UID not done in job audit-job"))
@@ -381,7 +393,9 @@ private func statuses(_ object: [String: Any]) -> [String: String] {
         #expect(try fixture.auditFiles("md").count == 1)
     }
 
-    @Test(arguments: [["audit"], ["audit", "job.json", "--count", "0"], ["audit", "job.json", "--idle", "x"], ["audit", "a", "b"]])
+    @Test(arguments: [
+        ["audit"], ["audit", "job.json", "--count", "0"], ["audit", "job.json", "--idle", "x"], ["audit", "a", "b"],
+    ])
     func usageErrorsExit64(_ arguments: [String]) async {
         let context = CommandContext.buffered()
         #expect(await ProvisionCLI.run(arguments, context: context) == 64)

@@ -15,7 +15,8 @@ import Testing
         let run = try await job.run(reader: "nfc:pn532_uart:" + slave)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try await line.stop() == 0)
-        #expect(try folder.query("SELECT signature_status, key_id FROM tags") == [["valid", "brand"], ["valid", "brand"]])
+        #expect(
+            try folder.query("SELECT signature_status, key_id FROM tags") == [["valid", "brand"], ["valid", "brand"]])
 
         // The first tag again, staying in the field: two taps through libnfc.
         let one = "sim:ntag215?count=1&uid=04C10000000001&store=\(folder.store.path)"

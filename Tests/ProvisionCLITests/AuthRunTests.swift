@@ -1,8 +1,8 @@
 import Foundation
 import NDEF
 import NFCTags
-import TestSupport
 import TagEmulator
+import TestSupport
 import Testing
 
 /// A 32-byte test key: the bytes that must never appear in any output.
@@ -123,7 +123,8 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
         let keyColumns = try folder.query("SELECT DISTINCT key_id, key_fingerprint FROM tags")
         #expect(keyColumns == [["brand", fingerprint]])
         // The key never appears: not in the ledger file, the run's output, or any report.
-        let needles = [keyHex.uppercased(), keyHex.lowercased(), Data(authTestKey).base64EncodedString()]
+        let needles =
+            [keyHex.uppercased(), keyHex.lowercased(), Data(authTestKey).base64EncodedString()]
             .map { Array($0.utf8) } + [authTestKey]
         var files = [folder.ledger]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.reports.path) {
@@ -134,9 +135,11 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
         #expect(files.count >= 6)
         for haystack in haystacks {
             for needle in needles {
-                #expect(!haystack.indices.contains { start in
-                    start + needle.count <= haystack.count && Array(haystack[start..<start + needle.count]) == needle
-                })
+                #expect(
+                    !haystack.indices.contains { start in
+                        start + needle.count <= haystack.count
+                            && Array(haystack[start..<start + needle.count]) == needle
+                    })
             }
         }
     }
@@ -144,7 +147,9 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
     @Test func protectedJobRunsEndToEndAndRecordsTheKey() throws {
         let folder = try JobFolder(
             rows: 2, lock: false,
-            extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "protect": {"key": "brand", "auth0": "ndef", "authlim": 3}"#)
+            extra:
+                #", "keys": {"brand": {"env": "BRAND_KEY"}}, "protect": {"key": "brand", "auth0": "ndef", "authlim": 3}"#
+        )
         let outcome = try ProvisionProcess.run(
             ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url,
             environment: ["BRAND_KEY": Hex.compact(authTestKey)])
@@ -208,9 +213,11 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
             .write(to: second.url.appendingPathComponent("template.json"))
         let env = ["BRAND_KEY": Hex.compact(authTestKey)]
         let spec = first.sim(uid: "04000000000001", options: "count=2")
-        let one = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: first.url, environment: env)
+        let one = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", spec, "--quiet"], directory: first.url, environment: env)
         #expect(one.status == 0, "\(one.stderr)")
-        let two = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: second.url, environment: env)
+        let two = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", spec, "--quiet"], directory: second.url, environment: env)
         #expect(two.status == 0, "\(two.stderr)")
         let image = [UInt8](try Data(contentsOf: first.store.appendingPathComponent("04000000000001.bin")))
         #expect(String(decoding: image, as: UTF8.self).contains("Rewritten Item 1"))

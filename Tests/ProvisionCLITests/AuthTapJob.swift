@@ -2,9 +2,10 @@ import Foundation
 import NDEF
 import NFCTags
 import Provisioning
-@testable import ProvisionCLI
 import TestSupport
 import Testing
+
+@testable import ProvisionCLI
 
 /// A 2-row job like `jobs/auth.json` (UID+counter mirror and MAC in the URL, protection from the NDEF
 /// page, signature required with the test key trusted) and the steps a brand's back end takes: tap
@@ -58,7 +59,8 @@ struct AuthTapJob {
     func verify(_ url: String) async throws -> ProvisionProcess.Outcome {
         let (env, folder) = (self.env, self.folder)
         return try await onThread {
-            try ProvisionProcess.run(["verify-url", url, "--manifest", "job.json"], directory: folder.url, environment: env)
+            try ProvisionProcess.run(
+                ["verify-url", url, "--manifest", "job.json"], directory: folder.url, environment: env)
         }
     }
 

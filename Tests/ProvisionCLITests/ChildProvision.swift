@@ -38,7 +38,8 @@ final class ChildProvision: @unchecked Sendable {
         var slave = ""
         for _ in 0..<1_000 where slave.isEmpty && child.process.isRunning {
             try await Task.sleep(for: .milliseconds(10))
-            slave = (try? String(contentsOf: pathFile, encoding: .utf8))?
+            slave =
+                (try? String(contentsOf: pathFile, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         }
         return (child, slave)

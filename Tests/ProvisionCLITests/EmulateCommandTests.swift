@@ -14,7 +14,9 @@ func controlRequest(_ path: String, _ line: String) throws -> String {
         for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
     }
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     try #require(connected == 0)
     let request = Array((line + "\n").utf8)
@@ -28,9 +30,11 @@ func controlRequest(_ path: String, _ line: String) throws -> String {
 @Suite(.serialized)
 struct EmulateCommandTests {
     @Test func usageErrorsExit64() async {
-        for arguments in [["emulate"], ["emulate", "toaster"], ["emulate", "pn532", "--timing", "slow"],
-                          ["emulate", "pn532", "--tags", "sim:ntag215?count=x"], ["emulate", "pn532", "extra"],
-                          ["emulate", "pn532", "--select-sets-crc", "--select-keeps-crc"]] {
+        for arguments in [
+            ["emulate"], ["emulate", "toaster"], ["emulate", "pn532", "--timing", "slow"],
+            ["emulate", "pn532", "--tags", "sim:ntag215?count=x"], ["emulate", "pn532", "extra"],
+            ["emulate", "pn532", "--select-sets-crc", "--select-keeps-crc"],
+        ] {
             let context = CommandContext.buffered()
             #expect(await ProvisionCLI.run(arguments, context: context) == 64, "\(arguments)")
             #expect(context.err.text.hasPrefix("error: "))
@@ -43,8 +47,10 @@ struct EmulateCommandTests {
         let socketPath = directory.appendingPathComponent("control.sock").path
         let process = Process()
         process.executableURL = ProvisionProcess.executableURL
-        process.arguments = ["emulate", "pn532", "--tags", "sim:ntag215?uid=04C0FFEE000001", "--timing", "datasheet",
-                             "--path-file", pathFile.path, "--control", socketPath]
+        process.arguments = [
+            "emulate", "pn532", "--tags", "sim:ntag215?uid=04C0FFEE000001", "--timing", "datasheet",
+            "--path-file", pathFile.path, "--control", socketPath,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -52,7 +58,9 @@ struct EmulateCommandTests {
         var slave = ""
         for _ in 0..<1_000 where slave.isEmpty {
             try await Task.sleep(for: .milliseconds(10))
-            slave = (try? String(contentsOf: pathFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            slave =
+                (try? String(contentsOf: pathFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                ?? ""
         }
         try #require(slave.hasPrefix("/dev/pts/"))
 
@@ -77,7 +85,7 @@ struct EmulateCommandTests {
         #expect(try controlRequest(socketPath, "remove") == "ok")
         #expect(try controlRequest(socketPath, "dump \(dump)") == "error no tag in the field")
         #expect(try controlRequest(socketPath, "insert 04:11:22:33:44:55:66") == "ok 04112233445566")
-        #expect(try controlRequest(socketPath, "insert 0411") .hasPrefix("error "))
+        #expect(try controlRequest(socketPath, "insert 0411").hasPrefix("error "))
 
         kill(process.processIdentifier, SIGTERM)
         let child = UncheckedProcess(process)

@@ -18,15 +18,19 @@ func expectLedgerAndImagesAgree(_ folder: JobFolder, rows: Int, done: Int? = nil
     #expect(all.count == rows)
     let records = all.filter { $0.count == 3 && $0[2] == "done" }
     #expect(records.count == done, "\(all.filter { $0.last != "done" })")
-    #expect(all.allSatisfy { $0.count == 3 && ($0[2] == "done" || $0[2] == "pending") }, "\(all.filter { $0.last != "done" })")
-    let tags = try folder.query("SELECT row, uid, bytes_sha256, locked FROM tags WHERE job = '\(folder.job)' ORDER BY row")
+    #expect(
+        all.allSatisfy { $0.count == 3 && ($0[2] == "done" || $0[2] == "pending") },
+        "\(all.filter { $0.last != "done" })")
+    let tags = try folder.query(
+        "SELECT row, uid, bytes_sha256, locked FROM tags WHERE job = '\(folder.job)' ORDER BY row")
     #expect(tags.count == done)
     #expect(Set(tags.map { $0[1] }).count == done, "a UID holds two rows")
     for (record, tag) in zip(records, tags) {
         #expect(record[0] == tag[0] && record[1] == tag[1], "records and tags disagree: \(record) \(tag)")
         let url = store.appendingPathComponent("\(tag[1]).bin")
         let image = [UInt8](try Data(contentsOf: url))
-        let chip = try #require(ChipModel.allCases.first { $0.pageCount * 4 == image.count }, "image size \(image.count)")
+        let chip = try #require(
+            ChipModel.allCases.first { $0.pageCount * 4 == image.count }, "image size \(image.count)")
         let area = Array(image[16..<((chip.lastUserPage + 1) * 4)])
         let message = try NDEFMessage(bytes: try NDEFTLV.extractMessage(fromArea: area))
         #expect(Hex.compact(Crypto256.sha(message.bytes)).lowercased() == tag[2].lowercased(), "row \(tag[0])")

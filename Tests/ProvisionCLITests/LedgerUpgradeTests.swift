@@ -41,8 +41,10 @@ import Testing
     /// `provision run` of the job on `tags` simulated tags (the same UIDs each time, from 04…01).
     static func run(_ folder: JobFolder, tags: Int) throws -> ProvisionProcess.Outcome {
         try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=\(tags)"), "--quiet",
-             "--idle", "1"], directory: folder.url)
+            [
+                "run", "job.json", "--reader", folder.sim(uid: "04000000000001", options: "count=\(tags)"), "--quiet",
+                "--idle", "1",
+            ], directory: folder.url)
     }
 
     /// `provision report` on a version-2 ledger upgrades it (saying so on stderr) and writes the very
@@ -90,7 +92,8 @@ import Testing
     @Test func anOlderLedgerThatCannotBeWrittenIsRefusedWithWhatToDo() {
         let error = JobContext.cliError(
             LedgerError(
-                .schemaTooOld, "ledger /x/ledger.sqlite has schema version 2, older than 4 (a read-only open does not "
+                .schemaTooOld,
+                "ledger /x/ledger.sqlite has schema version 2, older than 4 (a read-only open does not "
                     + "upgrade it)"))
         #expect(error.exitCode == .cannotCreate)
         #expect(error.message.contains("schema version 2, older than 4"))

@@ -35,7 +35,8 @@ private func plan(_ cases: [Case], readerLevel: Bool, count: Int) -> String {
 private func oneTryJob(rows: Int) throws -> JobFolder {
     let folder = try JobFolder(rows: rows, tag: "ntag213")
     let url = folder.url.appendingPathComponent("job.json")
-    let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: #""retries": 2"#, with: #""retries": 0"#)
+    let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(
+        of: #""retries": 2"#, with: #""retries": 0"#)
     try Data(text.utf8).write(to: url)
     return folder
 }
@@ -47,10 +48,13 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         let failures = try folder.query(
             "SELECT failure_class, failure_detail FROM attempts WHERE uid = '\(bad)' AND outcome = 'failed'")
         #expect(failures.map(\.first) == [item.failureClass], "\(item.entry): \(failures)")
-        #expect(item.detail.isEmpty || failures.first?.joined(separator: ",").contains(item.detail) == true, "\(item.entry): \(failures)")
+        #expect(
+            item.detail.isEmpty || failures.first?.joined(separator: ",").contains(item.detail) == true,
+            "\(item.entry): \(failures)")
         let next = try folder.query("SELECT outcome FROM attempts WHERE uid = '\(uid(base, item.index + 1))'")
         let itself = try folder.query("SELECT outcome FROM attempts WHERE uid = '\(bad)' AND outcome = 'done'")
-        #expect(next == [["done"]] || (item.mayFinishItself && itself == [["done"]]), "\(item.entry): the next tag \(next)")
+        #expect(
+            next == [["done"]] || (item.mayFinishItself && itself == [["done"]]), "\(item.entry): the next tag \(next)")
     }
 }
 
@@ -66,20 +70,24 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         Case(index: 8, entry: "dcs@2", readerLevel: true, failureClass: "transport", detail: "NFC_EIO"),
         Case(index: 10, entry: "truncate@4", readerLevel: true, failureClass: "transport", detail: "NFC_ETIMEOUT"),
         Case(index: 12, entry: "wrongcode@3", readerLevel: true, failureClass: "transport", detail: "NFC_EIO"),
-        Case(index: 14, entry: "nackstorm@5", readerLevel: true, failureClass: "transport", detail: "NFC_EIO", mayFinishItself: true),
+        Case(
+            index: 14, entry: "nackstorm@5", readerLevel: true, failureClass: "transport", detail: "NFC_EIO",
+            mayFinishItself: true),
     ]
 
     @Test func pn532TagAndFrameMisbehaviourEndsInTypedClassesAndTheNextTagIsDone() async throws {
         let folder = try oneTryJob(rows: 8)
         let base = "04F10000000000"
         let cases = Self.pn532Cases
-        let spec = "sim:ntag213?count=20&uid=\(base)&store=\(folder.store.path)&plan=\(plan(cases, readerLevel: false, count: 16))"
+        let spec =
+            "sim:ntag213?count=20&uid=\(base)&store=\(folder.store.path)&plan=\(plan(cases, readerLevel: false, count: 16))"
         let (emulator, slave) = try await ChildProvision.pn532(
             ["--tags", spec, "--line", "--misbehave", plan(cases, readerLevel: true, count: 16)])
         try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
         let outcome = try await onThread {
             try ProvisionProcess.run(
-                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "3"], directory: folder.url)
+                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "3"],
+                directory: folder.url)
         }
         #expect(emulator.process.isRunning, "the emulator survived: \(emulator.stderr)")
         #expect(try await emulator.stop() == 0)
@@ -95,19 +103,24 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         let (gone, slave) = try await ChildProvision.pn532(["--tags", spec, "--line", "--misbehave", "-,-,vanish@7"])
         try #require(slave.hasPrefix("/dev/pts/"), "\(gone.stderr)")
         let first = try await onThread {
-            try ProvisionProcess.run(["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet"], directory: folder.url)
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet"], directory: folder.url)
         }
         #expect(try await gone.wait() == 0, "the emulator ended by itself")
         #expect(gone.stderr.contains("vanished"), "\(gone.stderr)")
         #expect(first.status == 69, "\(first.stderr)")
         #expect(first.stderr.contains("error: reader nfc:pn532_uart:\(slave) stopped"), "\(first.stderr)")
         // Two rows done; the third tag's row went back (nothing committed); no claim is left dangling.
-        #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "2"], ["pending", "3"]])
+        #expect(
+            try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [
+                ["done", "2"], ["pending", "3"],
+            ])
         let (back, again) = try await ChildProvision.pn532(["--tags", spec, "--line"])
         try #require(again.hasPrefix("/dev/pts/"), "\(back.stderr)")
         let second = try await onThread {
             try ProvisionProcess.run(
-                ["run", "job.json", "--reader", "nfc:pn532_uart:" + again, "--quiet", "--idle", "3"], directory: folder.url)
+                ["run", "job.json", "--reader", "nfc:pn532_uart:" + again, "--quiet", "--idle", "3"],
+                directory: folder.url)
         }
         #expect(try await back.stop() == 0)
         #expect(second.status == 0, "\(second.stderr)")
@@ -119,7 +132,9 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
     private static let vpcdCases = [
         Case(index: 0, entry: "nak:1@5", readerLevel: false, failureClass: "nak", detail: "NAK 0h"),
         Case(index: 2, entry: "sw:6F00@6", readerLevel: true, failureClass: "transport", detail: "status word 6F 00"),
-        Case(index: 4, entry: "short@4", readerLevel: true, failureClass: "transport", detail: "shorter than a status word"),
+        Case(
+            index: 4, entry: "short@4", readerLevel: true, failureClass: "transport",
+            detail: "shorter than a status word"),
         Case(index: 6, entry: "malformed@6", readerLevel: true, failureClass: "transport", detail: "status word DE AD"),
     ]
 
@@ -128,14 +143,18 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         let base = "04F30000000000"
         let cases = Self.vpcdCases
         let options = try SimulationOptions(
-            "sim:ntag213?count=8&uid=\(base)&store=\(folder.store.path)&plan=\(plan(cases, readerLevel: false, count: 8))")
+            "sim:ntag213?count=8&uid=\(base)&store=\(folder.store.path)&plan=\(plan(cases, readerLevel: false, count: 8))"
+        )
         let daemon = try await PCSCDaemon.start(slots: 1) { try PCSCReader.listReaders().count }
         var configuration = VPCDConfiguration(port: daemon.ports[0], style: .acr122u, lineMode: true)
-        configuration.misbehaviour = try FaultPlan(parsing: plan(cases, readerLevel: true, count: 8), kind: VPCDMisbehaviour.parse)
-            .byUID(options.uid(at:))
+        configuration.misbehaviour = try FaultPlan(
+            parsing: plan(cases, readerLevel: true, count: 8), kind: VPCDMisbehaviour.parse
+        )
+        .byUID(options.uid(at:))
         let card = try VPCDVirtualTag.start(configuration) { [options] in VPCDFieldSource(options: options) }
         let outcome = try await onThread {
-            try ProvisionProcess.run(["run", "job.json", "--reader", "pcsc:#0", "--quiet", "--idle", "4"], directory: folder.url)
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", "pcsc:#0", "--quiet", "--idle", "4"], directory: folder.url)
         }
         let stats = await card.command("stats")
         await card.stop()
@@ -153,7 +172,8 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         var card = try VPCDVirtualTag.start(VPCDConfiguration(port: daemon.ports[0], lineMode: true)) { [options] in
             VPCDFieldSource(options: options)
         }
-        let first = try ChildProvision(["run", "job.json", "--reader", "pcsc:#0", "--quiet"], workingDirectory: folder.url)
+        let first = try ChildProvision(
+            ["run", "job.json", "--reader", "pcsc:#0", "--quiet"], workingDirectory: folder.url)
         for _ in 0..<3_000 where first.process.isRunning {
             let done = try? folder.query("SELECT count(*) FROM records WHERE state = 'done'")
             if (done?.first?.first).flatMap({ Int($0) }) ?? 0 >= 1 { break }
@@ -171,7 +191,8 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
             VPCDFieldSource(options: options)
         }
         let second = try await onThread {
-            try ProvisionProcess.run(["run", "job.json", "--reader", "pcsc:#0", "--quiet", "--idle", "4"], directory: folder.url)
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", "pcsc:#0", "--quiet", "--idle", "4"], directory: folder.url)
         }
         await card.stop()
         await daemon.stop()

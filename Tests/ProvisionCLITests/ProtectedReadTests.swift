@@ -52,8 +52,10 @@ private struct ProtectedJob {
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.store.path) {
             let data = try Data(contentsOf: folder.store.appendingPathComponent(name))
             // The hidden state is JSON whose key order is not stable: compare it decoded.
-            out[name] = name.hasSuffix(".json")
-                ? try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: data), options: [.sortedKeys])
+            out[name] =
+                name.hasSuffix(".json")
+                ? try JSONSerialization.data(
+                    withJSONObject: try JSONSerialization.jsonObject(with: data), options: [.sortedKeys])
                 : data
         }
         return out
@@ -71,7 +73,8 @@ private struct ProtectedJob {
         let findings = object["findings"] as? [[String: Any]] ?? []
         #expect(findings.allSatisfy { ($0["detail"] as? String)?.contains("password accepted") == true }, "\(findings)")
 
-        let wrong = try job.run(["audit", "job.json", "--reader", job.reader(), "--json", "--quiet"], key: job.wrongHex)
+        let wrong = try job.run(
+            ["audit", "job.json", "--reader", job.reader(), "--json", "--quiet"], key: job.wrongHex)
         #expect(wrong.status == 1)
         let refused = try job.json(wrong)
         #expect((refused["counts"] as? [String: Int])?["authFailed"] == 2, "\(wrong.stdout)")
@@ -125,9 +128,11 @@ private struct ProtectedJob {
         let authentication = viaJSON["authentication"] as? [String: Any]
         #expect(authentication?["status"] as? String == "accepted" && authentication?["key"] as? String == "brand")
 
-        let wrong = try job.run(["inspect", "--manifest", "job.json", "--reader", job.reader(count: 1)], key: job.wrongHex)
+        let wrong = try job.run(
+            ["inspect", "--manifest", "job.json", "--reader", job.reader(count: 1)], key: job.wrongHex)
         #expect(wrong.status == 1)
-        #expect(wrong.stdout.contains("Password    refused") && !wrong.stdout.contains("example.com"), "\(wrong.stdout)")
+        #expect(
+            wrong.stdout.contains("Password    refused") && !wrong.stdout.contains("example.com"), "\(wrong.stdout)")
     }
 
     @Test func auditNamesProtectionFieldsThatDifferFromTheJob() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import NFCTags
-@testable import ProvisionCLI
 import TestSupport
 import Testing
+
+@testable import ProvisionCLI
 
 @Suite(.serialized)
 struct ReaderFactoryNFCTests {
@@ -26,7 +27,9 @@ struct ReaderFactoryNFCTests {
         var slave = ""
         for _ in 0..<1_000 where slave.isEmpty {
             try await Task.sleep(for: .milliseconds(10))
-            slave = (try? String(contentsOf: pathFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            slave =
+                (try? String(contentsOf: pathFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                ?? ""
         }
         try #require(slave.hasPrefix("/dev/pts/"))
 

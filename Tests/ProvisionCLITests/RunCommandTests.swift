@@ -61,7 +61,8 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
 
     @Test func faultsEndInTheirClassesAndTheJobStillCompletes() throws {
         let folder = try JobFolder(rows: 20)
-        let spec = folder.sim(uid: "04000000000100", options: "seed=3&faults=tear:0.15,readonly:0.1,wrongchip:0.1,multi:0.1")
+        let spec = folder.sim(
+            uid: "04000000000100", options: "seed=3&faults=tear:0.15,readonly:0.1,wrongchip:0.1,multi:0.1")
         let outcome = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let failures = try String(contentsOf: folder.reports.appendingPathComponent("failures.csv"), encoding: .utf8)
@@ -71,14 +72,17 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
         // Every torn UID finished the row it held.
         let lost = try folder.query("SELECT DISTINCT uid, row FROM attempts WHERE failure_class = 'tagLost'")
         for pair in lost {
-            #expect(try folder.query("SELECT row FROM records WHERE uid = '\(pair[0])' AND state = 'done'") == [[pair[1]]])
+            #expect(
+                try folder.query("SELECT row FROM records WHERE uid = '\(pair[0])' AND state = 'done'") == [[pair[1]]])
         }
     }
 
     @Test func duplicateTagsAreSkippedAndTooSmallChipsRefused() throws {
         let folder = try JobFolder(rows: 2, tag: "type2")
-        #expect(try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url).status == 0)
+        #expect(
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url
+            ).status == 0)
         // A second job presenting the same two tags: duplicates, nothing written.
         let second = try JobFolder(job: "u", rows: 2, extra: ", \"ledger\": \"\(folder.ledger.path)\"")
         let replay = "sim:ntag215?uid=04000000000001&count=2&store=\(folder.store.path)"
@@ -98,16 +102,18 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
         #expect(outcome.stdout.contains("3/4 done"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("identityMismatch: 6"), "each clone tried twice: \(outcome.stdout)")
         let rows = try folder.query("SELECT row, uid, state FROM records ORDER BY row")
-        #expect(rows == [
-            ["1", "04000000000001", "done"], ["2", "04000000000003", "done"], ["3", "04000000000005", "done"],
-            ["4", "", "pending"],
-        ])
+        #expect(
+            rows == [
+                ["1", "04000000000001", "done"], ["2", "04000000000003", "done"], ["3", "04000000000005", "done"],
+                ["4", "", "pending"],
+            ])
         let refused = try folder.query(
             "SELECT DISTINCT uid, failure_class, phase FROM attempts WHERE outcome = 'failed' ORDER BY uid")
-        #expect(refused == [
-            ["04000000000002", "identityMismatch", "identify"], ["04000000000004", "identityMismatch", "identify"],
-            ["04000000000006", "identityMismatch", "identify"],
-        ])
+        #expect(
+            refused == [
+                ["04000000000002", "identityMismatch", "identify"], ["04000000000004", "identityMismatch", "identify"],
+                ["04000000000006", "identityMismatch", "identify"],
+            ])
         for uid in ["04000000000002", "04000000000004", "04000000000006"] {
             let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(uid).bin")))
             #expect(Array(image[16..<20]) == [0x03, 0x00, 0xFE, 0x00], "\(uid): nothing written")
@@ -117,8 +123,9 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
         #expect(failures.contains("anticollision gave 04000000000002"))
         #expect(failures.contains("BCC1 is"))
         #expect(failures.contains("internal byte is 00, not 48"))
-        let summary = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: folder.reports.appendingPathComponent("summary.json"))) as? [String: Any]
+        let summary =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.reports.appendingPathComponent("summary.json"))) as? [String: Any]
         #expect((summary?["failures_by_class"] as? [String: Int]) == ["identityMismatch": 6])
         let markdown = try String(contentsOf: folder.reports.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(markdown.contains("| identityMismatch | 6 |"))
@@ -131,14 +138,17 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
         let spec = folder.sim(uid: "04000000000001", options: "count=2&identity=uid")
         let outcome = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(try folder.query("SELECT uid, outcome FROM attempts ORDER BY id")
-            == [["04000000000001", "done"], ["04000000000002", "done"]])
+        #expect(
+            try folder.query("SELECT uid, outcome FROM attempts ORDER BY id")
+                == [["04000000000001", "done"], ["04000000000002", "done"]])
         let kept = try folder.query("SELECT failure_detail FROM attempts ORDER BY id").map { $0.joined(separator: ",") }
         #expect(kept.allSatisfy { $0.hasPrefix("identity check (record): pages 0–1 hold UID") }, "\(kept)")
         let bad = try JobFolder(rows: 1, extra: #", "identityCheck": "warn""#)
         let refused = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: bad.url)
         #expect(refused.status == 65)
-        #expect(refused.stderr.contains("identityCheck: unknown value 'warn' (expected one of: refuse, record)"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("identityCheck: unknown value 'warn' (expected one of: refuse, record)"),
+            "\(refused.stderr)")
     }
 
     @Test(arguments: [2, 4])
@@ -148,7 +158,10 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
         for index in 1...readers { arguments += ["--reader", folder.sim(uid: "04\(index)00000000000")] }
         let outcome = try ProvisionProcess.run(arguments, directory: folder.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(try folder.query("SELECT count(DISTINCT row), count(DISTINCT uid), count(*) FROM tags") == [["24", "24", "24"]])
+        #expect(
+            try folder.query("SELECT count(DISTINCT row), count(DISTINCT uid), count(*) FROM tags") == [
+                ["24", "24", "24"]
+            ])
         let readersUsed = try folder.query("SELECT count(DISTINCT reader) FROM attempts")
         #expect(readersUsed == [[String(readers)]])
     }

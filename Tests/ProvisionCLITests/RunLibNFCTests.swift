@@ -8,7 +8,9 @@ import Testing
 /// a pty (issue 6): the whole job, faults, and a second process finding the device busy.
 @Suite(.serialized) struct RunLibNFCTests {
     /// Runs `provision run` in `folder` on the emulator's pty; returns the outcome and wall seconds.
-    private func run(_ folder: JobFolder, slave: String, _ extra: [String] = []) async throws -> (ProvisionProcess.Outcome, Double) {
+    private func run(_ folder: JobFolder, slave: String, _ extra: [String] = []) async throws -> (
+        ProvisionProcess.Outcome, Double
+    ) {
         let start = ContinuousClock.now
         let arguments = ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20"] + extra
         let outcome = try await onThread { try ProvisionProcess.run(arguments, directory: folder.url) }
@@ -27,10 +29,14 @@ import Testing
         try expectLedgerAndImagesAgree(folder, rows: 20)
         // No tag fault was injected: only link hiccups of this loaded machine (a late emulator reply
         // past libnfc's timeout) may appear, and the spare tags of the population absorb them.
-        #expect(try folder.query("SELECT failure_class FROM attempts WHERE outcome != 'done' AND failure_class != 'transport'") == [])
+        #expect(
+            try folder.query(
+                "SELECT failure_class FROM attempts WHERE outcome != 'done' AND failure_class != 'transport'") == [])
         // Every tag was locked through this path too.
         #expect(try folder.query("SELECT count(*) FROM tags WHERE locked = 1") == [["20"]])
-        print("libnfc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)")
+        print(
+            "libnfc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)"
+        )
     }
 
     /// Firmware variants the backend learns at the first re-activation: selects that keep the
@@ -52,7 +58,8 @@ import Testing
 
     @Test func faultsThroughLibnfcEndInTheirClassesAndTheJobGoesOn() async throws {
         let folder = try JobFolder(rows: 20)
-        let spec = "sim:ntag215?count=40&uid=04B20000000000&seed=11&faults=tear:0.2,nak5:0.2,noanswer:0.2&store=\(folder.store.path)"
+        let spec =
+            "sim:ntag215?count=40&uid=04B20000000000&seed=11&faults=tear:0.2,nak5:0.2,noanswer:0.2&store=\(folder.store.path)"
         let (emulator, slave) = try await ChildProvision.pn532(["--tags", spec, "--line"])
         try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
         let (outcome, _) = try await run(folder, slave: slave)
@@ -66,8 +73,12 @@ import Testing
         let lost = try folder.query("SELECT DISTINCT uid, row FROM attempts WHERE failure_class = 'tagLost'")
         #expect(!lost.isEmpty)
         for pair in lost {
-            #expect(try folder.query("SELECT row FROM records WHERE uid = '\(pair[0])' AND state = 'done'") == [[pair[1]]])
-            #expect(try folder.query("SELECT count(*) FROM attempts WHERE uid = '\(pair[0])' AND outcome = 'done'") == [["1"]])
+            #expect(
+                try folder.query("SELECT row FROM records WHERE uid = '\(pair[0])' AND state = 'done'") == [[pair[1]]])
+            #expect(
+                try folder.query("SELECT count(*) FROM attempts WHERE uid = '\(pair[0])' AND outcome = 'done'") == [
+                    ["1"]
+                ])
         }
     }
 
@@ -77,16 +88,22 @@ import Testing
         let folder = try JobFolder(rows: 20)
         let other = try JobFolder(job: "u", rows: 2)
         let (emulator, slave) = try await ChildProvision.pn532(
-            ["--tags", "sim:ntag215?count=5&uid=04B30000000000&store=\(folder.store.path)", "--line",
-             "--timing", "datasheet"])
+            [
+                "--tags", "sim:ntag215?count=5&uid=04B30000000000&store=\(folder.store.path)", "--line",
+                "--timing", "datasheet",
+            ])
         try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
         let first = try ChildProvision(
-            ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "600"], workingDirectory: folder.url)
+            ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "600"],
+            workingDirectory: folder.url)
         var done = 0
         for _ in 0..<3_000 where first.process.isRunning && done < 5 {
             try await Task.sleep(for: .milliseconds(20))
             guard FileManager.default.fileExists(atPath: folder.ledger.path) else { continue }
-            done = (try? folder.query("SELECT count(*) FROM records WHERE state = 'done'"))?.first?.first.flatMap { Int($0) } ?? 0
+            done =
+                (try? folder.query("SELECT count(*) FROM records WHERE state = 'done'"))?.first?.first.flatMap {
+                    Int($0)
+                } ?? 0
         }
         try #require(done == 5, "the first run did not finish the five tags: \(first.stderr)")
         let second = try await onThread {
@@ -100,7 +117,8 @@ import Testing
         kill(first.pid, SIGINT)
         let status = try await first.wait()
         #expect(status == 130, "\(first.stderr)\n\(first.stdout)")
-        let attempts = try folder.query("SELECT uid, row, outcome, failure_class, failure_detail FROM attempts WHERE outcome != 'done'")
+        let attempts = try folder.query(
+            "SELECT uid, row, outcome, failure_class, failure_detail FROM attempts WHERE outcome != 'done'")
         #expect(attempts.allSatisfy { $0[3] == "transport" }, "the first run was disturbed: \(attempts)")
         if !attempts.isEmpty { print("busy test: link hiccups in the first run: \(attempts)") }
         #expect(try folder.query("SELECT count(DISTINCT uid) FROM tags WHERE locked = 1") == [["5"]])

@@ -56,7 +56,9 @@ private func withLineReaders(
 }
 
 /// `provision run` in `folder` with `arguments`; returns the outcome and wall seconds.
-private func run(_ folder: JobFolder, _ arguments: [String], idle: Int = 15) async throws -> (ProvisionProcess.Outcome, Double) {
+private func run(_ folder: JobFolder, _ arguments: [String], idle: Int = 15) async throws -> (
+    ProvisionProcess.Outcome, Double
+) {
     let start = ContinuousClock.now
     let all = ["run", "job.json", "--quiet", "--idle", String(idle)] + arguments
     let outcome = try await onThread { try ProvisionProcess.run(all, directory: folder.url) }
@@ -75,8 +77,10 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
         // Put a message on the tag image first (simulated reader, same store).
         let write = try await onThread {
             try ProvisionProcess.run(
-                ["write", "--reader", "sim:ntag215?uid=\(uid)&count=1&store=\(folder.store.path)",
-                 "--uri", "https://example.com/pcsc"], directory: folder.url)
+                [
+                    "write", "--reader", "sim:ntag215?uid=\(uid)&count=1&store=\(folder.store.path)",
+                    "--uri", "https://example.com/pcsc",
+                ], directory: folder.url)
         }
         #expect(write.status == 0, "\(write.stderr)")
         try await withLineReaders(["sim:ntag215?count=1&uid=\(uid)&store=\(folder.store.path)"]) { readers in
@@ -85,7 +89,8 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             let names = try PCSCReader.listReaders()
             #expect(!names.isEmpty && names.allSatisfy { listing.stdout.contains($0) }, "\(listing.stdout)")
             let inspect = try await onThread {
-                try ProvisionProcess.run(["inspect", "--reader", "pcsc:#0?style=acr122u", "--json"], directory: folder.url)
+                try ProvisionProcess.run(
+                    ["inspect", "--reader", "pcsc:#0?style=acr122u", "--json"], directory: folder.url)
             }
             #expect(inspect.status == 0, "\(inspect.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
@@ -106,7 +111,9 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             #expect(try folder.query("SELECT count(*) FROM attempts WHERE outcome != 'done'") == [["0"]])
             // Green LED and a short beep for every tag, sent before the release.
             #expect(await readers.feedback(0) == Array(repeating: passAPDU, count: 20))
-            print("pcsc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)")
+            print(
+                "pcsc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)"
+            )
         }
     }
 
@@ -120,7 +127,8 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             let (outcome, _) = try await run(folder, ["--reader", "pcsc:*?style=acr122u", "--no-feedback"])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             try expectLedgerAndImagesAgree(folder, rows: 20)
-            let byReader = try folder.query("SELECT reader, count(*) FROM attempts WHERE outcome = 'done' GROUP BY reader")
+            let byReader = try folder.query(
+                "SELECT reader, count(*) FROM attempts WHERE outcome = 'done' GROUP BY reader")
             #expect(byReader.count == 2, "both readers worked: \(byReader)")
             let first = await readers.feedback(0)
             let second = await readers.feedback(1)
@@ -130,7 +138,8 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
 
     @Test func tornTagIsLostNeverDoneThenFinishesItsRowAndRefusedTagsGetFailFeedback() async throws {
         let folder = try JobFolder(rows: 20)
-        let spec = "sim:ntag215?count=40&uid=04C40000000000&seed=5&faults=tear:0.25,wrongchip:0.15&store=\(folder.store.path)"
+        let spec =
+            "sim:ntag215?count=40&uid=04C40000000000&seed=5&faults=tear:0.25,wrongchip:0.15&store=\(folder.store.path)"
         try await withLineReaders([spec]) { readers in
             let (outcome, _) = try await run(folder, ["--reader", "pcsc:#0?style=acr122u"])
             let stats = await readers.cards[0].command("stats")
@@ -140,7 +149,8 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             #expect(!lost.isEmpty, "the seed must tear some tags")
             for attempt in lost {
                 // The torn attempt was not committed; the same UID finished its row afterwards, once.
-                let done = try folder.query("SELECT id, row FROM attempts WHERE uid = '\(attempt[1])' AND outcome = 'done'")
+                let done = try folder.query(
+                    "SELECT id, row FROM attempts WHERE uid = '\(attempt[1])' AND outcome = 'done'")
                 #expect(done.count == 1 && done.first?[1] == attempt[2], "\(attempt) \(done)")
                 #expect((Int(done.first?[0] ?? "") ?? 0) > (Int(attempt[0]) ?? 0))
             }

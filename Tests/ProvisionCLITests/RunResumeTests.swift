@@ -9,11 +9,12 @@ private func start(_ arguments: [String], in folder: JobFolder) throws -> Proces
     process.arguments = arguments
     process.currentDirectoryURL = folder.url
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: {
-        let url = folder.url.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6)).txt")
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        return url
-    }())
+    process.standardError = try FileHandle(
+        forWritingTo: {
+            let url = folder.url.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6)).txt")
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            return url
+        }())
     try process.run()
     return process
 }
@@ -47,9 +48,13 @@ private func waitForDone(_ count: Int, in folder: JobFolder, while process: Proc
         #expect(process.terminationStatus == 130)
         let afterStop = try folder.query("SELECT state, count(*) FROM records GROUP BY state")
         #expect(!afterStop.contains { $0[0] == "claimed" }, "SIGINT lets the tag in progress finish: \(afterStop)")
-        let rerun = try ProvisionProcess.run(["run", "job.json", "--reader", spec(folder), "--quiet"], directory: folder.url)
+        let rerun = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", spec(folder), "--quiet"], directory: folder.url)
         #expect(rerun.status == 0, "\(rerun.stderr)")
-        #expect(try folder.query("SELECT count(*), count(DISTINCT row), count(DISTINCT uid) FROM tags") == [["30", "30", "30"]])
+        #expect(
+            try folder.query("SELECT count(*), count(DISTINCT row), count(DISTINCT uid) FROM tags") == [
+                ["30", "30", "30"]
+            ])
     }
 
     @Test func sigkillLosesNothingAndTheClaimedRowFinishesOnItsOwnTag() throws {
@@ -69,9 +74,13 @@ private func waitForDone(_ count: Int, in folder: JobFolder, while process: Proc
         }
         #expect(kills > 0)
         let claimed = try folder.query("SELECT row, uid FROM records WHERE state = 'claimed'")
-        let rerun = try ProvisionProcess.run(["run", "job.json", "--reader", spec(folder), "--quiet"], directory: folder.url)
+        let rerun = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", spec(folder), "--quiet"], directory: folder.url)
         #expect(rerun.status == 0, "\(rerun.stderr)")
-        #expect(try folder.query("SELECT count(*), count(DISTINCT row), count(DISTINCT uid) FROM tags") == [["30", "30", "30"]])
+        #expect(
+            try folder.query("SELECT count(*), count(DISTINCT row), count(DISTINCT uid) FROM tags") == [
+                ["30", "30", "30"]
+            ])
         for pair in claimed {
             // A claim left by a kill was finished by the same UID.
             #expect(try folder.query("SELECT uid FROM records WHERE row = \(pair[0])") == [[pair[1]]])

@@ -43,13 +43,15 @@ func badInputFailsWithItsExactMessageAndCreatesNothing(_ name: String) async thr
 
 /// The same inputs through `provision run` with a simulated reader storing its tags: same first line of
 /// error, same exit status, no ledger, no report, and no tag image (no tag touched).
-@Test(arguments: badCases.filter { !FileManager.default.fileExists(atPath: Fixtures.url("bad/\($0)/command.txt").path) })
+@Test(
+    arguments: badCases.filter { !FileManager.default.fileExists(atPath: Fixtures.url("bad/\($0)/command.txt").path) })
 func badInputMakesRunFailBeforeAnyTagOrLedger(_ name: String) async throws {
     let source = Fixtures.url("bad/\(name)")
     let folder = try Fixtures.temporaryDirectory("bad-run")
     defer { try? FileManager.default.removeItem(at: folder) }
     for file in try FileManager.default.contentsOfDirectory(atPath: source.path) {
-        try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+        try FileManager.default.copyItem(
+            at: source.appendingPathComponent(file), to: folder.appendingPathComponent(file))
     }
     let store = folder.appendingPathComponent("store")
     try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
@@ -58,7 +60,8 @@ func badInputMakesRunFailBeforeAnyTagOrLedger(_ name: String) async throws {
     let lines = expected.split(separator: "\n", omittingEmptySubsequences: false)
     let context = CommandContext.buffered(currentDirectory: folder)
     let status = await ProvisionCLI.run(
-        ["run", "job.json", "--reader", "sim:ntag213?uid=04000000000001&store=\(store.path)", "--quiet"], context: context)
+        ["run", "job.json", "--reader", "sim:ntag213?uid=04000000000001&store=\(store.path)", "--quiet"],
+        context: context)
     #expect("exit \(status)" == lines.first.map(String.init))
     #expect(context.err.text.hasPrefix(lines.dropFirst().first.map(String.init) ?? "?"))
     #expect(listing(folder) == before)

@@ -107,7 +107,8 @@ import Testing
         let outcome = try ProvisionProcess.run(
             ["write", "--reader", store.spec(), "--text", String(repeating: "x", count: 570)])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("error: identityMismatch:") && outcome.stderr.contains("tampered CC"),
+        #expect(
+            outcome.stderr.contains("error: identityMismatch:") && outcome.stderr.contains("tampered CC"),
             "\(outcome.stderr)")
         #expect(outcome.stdout.contains("Pages     written none"))
         #expect(try store.image() == image, "the tag was written")

@@ -56,11 +56,26 @@ private func problem(_ extra: String) -> String {
     (#""signature": {"mode": "require", "trust": ["0411"]}"#, "signature.trust[0]: must be an uncompressed"),
     (#""signature": {"trust": []}"#, "signature.mode: missing"),
     (#""protect": {"key": "nope", "auth0": 4}"#, "protect.key: 'nope' is not in keys"),
-    (#""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 2}"#, "protect.auth0: must be a whole number in 4...255"),
-    (#""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": "start"}"#, "protect.auth0: must be a page number"),
-    (#""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 4, "authlim": 8}"#, "protect.authlim: must be a whole number in 0...7"),
-    (#""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 4, "prot": "read"}"#, "protect.prot: unknown value 'read'"),
-    (#""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 4, "cfglck": 1}"#, "protect.cfglck: must be true or false"),
+    (
+        #""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 2}"#,
+        "protect.auth0: must be a whole number in 4...255"
+    ),
+    (
+        #""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": "start"}"#,
+        "protect.auth0: must be a page number"
+    ),
+    (
+        #""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 4, "authlim": 8}"#,
+        "protect.authlim: must be a whole number in 0...7"
+    ),
+    (
+        #""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 4, "prot": "read"}"#,
+        "protect.prot: unknown value 'read'"
+    ),
+    (
+        #""keys": {"b": {"env": "B"}}, "protect": {"key": "b", "auth0": 4, "cfglck": 1}"#,
+        "protect.cfglck: must be true or false"
+    ),
     (#""keys": {"b": {"env": "B"}}, "protect": {"auth0": 4}"#, "protect.key: missing"),
 ])
 func securityProblemsNameTheirJSONPath(extra: String, expected: String) {

@@ -22,5 +22,6 @@ import Testing
     #expect(MirrorKind.uidAndCounter.ascii(uid: uid, counter: 0x3F31) == "04E141124C2880x003F31")
     #expect(MirrorKind.counter.ascii(uid: uid, counter: 1) == "000001")
     #expect(MirrorKind.uid.ascii(uid: uid, counter: 1) == "04E141124C2880")
-    #expect(MirrorKind.uidAndCounter.configuration == 0b11 && MirrorKind.counter.usesCounter && !MirrorKind.uid.usesCounter)
+    #expect(
+        MirrorKind.uidAndCounter.configuration == 0b11 && MirrorKind.counter.usesCounter && !MirrorKind.uid.usesCounter)
 }

@@ -3,11 +3,12 @@ import Provisioning
 import Testing
 
 @Test func failureClassNamesAreTheDocumentedStableNames() {
-    #expect(FailureClass.allCases.map(\.rawValue) == [
-        "tagLost", "timeout", "nak", "notNDEF", "readOnly", "capacity", "wrongChip", "verifyMismatch",
-        "lockFailed", "duplicateUID", "transport", "signatureInvalid", "protectFailed",
-        "identityMismatch",
-    ])
+    #expect(
+        FailureClass.allCases.map(\.rawValue) == [
+            "tagLost", "timeout", "nak", "notNDEF", "readOnly", "capacity", "wrongChip", "verifyMismatch",
+            "lockFailed", "duplicateUID", "transport", "signatureInvalid", "protectFailed",
+            "identityMismatch",
+        ])
     #expect(Phase.allCases.map(\.rawValue) == ["detect", "identify", "write", "verify", "lock", "ledger", "removal"])
 }
 

@@ -34,7 +34,8 @@ actor HiccupReader: TagReader {
         return try await inner.poll(timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result {
+    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result
+    {
         try await inner.withTransceiver(body)
     }
 
@@ -100,7 +101,8 @@ private final class HiccupLog: Sendable {
         try await ledger.registerJob(name: "w", manifestHash: "m", templateHash: "t")
         try await ledger.addRows(
             job: "w", rows: (1...3).map { RowInput(row: $0, fields: [:], messageSHA256: [], messageLength: 0) })
-        let job = LineJob(name: "w", acceptedChips: [.ntag215], lock: true, tries: 1, onFailure: .reuse) { row, _, uid, _ in
+        let job = LineJob(name: "w", acceptedChips: [.ntag215], lock: true, tries: 1, onFailure: .reuse) {
+            row, _, uid, _ in
             NDEFMessage(records: [NDEFPayload.uri("https://example.com/\(row)/\(Hex.compact(uid))")]).bytes
         }
         let spec = "sim:ntag215?store=\(store)&uid=04D10000000001&count=3"
@@ -108,7 +110,8 @@ private final class HiccupLog: Sendable {
             try SimulatedReader(spec: ReaderSpec(spec)), polls: [2], releases: [1], error: .transport("NACK burst"))
         #expect(try await LineWorker(reader: writer, ledger: ledger, job: job).run() == .jobComplete)
         let reader = HiccupReader(
-            try SimulatedReader(spec: ReaderSpec(spec)), polls: [1, 3], releases: [2, 3], error: .transport("checksum error"))
+            try SimulatedReader(spec: ReaderSpec(spec)), polls: [1, 3], releases: [2, 3],
+            error: .transport("checksum error"))
         let session = AuditSession(limit: nil)
         let hiccups = Mutex(0)
         let worker = AuditWorker(

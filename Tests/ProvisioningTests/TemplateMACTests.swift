@@ -8,8 +8,11 @@ private let key = SecretKey(id: "brand", bytes: Array(0..<32))
 private let tag = LateBound(
     uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], timestamp: Date(timeIntervalSince1970: 1_764_691_200))
 
-private func render(_ value: String, keys: [String: SecretKey] = ["brand": key], late: LateBound? = tag) throws -> String {
-    var body = try Template(parsing: Array("{\"v\": \"\(value)\"}".utf8), file: "t.json", job: "line-7", serial: .init())
+private func render(_ value: String, keys: [String: SecretKey] = ["brand": key], late: LateBound? = tag) throws
+    -> String
+{
+    var body = try Template(
+        parsing: Array("{\"v\": \"\(value)\"}".utf8), file: "t.json", job: "line-7", serial: .init())
     body.keys = keys
     let json = try body.renderRecordJSON(row: JobRow(row: 2, line: 1, fields: ["sku": "A-1"]), late: late)
     return try #require(try JSONScanner.parse(json)["v"]?.string)

@@ -126,7 +126,9 @@ func planRendersExactlyAsTheRecordJSONPath(index: Int) throws {
         var count = 0
         for case .success(let row) in try manifest.rows() {
             for late in [nil, tag] {
-                #expect(rendered(body, row: row, late: late) == reference(body, row: row, late: late), "\(job) row \(row.row)")
+                #expect(
+                    rendered(body, row: row, late: late) == reference(body, row: row, late: late),
+                    "\(job) row \(row.row)")
             }
             count += 1
         }
@@ -143,7 +145,9 @@ func planRendersExactlyAsTheRecordJSONPath(index: Int) throws {
     // Decoding the vector gives the same message and URI back.
     let decoded = try NDEFMessage(bytes: bytes)
     #expect(decoded == message)
-    #expect(decoded.records[0].wellKnownTypeURIPayload()?.absoluteString == "https://example.com/p/SKU-10002/S-00010?u=04FFFFFFFFFFFF")
+    #expect(
+        decoded.records[0].wellKnownTypeURIPayload()?.absoluteString
+            == "https://example.com/p/SKU-10002/S-00010?u=04FFFFFFFFFFFF")
     #expect(
         Hex.string(bytes)
             == "D1 01 31 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D 2F 70 2F 53 "

@@ -1,10 +1,11 @@
 import Foundation
 import NFCTags
-@testable import ReaderLibNFC
 import Synchronization
 import TagEmulator
 import TestSupport
 import Testing
+
+@testable import ReaderLibNFC
 
 /// Counts the PN532 frames an emulator has received since the last count.
 final class FrameCounter: Sendable {
@@ -210,7 +211,8 @@ struct LibNFCCRCTests {
             let page = try tag.transceive([0x30, 0x03], timeoutMilliseconds: 5)
             return (failure, page, frames.sinceLast())
         }
-        if case .invalidResponse? = failure {} else {
+        if case .invalidResponse? = failure {
+        } else {
             Issue.record("expected invalidResponse, got \(String(describing: failure))")
         }
         #expect(Array(page.prefix(4)) == [0xE1, 0x10, 0x3E, 0x00])

@@ -17,7 +17,8 @@ final class EmulatorProcess: @unchecked Sendable {
         let child = try EmulatorProcess(arguments)
         for _ in 0..<1_000 where child.slavePath.isEmpty {
             try await Task.sleep(for: .milliseconds(10))
-            child.slavePath = (try? String(contentsOf: child.pathFile, encoding: .utf8))?
+            child.slavePath =
+                (try? String(contentsOf: child.pathFile, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         }
         return child
@@ -55,7 +56,9 @@ struct LibNFCLineTests {
     /// What a line worker does per tag: select, write, read back, release and wait for the next.
     @Test func aLineOfTagsRunsThroughTheEmulatorProcess() async throws {
         let store = try Fixtures.temporaryDirectory("pn532-store")
-        let child = try await EmulatorProcess.start(["--tags", "sim:ntag215?count=5&uid=04A00000000000&store=\(store.path)", "--line"])
+        let child = try await EmulatorProcess.start([
+            "--tags", "sim:ntag215?count=5&uid=04A00000000000&store=\(store.path)", "--line",
+        ])
         try #require(child.slavePath.hasPrefix("/dev/pts/"))
         let reader = try await LibNFCReader.open(spec: ReaderSpec("nfc:pn532_uart:" + child.slavePath + "?slack=1000"))
         var uids: [[UInt8]] = []
@@ -92,7 +95,9 @@ struct LibNFCLineTests {
         for page in UInt8(4)...15 {
             guard case .tag = try await reader.poll(timeoutMilliseconds: 500) else { break }
             do {
-                _ = try await reader.withTransceiver { tag in try tag.transceive([0xA2, page, 1, 2, 3, 4], timeoutMilliseconds: 10) }
+                _ = try await reader.withTransceiver { tag in
+                    try tag.transceive([0xA2, page, 1, 2, 3, 4], timeoutMilliseconds: 10)
+                }
             } catch TransportError.nak(let code) {
                 #expect(code == 5)
                 naks.append(page)

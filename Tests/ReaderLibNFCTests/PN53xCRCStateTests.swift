@@ -1,5 +1,6 @@
-@testable import ReaderLibNFC
 import Testing
+
+@testable import ReaderLibNFC
 
 /// The bookkeeping behind the CRC-bit frames (`PN53xCRCState`), without a reader: what it asks to
 /// read and write, and what it learns.

@@ -1,6 +1,7 @@
-@testable import ReaderPCSC
 import NFCTags
 import Testing
+
+@testable import ReaderPCSC
 
 /// The C constants behind `PCSCStatus` (pcsclite.h values), and their text from `pcsc_stringify_error`:
 /// a wrong constant or a broken link to libpcsclite fails here, not on a line station.

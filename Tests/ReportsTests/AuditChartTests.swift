@@ -5,7 +5,10 @@ import Testing
 
 @Test func auditChartHasOneBarPerStatusInFixedOrder() {
     let chart = AuditChart(SampleReports.audit())
-    #expect(chart.counts.map(\.status) == [.pass, .mismatch, .unknown, .unlocked, .authFailed, .configMismatch, .identityMismatch])
+    #expect(
+        chart.counts.map(\.status) == [
+            .pass, .mismatch, .unknown, .unlocked, .authFailed, .configMismatch, .identityMismatch,
+        ])
     #expect(chart.counts.map(\.count) == [5, 2, 1, 1, 0, 0, 0])
     let svg = XMLInspector.parse(chart.svg().render())
     #expect(svg.error == nil)

@@ -5,9 +5,15 @@ import Testing
 
 @Test func auditCountsEveryStatus() {
     let counts = SampleReports.audit().counts
-    #expect(counts == [.pass: 5, .mismatch: 2, .unknown: 1, .unlocked: 1, .authFailed: 0, .configMismatch: 0, .identityMismatch: 0])
+    #expect(
+        counts == [
+            .pass: 5, .mismatch: 2, .unknown: 1, .unlocked: 1, .authFailed: 0, .configMismatch: 0, .identityMismatch: 0,
+        ])
     let none = AuditReport(job: "j", when: SampleReports.start, readers: [], findings: []).counts
-    #expect(none == [.pass: 0, .mismatch: 0, .unknown: 0, .unlocked: 0, .authFailed: 0, .configMismatch: 0, .identityMismatch: 0])
+    #expect(
+        none == [
+            .pass: 0, .mismatch: 0, .unknown: 0, .unlocked: 0, .authFailed: 0, .configMismatch: 0, .identityMismatch: 0,
+        ])
 }
 
 @Test func readmeListsEveryAuditFinding() throws {

@@ -11,7 +11,8 @@ import Testing
     // 1_800_000_000 s after the epoch is 2027-01-15 08:00:00 UTC.
     #expect(
         urls.map(\.lastPathComponent) == [
-            "audit-20270115T080000Z.md", "audit-20270115T080000Z.json", "audit-20270115T080000Z.csv", "audit-20270115T080000Z.html",
+            "audit-20270115T080000Z.md", "audit-20270115T080000Z.json", "audit-20270115T080000Z.csv",
+            "audit-20270115T080000Z.html",
         ])
     let first = try urls.map { try Data(contentsOf: $0) }
     try AuditReportWriter.write(report, to: folder)
@@ -38,7 +39,10 @@ import Testing
     #expect(json["job"] as? String == "museum-labels-2026")
     #expect(
         (json["counts"] as? [String: Int])
-            == ["pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0, "identityMismatch": 0])
+            == [
+                "pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0,
+                "identityMismatch": 0,
+            ])
     let findings = try #require(json["findings"] as? [[String: Any]])
     #expect(findings.count == 9)
     #expect(findings[4]["status"] as? String == "unknown")

@@ -6,7 +6,9 @@ import Foundation
 /// on every machine of the project); the scanline filters (PNG spec §9) are undone here.
 struct PNGImage {
     enum Failure: Error, CustomStringConvertible {
-        case notPNG, truncated, unsupported(String), inflate(String)
+        case notPNG, truncated
+        case unsupported(String)
+        case inflate(String)
         var description: String {
             switch self {
             case .notPNG: "not a PNG (bad signature)"

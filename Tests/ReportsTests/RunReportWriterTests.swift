@@ -6,7 +6,9 @@ import Testing
 
 private func sampleReport() -> RunReport {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
-    func attempt(_ uid: String, _ row: Int?, _ failure: FailureClass?, _ offset: Double, write: Double) -> RunReport.AttemptLine {
+    func attempt(_ uid: String, _ row: Int?, _ failure: FailureClass?, _ offset: Double, write: Double)
+        -> RunReport.AttemptLine
+    {
         RunReport.AttemptLine(
             uid: uid, row: row, reader: "sim:ntag215", failure: failure, detail: failure == nil ? "" : "page 7, \"x\"",
             phase: failure == nil ? .ledger : .write, time: start.addingTimeInterval(offset),
@@ -20,10 +22,12 @@ private func sampleReport() -> RunReport {
         attempt("04000000000003", nil, .duplicateUID, 4, write: 0),
     ]
     let tags = [
-        RunReport.TagLine(uid: "04000000000001", row: 1, serial: "=SUM(A1)", messageSHA256: "ab", locked: true,
-                          time: start.addingTimeInterval(1), reader: "sim:ntag215"),
-        RunReport.TagLine(uid: "04000000000002", row: 2, serial: "S2", messageSHA256: "cd", locked: true,
-                          time: start.addingTimeInterval(3), reader: "sim:ntag215"),
+        RunReport.TagLine(
+            uid: "04000000000001", row: 1, serial: "=SUM(A1)", messageSHA256: "ab", locked: true,
+            time: start.addingTimeInterval(1), reader: "sim:ntag215"),
+        RunReport.TagLine(
+            uid: "04000000000002", row: 2, serial: "S2", messageSHA256: "cd", locked: true,
+            time: start.addingTimeInterval(3), reader: "sim:ntag215"),
     ]
     return RunReport(
         job: "demo", manifestSHA256: "11", templateSHA256: "22", readers: ["sim:ntag215"], startedAt: start,

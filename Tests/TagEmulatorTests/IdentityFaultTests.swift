@@ -59,7 +59,8 @@ import Testing
             try SimulationOptions(spec)
         } throws: { error in
             guard let error = error as? ReaderSpecError else { return false }
-            return error.reason.hasPrefix("identity: unknown identity fault") && error.reason.contains("bcc0, bcc1, int")
+            return error.reason.hasPrefix("identity: unknown identity fault")
+                && error.reason.contains("bcc0, bcc1, int")
         }
     }
 

@@ -55,7 +55,9 @@ func getVersionAnswersPerChip(chip: ChipModel) throws {
     for (page, bytes) in expected { #expect(tag.storedPage(page) == (try hex(bytes)), "page \(page)") }
 }
 
-@Test(arguments: [(ChipModel.ntag215, 135, "E1 10 3E 00", 0x82, "00 00 00 00"), (.ntag216, 231, "E1 10 6D 00", 0xE2, "00 05 00 00")])
+@Test(arguments: [
+    (ChipModel.ntag215, 135, "E1 10 3E 00", 0x82, "00 00 00 00"), (.ntag216, 231, "E1 10 6D 00", 0xE2, "00 05 00 00"),
+])
 func factoryImagesNTAG215And216(chip: ChipModel, pages: Int, cc: String, lockPage: Int, cfg1: String) throws {
     let tag = try NTAGEmulator(chip: chip, uid: try hex("04 58 69 D2 9C 39 80"))
     #expect(tag.image.count == pages * 4)
@@ -109,7 +111,9 @@ func ultralightEV1FactoryHasNoCC(chip: ChipModel) throws {
     }
     #expect(signature.count == 32)
     #expect(OriginalitySignature.verify(uid: exampleUID, signature: signature, publicKey: TestSigningKey.publicKey))
-    #expect(!OriginalitySignature.verify(uid: exampleUID, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+    #expect(
+        !OriginalitySignature.verify(
+            uid: exampleUID, signature: signature, publicKey: OriginalitySignature.ntag21xPublicKey))
     #expect(try OriginalitySignature.publicKey(forPrivateKey: TestSigningKey.privateKey) == TestSigningKey.publicKey)
 }
 

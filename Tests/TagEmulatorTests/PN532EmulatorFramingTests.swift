@@ -51,7 +51,9 @@ struct PN532EmulatorFramingTests {
         defer { emulator.stop() }
         let host = try RawHost(path: emulator.slavePath)
         host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
-        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15])) == PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+        #expect(
+            try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
+                == PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
         // No tag, infinite retries: only the ACK.
         host.send(PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00]))
         #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes) == PN532Frame.ackBytes)
@@ -64,7 +66,9 @@ struct PN532EmulatorFramingTests {
         // NACK: the last reply again.
         host.send(PN532Frame.encode([0xD4, 0x02]))
         let version = PN532Frame.encode([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
-        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + version) == PN532Frame.ackBytes + version)
+        #expect(
+            try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + version) == PN532Frame.ackBytes
+                + version)
         host.send(PN532Frame.nackBytes)
         #expect(try await host.next(milliseconds: 50, expected: version) == version)
     }
@@ -80,7 +84,15 @@ struct PN532EmulatorFramingTests {
         host.send(PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00]))
         #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes) == PN532Frame.ackBytes)
         _ = try emulator.withChip { chip in try chip.field.insert(uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]) }
-        #expect(try await host.next(milliseconds: 100, expected: PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])) == PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]))
+        #expect(
+            try await host.next(
+                milliseconds: 100,
+                expected: PN532Frame.encode([
+                    0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6,
+                ]))
+                == PN532Frame.encode([
+                    0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6,
+                ]))
     }
 
     @Test func badChecksumGetsNoAckAndFramesBeforeWakeUpAreRefused() async throws {
@@ -100,12 +112,15 @@ struct PN532EmulatorFramingTests {
         #expect(emulator.stats.checksumErrors == 1)
         #expect(emulator.stats.refused == 1)
         host.send(PN532Frame.encode([0xD4, 0x7E]))
-        #expect(try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.errorBytes) == PN532Frame.ackBytes + PN532Frame.errorBytes)
+        #expect(
+            try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.errorBytes) == PN532Frame
+                .ackBytes + PN532Frame.errorBytes)
     }
 
     @Test func lenientPowerAndSetSerialBaudRateAsNfcpyOpensTheChip() async throws {
         let configuration = PN532Emulator.Configuration(timing: .datasheet, strictPower: false)
-        let emulator = try PN532Emulator(field: population(count: 1, uid: [0x04, 1, 2, 3, 4, 5, 6]), configuration: configuration)
+        let emulator = try PN532Emulator(
+            field: population(count: 1, uid: [0x04, 1, 2, 3, 4, 5, 6]), configuration: configuration)
         emulator.start()
         defer { emulator.stop() }
         let host = try RawHost(path: emulator.slavePath)
@@ -150,7 +165,9 @@ struct PN532EmulatorFramingTests {
         host.send(wakeUp + PN532Frame.encode([0xD4, 0x14, 0x01]))
         _ = try await host.next(milliseconds: 50, expected: PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x15]))
         let list = PN532Frame.encode([0xD4, 0x4A, 0x01, 0x00])
-        let found = PN532Frame.ackBytes + PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 1, 2, 3, 4, 5, 6])
+        let found =
+            PN532Frame.ackBytes
+            + PN532Frame.encode([0xD5, 0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 1, 2, 3, 4, 5, 6])
         let before = emulator.stats.airtimeMicroseconds
         host.send(list)
         #expect(try await host.next(milliseconds: 0, expected: found) == found)

@@ -41,7 +41,9 @@ struct PN532EmulatorTests {
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
-        let (status, text) = try await onThread { try runTool("nfc-list", [], connstring: "pn532_uart:" + emulator.slavePath) }
+        let (status, text) = try await onThread {
+            try runTool("nfc-list", [], connstring: "pn532_uart:" + emulator.slavePath)
+        }
         #expect(status == 0)
         #expect(text.contains("NFC device: user defined device opened"))
         #expect(text.components(separatedBy: "ISO/IEC 14443A (106 kbps) target:").count == 2, "\(text)")
@@ -58,7 +60,9 @@ struct PN532EmulatorTests {
         defer { emulator.stop() }
         let directory = try Fixtures.temporaryDirectory("pn532")
         let dump = directory.appendingPathComponent("dump.mfd")
-        let (status, text) = try await onThread { try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath) }
+        let (status, text) = try await onThread {
+            try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath)
+        }
         #expect(status == 0, "\(text)")
         // The image as a reader sees it: PWD (page 85h) and PACK (page 86h) read as zeros.
         var image = try #require(emulator.withChip { $0.field.image() })
@@ -79,7 +83,9 @@ struct PN532EmulatorTests {
         let directory = try Fixtures.temporaryDirectory("pn532")
         let file = directory.appendingPathComponent("image.mfd")
         try Data(image).write(to: file)
-        let (status, text) = try await onThread { try runTool("nfc-mfultralight", ["w", file.path], connstring: "pn532_uart:" + emulator.slavePath) }
+        let (status, text) = try await onThread {
+            try runTool("nfc-mfultralight", ["w", file.path], connstring: "pn532_uart:" + emulator.slavePath)
+        }
         #expect(status == 0, "\(text)")
         let written = try #require(emulator.withChip { $0.field.image() })
         #expect(written == image, "\(text)")
@@ -94,7 +100,9 @@ struct PN532EmulatorTests {
         defer { emulator.stop() }
         let dump = try Fixtures.temporaryDirectory("pn532").appendingPathComponent("dump.mfd")
         let start = ContinuousClock.now
-        let (status, text) = try await onThread { try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath) }
+        let (status, text) = try await onThread {
+            try runTool("nfc-mfultralight", ["r", dump.path], connstring: "pn532_uart:" + emulator.slavePath)
+        }
         let elapsed = ContinuousClock.now - start
         #expect(status == 0, "\(text)")
         #expect(try Data(contentsOf: dump).count == 540)
@@ -111,7 +119,9 @@ struct PN532EmulatorTests {
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
-        let (status, text) = try await onThread { try runTool("nfc-list", ["-t", "1"], connstring: "pn532_uart:" + emulator.slavePath) }
+        let (status, text) = try await onThread {
+            try runTool("nfc-list", ["-t", "1"], connstring: "pn532_uart:" + emulator.slavePath)
+        }
         #expect(status == 0)
         #expect(text.contains("3 ISO14443A passive target(s) found"), "\(text)")
         #expect(text.contains("04  11  22  33  44  55  68"))

@@ -10,7 +10,10 @@ struct PN532FrameTests {
         ("D4 14 01", "00 00 FF 03 FD D4 14 01 17 00"),
         ("D5 15", "00 00 FF 02 FE D5 15 16 00"),
         ("D4 40 01 30 00", "00 00 FF 05 FB D4 40 01 30 00 BB 00"),
-        ("D5 4B 01 01 00 44 00 07 04 A1 B2 C3 D4 E5 F6", "00 00 FF 0F F1 D5 4B 01 01 00 44 00 07 04 A1 B2 C3 D4 E5 F6 CA 00"),
+        (
+            "D5 4B 01 01 00 44 00 07 04 A1 B2 C3 D4 E5 F6",
+            "00 00 FF 0F F1 D5 4B 01 01 00 44 00 07 04 A1 B2 C3 D4 E5 F6 CA 00"
+        ),
     ]
 
     @Test(arguments: vectors)

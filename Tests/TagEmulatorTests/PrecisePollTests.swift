@@ -9,7 +9,10 @@ import Testing
         #expect(PrecisePoll.isPrecise, "glibc exports ppoll")
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         var descriptors = [pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)]
         let start = AirtimeWait.now()
         #expect(PrecisePoll.wait(&descriptors, nanoseconds: 300_000) == 0, "nothing to read: a timeout")

@@ -45,7 +45,8 @@ func tearOnProtectedPageKeepsOldOrNewWhole(page: Int) throws {
         _ = tag.write(page, data)
         let stored = tag.storedPage(page)
         let new: [UInt8] =
-            page == 2 ? [old[0], old[1], 0xFF, 0xFF] : page == 3 ? [0xE1, 0x10, 0x12, 0x0F] : [0xFF, 0x0F, 0x3F, 0xBD]
+            page == 2
+            ? [old[0], old[1], 0xFF, 0xFF] : page == 3 ? [0xE1, 0x10, 0x12, 0x0F] : [0xFF, 0x0F, 0x3F, 0xBD]
         #expect(stored == old || stored == new, "page \(page) seed \(seed): \(Hex.string(stored))")
         outcomes.insert(stored)
     }

@@ -114,7 +114,9 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
         #expect(tag.exchange([0x1B, 0, 0, 0, 0]) == .nak(0x00))
         try first.removeCurrent()
         let again = try #require(try TagField(options: try SimulationOptions(spec)).arrive())
-        #expect(again.hiddenState == NTAGEmulator.HiddenState(nfcCounter: 1, ev1Counters: [0, 0, 0], authenticationFailures: 1))
+        #expect(
+            again.hiddenState
+                == NTAGEmulator.HiddenState(nfcCounter: 1, ev1Counters: [0, 0, 0], authenticationFailures: 1))
     }
 
     @Test func storedImageOfAnotherSizeLoadsAsItsChip() throws {

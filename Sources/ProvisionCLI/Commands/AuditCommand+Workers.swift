@@ -48,10 +48,12 @@ extension AuditCommand {
             display.prompt(prefix(reader) + "remove tag \(uid)")
         case .audited(let reader, let verdict):
             let row = verdict.row.map { "row \($0)" } ?? "no row"
-            display.note(prefix(reader) + "\(Hex.compact(verdict.uid))  \(row)  \(verdict.status.rawValue): \(verdict.detail)")
+            display.note(
+                prefix(reader) + "\(Hex.compact(verdict.uid))  \(row)  \(verdict.status.rawValue): \(verdict.detail)")
         case .repeated(let reader, let uid, let status):
             let earlier = status.map { " (\($0.rawValue))" } ?? ""
-            display.note(prefix(reader) + "\(uid) already audited in this session\(earlier); audited once, not counted again")
+            display.note(
+                prefix(reader) + "\(uid) already audited in this session\(earlier); audited once, not counted again")
         case .readFailed(let reader, let uid, let error):
             display.note(prefix(reader) + "\(uid) could not be read (\(error)); present it again")
         case .readerHiccup(let reader, let detail):

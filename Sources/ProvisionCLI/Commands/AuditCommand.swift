@@ -86,7 +86,8 @@ struct AuditCommand: Command {
             at: manifest.ledgerURL, create: false, readOnly: true, notes: context.err)
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
-                throw CLIError(.noInput, "the ledger \(manifest.ledgerURL.path) has no job '\(manifest.job)' (has it run?)")
+                throw CLIError(
+                    .noInput, "the ledger \(manifest.ledgerURL.path) has no job '\(manifest.job)' (has it run?)")
             }
         } catch let error as LedgerError {
             throw JobContext.cliError(error)

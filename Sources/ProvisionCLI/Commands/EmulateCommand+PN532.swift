@@ -7,8 +7,9 @@ extension EmulateCommand {
     /// `provision emulate pn532`: opens the pty, prints its path, serves until SIGINT/SIGTERM.
     static func runPN532(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let flags: Set = ["line", "lenient-power", "select-sets-crc", "select-keeps-crc", "inselect-reqa"]
-        let options = try Arguments(arguments, flags: flags,
-                                    options: ["tags", "timing", "baud", "path-file", "control", "misbehave"])
+        let options = try Arguments(
+            arguments, flags: flags,
+            options: ["tags", "timing", "baud", "path-file", "control", "misbehave"])
         try options.requirePositionals(0...0, usage: "provision emulate pn532 [options]")
         if options.flag("select-sets-crc"), options.flag("select-keeps-crc") {
             throw CLIError.usage("--select-sets-crc and --select-keeps-crc exclude each other")
@@ -48,10 +49,12 @@ extension EmulateCommand {
         }
         if let text = options.value("misbehave") {
             do {
-                emulator.misbehave(try FaultPlan(parsing: text, kind: PN532Misbehaviour.parse), uid: field.field.options.uid(at:))
+                emulator.misbehave(
+                    try FaultPlan(parsing: text, kind: PN532Misbehaviour.parse), uid: field.field.options.uid(at:))
             } catch {
                 throw CLIError.usage(
-                    "--misbehave: \(error); kinds are " + PN532Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))
+                    "--misbehave: \(error); kinds are "
+                        + PN532Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))
             }
         }
         emulator.start()
@@ -60,7 +63,8 @@ extension EmulateCommand {
         emulator.stop()
         if let pathFile { try? FileManager.default.removeItem(at: pathFile) }
         let stats = emulator.stats
-        context.err.line("pn532: \(reason) after \(stats.frames) frames, \(stats.replies) replies, \(stats.misbehaved) misbehaved")
+        context.err.line(
+            "pn532: \(reason) after \(stats.frames) frames, \(stats.replies) replies, \(stats.misbehaved) misbehaved")
         return .success
     }
 

@@ -54,7 +54,8 @@ enum EmulateVPCD {
             controlPath: options.value("control").map { context.url(forPath: $0).path }, lineMode: lineMode)
         if let text = options.value("misbehave") {
             do {
-                configuration.misbehaviour = try FaultPlan(parsing: text, kind: VPCDMisbehaviour.parse).byUID(simulation.uid(at:))
+                configuration.misbehaviour = try FaultPlan(parsing: text, kind: VPCDMisbehaviour.parse).byUID(
+                    simulation.uid(at:))
             } catch {
                 throw CLIError.usage("--misbehave: \(error); kinds are \(VPCDMisbehaviour.kinds)")
             }

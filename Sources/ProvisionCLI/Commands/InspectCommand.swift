@@ -60,7 +60,8 @@ struct InspectCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let args = try Arguments(arguments, flags: ["json", "dump"], options: ["reader", "timeout", "manifest"])
-        try args.requirePositionals(0...0, usage: "provision inspect [--reader SPEC] [--manifest FILE] [--json] [--dump]")
+        try args.requirePositionals(
+            0...0, usage: "provision inspect [--reader SPEC] [--manifest FILE] [--json] [--dump]")
         let timeout = try TagSession.timeout(args)
         let protectionKey = try args.value("manifest").flatMap { path throws(CLIError) -> SecretKey? in
             try JobContext.load(path, context: context).loadProtectionKey(environment: context.environment)
@@ -145,7 +146,8 @@ struct InspectCommand: Command {
         for note in report.notes { add("Note", note) }
         if let error = report.ndef.error { add("NDEF error", error) }
         if report.ndef.records.isEmpty {
-            let why = report.ndef.error != nil ? " (not readable)" : report.ndef.status == "notSupported" ? " (not NDEF)" : ""
+            let why =
+                report.ndef.error != nil ? " (not readable)" : report.ndef.status == "notSupported" ? " (not NDEF)" : ""
             add("Records", "none" + why)
         } else {
             lines.append("Records")

@@ -74,7 +74,8 @@ struct VerifyURLCommand: Command {
         }
         let notVerified = "the MAC does not match (tampered URL, another key, or not a tag of this job)"
         guard let tap = job.template.matchTapURL(url) else {
-            return verdict("invalid", "the URL does not match the template (or a mirror window is not the chip's form)",
+            return verdict(
+                "invalid", "the URL does not match the template (or a mirror window is not the chip's form)",
                 context: context)
         }
         guard let uidText = tap.uid, let uid = Hex.bytes(uidText) else {
@@ -115,7 +116,8 @@ struct VerifyURLCommand: Command {
         // Every other value in the URL must be what the template renders for this tag's row.
         let late = LateBound(uid: uid, timestamp: Date())
         for (placeholder, value) in tap.others where placeholder.source != .timestamp {
-            guard let expected = try? job.template.value(of: placeholder, row: row, late: late), expected == value else {
+            guard let expected = try? job.template.value(of: placeholder, row: row, late: late), expected == value
+            else {
                 return verdict("invalid", "'\(placeholder.name)' does not match the tag's row", context: context)
             }
         }

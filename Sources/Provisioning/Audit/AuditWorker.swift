@@ -99,9 +99,10 @@ public struct AuditWorker: Sendable {
                 } catch let error as LedgerError {
                     throw error
                 } catch {
-                    await finish(TagVerdict(
-                        uid: uid, row: record.row, status: .mismatch,
-                        detail: "the row's mirror window cannot be placed as the run placed it: \(error)"))
+                    await finish(
+                        TagVerdict(
+                            uid: uid, row: record.row, status: .mismatch,
+                            detail: "the row's mirror window cannot be placed as the run placed it: \(error)"))
                     try await remove(uidText)
                     return true
                 }
@@ -120,8 +121,9 @@ public struct AuditWorker: Sendable {
                 }
                 await finish(auditor.classify(reading, recorded: record.tag, row: record.row, expected: expected))
             } else {
-                await finish(auditor.verdictWithoutRecord(
-                    uid: uid, others: entries.map { RowReference(job: $0.job, row: $0.row) }))
+                await finish(
+                    auditor.verdictWithoutRecord(
+                        uid: uid, others: entries.map { RowReference(job: $0.job, row: $0.row) }))
             }
         }
         try await remove(uidText)

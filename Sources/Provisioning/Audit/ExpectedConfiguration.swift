@@ -59,8 +59,9 @@ public struct ExpectedConfiguration: Sendable, Hashable {
         _ name: String, _ expected: UInt8, _ found: UInt8, in byte: String, into out: inout [String]
     ) {
         guard expected != found else { return }
-        out.append("\(name) expected \(String(expected, radix: 16, uppercase: true)), "
-            + "found \(String(found, radix: 16, uppercase: true)) (\(byte))")
+        out.append(
+            "\(name) expected \(String(expected, radix: 16, uppercase: true)), "
+                + "found \(String(found, radix: 16, uppercase: true)) (\(byte))")
     }
 
     private static func hex(_ byte: UInt8) -> String { Hex.string([byte]) }

@@ -124,7 +124,8 @@ public struct TagAuditor: Sendable {
         }
         let hash = Digest.sha256(message)
         if hash != recorded.bytesSHA256 {
-            var detail = "NDEF message SHA-256 \(Self.short(hash)) differs from the ledger's \(Self.short(recorded.bytesSHA256))"
+            var detail =
+                "NDEF message SHA-256 \(Self.short(hash)) differs from the ledger's \(Self.short(recorded.bytesSHA256))"
             if message.count != recorded.byteCount {
                 detail += "; \(message.count) bytes read, \(recorded.byteCount) written"
             } else {
@@ -144,7 +145,8 @@ public struct TagAuditor: Sendable {
                 detail: "content matches but " + differences.joined(separator: "; "))
         }
         let configText = expected == nil ? "" : ", configuration as set"
-        let lockText = (reading.isLockedReadOnly ? ", locked" : "") + (reading.authenticated ? ", password accepted" : "")
+        let lockText =
+            (reading.isLockedReadOnly ? ", locked" : "") + (reading.authenticated ? ", password accepted" : "")
         let detail = "content matches (\(message.count) bytes\(lockText)\(configText))"
         return TagVerdict(uid: uid, row: row, status: .pass, detail: detail)
     }
@@ -170,7 +172,9 @@ public struct TagAuditor: Sendable {
     static func lockState(_ reading: TagReadBack) -> String {
         var parts: [String] = []
         if let cc3 = reading.cc3, cc3 & 0x0F != 0x0F { parts.append("CC3 is \(Hex.string([cc3])) (write access open)") }
-        if let lock = reading.staticLock, lock != [0xFF, 0xFF] { parts.append("static lock bytes are \(Hex.string(lock))") }
+        if let lock = reading.staticLock, lock != [0xFF, 0xFF] {
+            parts.append("static lock bytes are \(Hex.string(lock))")
+        }
         if parts.isEmpty { parts.append("the lock state could not be read") }
         return "not locked: " + parts.joined(separator: ", ")
     }

@@ -28,7 +28,10 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
             switch transport {
             case .tagLost: (failureClass, detail) = (.tagLost, "tag left the field")
             case .noAnswer: (failureClass, detail) = (.timeout, "no answer from the tag")
-            case .nak(let code): (failureClass, detail) = (.nak, "NAK \(String(code, radix: 16, uppercase: true))h" + Self.nakMeaning(code))
+            case .nak(let code):
+                (failureClass, detail) = (
+                    .nak, "NAK \(String(code, radix: 16, uppercase: true))h" + Self.nakMeaning(code)
+                )
             case .transport(let text): (failureClass, detail) = (.transport, text)
             case .invalidResponse(let text): (failureClass, detail) = (.transport, "invalid response: \(text)")
             }

@@ -28,7 +28,8 @@ public struct LineWorker: Sendable {
     /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
     public init(
         reader: any TagReader, name: String? = nil, ledger: Ledger, job: LineJob, settings: WorkerSettings = .init(),
-        events: @escaping @Sendable (LineEvent) -> Void = { _ in }, shouldStop: @escaping @Sendable () -> Bool = { false }
+        events: @escaping @Sendable (LineEvent) -> Void = { _ in },
+        shouldStop: @escaping @Sendable () -> Bool = { false }
     ) {
         self.reader = reader
         self.readerName = name ?? reader.name
@@ -356,7 +357,6 @@ public struct LineWorker: Sendable {
 
     /// Tries of one reader call between tags before the worker stops.
     static let readerAttempts = ReaderCalls.attempts
-
 
     static func add(_ phases: [Phase: Double], to durations: inout AttemptRecord.PhaseDurations) {
         func plus(_ value: Int?, _ phase: Phase) -> Int? {

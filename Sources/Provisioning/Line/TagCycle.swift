@@ -161,7 +161,8 @@ final class TagCycleRunner {
                     // READ_SIG cannot be sent either; `run` refuses `require` on such a reader before the first tag.
                     guard check.policy != .require else {
                         throw CycleFailure(
-                            .signatureInvalid, phase: .identify, "the reader cannot send READ_SIG, and the job requires it")
+                            .signatureInvalid, phase: .identify,
+                            "the reader cannot send READ_SIG, and the job requires it")
                     }
                     signature = .unavailable
                 }
@@ -300,7 +301,6 @@ final class TagCycleRunner {
     func gateWaited(_ duration: Duration) {
         gateWait[phase, default: 0] += duration.microseconds
     }
-
 
     func outcome() -> TagCycle.Outcome {
         var phases = micros

@@ -1,8 +1,9 @@
 import Foundation
 import NDEF
 import NFCTags
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Frame handling and reply scheduling; every method runs on the I/O thread with `lock` held.
@@ -63,7 +64,8 @@ extension PN532Emulator {
         let outcome = chip.handle(payload, wokenUp: decoder.takeWakeUp())
         if !fieldWasOn, chip.fieldOn { fieldOnAt = Self.now() + receivedAt }
         let guardNanoseconds = fieldGuard(before: payload, arrivingAt: Self.now() + receivedAt)
-        statistics.airtimeMicroseconds += max(0, chip.airtimeMicroseconds - airtimeBefore) + Double(guardNanoseconds) / 1000
+        statistics.airtimeMicroseconds +=
+            max(0, chip.airtimeMicroseconds - airtimeBefore) + Double(guardNanoseconds) / 1000
         if payload.count >= 2, payload[1] == 0x40 || payload[1] == 0x42, case .reply(let answer) = outcome,
             let uid = chip.lastExchangeUID, let kind = misbehaviour?.tick(uid: uid)
         {
@@ -210,7 +212,8 @@ extension PN532Emulator {
                 current.checksumErrors = decoder.checksumErrors
                 current.refused = chip.refusedFrames
                 let uid = chip.field.current.map { $0.uid.map { String(format: "%02X", $0) }.joined() } ?? "none"
-                return "ok frames=\(current.frames) replies=\(current.replies) checksum_errors=\(current.checksumErrors) "
+                return
+                    "ok frames=\(current.frames) replies=\(current.replies) checksum_errors=\(current.checksumErrors) "
                     + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) baud=\(baud) tag=\(uid) "
                     + "misbehaved=\(misbehaviour?.fired.count ?? 0) "
                     + "airtime_us=\(Int(current.airtimeMicroseconds.rounded())) uart_us=\(Int(current.uartMicroseconds.rounded()))"

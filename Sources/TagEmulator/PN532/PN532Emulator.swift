@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A software PN532 on a pseudo-terminal that unmodified libnfc drives through its `pn532_uart`
@@ -190,8 +191,10 @@ public final class PN532Emulator: @unchecked Sendable {
 
     private func runLoop() {
         while isRunning {
-            var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0),
+            ]
             fds += control?.pollDescriptors ?? []
             // A nanosecond timeout: a reply leaves at its modelled instant, not at the next whole millisecond.
             PrecisePoll.wait(&fds, nanoseconds: lock.withLock { nextTimeoutNanoseconds() })

@@ -31,8 +31,10 @@ public struct PN532Registers: Sendable, Hashable {
 
     /// The reset state libnfc expects after open: CRC on both ways, parity on, Crypto1 off.
     public init() {
-        values = [Self.txMode: 0x80, Self.rxMode: 0x80, Self.manualRCV: 0x00, Self.status2: 0x00,
-                  Self.control: 0x00, Self.bitFraming: 0x00]
+        values = [
+            Self.txMode: 0x80, Self.rxMode: 0x80, Self.manualRCV: 0x00, Self.status2: 0x00,
+            Self.control: 0x00, Self.bitFraming: 0x00,
+        ]
     }
 
     /// The value at `address` (`00` for a register never written).

@@ -78,7 +78,9 @@ public final class PN532TagPopulation: PN532TagField {
         do {
             try field.remove()
             if let uid { return try field.insert(uid: uid).uid }
-            guard let tag = try field.arrive() else { throw PN532ControlError("the population of \(field.options.count ?? 0) tags is used up") }
+            guard let tag = try field.arrive() else {
+                throw PN532ControlError("the population of \(field.options.count ?? 0) tags is used up")
+            }
             return tag.uid
         } catch let error as TagStoreError {
             throw PN532ControlError(error.description)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal pair for a device emulator: the emulator reads and writes the master, the host

@@ -209,7 +209,8 @@ final class VPCDCardLoop {
             return text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "ok\n"
         case "stats":
             let uid = card.tag.map { Hex.compact($0.uid) } ?? "none"
-            return card.statistics.line + " connections=\(connections) tag=\(uid) misbehaved=\(misbehaviour.fired.count)\nok\n"
+            return card.statistics.line
+                + " connections=\(connections) tag=\(uid) misbehaved=\(misbehaviour.fired.count)\nok\n"
         case "feedback":
             return card.feedbackLog.map { Hex.string($0) + "\n" }.joined() + "ok\n"
         case "quit":

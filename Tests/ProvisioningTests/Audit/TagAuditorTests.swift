@@ -109,7 +109,8 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         record.keyFingerprint = "0011223344556677"
         let verdict = protected.keyConflict(record, row: 2)
         #expect(verdict?.status == .authFailed)
-        #expect(verdict?.detail.contains("0011223344556677") == true && verdict?.detail.contains(key.fingerprint) == true)
+        #expect(
+            verdict?.detail.contains("0011223344556677") == true && verdict?.detail.contains(key.fingerprint) == true)
         record.keyFingerprint = key.fingerprint
         #expect(protected.keyConflict(record, row: 2) == nil)
         record.keyFingerprint = nil

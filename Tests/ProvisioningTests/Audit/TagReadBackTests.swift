@@ -39,7 +39,8 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
 
     @Test func identityIsCheckedOnTheREAD00ItSendsAnyway() throws {
         let message = NDEFMessage(records: [NDEFPayload.uri("https://a.b/c")]).bytes
-        let genuine = try TagReadBack.read(on: EmulatorTransceiver(tag: try tag(message: message)), anticollisionUID: uid)
+        let genuine = try TagReadBack.read(
+            on: EmulatorTransceiver(tag: try tag(message: message)), anticollisionUID: uid)
         #expect(genuine.identityAnomalies.isEmpty)
         var faults = TagFaults()
         faults.identity = .int
@@ -49,13 +50,18 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
         #expect(reading.message == message)
         #expect(reading.exchanges == 3 && genuine.exchanges == 3, "GET_VERSION, READ 00, READ 04: nothing more")
         let other: [UInt8] = [0x04, 0x51, 0x7C, 0x00, 0x00, 0x00, 0x01]
-        let differs = try TagReadBack.read(on: EmulatorTransceiver(tag: try tag(message: message)), anticollisionUID: other)
+        let differs = try TagReadBack.read(
+            on: EmulatorTransceiver(tag: try tag(message: message)), anticollisionUID: other)
         #expect(differs.identityAnomalies.count == 1)
-        #expect(try TagReadBack.read(on: EmulatorTransceiver(tag: clone)).identityAnomalies.isEmpty, "no UID given: not checked")
+        #expect(
+            try TagReadBack.read(on: EmulatorTransceiver(tag: clone)).identityAnomalies.isEmpty,
+            "no UID given: not checked")
     }
 
     @Test func longMessageAddsOneFastRead() throws {
-        let message = NDEFMessage(records: [NDEFPayload.uri("https://example.com/" + String(repeating: "x", count: 150))]).bytes
+        let message = NDEFMessage(records: [
+            NDEFPayload.uri("https://example.com/" + String(repeating: "x", count: 150))
+        ]).bytes
         let emulator = try tag(message: message)
         let before = emulator.image
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator))

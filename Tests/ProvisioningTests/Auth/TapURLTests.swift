@@ -3,7 +3,9 @@ import Provisioning
 import Testing
 
 private func template(_ uri: String) throws -> Template {
-    try Template(parsing: Array("{\"records\": [{\"type\": \"uri\", \"uri\": \"\(uri)\"}]}".utf8), file: "t.json", job: "j", serial: .init())
+    try Template(
+        parsing: Array("{\"records\": [{\"type\": \"uri\", \"uri\": \"\(uri)\"}]}".utf8), file: "t.json", job: "j",
+        serial: .init())
 }
 
 @Test func tapURLsSplitAlongTheTemplate() throws {

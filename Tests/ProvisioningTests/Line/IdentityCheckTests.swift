@@ -118,7 +118,8 @@ private final class PlainPath: Transceiver {
 /// The line worker with clone tags in a simulated population.
 @Suite(.serialized) struct IdentityCheckLineTests {
     static func job(_ policy: IdentityCheck = .refuse) -> LineJob {
-        var job = LineJob(name: "id", acceptedChips: [.ntag215], lock: true, tries: 3, onFailure: .burn) { row, _, _, _ in
+        var job = LineJob(name: "id", acceptedChips: [.ntag215], lock: true, tries: 3, onFailure: .burn) {
+            row, _, _, _ in
             NDEFMessage(records: [NDEFPayload.uri("https://example.com/\(row)")]).bytes
         }
         job.identityCheck = policy
@@ -142,13 +143,17 @@ private final class PlainPath: Transceiver {
         let stop = try await LineWorker(reader: reader, ledger: ledger, job: Self.job()).run()
         #expect(stop == .readerExhausted)
         let counts = try await ledger.counts(job: "id")
-        #expect(counts.done == 2 && counts.pending == 2 && counts.failed == 0 && counts.burned == 0 && counts.claimed == 0,
-                "a refused tag wrote nothing, so even onFailure burn returns its row: \(counts)")
+        #expect(
+            counts.done == 2 && counts.pending == 2 && counts.failed == 0 && counts.burned == 0 && counts.claimed == 0,
+            "a refused tag wrote nothing, so even onFailure burn returns its row: \(counts)")
         let done = try await ledger.tags(job: "id").map { Hex.compact($0.tag.uid) }
         #expect(done == ["04000000000001", "04000000000003"])
         let failures = try await ledger.failures(job: "id")
         // Each clone: the first try and one retry after re-activation (retries 3 notwithstanding).
-        #expect(failures.map { Hex.compact($0.uid) } == ["04000000000002", "04000000000002", "04000000000004", "04000000000004"])
+        #expect(
+            failures.map { Hex.compact($0.uid) } == [
+                "04000000000002", "04000000000002", "04000000000004", "04000000000004",
+            ])
         #expect(Set(failures.compactMap(\.failureClass)) == ["identityMismatch"])
         #expect(failures.allSatisfy { $0.phase == "identify" && $0.row != nil })
         #expect(failures.first?.failureDetail?.contains("anticollision gave 04000000000002") == true)

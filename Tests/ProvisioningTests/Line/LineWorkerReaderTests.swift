@@ -29,7 +29,8 @@ private actor SwitchingReader: OperatorFeedbackReader {
         try await inner.poll(timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result {
+    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result
+    {
         cycles += 1
         let result = try await inner.withTransceiver(body)
         if switchOn.contains(cycles) { throw TransportError.tagLost }
@@ -79,7 +80,8 @@ private func ledger(_ name: String, rows: Int) async throws -> Ledger {
     @Test func feedbackIsOffWhenTheSettingsSaySo() async throws {
         let ledger = try await ledger("n", rows: 2)
         let reader = try SwitchingReader("sim:ntag215?uid=04D10000000000", switchOn: [])
-        let worker = LineWorker(reader: reader, ledger: ledger, job: job("n"), settings: WorkerSettings(feedback: false))
+        let worker = LineWorker(
+            reader: reader, ledger: ledger, job: job("n"), settings: WorkerSettings(feedback: false))
         #expect(try await worker.run() == .jobComplete)
         #expect(await reader.signals.isEmpty)
     }

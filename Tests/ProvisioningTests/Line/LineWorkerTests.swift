@@ -3,18 +3,21 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
-@testable import Provisioning
 import TagEmulator
 import TestSupport
 import Testing
+
+@testable import Provisioning
 
 /// A job of `rows` rows whose message is a URI with the row, the UID and the claim time.
 private func makeJob(
     _ name: String, lock: Bool = true, retries: Int = 2, onFailure: LineJob.FailurePolicy = .reuse,
     chips: Set<ChipModel> = [.ntag215]
 ) -> LineJob {
-    LineJob(name: name, acceptedChips: chips, lock: lock, tries: retries, onFailure: onFailure) { row, fields, uid, time in
-        let url = "https://example.com/p/\(fields["sku"] ?? "?")/\(row)?u=\(Hex.compact(uid))&t=\(Int(time.timeIntervalSince1970))"
+    LineJob(name: name, acceptedChips: chips, lock: lock, tries: retries, onFailure: onFailure) {
+        row, fields, uid, time in
+        let url =
+            "https://example.com/p/\(fields["sku"] ?? "?")/\(row)?u=\(Hex.compact(uid))&t=\(Int(time.timeIntervalSince1970))"
         return NDEFMessage(records: [NDEFPayload.uri(url)]).bytes
     }
 }

@@ -48,8 +48,12 @@ private func programmed(
         try reader.write(page: 8, data: [1, 2, 3, 4])
         // Wrong passwords NAK and count toward AUTHLIM 2: after two the right one is refused too.
         try reader.reactivate()
-        #expect(throws: (any Error).self) { try reader.authenticate(password: [1, 2, 3, 4], expectedPACK: password.pack) }
-        #expect(throws: (any Error).self) { try reader.authenticate(password: [1, 2, 3, 5], expectedPACK: password.pack) }
+        #expect(throws: (any Error).self) {
+            try reader.authenticate(password: [1, 2, 3, 4], expectedPACK: password.pack)
+        }
+        #expect(throws: (any Error).self) {
+            try reader.authenticate(password: [1, 2, 3, 5], expectedPACK: password.pack)
+        }
         do {
             try reader.authenticate(password: password.pwd, expectedPACK: password.pack)
             Issue.record("AUTHLIM did not block the right password")

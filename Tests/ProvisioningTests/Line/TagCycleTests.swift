@@ -62,7 +62,9 @@ private final class FailingCommand: Transceiver {
     let error: TransportError
     var sent = 0
     init(_ inner: EmulatorTransceiver, failing: Int, error: TransportError) {
-        self.inner = inner; self.failing = failing; self.error = error
+        self.inner = inner
+        self.failing = failing
+        self.error = error
     }
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         sent += 1
@@ -90,10 +92,13 @@ private final class FailingCommand: Transceiver {
     (.nak(0x1), .nak, "NAK 1h"),
     (.noAnswer, .timeout, "no answer"),
 ])
-func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expected: FailureClass, detail: String) throws {
+func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expected: FailureClass, detail: String)
+    throws
+{
     // Command 2 is the READ of the lock page: only NAK 0h there means a password-protected tag.
-    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true),
-                               on: FailingCommand(try emulator(.ntag215), failing: 2, error: error))
+    let outcome = TagCycle.run(
+        .init(message: message(bytes: 60), acceptedChips: [], lock: true),
+        on: FailingCommand(try emulator(.ntag215), failing: 2, error: error))
     #expect(outcome.failure?.failureClass == expected)
     #expect(outcome.failure?.detail.contains(detail) == true, "\(outcome.failure?.detail ?? "")")
     #expect(!outcome.wroteSomething)
@@ -118,7 +123,8 @@ func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expe
 
 @Test func wrongChipIsRefusedBeforeAnyWrite() throws {
     let transceiver = try emulator(.ntag213)
-    let outcome = TagCycle.run(.init(message: message(bytes: 40), acceptedChips: [.ntag215], lock: false), on: transceiver)
+    let outcome = TagCycle.run(
+        .init(message: message(bytes: 40), acceptedChips: [.ntag215], lock: false), on: transceiver)
     #expect(outcome.failure?.failureClass == .wrongChip)
     #expect(outcome.failure?.detail.contains("NTAG213") == true)
     #expect(!outcome.wroteSomething)
@@ -130,10 +136,12 @@ func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expe
     #expect(TagCycle.run(.init(message: bytes, acceptedChips: [], lock: true), on: transceiver).failure == nil)
     try transceiver.reactivate()
     // A crash after the lock but before the commit: the same message on a locked tag completes.
-    let resumed = TagCycle.run(.init(message: bytes, acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
+    let resumed = TagCycle.run(
+        .init(message: bytes, acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
     #expect(resumed.failure == nil && resumed.alreadyWritten && resumed.locked)
     // Another message on that locked tag is readOnly.
-    let other = TagCycle.run(.init(message: message(bytes: 41), acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
+    let other = TagCycle.run(
+        .init(message: message(bytes: 41), acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
     #expect(other.failure?.failureClass == .readOnly)
 }
 

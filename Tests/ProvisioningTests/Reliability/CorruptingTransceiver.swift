@@ -17,7 +17,8 @@ enum Corruption: Sendable, Hashable, CustomStringConvertible {
 
     var exchange: Int {
         switch self {
-        case .garbage(_, let n), .short(_, let n), .long(_, let n), .nak(_, let n), .silence(let n), .readerGone(let n): n
+        case .garbage(_, let n), .short(_, let n), .long(_, let n), .nak(_, let n), .silence(let n), .readerGone(let n):
+            n
         }
     }
 
@@ -47,7 +48,9 @@ final class CorruptingTransceiver: Transceiver {
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         count += 1
         if case .readerGone(let n) = corruption, count >= n { throw .transport("reader disconnected") }
-        guard count == corruption.exchange else { return try inner.transceive(command, timeoutMilliseconds: timeoutMilliseconds) }
+        guard count == corruption.exchange else {
+            return try inner.transceive(command, timeoutMilliseconds: timeoutMilliseconds)
+        }
         switch corruption {
         case .nak(let code, _): throw .nak(code)
         case .silence: throw .noAnswer

@@ -21,7 +21,9 @@ private let corruptionKinds: [(String, @Sendable (Int) -> Corruption)] = {
         ("no answer", { .silence(atExchange: $0) }),
         ("reader gone", { .readerGone(atExchange: $0) }),
     ]
-    for code in UInt8(0)...15 { kinds.append(("NAK \(String(code, radix: 16))h", { .nak(code: code, atExchange: $0) })) }
+    for code in UInt8(0)...15 {
+        kinds.append(("NAK \(String(code, radix: 16))h", { .nak(code: code, atExchange: $0) }))
+    }
     return kinds
 }()
 
@@ -57,7 +59,8 @@ private func twoRowJob(_ name: String) -> LineJob {
         defer { try? FileManager.default.removeItem(at: folder) }
         let probeUID = uids(255, 0)[0]
         // A clean presentation counts the exchanges of one cycle.
-        let probe = try ScriptedTagReader(images: [(try NTAGEmulator(chip: .ntag213, uid: probeUID).image, .ntag213)], script: [.init(index: 0)])
+        let probe = try ScriptedTagReader(
+            images: [(try NTAGEmulator(chip: .ntag213, uid: probeUID).image, .ntag213)], script: [.init(index: 0)])
         let probeLedger = try await Self.ledger(folder, "probe", rows: 1)
         _ = try await LineWorker(reader: probe, ledger: probeLedger, job: twoRowJob("j")).run()
         let total = await probe.exchanges(0)
@@ -87,7 +90,9 @@ private func twoRowJob(_ name: String) -> LineJob {
                     }
                     classes[kind, default: [:]][name, default: 0] += 1
                 }
-                if attempts.allSatisfy({ $0.outcome != .failed }) { classes[kind, default: [:]]["absorbed", default: 0] += 1 }
+                if attempts.allSatisfy({ $0.outcome != .failed }) {
+                    classes[kind, default: [:]]["absorbed", default: 0] += 1
+                }
                 let tags = try await ledger.tags(job: job.name)
                 if !tags.contains(where: { $0.tag.uid == uids[1] }) {
                     violations.append("\(kind)@\(exchange): the next tag did not proceed (\(stop))")
@@ -100,7 +105,9 @@ private func twoRowJob(_ name: String) -> LineJob {
                         violations.append("\(kind)@\(exchange): row \(entry.row) done, tag holds another message")
                     }
                 }
-                if stop == .jobComplete, tags.count != 2 { violations.append("\(kind)@\(exchange): complete with \(tags.count) tags") }
+                if stop == .jobComplete, tags.count != 2 {
+                    violations.append("\(kind)@\(exchange): complete with \(tags.count) tags")
+                }
             }
         }
         for (kind, _) in corruptionKinds where classes[kind]?[expectedClasses(kind).primary] == nil {
@@ -109,8 +116,10 @@ private func twoRowJob(_ name: String) -> LineJob {
         #expect(violations.isEmpty, "\(violations.prefix(20))")
         try ReliabilityFigures.write(
             "misbehaving-simulator",
-            ["cases": cases, "exchangesPerCycle": total, "kinds": corruptionKinds.count, "failureClasses": classes,
-             "violations": violations])
+            [
+                "cases": cases, "exchangesPerCycle": total, "kinds": corruptionKinds.count, "failureClasses": classes,
+                "violations": violations,
+            ])
     }
 
     @Test func aReaderThatDisappearsMidJobThrowsATypedErrorAndAReconnectedReaderFinishes() async throws {

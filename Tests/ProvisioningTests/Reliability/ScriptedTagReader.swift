@@ -48,7 +48,8 @@ actor ScriptedTagReader: TagReader {
         return .tag(detected)
     }
 
-    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result {
+    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result
+    {
         guard let current, current.tag.isPresent else { throw TransportError.tagLost }
         let inner = EmulatorTransceiver(tag: current.tag)
         guard let corruption = current.corruption else { return try body(inner) }

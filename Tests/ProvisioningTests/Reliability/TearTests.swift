@@ -18,7 +18,8 @@ struct TearCase: Sendable, CustomStringConvertible {
     /// rather than ≥ 255; NTAG215/216 get a 320-byte message (long record, 3-byte TLV length form).
     var message: [UInt8] {
         let size = !long ? 12 : (chip == .ntag213 ? 110 : 300)
-        return NDEFMessage(records: [NDEFPayload.uri("https://example.com/" + String(repeating: "n", count: size))]).bytes
+        return NDEFMessage(records: [NDEFPayload.uri("https://example.com/" + String(repeating: "n", count: size))])
+            .bytes
     }
 
     /// What the tag holds before the job (so "old" is told apart from "empty").
@@ -48,7 +49,8 @@ func content(of image: [UInt8], chip: ChipModel, old: [UInt8], new: [UInt8]) -> 
 func imageHolding(_ message: [UInt8], chip: ChipModel, uid: [UInt8]) throws -> [UInt8] {
     let tag = try NTAGEmulator(chip: chip, uid: uid)
     _ = tag.activate()
-    let outcome = TagCycle.run(.init(message: message, acceptedChips: [chip], lock: false), on: EmulatorTransceiver(tag: tag))
+    let outcome = TagCycle.run(
+        .init(message: message, acceptedChips: [chip], lock: false), on: EmulatorTransceiver(tag: tag))
     #expect(outcome.failure == nil)
     return tag.image
 }
@@ -56,7 +58,8 @@ func imageHolding(_ message: [UInt8], chip: ChipModel, uid: [UInt8]) throws -> [
 /// The job renders the same message for every row (the tear test compares bytes).
 func fixedJob(_ name: String, _ tearCase: TearCase) -> LineJob {
     let message = tearCase.message
-    return LineJob(name: name, acceptedChips: [tearCase.chip], lock: tearCase.lock, tries: 2, onFailure: .reuse) { _, _, _, _ in
+    return LineJob(name: name, acceptedChips: [tearCase.chip], lock: tearCase.lock, tries: 2, onFailure: .reuse) {
+        _, _, _, _ in
         message
     }
 }
@@ -84,7 +87,9 @@ func oneRowLedger(_ path: String, jobs: [String]) async throws -> Ledger {
         let clean = try ScriptedTagReader(
             images: [(try imageHolding(old, chip: chip, uid: baseUID), chip)], script: [.init(index: 0)])
         let cleanLedger = try await oneRowLedger(folder.appendingPathComponent("clean.sqlite").path, jobs: ["c"])
-        #expect(try await LineWorker(reader: clean, ledger: cleanLedger, job: fixedJob("c", tearCase)).run() == .jobComplete)
+        #expect(
+            try await LineWorker(reader: clean, ledger: cleanLedger, job: fixedJob("c", tearCase)).run() == .jobComplete
+        )
         let total = await clean.exchanges(0)
         #expect(total > 5)
         let jobs = (0...total).map { "k\($0)" }
@@ -95,13 +100,23 @@ func oneRowLedger(_ path: String, jobs: [String]) async throws -> Ledger {
             let uid = baseUID.dropLast() + [UInt8(k)]
             let reader = try ScriptedTagReader(
                 images: [(try imageHolding(old, chip: chip, uid: Array(uid)), chip)],
-                script: [.init(index: 0, faults: { var f = TagFaults(); f.removedAfterExchanges = k; f.seed = UInt64(k); return f }())])
+                script: [
+                    .init(
+                        index: 0,
+                        faults: {
+                            var f = TagFaults()
+                            f.removedAfterExchanges = k
+                            f.seed = UInt64(k)
+                            return f
+                        }())
+                ])
             let job = fixedJob("k\(k)", tearCase)
             _ = try await LineWorker(reader: reader, ledger: ledger, job: job).run()
             let torn = await reader.image(0)
             let held = content(of: torn, chip: chip, old: old, new: new)
             let state = try await ledger.counts(job: "k\(k)")
-            let ledgerState = state.done == 1 ? "done" : state.claimed == 1 ? "claimed" : state.pending == 1 ? "pending" : "other"
+            let ledgerState =
+                state.done == 1 ? "done" : state.claimed == 1 ? "claimed" : state.pending == 1 ? "pending" : "other"
             outcomes["\(held.rawValue)/\(ledgerState)", default: 0] += 1
             if held == .other || held == .unreadable { violations.append("k=\(k): tag holds \(held)") }
             if state.done == 1 && held != .new { violations.append("k=\(k): ledger done, tag holds \(held)") }
@@ -127,8 +142,11 @@ func oneRowLedger(_ path: String, jobs: [String]) async throws -> Ledger {
         #expect(violations.isEmpty, "\(violations)")
         try ReliabilityFigures.write(
             "tear-\(tearCase)",
-            ["case": tearCase.description, "exchangesPerCycle": total, "tearPoints": total + 1, "messageBytes": new.count,
-             "outcomes": outcomes, "violations": violations])
+            [
+                "case": tearCase.description, "exchangesPerCycle": total, "tearPoints": total + 1,
+                "messageBytes": new.count,
+                "outcomes": outcomes, "violations": violations,
+            ])
     }
 }
 
