@@ -7,7 +7,7 @@ APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev pkg-config 
 TEST_APT_PACKAGES := chromium
 JOB ?= jobs/batch.json
 
-.PHONY: deps test-deps build test run bench reliability fuzz clean
+.PHONY: deps test-deps build test lint run bench reliability fuzz clean
 
 # $(call apt_install,LABEL,PACKAGES): apt-get install the PACKAGES not installed yet (sudo when not root).
 define apt_install
@@ -38,6 +38,15 @@ build: deps
 test: test-deps
 	$(SWIFT) build --build-tests
 	LIBNFC_LOG_LEVEL=0 $(SWIFT) test --skip-build
+
+## lint: swift format (.swift-format: line length 120) over Sources and Tests with zero findings, and no
+## Swift file over LINT_LINES lines (STYLE.md: 100–300 typical, 400 at most)
+LINT_LINES ?= 400
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	@long=$$(find Sources Tests -name '*.swift' -exec awk -v max=$(LINT_LINES) \
+		'END { if (NR > max) print FILENAME ": " NR " lines (at most " max ")" }' {} \;); \
+	if [ -n "$$long" ]; then echo "$$long"; exit 1; fi
 
 ## run: the sample job on the simulated reader, with a fresh ledger
 ## (to continue a job instead of starting over: swift run provision run jobs/batch.json)

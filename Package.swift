@@ -25,7 +25,7 @@ let package = Package(
 
         // Core: pure Swift, no I/O.
         .target(name: "NDEF", dependencies: ["Support"], swiftSettings: strict),
-        .target(name: "NFCTags", dependencies: ["NDEF"], swiftSettings: strict),
+        .target(name: "NFCTags", dependencies: ["NDEF", "Support"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
 
         // Emulator: depends on core only (and libcrypto for signing).

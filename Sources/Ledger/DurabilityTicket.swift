@@ -1,49 +1,65 @@
-import Dispatch
 import Synchronization
 
 /// Says when a background sync of the ledger's WAL (`Ledger.syncInBackground()`) has made earlier commits
-/// durable, so a reader's queue can hold its first WRITE until then without a task hop.
+/// durable; a tag's first write awaits it (a continuation, never a blocked thread).
 public final class DurabilityTicket: Sendable {
-    private struct Finish {
-        var result: Result<Void, LedgerError>
-        var duration: Duration?
+    private struct State {
+        var finish: (result: Result<Void, LedgerError>, duration: Duration?)?
+        var waiters: [CheckedContinuation<Void, any Error>] = []
     }
-    private let state = Mutex<Finish?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
+    private let state = Mutex(State())
 
     /// A pending ticket; `complete(_:)` finishes it.
-    init() {}
+    public init() {}
 
     /// A ticket that is already finished with `result` (an immediate commit, or tests).
     public init(completed result: Result<Void, LedgerError>) {
-        state.withLock { $0 = Finish(result: result, duration: nil) }
-        finished.signal()
+        state.withLock { $0.finish = (result, nil) }
     }
 
-    /// Finishes the ticket once, after a sync that took `duration`; later calls are ignored.
-    func complete(_ outcome: Result<Void, LedgerError>, duration: Duration? = nil) {
-        let first = state.withLock { stored in
-            guard stored == nil else { return false }
-            stored = Finish(result: outcome, duration: duration)
-            return true
+    /// Finishes the ticket once, after a sync that took `duration`, and resumes every waiter; later
+    /// calls are ignored.
+    public func complete(_ outcome: Result<Void, LedgerError>, duration: Duration? = nil) {
+        let waiters = state.withLock { stored -> [CheckedContinuation<Void, any Error>] in
+            guard stored.finish == nil else { return [] }
+            stored.finish = (outcome, duration)
+            defer { stored.waiters = [] }
+            return stored.waiters
         }
-        if first { finished.signal() }
+        for waiter in waiters { waiter.resume(with: outcome.mapError { $0 as any Error }) }
     }
 
     /// How long the sync took on the ledger's queue, once finished (`nil` for a ticket made finished).
-    public var syncDuration: Duration? { state.withLock { $0?.duration } }
+    public var syncDuration: Duration? { state.withLock { $0.finish?.duration } }
 
     /// Whether the sync has finished (successfully or not).
-    public var isComplete: Bool { state.withLock { $0 != nil } }
+    public var isComplete: Bool { state.withLock { $0.finish != nil } }
 
-    /// Blocks the calling thread until the sync has finished; call it off the cooperative pool (a
-    /// reader's own queue).
+    /// Whether the sync has finished successfully: the earlier commits are durable.
+    public var isDurable: Bool {
+        state.withLock { stored in
+            guard case .success = stored.finish?.result else { return false }
+            return true
+        }
+    }
+
+    /// Waits until the sync has finished.
     ///
     /// - Throws: the sync's error (`LedgerError`, with SQLite's result code): the commits may not be durable.
-    public func wait() throws(LedgerError) {
-        if let done = state.withLock({ $0 }) { return try done.result.get() }
-        finished.wait()
-        finished.signal()  // let any other waiter through
-        try state.withLock { $0 }!.result.get()
+    public func wait() async throws(LedgerError) {
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let finished = state.withLock { stored -> Result<Void, LedgerError>? in
+                    if let finish = stored.finish { return finish.result }
+                    stored.waiters.append(continuation)
+                    return nil
+                }
+                if let finished { continuation.resume(with: finished.mapError { $0 as any Error }) }
+            }
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw LedgerError(.interrupted, "the ledger sync ended unexpectedly: \(error)")
+        }
     }
 }

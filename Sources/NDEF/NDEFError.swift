@@ -57,7 +57,7 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A Text record status byte with the reserved bit set.
         public static let invalidTextStatus = Code("invalidTextStatus")
         /// A language code that is empty, longer than 63 bytes or not printable ASCII.
-        public static let invalidLanguageCode = Code("invalidLanguageCode")
+        public static let invalidLanguage = Code("invalidLanguageCode")
         /// Text that is not valid UTF-8 / UTF-16.
         public static let invalidText = Code("invalidText")
         /// A media type that is not `type/subtype` (RFC 2046 tokens).

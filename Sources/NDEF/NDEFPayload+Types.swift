@@ -9,7 +9,7 @@ extension NDEFPayload {
 
     /// A well-known Text record ("T") in UTF-8 or UTF-16 (Text RTD §3.2); `byteOrder` lays out UTF-16.
     ///
-    /// - Throws: `invalidLanguageCode` when the code is empty, over 63 bytes or not printable ASCII;
+    /// - Throws: `invalidLanguage` when the code is empty, over 63 bytes or not printable ASCII;
     ///   `invalidText` for UTF-16 without a BOM starting with U+FEFF or U+FFFE (`NDEFText.payload()`).
     public static func text(
         _ text: String, languageCode: String, encoding: NDEFText.Encoding = .utf8,
@@ -22,7 +22,7 @@ extension NDEFPayload {
 
     /// A well-known Smart Poster record ("Sp").
     ///
-    /// - Throws: `invalidLanguageCode` (a title) or `invalidMediaType` (the type hint).
+    /// - Throws: `invalidLanguage` (a title) or `invalidMediaType` (the type hint).
     public static func smartPoster(_ poster: NDEFSmartPoster, identifier: [UInt8] = []) throws(NDEFError) -> NDEFPayload
     {
         NDEFPayload(

@@ -54,7 +54,7 @@ public struct NDEFSmartPoster: Sendable, Hashable {
 
     /// The nested records in encoding order.
     ///
-    /// - Throws: `invalidLanguageCode` for a bad title language, `invalidMediaType` for a bad type.
+    /// - Throws: `invalidLanguage` for a bad title language, `invalidMediaType` for a bad type.
     public func records() throws(NDEFError) -> [NDEFPayload] {
         var records = [NDEFPayload.uri(uri)]
         for title in titles {

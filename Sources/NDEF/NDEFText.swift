@@ -69,7 +69,7 @@ public struct NDEFText: Sendable, Hashable {
 
     /// The record payload for this text.
     ///
-    /// - Throws: `invalidLanguageCode` when the code is empty, longer than 63 bytes or not printable
+    /// - Throws: `invalidLanguage` when the code is empty, longer than 63 bytes or not printable
     ///   ASCII (offset of the bad byte in the code); `invalidText` (offset of the text) for UTF-16
     ///   without a BOM that starts with U+FEFF or U+FFFE, which a decoder would take for a BOM.
     public func payload() throws(NDEFError) -> [UInt8] {
@@ -106,7 +106,7 @@ public struct NDEFText: Sendable, Hashable {
 
     /// Decodes a Text record payload.
     ///
-    /// - Throws: `payloadTooShort`, `invalidTextStatus`, `invalidLanguageCode` or `invalidText`, with
+    /// - Throws: `payloadTooShort`, `invalidTextStatus`, `invalidLanguage` or `invalidText`, with
     ///   offsets relative to the payload's first byte.
     public init(payload: [UInt8]) throws(NDEFError) {
         guard let status = payload.first else {
@@ -117,7 +117,7 @@ public struct NDEFText: Sendable, Hashable {
         }
         let length = Int(status & 0x3F)
         guard length > 0 else {
-            throw NDEFError(.invalidLanguageCode, at: 0, "the Text language code length is 0")
+            throw NDEFError(.invalidLanguage, at: 0, "the Text language code length is 0")
         }
         guard payload.count >= 1 + length else {
             throw NDEFError(
@@ -169,14 +169,14 @@ public struct NDEFText: Sendable, Hashable {
 
     static func checkLanguage(_ language: [UInt8], base: Int) throws(NDEFError) {
         guard !language.isEmpty else {
-            throw NDEFError(.invalidLanguageCode, at: base, "the language code is empty")
+            throw NDEFError(.invalidLanguage, at: base, "the language code is empty")
         }
         guard language.count <= 63 else {
-            throw NDEFError(.invalidLanguageCode, at: base, "the language code is longer than 63 bytes")
+            throw NDEFError(.invalidLanguage, at: base, "the language code is longer than 63 bytes")
         }
         if let bad = language.firstIndex(where: { $0 <= 0x20 || $0 >= 0x7F }) {
             throw NDEFError(
-                .invalidLanguageCode, at: base + bad, "the language code has a byte that is not printable ASCII")
+                .invalidLanguage, at: base + bad, "the language code has a byte that is not printable ASCII")
         }
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Ledger
 import NDEF
+import NFCTags
 import Provisioning
 
 /// A job loaded for `run`, `report`, `audit` and `release`: the manifest, its template, their hashes,
@@ -130,7 +131,8 @@ struct JobContext: Sendable {
     func lineJob() -> LineJob {
         let template = self.template
         var job = LineJob(
-            name: manifest.job, acceptedChips: manifest.tag == .type2 ? [] : manifest.tag.acceptedChips,
+            name: manifest.job,
+            acceptedChips: manifest.tag == .type2 ? [] : Set(manifest.tag.acceptedChips.map(\.tagChip)),
             lock: manifest.lock == .permanent, tries: manifest.retries + 1,
             onFailure: manifest.onFailure == .burn ? .burn : .reuse,
             signature: SignatureCheck(manifest.security)

@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Provisioning
 import Reports
 import Support
 
@@ -60,6 +61,19 @@ struct PhaseCost: Sendable, Hashable, Codable {
         }
         text += String(format: "  wall %.1f ms", wallSeconds * 1000)
         return text
+    }
+}
+
+extension PhaseCost {
+    /// The pipeline's phases in order (identify, write, verify, lock), those that ran.
+    static func phases(of outcome: TagPipeline.Outcome) -> [PhaseCost] {
+        [Phase.identify, .write, .verify, .lock].compactMap { phase in
+            guard let cost = outcome.phaseCosts[phase] else { return nil }
+            return PhaseCost(
+                name: phase.rawValue, exchanges: cost.exchanges, writes: cost.writes,
+                reactivations: cost.reactivations, airtimeMicroseconds: cost.airtimeMicroseconds,
+                wallSeconds: (outcome.phaseMicroseconds[phase] ?? 0) / 1_000_000)
+        }
     }
 }
 

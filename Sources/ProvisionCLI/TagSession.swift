@@ -99,13 +99,15 @@ struct TagSession: Sendable {
     ///   - timeout: how long to wait for the tag to arrive.
     ///   - context: where operator prompts go (stderr).
     ///   - removalWaitMilliseconds: how long `release` waits for the tag to leave (0: do not wait).
+    ///   - identify: whether to identify first (GET_VERSION `60`); `false` when `body` runs the tag
+    ///     pipeline, which identifies the tag itself.
     ///   - body: the work on the tag.
     /// - Returns: what `body` returned.
     /// - Throws: `CLIError` 69 (no tag), 74 (release failed), 1 for a tag failure (`classified(_:)`),
     ///   or whatever else `body` throws.
     static func withTag<Result: Sendable>(
         on reader: any TagReader, timeout: Duration, context: CommandContext, removalWaitMilliseconds: Int = 0,
-        _ body: (TagSession) async throws -> Result
+        identify: Bool = true, _ body: (TagSession) async throws -> Result
     ) async throws -> Result {
         let err = context.err
         let detected = try await waitForTag(on: reader, timeout: timeout) { err.line("» \($0)") }
@@ -113,6 +115,7 @@ struct TagSession: Sendable {
         do {
             let (identity, cost) = try await reader.withTransceiver { transceiver in
                 let type2 = Type2Tag(transceiver: transceiver)
+                guard identify else { return (Type2Identity?.none, PhaseCost(name: "identify")) }
                 let meter = PhaseMeter(type2)
                 let identity = try meter.run("identify") { try type2.identify() }
                 return (identity, meter.phases.last ?? PhaseCost(name: "identify"))

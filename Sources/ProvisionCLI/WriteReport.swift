@@ -60,7 +60,7 @@ struct WriteReport: Codable, Sendable {
         writtenPages = outcome.writtenPages
         unchangedPages = outcome.skippedPages
         lockWrites = outcome.lockWrites.map { LockWrite(page: $0.page, data: Hex.string($0.data)) }
-        let phases = [session.identifyCost] + outcome.phases
+        let phases = outcome.phases
         self.phases = phases + [PhaseCost.sum(phases)]
         self.wallSeconds = wallSeconds.rounded(.seconds)
     }

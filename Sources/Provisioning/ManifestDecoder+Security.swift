@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 
 /// Decoding of the `keys`, `signature` and `protect` sections.
 extension ManifestDecoder {

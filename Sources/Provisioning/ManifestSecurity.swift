@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 
 /// A manifest's product-authentication settings: named keys, the originality-signature policy and
 /// password protection (`type2-ntag.md` §3.6, §3.8).
@@ -21,15 +22,8 @@ public struct ManifestSecurity: Sendable {
         case readwrite
     }
 
-    /// Where protection starts (`AUTH0`).
-    public enum ProtectionStart: Sendable, Hashable {
-        /// This page and above.
-        case page(Int)
-        /// The first page of the NDEF TLV (page 4).
-        case ndef
-        /// Only the configuration pages: AUTH0 = the CFG0 page (CFG0, CFG1, PWD and PACK need the password).
-        case end
-    }
+    /// Where protection starts (`AUTH0`): the tag family's protection setting.
+    public typealias ProtectionStart = PasswordProtection.Start
 
     /// A `protect` section.
     public struct Protection: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 
 /// One `{{name | filter…}}` in a template string, with where it was written.
 public struct Placeholder: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 
 extension Template {
     /// The value of a name for a row without filters (for `unique`): a field or a built-in known before writing.

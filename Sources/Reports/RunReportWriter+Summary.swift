@@ -60,20 +60,20 @@ extension RunReportWriter {
         var failures: [String: Int] = [:]
         for (failure, count) in figures.failuresByClass { failures[failure.rawValue] = count }
         let summary = SummaryJSON(
-            version: 1, job: report.job, manifest_sha256: report.manifestSHA256,
-            template_sha256: report.templateSHA256, readers: report.readers,
+            version: 1, job: report.job, manifestSHA256: report.manifestSHA256,
+            templateSHA256: report.templateSHA256, readers: report.readers,
             started: report.startedAt.map(timestamp), finished: report.finishedAt.map(timestamp),
             rows: .init(
                 total: report.rows.total, done: report.rows.done, failed: report.rows.failed,
                 burned: report.rows.burned, claimed: report.rows.claimed, pending: report.rows.pending),
-            tags_per_hour: figures.tagsPerHour.rounded(.rate), first_pass_yield: figures.firstPassYield.rounded(.ratio),
-            retries: figures.retries, failures_by_class: failures, phases: phases,
-            exchanges_per_tag: figures.exchangesPerTag.rounded(.mean),
-            measured_ms_per_tag: figures.measuredPerTagMilliseconds.rounded(.milliseconds),
-            airtime_ms_per_tag: figures.airtimePerTagMilliseconds.rounded(.milliseconds),
-            measured_over_airtime: figures.measuredOverAirtime.rounded(.ratio),
+            tagsPerHour: figures.tagsPerHour.rounded(.rate), firstPassYield: figures.firstPassYield.rounded(.ratio),
+            retries: figures.retries, failuresByClass: failures, phases: phases,
+            exchangesPerTag: figures.exchangesPerTag.rounded(.mean),
+            measuredMsPerTag: figures.measuredPerTagMilliseconds.rounded(.milliseconds),
+            airtimeMsPerTag: figures.airtimePerTagMilliseconds.rounded(.milliseconds),
+            measuredOverAirtime: figures.measuredOverAirtime.rounded(.ratio),
             reissued: report.reissues.map {
-                .init(row: $0.row, original_row: $0.original, by: $0.by, detail: $0.detail, at: $0.time.map(timestamp))
+                .init(row: $0.row, originalRow: $0.original, by: $0.by, detail: $0.detail, at: $0.time.map(timestamp))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -86,25 +86,43 @@ extension RunReportWriter {
     }
 }
 
-/// The shape of `summary.json` (snake_case keys are the documented contract).
+/// The shape of `summary.json` (snake_case keys are the documented contract, spelled in `CodingKeys`).
 private struct SummaryJSON: Encodable {
     struct Rows: Encodable { var total, done, failed, burned, claimed, pending: Int }
     var version: Int
-    var job, manifest_sha256, template_sha256: String
+    var job, manifestSHA256, templateSHA256: String
     var readers: [String]
     var started, finished: String?
     var rows: Rows
-    var tags_per_hour, first_pass_yield: Double
+    var tagsPerHour, firstPassYield: Double
     var retries: Int
-    var failures_by_class: [String: Int]
+    var failuresByClass: [String: Int]
     var phases: [String: [String: Double]]
-    var exchanges_per_tag, measured_ms_per_tag: Double
-    var airtime_ms_per_tag, measured_over_airtime: Double?
+    var exchangesPerTag, measuredMsPerTag: Double
+    var airtimeMsPerTag, measuredOverAirtime: Double?
     struct Reissued: Encodable {
-        var row, original_row: Int
+        var row, originalRow: Int
         var by, detail: String
         var at: String?
+
+        enum CodingKeys: String, CodingKey {
+            case row, by, detail, at
+            case originalRow = "original_row"
+        }
     }
     /// Rows issued again for destroyed tags (added in schema 5; empty when none).
     var reissued: [Reissued]
+
+    enum CodingKeys: String, CodingKey {
+        case version, job, readers, started, finished, rows, retries, phases, reissued
+        case manifestSHA256 = "manifest_sha256"
+        case templateSHA256 = "template_sha256"
+        case tagsPerHour = "tags_per_hour"
+        case firstPassYield = "first_pass_yield"
+        case failuresByClass = "failures_by_class"
+        case exchangesPerTag = "exchanges_per_tag"
+        case measuredMsPerTag = "measured_ms_per_tag"
+        case airtimeMsPerTag = "airtime_ms_per_tag"
+        case measuredOverAirtime = "measured_over_airtime"
+    }
 }

@@ -71,13 +71,13 @@ import Testing
         #expect(second.row == 2)
         #expect(await ledger.unsyncedCommitCount == 3)
         let ticket = ledger.syncInBackground()
-        try ticket.wait()
+        try await ticket.wait()
         #expect(ticket.isComplete)
         #expect((ticket.syncDuration ?? .seconds(-1)) >= .zero)
         #expect(await ledger.unsyncedCommitCount == 0)
         // Nothing left to sync: the ticket finishes without a sync.
         let idle = ledger.syncInBackground()
-        try idle.wait()
+        try await idle.wait()
         #expect(await ledger.unsyncedCommitCount == 0)
         // A deferred claim that finds no row wrote nothing and counts nothing.
         _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(3), durability: .deferred)

@@ -184,7 +184,7 @@ import Testing
         #expect(locks.compactMap { $0["data"] as? String } == ["E1 10 12 0F", "00 00 FF FF", "FF 0F 3F 00"])
         let phases = try #require(report["phases"] as? [[String: Any]])
         #expect(
-            phases.compactMap { $0["name"] as? String } == ["identify", "check", "write", "verify", "lock", "total"])
+            phases.compactMap { $0["name"] as? String } == ["identify", "write", "verify", "lock", "total"])
         let exchanges = phases.compactMap { $0["exchanges"] as? Int }
         #expect(exchanges.dropLast().reduce(0, +) == exchanges.last)
         #expect(phases.allSatisfy { ($0["airtimeMicroseconds"] as? Double ?? 0) > 0 })

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 import Provisioning
 import Testing
 

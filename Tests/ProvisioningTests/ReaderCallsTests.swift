@@ -55,7 +55,7 @@ private final class HiccupLog: Sendable {
 
 @Suite struct ReaderCallsTests {
     private static func calls(_ reader: any TagReader, log: HiccupLog) -> ReaderCalls {
-        ReaderCalls(reader: reader, settings: WorkerSettings(), shouldStop: { false }) { log.add($0) }
+        ReaderCalls(reader: reader, settings: WorkerSettings(), shouldStop: { false }, hiccup: { log.add($0) })
     }
 
     @Test func hiccupsAreTriedAgainUpToTheLimit() async throws {

@@ -61,22 +61,23 @@ struct LockCommand: Command {
         let timeout = try TagSession.timeout(args)
         let reader = try await TagSession.openReader(spec: args.value("reader"))
         let confirmed = args.flag("yes")
-        let outcome = try await TagSession.withTag(on: reader, timeout: timeout, context: context) {
-            session -> Outcome? in
-            let chip = session.identity.chip?.displayName ?? "generic Type 2"
+        let outcome = try await TagSession.withTag(
+            on: reader, timeout: timeout, context: context, identify: !confirmed
+        ) { session -> Outcome? in
             if !confirmed {
+                let chip = session.identity.chip?.displayName ?? "generic Type 2"
                 context.err.write(
-                    "About to lock tag \(session.uidHex) (\(chip)) on \(reader.name) PERMANENTLY: it can never be written again.\n"
-                        + "Type LOCK to continue: ")
+                    "About to lock tag \(session.uidHex) (\(chip)) on \(reader.name) PERMANENTLY: "
+                        + "it can never be written again.\n" + "Type LOCK to continue: ")
                 guard context.readStandardInputLine()?.trimmingCharacters(in: .whitespaces) == "LOCK" else {
                     return nil
                 }
             }
-            let identity = session.identity
-            let identifyCost = session.identifyCost
+            let detected = session.detected
+            let identifyCost = confirmed ? nil : session.identifyCost
             return try await reader.withTransceiver { transceiver in
-                var outcome = perform(Type2Tag(transceiver: RecordingTransceiver(transceiver), identity: identity))
-                outcome.phases.insert(identifyCost, at: 0)
+                var outcome = perform(RecordingTransceiver(transceiver), detected: detected)
+                if let identifyCost { outcome.phases.insert(identifyCost, at: 0) }
                 return outcome
             }
         }
@@ -92,28 +93,16 @@ struct LockCommand: Command {
         return .success
     }
 
-    /// The lock sequence with read-back, on the reader's queue; tag failures end up in `failure`.
-    static func perform(_ tag: Type2Tag) -> Outcome {
-        let meter = PhaseMeter(tag)
+    /// The pipeline's lock-only plan on the reader's queue: identify (with the identity cross-check), the
+    /// chip-correct lock and its read-back; tag failures end up in `failure`.
+    static func perform(_ recorder: RecordingTransceiver, detected: DetectedTag) -> Outcome {
+        let plan = TagPipeline.Plan(message: [], acceptedChips: [], lock: true, uid: detected.uid, mode: .lockOnly)
+        let result = TagPipeline.run(plan, on: recorder, activation: detected)
         var outcome = Outcome()
-        do {
-            try meter.run("lock") {
-                try tag.writeLock()
-                let (status, _) = try tag.queryNDEFStatus()
-                if status == .readWrite {
-                    throw Type2Error(.lockFailed, "the tag still reports NDEF status readWrite after locking")
-                }
-            }
-            var pages = [2, 3]
-            if let page = tag.chip?.dynamicLockPage { pages.append(page) }
-            outcome.readBack = pages.compactMap { page in tag.cachedPage(page).map { (page, $0) } }
-        } catch {
-            let failure = CycleFailure(classifying: error, phase: .lock)
-            outcome.failure = (failure.failureClass.rawValue, failure.detail)
-        }
-        let writes = (tag.transceiver as? RecordingTransceiver)?.writes ?? []
-        outcome.writes = writes.map { PageWrite(page: $0.page, data: $0.data) }
-        outcome.phases = meter.phases
+        outcome.readBack = result.lockReadBack.map { ($0.unit, $0.bytes) }
+        if let failure = result.failure { outcome.failure = (failure.failureClass.rawValue, failure.detail) }
+        outcome.writes = recorder.writes.map { PageWrite(page: $0.page, data: $0.data) }
+        outcome.phases = PhaseCost.phases(of: result)
         return outcome
     }
 }

@@ -7,23 +7,26 @@ struct AppendRequest: Sendable {
     /// Whether unreadable or non-NDEF existing content is replaced by the new records alone.
     var replace: Bool
 
-    /// Reads the tag's NDEF message (READ/FAST_READ of the TLV detection found) and returns the combined
-    /// message and the original (`[]` for an empty tag or replaced content).
+    /// The combined message and the original (`[]` for an empty tag or replaced content), from what the
+    /// pipeline's read step found.
     ///
-    /// - Throws: `Type2Error`/`CycleFailure` `.notNDEF` for unreadable or non-NDEF content without
-    ///   `replace`; `TransportError` as the reads throw it.
-    func combine(_ tag: Type2Tag, status: NDEFStatus, new: [UInt8]) throws -> (message: [UInt8], original: [UInt8]) {
+    /// - Throws: `CycleFailure` `.notNDEF` for unreadable or non-NDEF content without `replace`, the read's
+    ///   own failure for a transport class, and `AppendMessage`'s error for records that cannot combine.
+    func combine(
+        _ reading: Result<TagPipeline.Reading, CycleFailure>, new: [UInt8]
+    ) throws -> (message: [UInt8], original: [UInt8]) {
         let original: [UInt8]
-        do {
-            original = try tag.readNDEF()
-        } catch let error as TransportError {
-            throw error
-        } catch {
+        switch reading {
+        case .success(let found):
+            original = found.message
+        case .failure(let failure) where failure.failureClass == .notNDEF || failure.failureClass == .transport:
             if replace { return (new, []) }
-            throw Type2Error(
-                .notNDEF,
-                "the tag's existing content cannot be read as NDEF (\(error)); --replace writes the new "
+            throw CycleFailure(
+                .notNDEF, phase: .identify,
+                "the tag's existing content cannot be read as NDEF (\(failure.detail)); --replace writes the new "
                     + "records alone")
+        case .failure(let failure):
+            throw failure
         }
         do {
             return (try AppendMessage.combine(original: original, new: new), original)

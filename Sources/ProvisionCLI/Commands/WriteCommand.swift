@@ -71,6 +71,8 @@ struct WriteCommand: Command {
         /// With --append: the message found on the tag (`[]`: empty), and the combined message written.
         var original: [UInt8]?
         var message: [UInt8]?
+        /// The chip the pipeline identified.
+        var chip: TagChip?
     }
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
@@ -86,13 +88,13 @@ struct WriteCommand: Command {
         let lock = args.flag("lock")
         let clock = ContinuousClock()
         let start = clock.now
-        let (session, outcome) = try await TagSession.withTag(on: reader, timeout: timeout, context: context) {
-            session in
-            let identity = session.identity
+        let (session, outcome) = try await TagSession.withTag(
+            on: reader, timeout: timeout, context: context, identify: false
+        ) { session in
+            let detected = session.detected
             let outcome = try await reader.withTransceiver { transceiver in
                 perform(
-                    Type2Tag(transceiver: RecordingTransceiver(transceiver), identity: identity), message: bytes,
-                    lock: lock, uid: session.detected.uid, append: append)
+                    RecordingTransceiver(transceiver), detected: detected, message: bytes, lock: lock, append: append)
             }
             return (session, outcome)
         }
@@ -141,105 +143,58 @@ struct WriteCommand: Command {
         }
     }
 
-    /// Check → write → verify → (lock), on the reader's queue.
-    ///
-    /// The check includes the identity cross-check of `type2-ntag.md` §11 that `run` makes (`uid` is
-    /// the anticollision UID): a clone is refused as `identityMismatch` before any WRITE. Tag failures
-    /// end up in `failure` with their class; the phases done so far are kept.
+    /// The tag pipeline `run` uses, for one tag without a ledger row: identify (with the identity
+    /// cross-check that refuses a clone as `identityMismatch` before any WRITE) → status and capacity →
+    /// write → read back → (lock), on the reader's queue. With `append`, the pipeline's read step first
+    /// fetches the tag's message. Tag failures end up in `failure` with their class.
     static func perform(
-        _ tag: Type2Tag, message requested: [UInt8], lock: Bool, uid: [UInt8], append: AppendRequest? = nil
+        _ recorder: RecordingTransceiver, detected: DetectedTag, message requested: [UInt8], lock: Bool,
+        append: AppendRequest? = nil
     ) -> Outcome {
-        var message = requested
-        let meter = PhaseMeter(tag)
         var outcome = Outcome()
-        let recorder = tag.transceiver as? RecordingTransceiver
-        var writesBeforeWrite: Int?
-        do {
-            let mask = try meter.run("check") { () throws -> [Range<Int>] in
-                var configuration: Type2Configuration?
-                if tag.chip != nil {
-                    configuration = try tag.readConfiguration()
-                    try tag.readHeader()  // pages 0–4 in one FAST_READ: identity bytes, CC, TLV head
-                }
-                let anomalies = IdentityCheck.refusable(
-                    try tag.identityAnomalies(anticollisionUID: uid.count == 7 ? uid : nil), chip: tag.chip,
-                    uid0: tag.cachedPage(0)?.first)
-                if !anomalies.isEmpty { throw IdentityCheck.failure(anomalies) }
-                let (status, capacity) = try tag.queryNDEFStatus()
-                outcome.capacity = capacity
-                switch status {
-                case .notSupported:
-                    let cc = tag.cachedPage(3).map { Hex.string($0) } ?? "unreadable"
-                    throw Type2Error(.notNDEF, "the tag is not NDEF formatted (CC \(cc)); format it first")
-                case .readOnly:
-                    throw Type2Error(.readOnly, "the tag is read-only (CC or lock bits)")
-                case .readWrite:
-                    break
-                }
-                if let append {
-                    (message, outcome.original) = try append.combine(tag, status: status, new: message)
-                    outcome.message = message
-                }
-                if let chip = tag.chip, let configuration, configuration.isPasswordProtected(on: chip) {
-                    throw Type2Error(
-                        .readOnly,
-                        "pages from \(InspectCommand.pageName(Int(configuration.auth0))) need a password (AUTH0); "
-                            + "this command has none"
-                    )
-                }
-                guard message.count <= capacity else {
-                    throw Type2Error(
-                        .capacity, "the message has \(message.count) bytes; this tag holds at most \(capacity)")
-                }
-                return configuration.map(mirrorMask) ?? []
+        var message = requested
+        var readPhases: [PhaseCost] = []
+        if let append {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let reading = TagPipeline.read(on: recorder, activation: detected)
+            readPhases = [
+                PhaseCost(
+                    name: "read", exchanges: recorder.exchanges, reactivations: recorder.reactivations,
+                    airtimeMicroseconds: nil, wallSeconds: (clock.now - start).seconds)
+            ]
+            do {
+                (message, outcome.original) = try append.combine(reading, new: requested)
+                outcome.message = message
+            } catch let failure as CycleFailure {
+                outcome.failure = (failure.failureClass.rawValue, failure.detail)
+                outcome.phases = readPhases
+                return outcome
+            } catch {
+                let failure = CycleFailure(classifying: error, phase: .identify)
+                outcome.failure = (failure.failureClass.rawValue, failure.detail)
+                outcome.phases = readPhases
+                return outcome
             }
-            writesBeforeWrite = recorder?.writes.count
-            let result = try meter.run("write") { try tag.writeNDEF(message) }
-            outcome.writtenPages = result.writtenPages
-            outcome.skippedPages = result.skippedPages
-            try meter.run("verify") { try tag.verify(result, ignoring: mask) }
-            if lock {
-                let before = (tag.transceiver as? RecordingTransceiver)?.writes.count ?? 0
-                try meter.run("lock") {
-                    try tag.writeLock()
-                    let (status, _) = try tag.queryNDEFStatus()
-                    guard status == .readOnly else {
-                        throw Type2Error(.lockFailed, "the tag still reports NDEF status \(status) after locking")
-                    }
-                }
-                let writes = (tag.transceiver as? RecordingTransceiver)?.writes ?? []
-                outcome.lockWrites = writes.dropFirst(before).map {
-                    LockCommand.PageWrite(page: $0.page, data: $0.data)
-                }
-            }
-        } catch let failure as CycleFailure {
-            outcome.failure = (failure.failureClass.rawValue, failure.detail)
-        } catch {
-            // A failed write still reports every page it wrote (acknowledged WRITEs, in order).
-            if let writesBeforeWrite, outcome.writtenPages.isEmpty, let recorder {
-                outcome.writtenPages = recorder.writes.dropFirst(writesBeforeWrite).map(\.page)
-            }
-            let phase: Phase =
-                switch meter.phases.last?.name {
-                case "write": .write
-                case "verify": .verify
-                case "lock": .lock
-                default: .identify
-                }
-            let failure = CycleFailure(classifying: error, phase: phase)
-            outcome.failure = (failure.failureClass.rawValue, failure.detail)
         }
-        outcome.phases = meter.phases
+        let writesBefore = recorder.writes.count
+        let plan = TagPipeline.Plan(message: message, acceptedChips: [], lock: lock, uid: detected.uid)
+        let result = TagPipeline.run(plan, on: recorder, activation: detected)
+        outcome.chip = result.chip
+        outcome.capacity = result.capacity
+        let lockWrites = result.phaseCosts[.lock]?.writes ?? 0
+        let writes = recorder.writes.dropFirst(writesBefore)
+        if let written = result.written {
+            outcome.writtenPages = written.writtenPages
+            outcome.skippedPages = written.skippedPages
+        } else {
+            // A failed write still reports every page it wrote (acknowledged WRITEs, in order).
+            outcome.writtenPages = writes.dropLast(lockWrites).map(\.page)
+        }
+        outcome.lockWrites = writes.suffix(lockWrites).map { LockCommand.PageWrite(page: $0.page, data: $0.data) }
+        if let failure = result.failure { outcome.failure = (failure.failureClass.rawValue, failure.detail) }
+        outcome.phases = readPhases + PhaseCost.phases(of: result)
         return outcome
-    }
-
-    /// The UID/counter mirror window (`type2-ntag.md` §6): READ answers show ASCII there, not EEPROM.
-    static func mirrorMask(_ configuration: Type2Configuration) -> [Range<Int>] {
-        let conf = configuration.mirror >> 6
-        guard conf != 0, configuration.mirrorPage >= 4 else { return [] }
-        let length = conf == 1 ? 14 : conf == 2 ? 6 : 21
-        let start = Int(configuration.mirrorPage) * 4 + Int(configuration.mirror >> 4 & 0x03)
-        return [start..<start + length]
     }
 
     private static func report(
@@ -259,7 +214,7 @@ struct WriteCommand: Command {
         for (index, record) in message.records.enumerated() {
             out.line("  " + NDEFCommand.describe(record, index: index))
         }
-        let chip = session.identity.chip?.displayName ?? "generic Type 2"
+        let chip = outcome.chip?.displayName ?? "generic Type 2"
         out.line("Tag       \(session.uidHex) on \(session.reader.name), \(chip), capacity \(outcome.capacity) bytes")
         if let failure = outcome.failure {
             out.line("Outcome   FAILED \(failure.failureClass): \(failure.message)")
@@ -273,7 +228,7 @@ struct WriteCommand: Command {
                     ? "" : "; unchanged \(outcome.skippedPages.map(InspectCommand.pageName).joined(separator: " "))"))
         for write in outcome.lockWrites { out.line("Lock      \(write.line)") }
         out.line("Phases")
-        let phases = [session.identifyCost] + outcome.phases
+        let phases = outcome.phases
         for phase in phases + [PhaseCost.sum(phases)] { out.line("  " + phase.line) }
         out.line(String(format: "Wall time %.1f ms (waiting for the tag included)", wallSeconds * 1000))
     }

@@ -1,3 +1,5 @@
+import NFCTags
+
 /// The mirror window in a message read back from a tag.
 extension MirrorPlan {
     /// Where the window sits in the NDEF message written from page 4 (the inverse of

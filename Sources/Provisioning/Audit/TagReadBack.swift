@@ -107,7 +107,7 @@ public struct TagReadBack: Sendable, Hashable {
         if let anticollisionUID, let page0 = tag.cachedPage(0), tag.cachedPage(1) != nil, tag.cachedPage(2) != nil,
             let found = try? tag.identityAnomalies(anticollisionUID: anticollisionUID)  // cached: sends nothing
         {
-            result.identityAnomalies = IdentityCheck.refusable(found, chip: result.chip, uid0: page0.first)
+            result.identityAnomalies = Type2FamilyTag.refusable(found, chip: result.chip, uid0: page0.first)
         }
         result.exchanges = tag.total.exchanges
         return result

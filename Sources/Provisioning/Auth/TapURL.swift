@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 
 /// A tap URL taken apart along the template string it was rendered from (for `provision verify-url`).
 ///

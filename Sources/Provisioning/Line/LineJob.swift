@@ -18,7 +18,7 @@ public struct LineJob: Sendable {
     /// The job name (the ledger key).
     public var name: String
     /// Chips the job accepts (empty: any Type 2 tag).
-    public var acceptedChips: Set<ChipModel>
+    public var acceptedChips: Set<TagChip>
     /// Whether tags are locked permanently after verify.
     public var lock: Bool
     /// Tries per tag while it stays in the field (1 = no retry; a manifest's `retries` + 1).
@@ -42,7 +42,7 @@ public struct LineJob: Sendable {
 
     /// Creates a job description.
     public init(
-        name: String, acceptedChips: Set<ChipModel>, lock: Bool, tries: Int, onFailure: FailurePolicy,
+        name: String, acceptedChips: Set<TagChip>, lock: Bool, tries: Int, onFailure: FailurePolicy,
         signature: SignatureCheck? = nil, render: @escaping Renderer
     ) {
         self.signature = signature

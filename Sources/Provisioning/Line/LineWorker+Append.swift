@@ -13,8 +13,11 @@ extension LineWorker {
     ) async throws -> Result<[UInt8], CycleFailure> {
         var original = claim.originalMessage
         if original == nil {
-            let read = await readExistingMessage()
-            guard case .success(let bytes) = read else { return read }
+            let bytes: [UInt8]
+            switch await readExistingMessage() {
+            case .success(let reading): bytes = reading.message
+            case .failure(let failure): return .failure(failure)
+            }
             original = try await ledger.recordOriginalMessage(job: job.name, row: claim.row, uid: uid, message: bytes)
         }
         do {
@@ -24,10 +27,10 @@ extension LineWorker {
         }
     }
 
-    /// The tag's NDEF message through one reader cycle (`TagCycle.existingMessage`).
-    private func readExistingMessage() async -> Result<[UInt8], CycleFailure> {
+    /// The tag's NDEF message through one reader call (the pipeline's read step).
+    private func readExistingMessage() async -> Result<TagPipeline.Reading, CycleFailure> {
         do {
-            return try await reader.withTransceiver { TagCycle.existingMessage(on: $0) }
+            return try await reader.withTransceiver { TagPipeline.read(on: $0) }
         } catch {
             return .failure(CycleFailure(classifying: error, phase: .identify))
         }

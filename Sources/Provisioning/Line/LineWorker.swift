@@ -4,7 +4,6 @@ import Ledger
 import NDEF
 import NFCTags
 import Support
-import Synchronization
 
 /// One reader's loop over a job: detect → claim → write → verify → lock → commit → removal, recording
 /// every attempt in the ledger. Several workers (one per reader, each with its own ledger connection)
@@ -187,12 +186,12 @@ public struct LineWorker: Sendable {
         while true {
             attempt += 1
             let attemptStart = Date()
-            let plan = TagCycle.Plan(
+            let plan = TagPipeline.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
                 signature: job.signature, uid: uid, identityCheck: job.identityCheck,
                 protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror,
                 writeGate: gate)
-            let outcome = try await cycle(plan)
+            let outcome = try await TagPipeline.run(plan, on: reader, activation: detected)
             // The claim could not be made durable: nothing was written; the ledger cannot record, stop the line.
             if let failure = outcome.gateFailure { throw failure }
             if attempt == 1 {
@@ -208,7 +207,7 @@ public struct LineWorker: Sendable {
             guard let failure = outcome.failure else {
                 let ledgerStart = clock.now
                 let tag = TagRecord(
-                    uid: uid, chip: outcome.chip?.rawValue ?? "type2", bytesSHA256: Digest.sha256(message),
+                    uid: uid, chip: outcome.chip?.id ?? "type2", bytesSHA256: Digest.sha256(message),
                     byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
                     writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint)
                 let record = AttemptRecord(
@@ -266,35 +265,6 @@ public struct LineWorker: Sendable {
             uid: uid, row: row, reader: readerName, outcome: .failed, failureClass: failure.failureClass.rawValue,
             failureDetail: failure.detail, phase: failure.phase.rawValue, page: failure.page, durations: durations,
             exchanges: exchanges, modelledAirtimeMicroseconds: airtime, startedAt: started, finishedAt: Date())
-    }
-
-    /// Runs one tag cycle through the reader. A reader that finds its tag gone around the cycle
-    /// (`TransportError.tagLost` from `withTransceiver` itself: no tag selected, or — PC/SC — the UID
-    /// re-read after a write differs, another tag having taken its place) ends the cycle as `tagLost`:
-    /// never committed, the claim kept for the UID. Other reader errors stop the worker.
-    private func cycle(_ plan: TagCycle.Plan) async throws -> TagCycle.Outcome {
-        let finished = Mutex<TagCycle.Outcome?>(nil)
-        do {
-            return try await reader.withTransceiver { transceiver in
-                let outcome = TagCycle.run(plan, on: transceiver)
-                finished.withLock { $0 = outcome }
-                return outcome
-            }
-        } catch TransportError.tagLost {
-            guard var outcome = finished.withLock({ $0 }), outcome.failure?.failureClass != .tagLost else {
-                if let outcome = finished.withLock({ $0 }) { return outcome }
-                return TagCycle.Outcome(
-                    failure: CycleFailure(.tagLost, phase: .identify, "tag left the field"), chip: nil,
-                    wroteSomething: false, alreadyWritten: false, locked: false, phaseMicroseconds: [:],
-                    exchanges: 0, airtimeMicroseconds: nil)
-            }
-            let phase = outcome.failure?.phase ?? (plan.lock ? .lock : .verify)
-            outcome.failure = CycleFailure(
-                .tagLost, phase: phase, "the reader found another tag (or none) after the cycle; not committed")
-            // The write may have reached either tag: keep the claim with this UID.
-            outcome.wroteSomething = true
-            return outcome
-        }
     }
 
     /// Claims a row for `uid` (the ledger's atomic claim), keeping the error for the caller to sort.

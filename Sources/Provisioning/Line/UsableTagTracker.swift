@@ -11,7 +11,7 @@ final class UsableTagTracker: Sendable {
     private struct State {
         var lastUsable: ContinuousClock.Instant
         var wrongChipRun = 0
-        var lastWrongChip: ChipModel?
+        var lastWrongChip: TagChip?
         var lastWasUsable = true
     }
 
@@ -42,7 +42,7 @@ final class UsableTagTracker: Sendable {
     var wrongChipRun: Int { state.withLock { $0.wrongChipRun } }
 
     /// Records a wrong chip (`seen`, when identified).
-    func wrongChip(_ seen: ChipModel?) {
+    func wrongChip(_ seen: TagChip?) {
         state.withLock {
             $0.wrongChipRun += 1
             $0.lastWasUsable = false
@@ -51,5 +51,5 @@ final class UsableTagTracker: Sendable {
     }
 
     /// The chip of the last wrong-chip tag, if it was identified.
-    var lastWrongChip: ChipModel? { state.withLock { $0.lastWrongChip } }
+    var lastWrongChip: TagChip? { state.withLock { $0.lastWrongChip } }
 }

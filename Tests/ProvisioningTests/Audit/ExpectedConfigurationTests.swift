@@ -92,7 +92,7 @@ private func configuration(
                 == ["MIRROR_BYTE expected 2, found 1 (MIRROR 50)", "MIRROR_PAGE expected 05, found 06"])
     }
 
-    /// What `run` programs (TagCycle with the same plans) reads back as expected: no difference.
+    /// What `run` programs (TagPipeline with the same plans) reads back as expected: no difference.
     @Test(arguments: [
         ManifestSecurity.Protection(key: "brand", auth0: .ndef, access: .write, authLimit: 2),
         ManifestSecurity.Protection(key: "brand", auth0: .page(0x10), access: .readwrite, authLimit: 7),
@@ -102,8 +102,8 @@ private func configuration(
         let emulator = try NTAGEmulator(chip: .ntag215, uid: uid)
         _ = emulator.activate()
         let plan = ProtectionPlan(settings, key: key, uid: uid)
-        let outcome = TagCycle.run(
-            TagCycle.Plan(
+        let outcome = TagPipeline.run(
+            TagPipeline.Plan(
                 message: mirrored.message, acceptedChips: [.ntag215], lock: false, uid: uid, protection: plan,
                 mirror: mirrored.plan),
             on: EmulatorTransceiver(tag: emulator))

@@ -1,4 +1,5 @@
 import NDEF
+import NFCTags
 import Provisioning
 import Testing
 

@@ -22,8 +22,8 @@ import Testing
         return CommandLog(EmulatorTransceiver(tag: tag))
     }
 
-    static func plan(_ policy: IdentityCheck = .refuse) -> TagCycle.Plan {
-        TagCycle.Plan(message: message, acceptedChips: [.ntag215], lock: true, uid: uid, identityCheck: policy)
+    static func plan(_ policy: IdentityCheck = .refuse) -> TagPipeline.Plan {
+        TagPipeline.Plan(message: message, acceptedChips: [.ntag215], lock: true, uid: uid, identityCheck: policy)
     }
 
     @Test(arguments: [
@@ -34,7 +34,7 @@ import Testing
     ])
     func cloneIsRefusedBeforeAnyWrite(fault: IdentityFault, detail: String) throws {
         let log = try Self.tag(fault)
-        let outcome = TagCycle.run(Self.plan(), on: log)
+        let outcome = TagPipeline.run(Self.plan(), on: log)
         let failure = try #require(outcome.failure)
         #expect(failure.failureClass == .identityMismatch)
         #expect(failure.phase == .identify)
@@ -50,13 +50,14 @@ import Testing
     @Test func genuineTagCostsNoExtraExchange() throws {
         for chip in [ChipModel.ntag215, .ntag213] {
             let genuine = try Self.tag(nil, chip: chip)
-            let plan = TagCycle.Plan(message: Self.message, acceptedChips: [chip], lock: true, uid: Self.uid)
-            let outcome = TagCycle.run(plan, on: genuine)
+            let plan = TagPipeline.Plan(message: Self.message, acceptedChips: [chip.tagChip], lock: true, uid: Self.uid)
+            let outcome = TagPipeline.run(plan, on: genuine)
             #expect(outcome.failure == nil)
             #expect(outcome.identityAnomalies == nil)
             // Same count as without any anticollision UID to compare with (the check reads nothing).
             let unchecked = try Self.tag(nil, chip: chip)
-            let without = TagCycle.run(.init(message: Self.message, acceptedChips: [chip], lock: true), on: unchecked)
+            let without = TagPipeline.run(
+                .init(message: Self.message, acceptedChips: [chip.tagChip], lock: true), on: unchecked)
             #expect(outcome.exchanges == without.exchanges)
             #expect(genuine.commands == unchecked.commands)
             #expect(!genuine.commands.contains([0x30, 0x00]), "pages 0–2 come from the FAST_READ, not READ 00")
@@ -65,7 +66,7 @@ import Testing
 
     @Test func recordPolicyKeepsTheAnomalyAndWrites() throws {
         let log = try Self.tag(.bcc1)
-        let outcome = TagCycle.run(Self.plan(.record), on: log)
+        let outcome = TagPipeline.run(Self.plan(.record), on: log)
         #expect(outcome.failure == nil)
         #expect(outcome.locked)
         #expect(outcome.identityAnomalies == "BCC1 is A8, expected A9 (UID3 ^ UID4 ^ UID5 ^ UID6)")
@@ -77,8 +78,8 @@ import Testing
         let plain = PlainPath(EmulatorTransceiver(tag: tag))
         let log = CommandLog(plain)
         let other: [UInt8] = [0x04, 0x51, 0x7C, 0x00, 0x00, 0x00, 0x01]
-        let plan = TagCycle.Plan(message: Self.message, acceptedChips: [], lock: false, uid: other)
-        let outcome = TagCycle.run(plan, on: log)
+        let plan = TagPipeline.Plan(message: Self.message, acceptedChips: [], lock: false, uid: other)
+        let outcome = TagPipeline.run(plan, on: log)
         #expect(outcome.failure?.failureClass == .identityMismatch)
         #expect(log.commands == [[0x30, 0x00], [0x30, 0x04]], "NDEF detection's READ 00 and READ 04, nothing more")
     }
@@ -86,10 +87,10 @@ import Testing
     @Test func onlyRefusableAnomaliesAreActedOn() {
         let all: [UIDAnomaly] = [.notNXP(0x05), .internalByte(0x00), .bcc0(found: 0, expected: 1)]
         // A generic tag from another maker: UID0 and INT are its own business; the BCC is not.
-        #expect(IdentityCheck.refusable(all, chip: nil, uid0: 0x05) == [.bcc0(found: 0, expected: 1)])
+        #expect(Type2FamilyTag.refusable(all, chip: nil, uid0: 0x05) == [.bcc0(found: 0, expected: 1)])
         // An NXP tag (named by GET_VERSION or by UID0 = 04) must have INT = 48.
-        #expect(IdentityCheck.refusable(all, chip: .ntag215, uid0: 0x05).count == 2)
-        #expect(IdentityCheck.refusable([.internalByte(0x00)], chip: nil, uid0: 0x04) == [.internalByte(0x00)])
+        #expect(Type2FamilyTag.refusable(all, chip: .ntag215, uid0: 0x05).count == 2)
+        #expect(Type2FamilyTag.refusable([.internalByte(0x00)], chip: nil, uid0: 0x04) == [.internalByte(0x00)])
     }
 
     @Test func mismatchIsTriedTwiceAtMostWhateverTheRetries() {

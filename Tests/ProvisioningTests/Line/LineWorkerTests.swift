@@ -12,7 +12,7 @@ import Testing
 /// A job of `rows` rows whose message is a URI with the row, the UID and the claim time.
 private func makeJob(
     _ name: String, lock: Bool = true, retries: Int = 2, onFailure: LineJob.FailurePolicy = .reuse,
-    chips: Set<ChipModel> = [.ntag215]
+    chips: Set<TagChip> = [.ntag215]
 ) -> LineJob {
     LineJob(name: name, acceptedChips: chips, lock: lock, tries: retries, onFailure: onFailure) {
         row, fields, uid, time in

@@ -11,15 +11,15 @@ private let message: [UInt8] = [0xD1, 0x01, 0x05, 0x55, 0x04, 0x61, 0x2E, 0x63, 
 
 private func programmed(
     _ settings: ManifestSecurity.Protection, activation: EmulatorConfiguration.ConfigActivation
-) throws -> (NTAGEmulator, TagCycle.Outcome) {
+) throws -> (NTAGEmulator, TagPipeline.Outcome) {
     var configuration = EmulatorConfiguration()
     configuration.configActivation = activation
     let tag = try NTAGEmulator(chip: .ntag213, uid: uid, configuration: configuration)
     _ = tag.activate()
-    let plan = TagCycle.Plan(
+    let plan = TagPipeline.Plan(
         message: message, acceptedChips: [.ntag213], lock: false, uid: uid,
         protection: ProtectionPlan(settings, key: key, uid: uid))
-    return (tag, TagCycle.run(plan, on: EmulatorTransceiver(tag: tag)))
+    return (tag, TagPipeline.run(plan, on: EmulatorTransceiver(tag: tag)))
 }
 
 @Suite struct TagCycleProtectionTests {

@@ -20,7 +20,7 @@ private func message(bytes count: Int) -> [UInt8] {
     let transceiver = try emulator(.ntag215)
     let bytes = message(bytes: 60)
     #expect(bytes.count == 60)
-    let outcome = TagCycle.run(.init(message: bytes, acceptedChips: [.ntag215], lock: true), on: transceiver)
+    let outcome = TagPipeline.run(.init(message: bytes, acceptedChips: [.ntag215], lock: true), on: transceiver)
     #expect(outcome.failure == nil)
     #expect(outcome.locked)
     // GET_VERSION, READ 82 (lock page, CFG0, CFG1), FAST_READ 00–04; TLV 03 3C + 60 bytes + FE = 63
@@ -34,7 +34,8 @@ private func message(bytes count: Int) -> [UInt8] {
 @Test func identifyChecksTheConfigurationAndReadsTheHeaderInOneFastRead() throws {
     for (chip, lockPage, header) in [(ChipModel.ntag215, 0x82, 0x04), (.ntag213, 0x28, 0x05)] {
         let log = CommandLog(try emulator(chip))
-        let outcome = TagCycle.run(.init(message: message(bytes: 30), acceptedChips: [chip], lock: true), on: log)
+        let outcome = TagPipeline.run(
+            .init(message: message(bytes: 30), acceptedChips: [chip.tagChip], lock: true), on: log)
         #expect(outcome.failure == nil)
         #expect(Array(log.commands.prefix(3)) == [[0x60], [0x30, UInt8(lockPage)], [0x3A, 0x00, UInt8(header)]])
         #expect(log.commands[3].first == 0xA2, "the first WRITE follows at once: no READ 00, no READ 04")
@@ -47,7 +48,7 @@ private func message(bytes count: Int) -> [UInt8] {
     let transceiver = try emulator(.ntag215)
     // CFG0 (page 83h) with AUTH0 = 10h: pages from 10h on need the password.
     _ = try transceiver.transceive([0xA2, 0x83, 0x04, 0x00, 0x00, 0x10], timeoutMilliseconds: 10)
-    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true), on: transceiver)
+    let outcome = TagPipeline.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true), on: transceiver)
     #expect(outcome.failure?.failureClass == .readOnly)
     #expect(outcome.failure?.detail.contains("AUTH0") == true)
     #expect(outcome.failure?.phase == .identify)
@@ -81,7 +82,7 @@ private final class FailingCommand: Transceiver {
     _ = try transceiver.transceive([0xA2, 0x84, 0x80, 0x00, 0x00, 0x00], timeoutMilliseconds: 10)
     _ = try transceiver.transceive([0xA2, 0x83, 0x04, 0x00, 0x00, 0x04], timeoutMilliseconds: 10)
     try transceiver.reactivate()
-    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true), on: transceiver)
+    let outcome = TagPipeline.run(.init(message: message(bytes: 60), acceptedChips: [], lock: true), on: transceiver)
     #expect(outcome.failure?.failureClass == .readOnly)
     #expect(outcome.failure?.detail.contains("refuse READ") == true)
     #expect(!outcome.wroteSomething)
@@ -96,7 +97,7 @@ func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expe
     throws
 {
     // Command 2 is the READ of the lock page: only NAK 0h there means a password-protected tag.
-    let outcome = TagCycle.run(
+    let outcome = TagPipeline.run(
         .init(message: message(bytes: 60), acceptedChips: [], lock: true),
         on: FailingCommand(try emulator(.ntag215), failing: 2, error: error))
     #expect(outcome.failure?.failureClass == expected)
@@ -108,14 +109,14 @@ func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expe
     let transceiver = try emulator(.ntag215)
     // LOCK2 bit 0 locks pages 10h–1Fh of an NTAG215 (16 pages a bit).
     _ = try transceiver.transceive([0xA2, 0x82, 0x01, 0x00, 0x00, 0x00], timeoutMilliseconds: 10)
-    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: false), on: transceiver)
+    let outcome = TagPipeline.run(.init(message: message(bytes: 60), acceptedChips: [], lock: false), on: transceiver)
     #expect(outcome.failure?.failureClass == .readOnly)
     #expect(!outcome.wroteSomething)
 }
 
 @Test func tooLargeMessageIsACapacityFailureAndNothingIsWritten() throws {
     let transceiver = try emulator(.ntag213)
-    let outcome = TagCycle.run(.init(message: message(bytes: 200), acceptedChips: [], lock: false), on: transceiver)
+    let outcome = TagPipeline.run(.init(message: message(bytes: 200), acceptedChips: [], lock: false), on: transceiver)
     #expect(outcome.failure?.failureClass == .capacity)
     #expect(outcome.failure?.detail.contains("137") == true)
     #expect(!outcome.wroteSomething)
@@ -123,7 +124,7 @@ func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expe
 
 @Test func wrongChipIsRefusedBeforeAnyWrite() throws {
     let transceiver = try emulator(.ntag213)
-    let outcome = TagCycle.run(
+    let outcome = TagPipeline.run(
         .init(message: message(bytes: 40), acceptedChips: [.ntag215], lock: false), on: transceiver)
     #expect(outcome.failure?.failureClass == .wrongChip)
     #expect(outcome.failure?.detail.contains("NTAG213") == true)
@@ -133,14 +134,14 @@ func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expe
 @Test func readOnlyTagIsRefusedUnlessItAlreadyHoldsTheLockedMessage() throws {
     let bytes = message(bytes: 40)
     let transceiver = try emulator(.ntag215)
-    #expect(TagCycle.run(.init(message: bytes, acceptedChips: [], lock: true), on: transceiver).failure == nil)
+    #expect(TagPipeline.run(.init(message: bytes, acceptedChips: [], lock: true), on: transceiver).failure == nil)
     try transceiver.reactivate()
     // A crash after the lock but before the commit: the same message on a locked tag completes.
-    let resumed = TagCycle.run(
+    let resumed = TagPipeline.run(
         .init(message: bytes, acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
     #expect(resumed.failure == nil && resumed.alreadyWritten && resumed.locked)
     // Another message on that locked tag is readOnly.
-    let other = TagCycle.run(
+    let other = TagPipeline.run(
         .init(message: message(bytes: 41), acceptedChips: [], lock: true, reactivateFirst: true), on: transceiver)
     #expect(other.failure?.failureClass == .readOnly)
 }
@@ -149,7 +150,7 @@ func otherErrorsOnTheConfigurationReadKeepTheirClass(error: TransportError, expe
     var faults = TagFaults()
     faults.eepromErrorPages = [6]
     let transceiver = try emulator(.ntag215, faults: faults)
-    let outcome = TagCycle.run(.init(message: message(bytes: 60), acceptedChips: [], lock: false), on: transceiver)
+    let outcome = TagPipeline.run(.init(message: message(bytes: 60), acceptedChips: [], lock: false), on: transceiver)
     #expect(outcome.failure?.failureClass == .nak)
     #expect(outcome.failure?.detail.hasPrefix("NAK 5h") == true)
     #expect(outcome.failure?.phase == .write)

@@ -29,6 +29,27 @@ private final class DurabilityProbe: Transceiver {
     var modelledAirtimeMicroseconds: Double? { inner.modelledAirtimeMicroseconds }
 }
 
+/// A reader whose one tag is behind `transceiver`: the async pipeline's reader calls reach it in turn.
+private actor OneTagReader: TagReader {
+    nonisolated let name = "one-tag"
+    nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
+    private nonisolated(unsafe) let transceiver: any Transceiver
+
+    /// The test reads `transceiver`'s log only after the pipeline's calls have returned.
+    struct Handle: @unchecked Sendable { let transceiver: any Transceiver }
+
+    init(_ handle: Handle) { self.transceiver = handle.transceiver }
+
+    func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState { .exhausted }
+
+    func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result
+    {
+        try body(transceiver)
+    }
+
+    func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool { true }
+}
+
 private func factoryTag() throws -> EmulatorTransceiver {
     let tag = try NTAGEmulator(chip: .ntag215, uid: [0x04, 0x51, 0x7C, 0xE1, 0xED, 0x25, 0x80])
     _ = try #require(tag.activate())
@@ -39,14 +60,15 @@ private let sixtyBytes = NDEFMessage(records: [NDEFPayload.uri("https://" + Stri
 
 @Suite struct WriteGateTests {
     /// The claim's sync finishes 100 ms after the cycle starts: the reads go out at once, no WRITE before it.
-    @Test func noPageChangingCommandReachesTheTagBeforeTheClaimIsDurable() throws {
+    @Test func noPageChangingCommandReachesTheTagBeforeTheClaimIsDurable() async throws {
         let ticket = DurabilityTicket()
         let probe = DurabilityProbe(try factoryTag(), ticket: ticket)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { ticket.complete(.success(())) }
         let clock = ContinuousClock()
         let start = clock.now
-        let outcome = TagCycle.run(
-            .init(message: sixtyBytes, acceptedChips: [.ntag215], lock: true, writeGate: WriteGate(ticket)), on: probe)
+        let outcome = try await TagPipeline.run(
+            .init(message: sixtyBytes, acceptedChips: [.ntag215], lock: true, writeGate: WriteGate(ticket)),
+            on: OneTagReader(.init(transceiver: probe)), activation: nil)
         let elapsed = (clock.now - start).components
         let total = Double(elapsed.seconds) * 1e6 + Double(elapsed.attoseconds) / 1e12
         #expect(outcome.failure == nil && outcome.locked && outcome.gateFailure == nil)
@@ -62,15 +84,16 @@ private let sixtyBytes = NDEFMessage(records: [NDEFPayload.uri("https://" + Stri
     }
 
     /// A sync that failed shuts the gate: the cycle ends before its first WRITE and says why.
-    @Test func aFailedSyncWritesNothing() throws {
+    @Test func aFailedSyncWritesNothing() async throws {
         let failure = LedgerError(.sqlite, "disk I/O error while syncing the WAL", resultCode: .ioError)
         let tag = try factoryTag()
         let before = tag.tag.image
         let log = CommandLog(tag)
-        let outcome = TagCycle.run(
+        let outcome = try await TagPipeline.run(
             .init(
                 message: sixtyBytes, acceptedChips: [.ntag215], lock: true,
-                writeGate: WriteGate(DurabilityTicket(completed: .failure(failure)))), on: log)
+                writeGate: WriteGate(DurabilityTicket(completed: .failure(failure)))),
+            on: OneTagReader(.init(transceiver: log)), activation: nil)
         #expect(outcome.gateFailure?.message == failure.message)
         #expect(outcome.failure != nil && !outcome.wroteSomething && !outcome.locked)
         #expect(log.writes.isEmpty)
@@ -79,14 +102,15 @@ private let sixtyBytes = NDEFMessage(records: [NDEFPayload.uri("https://" + Stri
     }
 
     /// Without a gate (a claim synced before it returned) the cycle is unchanged.
-    @Test func aCycleWithoutAGateSendsTheSameCommands() throws {
+    @Test func aCycleWithoutAGateSendsTheSameCommands() async throws {
         let gated = CommandLog(try factoryTag())
         let plain = CommandLog(try factoryTag())
-        _ = TagCycle.run(
+        _ = try await TagPipeline.run(
             .init(
                 message: sixtyBytes, acceptedChips: [.ntag215], lock: true,
-                writeGate: WriteGate(DurabilityTicket(completed: .success(())))), on: gated)
-        let outcome = TagCycle.run(.init(message: sixtyBytes, acceptedChips: [.ntag215], lock: true), on: plain)
+                writeGate: WriteGate(DurabilityTicket(completed: .success(())))),
+            on: OneTagReader(.init(transceiver: gated)), activation: nil)
+        let outcome = TagPipeline.run(.init(message: sixtyBytes, acceptedChips: [.ntag215], lock: true), on: plain)
         #expect(gated.commands == plain.commands)
         #expect(outcome.gateWaitMicroseconds == 0)
     }

@@ -49,8 +49,8 @@ func content(of image: [UInt8], chip: ChipModel, old: [UInt8], new: [UInt8]) -> 
 func imageHolding(_ message: [UInt8], chip: ChipModel, uid: [UInt8]) throws -> [UInt8] {
     let tag = try NTAGEmulator(chip: chip, uid: uid)
     _ = tag.activate()
-    let outcome = TagCycle.run(
-        .init(message: message, acceptedChips: [chip], lock: false), on: EmulatorTransceiver(tag: tag))
+    let outcome = TagPipeline.run(
+        .init(message: message, acceptedChips: [chip.tagChip], lock: false), on: EmulatorTransceiver(tag: tag))
     #expect(outcome.failure == nil)
     return tag.image
 }
@@ -58,7 +58,8 @@ func imageHolding(_ message: [UInt8], chip: ChipModel, uid: [UInt8]) throws -> [
 /// The job renders the same message for every row (the tear test compares bytes).
 func fixedJob(_ name: String, _ tearCase: TearCase) -> LineJob {
     let message = tearCase.message
-    return LineJob(name: name, acceptedChips: [tearCase.chip], lock: tearCase.lock, tries: 2, onFailure: .reuse) {
+    return LineJob(name: name, acceptedChips: [tearCase.chip.tagChip], lock: tearCase.lock, tries: 2, onFailure: .reuse)
+    {
         _, _, _, _ in
         message
     }

@@ -1,8 +1,9 @@
-/// What one Type 2 operation cost on the air: exchanges, re-activations and modelled radio time.
+/// What one tag operation cost on the air, whatever the family: exchanges, re-activations and
+/// modelled radio time.
 ///
 /// `Type2Tag` records one per public operation (`identify`, `detect`, `read`, `write`, `verify`,
 /// `lock`, …) so callers can report exchanges and radio time per phase (`line-timing.md` §4–§5).
-public struct Type2OperationCost: Sendable, Hashable {
+public struct TagOperationCost: Sendable, Hashable {
     /// The operation's name (`identify`, `detect`, `read`, `write`, `verify`, `lock`).
     public var name: String
     /// Command/answer exchanges sent through `Transceiver.transceive` (failed ones included).
@@ -26,3 +27,6 @@ public struct Type2OperationCost: Sendable, Hashable {
         self.airtimeMicroseconds = airtimeMicroseconds
     }
 }
+
+/// The Type 2 operations' name for `TagOperationCost`.
+public typealias Type2OperationCost = TagOperationCost

@@ -1,9 +1,9 @@
-/// A tag-level failure of a Type 2 operation: record it against the tag and move on.
+/// A tag-level failure of a tag operation, whatever the family: record it against the tag and move on.
 ///
 /// Kept apart from `TransportError` (silence, NAK, lost tag, reader fault), which means "retry or ask
 /// for the tag again" (`STYLE.md` §3.4). Equality and hashing use the code only, so tests and callers
 /// switch on `code`.
-public struct Type2Error: Error, Hashable, CustomStringConvertible {
+public struct TagError: Error, Hashable, CustomStringConvertible {
     /// A stable, switchable failure code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -31,6 +31,14 @@ public struct Type2Error: Error, Hashable, CustomStringConvertible {
         public static let authenticationFailed = Code("authenticationFailed")
         /// The chip is unknown and the operation needs its memory map (e.g. the dynamic lock page).
         public static let unknownChip = Code("unknownChip")
+        /// The chip is not one the job accepts (the pipeline's identify step).
+        public static let wrongChip = Code("wrongChip")
+        /// The tag's memory disagrees with its anticollision identity (a clone or a misread).
+        public static let identityMismatch = Code("identityMismatch")
+        /// Password or key protection could not be set, or did not check out.
+        public static let protectFailed = Code("protectFailed")
+        /// The family or chip has no permanent lock this tool can make and confirm.
+        public static let lockUnsupported = Code("lockUnsupported")
         /// The CC declares more data area than the user memory of the chip GET_VERSION names: a CC the
         /// chip cannot have (CC bits are OTP and can be raised by anyone), refused as a tamper sign.
         public static let tamperedCC = Code("tamperedCC")
@@ -69,3 +77,6 @@ public struct Type2Error: Error, Hashable, CustomStringConvertible {
     /// `code: message (location)`.
     public var description: String { "\(code): \(message) (\(location))" }
 }
+
+/// The Type 2 operations' name for `TagError` (one error type for every family).
+public typealias Type2Error = TagError

@@ -24,16 +24,15 @@ public struct ProtectionPlan: Sendable, Hashable {
     }
 
     /// The AUTH0 page on `chip`: the page given, 4 for `ndef`, the CFG0 page for `end`.
-    public func auth0Page(on chip: ChipModel) -> Int {
-        switch start {
-        case .page(let page): min(page, 0xFF)
-        case .ndef: chip.firstUserPage
-        case .end: chip.cfg0Page
-        }
-    }
+    public func auth0Page(on chip: ChipModel) -> Int { Type2FamilyTag.auth0Page(start, on: chip) }
 
     /// ACCESS bits this plan sets: PROT (80h), CFGLCK (40h), AUTHLIM (07h); NFC_CNT_EN is kept.
-    public var accessBits: UInt8 {
-        (access == .readwrite ? 0x80 : 0) | (configLock ? 0x40 : 0) | UInt8(authLimit & 0x07)
+    public var accessBits: UInt8 { settings.accessBits }
+
+    /// What the tag family's protection capability sets.
+    public var settings: PasswordProtection {
+        PasswordProtection(
+            password: password.pwd, acknowledge: password.pack, start: start, protectsReads: access == .readwrite,
+            authLimit: authLimit, configLock: configLock)
     }
 }

@@ -1,7 +1,7 @@
 import Support
 
 /// What an NTAG21x ASCII mirror shows (`type2-ntag.md` §6): MIRROR_CONF 01, 10 or 11.
-public enum MirrorKind: String, Sendable, Hashable {
+public enum MirrorKind: String, Sendable, Hashable, CaseIterable {
     /// 14 upper-case hex digits of the UID.
     case uid
     /// 6 upper-case hex digits of the NFC counter, most significant first.
@@ -31,7 +31,7 @@ public enum MirrorKind: String, Sendable, Hashable {
     public var usesCounter: Bool { self != .uid }
 
     /// The bytes written into the window: `0`s (with the `x` separator), or a marker run to locate it.
-    func placeholder(marked: Bool) -> String {
+    public func placeholder(marked: Bool) -> String {
         if marked { return String(repeating: "Z", count: length) }
         return self == .uidAndCounter
             ? String(repeating: "0", count: 14) + "x" + "000000" : String(repeating: "0", count: length)
@@ -87,6 +87,9 @@ public struct MirrorPlan: Sendable, Hashable {
     public func mirrorByte(keeping current: UInt8) -> UInt8 {
         kind.configuration << 6 | UInt8(byte & 0x03) << 4 | (current & 0x04)
     }
+
+    /// The window's byte addresses (READ shows ASCII there, not EEPROM).
+    public var window: Range<Int> { (page * 4 + byte)..<(page * 4 + byte + kind.length) }
 
     /// The last page the window touches.
     public var lastPage: Int { (page * 4 + byte + kind.length - 1) / 4 }

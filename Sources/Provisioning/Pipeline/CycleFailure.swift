@@ -37,7 +37,7 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
             }
             return
         }
-        if let type2 = error as? Type2Error {
+        if let type2 = error as? TagError {
             page = type2.page
             if let cause = type2.cause as? TransportError {
                 self = CycleFailure(classifying: cause, phase: phase)
@@ -52,8 +52,10 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
             case .capacity: failureClass = .capacity
             case .verifyMismatch: failureClass = .verifyMismatch
             case .lockFailed: failureClass = .lockFailed
-            case .unknownChip: failureClass = .wrongChip
-            case .tamperedCC: failureClass = .identityMismatch
+            case .unknownChip, .wrongChip: failureClass = .wrongChip
+            case .tamperedCC, .identityMismatch: failureClass = .identityMismatch
+            case .protectFailed, .authenticationFailed: failureClass = .protectFailed
+            case .lockUnsupported: failureClass = .lockFailed
             default: failureClass = .transport
             }
             return

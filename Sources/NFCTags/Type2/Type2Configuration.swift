@@ -37,6 +37,10 @@ public struct Type2Configuration: Sendable, Hashable {
     /// Whether any user page of `chip` needs the password (AUTH0 ≤ last user page).
     public func isPasswordProtected(on chip: ChipModel) -> Bool { Int(auth0) <= chip.lastUserPage }
 
+    /// Whether any page needs the password, the configuration pages included (AUTH0 ≤ the chip's last
+    /// page; AUTH0 = CFG0 protects only CFG0, CFG1, PWD and PACK).
+    public func protectsAnyPage(on chip: ChipModel) -> Bool { Int(auth0) <= chip.lastPage }
+
     /// Whether any dynamic lock bit (LOCK2/LOCK3) is set.
     public var hasDynamicLockBits: Bool {
         guard let dynamicLock else { return false }

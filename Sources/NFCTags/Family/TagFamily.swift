@@ -1,0 +1,44 @@
+/// A tag family: the rule that recognises its tags from the activation data, and how to open one.
+///
+/// Adding a family is one folder with a `FamilyTag` and a `TagFamily`, plus an entry in
+/// `TagFamilies.standard`; the pipeline does not change.
+public protocol TagFamily: Sendable {
+    /// The family's name (`type2`), recorded with each chip.
+    var name: String { get }
+    /// Whether this family handles the tag `activation` describes (ATQA/SAK; later ATS, ATR, IDm, UID).
+    func handles(_ activation: DetectedTag) -> Bool
+    /// The tag on `transceiver`, not yet identified.
+    func open(_ transceiver: any Transceiver, activation: DetectedTag?) -> any FamilyTag
+}
+
+/// The families a reader's tags are matched against, in order: the one place a tag's family is decided.
+public struct TagFamilies: Sendable {
+    /// The families, first match wins.
+    public var families: [any TagFamily]
+
+    /// Creates a family list.
+    public init(_ families: [any TagFamily]) {
+        self.families = families
+    }
+
+    /// Every family `provision` ships.
+    public static let standard = TagFamilies([Type2Family()])
+
+    /// The family for `activation` (`nil`: none of them; a missing activation is Type 2, the only
+    /// family the callers without activation data have).
+    public func family(for activation: DetectedTag?) -> (any TagFamily)? {
+        guard let activation else { return families.first }
+        return families.first { $0.handles(activation) }
+    }
+
+    /// Opens the tag on `transceiver` with the family `activation` names.
+    ///
+    /// - Throws: `TagError.wrongChip` when no family handles the tag.
+    public func open(_ transceiver: any Transceiver, activation: DetectedTag?) throws -> any FamilyTag {
+        guard let family = family(for: activation) else {
+            let sak = activation.map { String($0.sak, radix: 16, uppercase: true) } ?? "?"
+            throw TagError(.wrongChip, "no tag family handles this tag (SAK \(sak)h)")
+        }
+        return family.open(transceiver, activation: activation)
+    }
+}

@@ -1,0 +1,41 @@
+/// NFC Forum Type 2 tags (NTAG21x, MIFARE Ultralight EV1, generic Type 2): SAK `00` after ISO/IEC
+/// 14443-3 type A anticollision (`type2-ntag.md` §3.1).
+public struct Type2Family: TagFamily {
+    public var name: String { Self.name }
+    /// The family's name in chips and the ledger.
+    public static let name = "type2"
+
+    /// Creates the family.
+    public init() {}
+
+    /// SAK with bit 6 (ISO/IEC 14443-4, `20h`) and bit 4 (MIFARE Classic, `08h`) clear.
+    public func handles(_ activation: DetectedTag) -> Bool { activation.sak & 0x28 == 0 }
+
+    public func open(_ transceiver: any Transceiver, activation: DetectedTag?) -> any FamilyTag {
+        Type2FamilyTag(Type2Tag(transceiver: transceiver))
+    }
+}
+
+extension ChipModel {
+    /// The chip as the family-neutral pipeline sees it.
+    public var tagChip: TagChip { TagChip(family: Type2Family.name, id: rawValue, displayName: displayName) }
+
+    /// The Type 2 chip `chip` names, if it is one.
+    public init?(_ chip: TagChip?) {
+        guard let chip, chip.family == Type2Family.name, let model = ChipModel(rawValue: chip.id) else { return nil }
+        self = model
+    }
+}
+
+extension TagChip {
+    /// NXP NTAG213.
+    public static let ntag213 = ChipModel.ntag213.tagChip
+    /// NXP NTAG215.
+    public static let ntag215 = ChipModel.ntag215.tagChip
+    /// NXP NTAG216.
+    public static let ntag216 = ChipModel.ntag216.tagChip
+    /// NXP MIFARE Ultralight EV1 MF0UL11.
+    public static let mf0ul11 = ChipModel.mf0ul11.tagChip
+    /// NXP MIFARE Ultralight EV1 MF0UL21.
+    public static let mf0ul21 = ChipModel.mf0ul21.tagChip
+}

@@ -1,0 +1,109 @@
+/// A Type 2 tag behind the family seam: `Type2Tag`'s operations in the order the pipeline asks for
+/// them, with the chip model deciding every chip fact.
+///
+/// On a reader path without raw commands (PC/SC style `plain`) GET_VERSION cannot be sent: `identify()`
+/// runs NDEF detection and takes the chip from the data-area size its CC declares (CC2 of the factory
+/// CC, `type2-ntag.md` §5.1), and the configuration checks are skipped (no FAST_READ, no READ_SIG).
+public final class Type2FamilyTag: FamilyTag {
+    /// The Type 2 operations underneath (page cache, cost counters).
+    public let tag: Type2Tag
+    public let family = Type2Family.name
+    public private(set) var identificationNote = ""
+    /// Whether the chip was judged by its CC because the reader cannot send GET_VERSION.
+    var judgedByCC = false
+
+    /// Wraps `tag`.
+    public init(_ tag: Type2Tag) {
+        self.tag = tag
+    }
+
+    public var chip: TagChip? { tag.chip?.tagChip }
+    public var cost: TagOperationCost { tag.total }
+
+    /// GET_VERSION `60`; without a raw path, NDEF detection and the CC size instead.
+    @discardableResult
+    public func identify() throws -> TagChip? {
+        let identity = try tag.identify()
+        guard identity.chip == nil, !tag.transceiver.supportsRawCommands else { return identity.chip?.tagChip }
+        let area = try tag.detectNDEF()
+        judgedByCC = true
+        identificationNote = " by its CC size (the reader cannot send GET_VERSION)"
+        guard
+            let chip = ChipModel.allCases.first(where: { $0.factoryCC[2] != 0 && $0.factoryCC[2] == area.cc.bytes[2] })
+        else { return nil }
+        tag.assume(chip)
+        return chip.tagChip
+    }
+
+    /// READ of the dynamic lock page (lock bytes, CFG0 with AUTH0, CFG1), then one FAST_READ of pages
+    /// 0 through the factory NDEF length page. Without credentials, a tag whose AUTH0 lies within its
+    /// user pages, or whose configuration pages refuse READ (PROT = 1), is refused before any WRITE.
+    public func prepareWrite(hasCredentials: Bool) throws {
+        guard let chip = tag.chip, !judgedByCC else { return }
+        let configuration: Type2Configuration
+        do {
+            configuration = try tag.readConfiguration()
+        } catch let error as TransportError where error == .nak(0x0) && !hasCredentials {
+            // A protected page is refused with NAK 0h (§3.6); other NAKs, silence and reader errors keep their class.
+            throw TagError(
+                .readOnly,
+                "the configuration pages refuse READ (\(error)): the tag is password-protected and the job has no key")
+        }
+        if !hasCredentials, configuration.isPasswordProtected(on: chip) {
+            throw TagError(
+                .readOnly,
+                "the tag is password-protected from page \(configuration.auth0) (AUTH0) and the job has no key")
+        }
+        try tag.readHeader()
+    }
+
+    /// The identity cross-check of `type2-ntag.md` §11 on pages 0–2 as identify read them: the
+    /// anticollision UID, BCC0, BCC1 and INT = `48` on an NXP tag. UID0 ≠ `04` alone (other makers'
+    /// Type 2 tags), and INT on a generic non-NXP tag, are not refusable.
+    public func identityAnomalies(anticollisionUID: [UInt8]) throws -> IdentityAnomalies {
+        let uid = anticollisionUID.count == 7 ? anticollisionUID : nil
+        let found = Self.refusable(
+            try tag.identityAnomalies(anticollisionUID: uid), chip: tag.chip, uid0: tag.cachedPage(0)?.first)
+        return IdentityAnomalies(found.map(\.description), unit: 0)
+    }
+
+    /// The anomalies a line acts on: a UID in pages 0–1 other than the anticollision UID, a wrong BCC0
+    /// or BCC1, and INT ≠ `48` on an NXP tag (a chip GET_VERSION or the CC named, or UID0 = `04`).
+    public static func refusable(_ anomalies: [UIDAnomaly], chip: ChipModel?, uid0: UInt8?) -> [UIDAnomaly] {
+        anomalies.filter { anomaly in
+            switch anomaly {
+            case .notNXP: false
+            case .internalByte: chip != nil || uid0 == 0x04
+            case .bcc0, .bcc1, .uidDiffers: true
+            }
+        }
+    }
+
+    public func detectNDEF() throws -> (status: NDEFStatus, capacity: Int) {
+        let area = try tag.area ?? tag.detectNDEF()
+        return (area.status, area.capacity)
+    }
+
+    public func readNDEF() throws -> [UInt8] { try tag.readNDEF() }
+
+    public func writeNDEF(_ message: [UInt8]) throws -> NDEFWriteResult { try tag.writeNDEF(message) }
+
+    public func verify(_ written: NDEFWriteResult, ignoring mask: [Range<Int>]) throws {
+        try tag.verify(written, ignoring: mask)
+    }
+
+    public func writeLock() throws { try tag.writeLock() }
+
+    /// Pages 2 and 3 (static lock bytes, CC) and the chip's dynamic lock page, as last read.
+    public func lockReadBack() -> [(unit: Int, bytes: [UInt8])] {
+        var pages = [2, 3]
+        if let page = tag.chip?.dynamicLockPage { pages.append(page) }
+        return pages.compactMap { page in tag.cachedPage(page).map { (page, $0) } }
+    }
+
+    public func reactivate() throws { try tag.reactivate() }
+
+    public var passwordProtection: (any PasswordProtectable)? { tag.chip != nil ? self : nil }
+    public var mirror: (any MirrorConfigurable)? { tag.chip != nil ? self : nil }
+    public var originality: (any OriginalitySigned)? { self }
+}
