@@ -57,7 +57,7 @@ run: build
 ## bench: benchmarks B1–B5 (issue 9) → reports/bench.md and reports/bench.json (release build);
 ## QUICK=1 runs reduced sizes (< 2 min). Not part of `make test`.
 bench: deps
-	python3 scripts/bench.py $(if $(QUICK),--quick)
+	python3 scripts/bench $(if $(QUICK),--quick)
 
 ## reliability: crash, tear, bad-input, misbehaving-reader and environment-fault figures
 ## (writes reports/reliability.md and .json; environment faults need root; KILLS/ROWS/SEED to vary;

@@ -14,18 +14,18 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench  # noqa: E402
+from bench import common  # noqa: E402
 
 
 def one_run(binary, folder, tags):
-    bench.BIN = binary
-    manifest = bench.make_job(folder, "b1", tags, lock=True)
-    _, _, cpu, _ = bench.provision_run(manifest, [f"sim:ntag215?timing=instant&count={tags}"])
-    written = bench.LAST_RUN_WRITTEN_KIB
-    first, last = bench.ledger_rows(
+    common.BIN = binary
+    manifest = common.make_job(folder, "b1", tags, lock=True)
+    _, _, cpu, _ = common.provision_run(manifest, [f"sim:ntag215?timing=instant&count={tags}"])
+    written = common.LAST_RUN_WRITTEN_KIB
+    first, last = common.ledger_rows(
         folder, "SELECT min(started_at), max(finished_at) FROM attempts WHERE outcome = 'done'")[0]
-    ledger_us = bench.ledger_rows(folder, "SELECT avg(ledger_us) FROM attempts WHERE outcome = 'done'")[0][0]
-    window = bench.iso_seconds(last) - bench.iso_seconds(first)
+    ledger_us = common.ledger_rows(folder, "SELECT avg(ledger_us) FROM attempts WHERE outcome = 'done'")[0][0]
+    window = common.iso_seconds(last) - common.iso_seconds(first)
     return {"wall_ms": 1000 * window / tags, "ledger_ms": ledger_us / 1000, "cpu_ms": 1000 * cpu / tags,
             "written_kib": written / tags}
 
@@ -42,7 +42,7 @@ def main():
     for r in range(args.rounds):
         order = list(binaries.items()) if r % 2 == 0 else list(reversed(binaries.items()))
         for name, binary in order:
-            results[name].append(one_run(binary, os.path.join(bench.WORK, f"ab-{name}"), args.tags))
+            results[name].append(one_run(binary, os.path.join(common.WORK, f"ab-{name}"), args.tags))
         print(f"round {r + 1}: " + "; ".join(
             f"{n} {results[n][-1]['wall_ms']:.3f} ms/tag (ledger {results[n][-1]['ledger_ms']:.3f})" for n in binaries))
     faster = sum(1 for o, n in zip(results["old"], results["new"]) if n["wall_ms"] < o["wall_ms"])
