@@ -49,7 +49,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),
-        // B1's ledger-alone bound (scripts/bench.py): the line's ledger calls with no tag.
+        // B1's ledger-alone bound (scripts/bench): the line's ledger calls with no tag.
         .executableTarget(name: "ledger-bench", dependencies: ["Ledger", "Support"], swiftSettings: strict),
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.

@@ -2,13 +2,13 @@ import Foundation
 import Ledger
 import Support
 
-/// The ledger alone, as the line drives it, with no tag: B1's bound (issue 9, `scripts/bench.py`).
+/// The ledger alone, as the line drives it, with no tag: B1's bound (issue 9, `scripts/bench`).
 ///
 /// `ledger-bench FOLDER TAGS` makes a fresh ledger in FOLDER with a job of TAGS rows shaped like the B1
 /// job's, then for every row does what `LineWorker` does with the ledger for a done tag — `claim` (synced),
 /// `markDone` (deferred, synced by the next claim), the late timings every 64 tags, the final `sync()` —
 /// with made-up UIDs and no reader, rendering or radio. Its tags/s is the most any line on this ledger can
-/// reach; `scripts/bench.py` sets it against the bare single-row commits measured in the same round.
+/// reach; `scripts/bench` sets it against the bare single-row commits measured in the same round.
 /// Prints one JSON object; exits 64 on bad arguments, 70 when the ledger does not end with every row done.
 @main
 struct LedgerBench {

@@ -3,7 +3,7 @@ import Ledger
 import TestSupport
 import Testing
 
-/// `ledger-bench FOLDER TAGS`, run as `scripts/bench.py` runs it: every row done through the line's ledger calls.
+/// `ledger-bench FOLDER TAGS`, run as `scripts/bench` runs it: every row done through the line's ledger calls.
 @Suite struct LedgerBenchTests {
     @Test func everyRowIsClaimedAndDoneWithItsLateTimings() async throws {
         let folder = try Fixtures.temporaryDirectory("ledger-bench")
