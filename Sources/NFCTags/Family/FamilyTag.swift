@@ -36,6 +36,8 @@ public protocol FamilyTag: AnyObject {
     func writeLock() throws
     /// The lock state as read back after `writeLock()`: unit number and bytes, for the operator.
     func lockReadBack() -> [(unit: Int, bytes: [UInt8])]
+    /// The permanent-lock state from what NDEF detection read (no exchange); `nil` when it read nothing.
+    func lockState() -> LockState?
     /// Ends the tag session and selects the tag again (clears authentication).
     func reactivate() throws
 
@@ -79,10 +81,10 @@ public protocol PasswordProtectable: AnyObject {
     ///
     /// - Returns: whether it was protected.
     func unlockIfProtected(_ protection: PasswordProtection) throws -> Bool
-    /// Authenticates with the tag's password.
+    /// Authenticates with `password`, expecting `acknowledge` back (an audit of a protected tag).
     ///
-    /// - Throws: `TagError.protectFailed` when the tag refuses it.
-    func authenticate(_ protection: PasswordProtection) throws
+    /// - Throws: `TagError.authenticationFailed` when the tag refuses it or answers another acknowledge.
+    func authenticate(password: [UInt8], acknowledge: [UInt8]) throws
     /// Sets protection in the chip's safe order, then checks that the password works and that an
     /// unauthenticated write is refused.
     func protect(_ protection: PasswordProtection) throws
@@ -104,6 +106,19 @@ public protocol OriginalitySigned: AnyObject {
     func readSignature() throws -> [UInt8]
     /// The UID the signature signs, from the tag's memory.
     func signedUID() throws -> [UInt8]
+}
+
+extension PasswordProtectable {
+    /// Authenticates with the tag's password while setting protection.
+    ///
+    /// - Throws: `TagError.protectFailed` when the tag refuses it.
+    public func authenticate(_ protection: PasswordProtection) throws {
+        do {
+            try authenticate(password: protection.password, acknowledge: protection.acknowledge)
+        } catch let error as TagError where error.code == .authenticationFailed {
+            throw TagError(.protectFailed, "PWD_AUTH with the derived password failed: \(error.message)")
+        }
+    }
 }
 
 extension FamilyTag {

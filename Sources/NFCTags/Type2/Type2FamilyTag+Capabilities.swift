@@ -15,13 +15,9 @@ extension Type2FamilyTag: PasswordProtectable, MirrorConfigurable, OriginalitySi
         return wasProtected
     }
 
-    /// PWD_AUTH `1Bh` with the tag's password, as `protectFailed` when refused.
-    public func authenticate(_ protection: PasswordProtection) throws {
-        do {
-            try tag.authenticate(password: protection.password, expectedPACK: protection.acknowledge)
-        } catch let error as TagError where error.code == .authenticationFailed {
-            throw TagError(.protectFailed, "PWD_AUTH with the derived password failed: \(error.message)")
-        }
+    /// PWD_AUTH `1Bh`, checking the PACK.
+    public func authenticate(password: [UInt8], acknowledge: [UInt8]) throws {
+        try tag.authenticate(password: password, expectedPACK: acknowledge)
     }
 
     /// Sets protection in the safe order of `type2-ntag.md` §3.9 — WRITE `A2` of PWD, PACK, CFG1

@@ -1,3 +1,5 @@
+import NDEF
+
 /// A Type 2 tag behind the family seam: `Type2Tag`'s operations in the order the pipeline asks for
 /// them, with the chip model deciding every chip fact.
 ///
@@ -101,7 +103,33 @@ public final class Type2FamilyTag: FamilyTag {
         return pages.compactMap { page in tag.cachedPage(page).map { (page, $0) } }
     }
 
+    /// The lock state from pages 2 and 3 as detection read them (`lockState(cc3:staticLock:)`).
+    public func lockState() -> LockState? {
+        Self.lockState(cc3: tag.cachedPage(3)?[3], staticLock: tag.cachedPage(2).map { Array($0[2..<4]) })
+    }
+
+    /// Permanently read-only as `provision` locks a Type 2 tag: CC3 write nibble `F` and static lock
+    /// bytes `FF FF` (`type2-ntag.md` §5.7); `nil` when neither was read.
+    public static func lockState(cc3: UInt8?, staticLock: [UInt8]?) -> LockState? {
+        guard cc3 != nil || staticLock != nil else { return nil }
+        var open: [String] = []
+        if let cc3, cc3 & 0x0F != 0x0F { open.append("CC3 is \(Hex.string([cc3])) (write access open)") }
+        if let staticLock, staticLock != [0xFF, 0xFF] {
+            open.append("static lock bytes are \(Hex.string(staticLock))")
+        }
+        let fields = "CC3 \(Hex.string([cc3 ?? 0])), static lock bytes \(Hex.string(staticLock ?? []))"
+        return LockState(
+            isPermanent: cc3 != nil && staticLock != nil && open.isEmpty, fields: fields, openReasons: open)
+    }
+
     public func reactivate() throws { try tag.reactivate() }
+
+    /// The configuration pages (dynamic lock, CFG0, CFG1) by one read, for an audit of a job that
+    /// protects or mirrors: FAST_READ `3Ah` does not roll over, so a read-protected configuration NAKs.
+    public func readConfiguration() throws -> Type2Configuration {
+        if let chip = tag.chip { _ = try tag.readPages((chip.dynamicLockPage ?? chip.cfg0Page)...chip.cfg1Page) }
+        return try tag.readConfiguration()
+    }
 
     public var passwordProtection: (any PasswordProtectable)? { tag.chip != nil ? self : nil }
     public var mirror: (any MirrorConfigurable)? { tag.chip != nil ? self : nil }

@@ -31,14 +31,17 @@ public struct AuditWorker: Sendable {
     let settings: WorkerSettings
     let events: @Sendable (AuditEvent) -> Void
     let shouldStop: @Sendable () -> Bool
+    /// The families a presented tag is matched against.
+    let families: TagFamilies
     let clock = ContinuousClock()
 
     /// Creates a worker. `shouldStop` is checked between polls and tags, never in the middle of a read.
     public init(
         reader: any TagReader, ledger: Ledger, auditor: TagAuditor, session: AuditSession,
         settings: WorkerSettings = .init(), events: @escaping @Sendable (AuditEvent) -> Void = { _ in },
-        shouldStop: @escaping @Sendable () -> Bool = { false }
+        shouldStop: @escaping @Sendable () -> Bool = { false }, families: TagFamilies = .standard
     ) {
+        self.families = families
         self.reader = reader
         self.ledger = ledger
         self.auditor = auditor
@@ -71,7 +74,7 @@ public struct AuditWorker: Sendable {
                     return .idle
                 }
             case .tag(let detected):
-                if try await handle(detected.uid) == false { return .jobComplete }
+                if try await handle(detected) == false { return .jobComplete }
                 idleStart = clock.now
                 prompted = false
             }
@@ -79,7 +82,8 @@ public struct AuditWorker: Sendable {
     }
 
     /// Audits one presented tag; `false` when the session took no more tags.
-    private func handle(_ uid: [UInt8]) async throws -> Bool {
+    private func handle(_ detected: DetectedTag) async throws -> Bool {
+        let uid = detected.uid
         let uidText = Hex.compact(uid)
         switch await session.admit(uid) {
         case .full:
@@ -109,9 +113,11 @@ public struct AuditWorker: Sendable {
                 let reading: TagReadBack
                 let password = auditor.password(for: uid)
                 do {
+                    let families = families
                     reading = try await reader.withTransceiver {
                         try TagReadBack.read(
-                            on: $0, password: password, configuration: expected != nil, anticollisionUID: uid)
+                            on: $0, activation: detected, families: families, password: password,
+                            configuration: expected != nil, anticollisionUID: uid)
                     }
                 } catch let error as TransportError {
                     await session.abandon(uid)

@@ -108,7 +108,7 @@ public struct TagAuditor: Sendable {
         if identityCheck == .refuse, !reading.identityAnomalies.isEmpty {
             return TagVerdict(
                 uid: uid, row: row, status: .identityMismatch,
-                detail: "identity check: " + reading.identityAnomalies.map(\.description).joined(separator: "; ")
+                detail: "identity check: " + reading.identityAnomalies.joined(separator: "; ")
                     + " (a clone of the provisioned tag, or a misread)")
         }
         guard var message = reading.message else {
@@ -155,12 +155,10 @@ public struct TagAuditor: Sendable {
     func configurationDifferences(_ reading: TagReadBack, expected: ExpectedConfiguration?) -> [String] {
         var out: [String] = []
         if !lockRequired && reading.isLockedReadOnly {
-            out.append(
-                "lock expected none, found locked (CC3 \(Hex.string([reading.cc3 ?? 0])), "
-                    + "static lock bytes \(Hex.string(reading.staticLock ?? [])))")
+            out.append("lock expected none, found locked (\(reading.lock?.fields ?? "lock state unread"))")
         }
         guard let expected else { return out }
-        if let configuration = reading.configuration, let chip = reading.chip {
+        if let configuration = reading.configuration, let chip = ChipModel(reading.chip) {
             out += expected.differences(in: configuration, on: chip)
         } else {
             out.append("configuration pages unreadable: \(reading.configurationUnreadable ?? "not read")")
@@ -168,13 +166,9 @@ public struct TagAuditor: Sendable {
         return out
     }
 
-    /// Says why the tag is not read-only: CC3 and static lock bytes as read.
+    /// Says why the tag is not read-only, from the lock state its family read (Type 2: CC3, static lock bytes).
     static func lockState(_ reading: TagReadBack) -> String {
-        var parts: [String] = []
-        if let cc3 = reading.cc3, cc3 & 0x0F != 0x0F { parts.append("CC3 is \(Hex.string([cc3])) (write access open)") }
-        if let lock = reading.staticLock, lock != [0xFF, 0xFF] {
-            parts.append("static lock bytes are \(Hex.string(lock))")
-        }
+        var parts = reading.lock?.openReasons ?? []
         if parts.isEmpty { parts.append("the lock state could not be read") }
         return "not locked: " + parts.joined(separator: ", ")
     }

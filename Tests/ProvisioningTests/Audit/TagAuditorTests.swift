@@ -15,7 +15,7 @@ private func recorded(_ bytes: [UInt8] = message, locked: Bool = true) -> TagRec
 }
 
 private func locked(_ bytes: [UInt8]?) -> TagReadBack {
-    TagReadBack(message: bytes, cc3: 0x0F, staticLock: [0xFF, 0xFF])
+    TagReadBack(message: bytes, lock: Type2FamilyTag.lockState(cc3: 0x0F, staticLock: [0xFF, 0xFF]))
 }
 
 @Suite struct TagAuditorTests {
@@ -31,7 +31,7 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
 
     @Test func inconsistentIdentityIsIdentityMismatchBeforeTheContentUnlessTheJobRecords() {
         var reading = locked(message)
-        reading.identityAnomalies = [.bcc1(found: 0x05, expected: 0x04)]
+        reading.identityAnomalies = [UIDAnomaly.bcc1(found: 0x05, expected: 0x04).description]
         let verdict = auditor.classify(reading, recorded: recorded(), row: 2)
         #expect(verdict.status == .identityMismatch)
         #expect(verdict.detail.hasPrefix("identity check: BCC1 is 05, expected 04"), "\(verdict.detail)")
@@ -58,14 +58,17 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
     }
 
     @Test func unreadableNDEFIsMismatchSayingWhy() {
-        let reading = TagReadBack(message: nil, unreadable: "CC0 is 00, not E1", cc3: 0x00, staticLock: [0, 0])
+        let reading = TagReadBack(
+            message: nil, unreadable: "CC0 is 00, not E1",
+            lock: Type2FamilyTag.lockState(cc3: 0x00, staticLock: [0, 0]))
         let verdict = auditor.classify(reading, recorded: recorded(), row: 1)
         #expect(verdict.status == .mismatch)
         #expect(verdict.detail == "NDEF unreadable: CC0 is 00, not E1")
     }
 
     @Test func contentMismatchWinsOverMissingLock() {
-        let reading = TagReadBack(message: [0xD0, 0x00, 0x00], cc3: 0x00, staticLock: [0, 0])
+        let reading = TagReadBack(
+            message: [0xD0, 0x00, 0x00], lock: Type2FamilyTag.lockState(cc3: 0x00, staticLock: [0, 0]))
         #expect(auditor.classify(reading, recorded: recorded(), row: 1).status == .mismatch)
     }
 
@@ -75,7 +78,7 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         (UInt8(0x0F), [UInt8(0xFF), 0x0F], "static lock bytes are FF 0F"),
     ])
     func goodContentNotReadOnlyIsUnlocked(cc3: UInt8, lock: [UInt8], named: String) {
-        let reading = TagReadBack(message: message, cc3: cc3, staticLock: lock)
+        let reading = TagReadBack(message: message, lock: Type2FamilyTag.lockState(cc3: cc3, staticLock: lock))
         #expect(!reading.isLockedReadOnly)
         let verdict = auditor.classify(reading, recorded: recorded(), row: 2)
         #expect(verdict.status == .unlocked)
@@ -84,14 +87,14 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
 
     @Test func unlockedTagPassesWhenTheJobDoesNotLock() {
         let open = TagAuditor(job: "batch", lockRequired: false)
-        let reading = TagReadBack(message: message, cc3: 0x00, staticLock: [0, 0])
+        let reading = TagReadBack(message: message, lock: Type2FamilyTag.lockState(cc3: 0x00, staticLock: [0, 0]))
         #expect(open.classify(reading, recorded: recorded(locked: false), row: 2).status == .pass)
     }
 
     @Test func refusedPasswordIsAuthFailedNamingTheKeyIDOnly() {
         let key = SecretKey(id: "brand", bytes: Array(repeating: 0x5A, count: 32))
         let protected = TagAuditor(job: "batch", lockRequired: false, protectionKey: key)
-        var reading = TagReadBack(message: nil, cc3: nil, staticLock: nil)
+        var reading = TagReadBack(message: nil)
         reading.authenticationRefused = "PWD_AUTH refused: tag answered NAK 0h"
         let verdict = protected.classify(reading, recorded: recorded(), row: 4)
         #expect(verdict.status == .authFailed && verdict.row == 4)
@@ -143,7 +146,9 @@ enum Hex8 {
     var auditor: TagAuditor { TagAuditor(job: "batch", lockRequired: false, protectionKey: key, protection: settings) }
 
     func reading(auth0: UInt8, access: UInt8, cc3: UInt8 = 0x00, lock: [UInt8] = [0, 0]) -> TagReadBack {
-        var reading = TagReadBack(message: message, cc3: cc3, staticLock: lock, chip: .ntag215)
+        var reading = TagReadBack(
+            message: message, lock: Type2FamilyTag.lockState(cc3: cc3, staticLock: lock),
+            chip: ChipModel.ntag215.tagChip)
         reading.authenticated = true
         reading.configuration = Type2Configuration(
             dynamicLock: [0, 0, 0, 0xBD], cfg0: [0x04, 0x00, 0x00, auth0], cfg1: [access, 0x05, 0, 0])
@@ -213,7 +218,8 @@ enum Hex8 {
         let plan = MirrorPlan(kind: .uidAndCounter, offsetInMessage: prefix.count, messageLength: written.count)
         let mirroring = TagAuditor(job: "batch", lockRequired: false)
         var read = TagReadBack(
-            message: prefix + Array("04112233445566x000003".utf8), cc3: 0, staticLock: [0, 0], chip: .ntag215)
+            message: prefix + Array("04112233445566x000003".utf8),
+            lock: Type2FamilyTag.lockState(cc3: 0, staticLock: [0, 0]), chip: ChipModel.ntag215.tagChip)
         read.configuration = Type2Configuration(
             dynamicLock: [0, 0, 0, 0xBD], cfg0: [plan.mirrorByte(keeping: 0), 0, UInt8(plan.page), 0xFF],
             cfg1: [0x10, 5, 0, 0])

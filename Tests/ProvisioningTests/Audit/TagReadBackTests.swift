@@ -29,10 +29,9 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator))
         #expect(reading.message == message)
         #expect(reading.unreadable == nil)
-        #expect(reading.chip == .ntag215)
+        #expect(reading.chip == ChipModel.ntag215.tagChip)
         #expect(reading.isLockedReadOnly)
-        #expect(reading.cc3 == 0x0F)
-        #expect(reading.staticLock == [0xFF, 0xFF])
+        #expect(reading.lock == LockState(isPermanent: true, fields: "CC3 0F, static lock bytes FF FF"))
         #expect(reading.exchanges == 3, "GET_VERSION, READ 00, READ 04")
         #expect(emulator.image == before)
     }
@@ -46,7 +45,7 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
         faults.identity = .int
         let clone = try tag(message: message, faults: faults)
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: clone), anticollisionUID: uid)
-        #expect(reading.identityAnomalies == [.internalByte(0x00)])
+        #expect(reading.identityAnomalies == [UIDAnomaly.internalByte(0x00).description])
         #expect(reading.message == message)
         #expect(reading.exchanges == 3 && genuine.exchanges == 3, "GET_VERSION, READ 00, READ 04: nothing more")
         let other: [UInt8] = [0x04, 0x51, 0x7C, 0x00, 0x00, 0x00, 0x01]
@@ -67,7 +66,7 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator))
         #expect(reading.message == message)
         #expect(!reading.isLockedReadOnly)
-        #expect(reading.cc3 == 0x00)
+        #expect(reading.lock?.openReasons.first == "CC3 is 00 (write access open)")
         #expect(reading.exchanges == 4, "GET_VERSION, READ 00, READ 04, FAST_READ")
         #expect(emulator.image == before)
     }
@@ -79,7 +78,7 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator))
         #expect(reading.message == nil)
         #expect(reading.unreadable?.contains("not NDEF formatted") == true)
-        #expect(reading.staticLock == [0x00, 0x00], "page 2 was read even so")
+        #expect(reading.lock?.fields.hasSuffix("static lock bytes 00 00") == true, "page 2 was read even so")
         #expect(!reading.isLockedReadOnly)
     }
 }
