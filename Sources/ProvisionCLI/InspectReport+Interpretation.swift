@@ -16,8 +16,11 @@ extension InspectReport {
         atqa = String(format: "%04X", detected.atqa)
         sak = String(format: "%02X", detected.sak)
         uidAnomalies = facts.anomalies
+        family = facts.family
         chip = Chip(
-            model: identity.chip?.rawValue, name: identity.chip?.displayName ?? "generic Type 2",
+            model: identity.chip?.rawValue ?? facts.familyChip?.id,
+            name: identity.chip?.displayName ?? facts.familyChip?.displayName
+                ?? (facts.family == Type2Family.name ? "generic Type 2" : "generic \(facts.family) tag"),
             getVersion: identity.version.map { Hex.string($0) }, vendor: identity.vendor.map { Hex.string([$0]) },
             suspectedClone: identity.isSuspectedClone || !facts.anomalies.isEmpty,
             genericReason: identity.genericReason)

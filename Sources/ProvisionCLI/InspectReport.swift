@@ -124,6 +124,8 @@ struct InspectReport: Codable, Sendable {
 
     var version = 1
     var reader: String
+    /// The tag family that handled the tag (`type2`).
+    var family: String
     var uid: String
     var atqa: String
     var sak: String
@@ -162,6 +164,11 @@ extension InspectReport {
         var notes: [String] = []
         var dump: [[UInt8]]?
         var cost = PhaseCost(name: "inspect")
+        /// The family that handled the tag, and its chip where the family is not Type 2.
+        var family = Type2Family.name
+        var familyChip: TagChip?
+        /// What identification cost.
+        var identifyCost = PhaseCost(name: "identify")
     }
 
     /// Reads everything `inspect` shows, with the fewest exchanges: READ `30 00` (UID, locks, CC),

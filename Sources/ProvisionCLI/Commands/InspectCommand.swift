@@ -68,14 +68,9 @@ struct InspectCommand: Command {
         }
         let reader = try await TagSession.openReader(spec: args.value("reader"))
         let dump = args.flag("dump")
-        let report = try await TagSession.withTag(on: reader, timeout: timeout, context: context) { session in
-            let uid = session.detected.uid
-            let password = protectionKey.map { (key: $0.id, value: TagPassword(key: $0, uid: uid)) }
-            let facts = try await session.tag.withType2Tag { tag in
-                try InspectReport.gather(tag, anticollisionUID: uid, dump: dump, password: password)
-            }
-            return InspectReport(
-                facts: facts, detected: session.detected, reader: reader, identifyCost: session.identifyCost)
+        let report = try await TagSession.withTag(on: reader, timeout: timeout, context: context, identify: false) {
+            session in
+            try await inspect(session.detected, on: reader, dump: dump, protectionKey: protectionKey)
         }
         if args.flag("json") {
             let encoder = JSONEncoder()
@@ -86,6 +81,19 @@ struct InspectCommand: Command {
             context.out.write(text(report))
         }
         return report.authentication?.status == "refused" ? .failure : .success
+    }
+
+    /// Inspects the tag `detected` on `reader` through its family (one reader call).
+    static func inspect(
+        _ detected: DetectedTag, on reader: any TagReader, dump: Bool, protectionKey: SecretKey?,
+        families: TagFamilies = .standard
+    ) async throws -> InspectReport {
+        let password = protectionKey.map { (key: $0.id, value: TagPassword(key: $0, uid: detected.uid)) }
+        let facts = try await reader.withTransceiver { transceiver in
+            try InspectReport.gather(
+                on: transceiver, detected: detected, families: families, dump: dump, password: password)
+        }
+        return InspectReport(facts: facts, detected: detected, reader: reader, identifyCost: facts.identifyCost)
     }
 
     /// The human-readable form (not stable; use `--json` for machines).

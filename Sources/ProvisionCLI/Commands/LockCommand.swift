@@ -95,9 +95,11 @@ struct LockCommand: Command {
 
     /// The pipeline's lock-only plan on the reader's queue: identify (with the identity cross-check), the
     /// chip-correct lock and its read-back; tag failures end up in `failure`.
-    static func perform(_ recorder: RecordingTransceiver, detected: DetectedTag) -> Outcome {
+    static func perform(
+        _ recorder: RecordingTransceiver, detected: DetectedTag, families: TagFamilies = .standard
+    ) -> Outcome {
         let plan = TagPipeline.Plan(message: [], acceptedChips: [], lock: true, uid: detected.uid, mode: .lockOnly)
-        let result = TagPipeline.run(plan, on: recorder, activation: detected)
+        let result = TagPipeline.run(plan, on: recorder, activation: detected, families: families)
         var outcome = Outcome()
         outcome.readBack = result.lockReadBack.map { ($0.unit, $0.bytes) }
         if let failure = result.failure { outcome.failure = (failure.failureClass.rawValue, failure.detail) }

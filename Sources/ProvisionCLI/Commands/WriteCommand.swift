@@ -149,7 +149,7 @@ struct WriteCommand: Command {
     /// fetches the tag's message. Tag failures end up in `failure` with their class.
     static func perform(
         _ recorder: RecordingTransceiver, detected: DetectedTag, message requested: [UInt8], lock: Bool,
-        append: AppendRequest? = nil
+        append: AppendRequest? = nil, families: TagFamilies = .standard
     ) -> Outcome {
         var outcome = Outcome()
         var message = requested
@@ -157,7 +157,7 @@ struct WriteCommand: Command {
         if let append {
             let clock = ContinuousClock()
             let start = clock.now
-            let reading = TagPipeline.read(on: recorder, activation: detected)
+            let reading = TagPipeline.read(on: recorder, activation: detected, families: families)
             readPhases = [
                 PhaseCost(
                     name: "read", exchanges: recorder.exchanges, reactivations: recorder.reactivations,
@@ -179,7 +179,7 @@ struct WriteCommand: Command {
         }
         let writesBefore = recorder.writes.count
         let plan = TagPipeline.Plan(message: message, acceptedChips: [], lock: lock, uid: detected.uid)
-        let result = TagPipeline.run(plan, on: recorder, activation: detected)
+        let result = TagPipeline.run(plan, on: recorder, activation: detected, families: families)
         outcome.chip = result.chip
         outcome.capacity = result.capacity
         let lockWrites = result.phaseCosts[.lock]?.writes ?? 0

@@ -9,12 +9,13 @@ extension LineWorker {
     /// else read now — READ/FAST_READ of the NDEF TLV — and recorded, synced, before any write) followed
     /// by the rendered records.
     func appendedMessage(
-        claim: ClaimedRow, uid: [UInt8], rendered: [UInt8]
+        claim: ClaimedRow, detected: DetectedTag, rendered: [UInt8]
     ) async throws -> Result<[UInt8], CycleFailure> {
+        let uid = detected.uid
         var original = claim.originalMessage
         if original == nil {
             let bytes: [UInt8]
-            switch await readExistingMessage() {
+            switch await readExistingMessage(detected) {
             case .success(let reading): bytes = reading.message
             case .failure(let failure): return .failure(failure)
             }
@@ -28,9 +29,12 @@ extension LineWorker {
     }
 
     /// The tag's NDEF message through one reader call (the pipeline's read step).
-    private func readExistingMessage() async -> Result<TagPipeline.Reading, CycleFailure> {
+    private func readExistingMessage(_ detected: DetectedTag) async -> Result<TagPipeline.Reading, CycleFailure> {
         do {
-            return try await reader.withTransceiver { TagPipeline.read(on: $0) }
+            let families = families
+            return try await reader.withTransceiver {
+                TagPipeline.read(on: $0, activation: detected, families: families)
+            }
         } catch {
             return .failure(CycleFailure(classifying: error, phase: .identify))
         }

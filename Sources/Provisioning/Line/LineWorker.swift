@@ -23,6 +23,8 @@ public struct LineWorker: Sendable {
     let usable = UsableTagTracker()
     /// Chooses, tag by tag, whether a claim's sync runs under identify (replaced by tests only).
     var claimSync = ClaimSyncPolicy()
+    /// The tag families presented tags are matched against (`TagFamilies.standard` unless a test adds one).
+    public var families = TagFamilies.standard
 
     /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
     public init(
@@ -174,7 +176,7 @@ public struct LineWorker: Sendable {
         }
         var message = rendered
         if job.append {
-            switch try await appendedMessage(claim: claim, uid: uid, rendered: rendered) {
+            switch try await appendedMessage(claim: claim, detected: detected, rendered: rendered) {
             case .success(let combined): message = combined
             case .failure(let failure):
                 try await refuseAppend(claim: claim, uid: uid, failure: failure, started: started)
@@ -191,7 +193,7 @@ public struct LineWorker: Sendable {
                 signature: job.signature, uid: uid, identityCheck: job.identityCheck,
                 protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror,
                 writeGate: gate)
-            let outcome = try await TagPipeline.run(plan, on: reader, activation: detected)
+            let outcome = try await TagPipeline.run(plan, on: reader, activation: detected, families: families)
             // The claim could not be made durable: nothing was written; the ledger cannot record, stop the line.
             if let failure = outcome.gateFailure { throw failure }
             if attempt == 1 {
@@ -207,7 +209,8 @@ public struct LineWorker: Sendable {
             guard let failure = outcome.failure else {
                 let ledgerStart = clock.now
                 let tag = TagRecord(
-                    uid: uid, chip: outcome.chip?.id ?? "type2", bytesSHA256: Digest.sha256(message),
+                    uid: uid, chip: outcome.chip?.id ?? outcome.family ?? "unknown",
+                    bytesSHA256: Digest.sha256(message),
                     byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
                     writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint)
                 let record = AttemptRecord(

@@ -130,7 +130,7 @@ final class PipelineRun {
             airtimeMicroseconds: cost?.airtimeMicroseconds,
             signature: signature, identityAnomalies: identityAnomalies,
             gateWaitMicroseconds: gateWait.microseconds, gateFailure: gateFailure, capacity: capacity,
-            written: written, phaseCosts: costs, lockReadBack: lockReadBack)
+            written: written, phaseCosts: costs, lockReadBack: lockReadBack, family: tag?.family)
     }
 
     /// The reader found its tag gone around the calls after the pipeline ran: never committed; the write

@@ -101,6 +101,8 @@ public enum TagPipeline {
         public var phaseCosts: [Phase: TagOperationCost] = [:]
         /// The lock state read back after a lock (unit, bytes).
         public var lockReadBack: [LockedUnit] = []
+        /// The family that handled the tag (`type2`), `nil` when none did.
+        public var family: String?
     }
 
     /// A unit read back after the lock.
