@@ -26,7 +26,9 @@ final class DeviceLock {
     /// - Throws: `LibNFCError.deviceBusy` naming the holder's PID when it can be found.
     init(connstring: String) throws(LibNFCError) {
         let path = Self.lockPath(for: connstring)
-        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_CREAT | O_NOFOLLOW, 0o644)
+        let flags = O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_CREAT | O_NOFOLLOW
+        var fd = open(path, O_RDWR | flags, 0o644)
+        if fd < 0, errno == EACCES { fd = open(path, O_RDONLY | flags, 0o644) }
         guard fd >= 0 else {
             throw LibNFCError(.openFailed, "cannot open \(path) to lock it: \(String(cString: strerror(errno)))")
         }
@@ -35,7 +37,7 @@ final class DeviceLock {
             throw LibNFCError(.openFailed, "lock file \(path) \(problem); remove it (as root) and try again")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = Self.holder(of: fd)
+            let holder = Self.holder(of: fd) ?? Self.recordedHolder(fd)
             close(fd)
             let who = holder.map { "process \($0)" } ?? "another process"
             throw LibNFCError(
@@ -44,6 +46,8 @@ final class DeviceLock {
         }
         self.path = path
         descriptor = fd
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(fd, 0) == 0 { _ = pwrite(fd, pid, pid.count, 0) }
     }
 
     deinit {
@@ -79,6 +83,18 @@ final class DeviceLock {
         }
         guard owners.contains(info.st_uid) else { return "belongs to user \(info.st_uid), who may not use this reader" }
         return nil
+    }
+
+    /// The PID the holder wrote into the lock file, when that process still runs: `/proc/locks` names
+    /// another device on overlay file systems (containers), so the file's own record is the fallback.
+    private static func recordedHolder(_ fd: Int32) -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = pread(fd, &bytes, bytes.count, 0)
+        guard count > 0,
+            let pid = Int32(String(decoding: bytes[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            pid > 0, kill(pid, 0) == 0 || errno == EPERM
+        else { return nil }
+        return pid
     }
 
     /// The PID holding an `FLOCK` on the file behind `fd`, read from `/proc/locks`.

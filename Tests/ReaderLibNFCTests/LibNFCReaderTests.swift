@@ -299,4 +299,23 @@ struct LibNFCReaderTests {
         }
         #expect(throws: LibNFCError.self) { _ = try DeviceLock(connstring: connstring) }
     }
+
+    /// The holder records its PID in the lock file, so a second open names it even where `/proc/locks`
+    /// cannot (overlay file systems report another device there).
+    @Test func theHolderRecordsItsPIDAndASecondOpenNamesIt() throws {
+        let connstring = "pn532_uart:/dev/provision-test-\(UUID().uuidString.prefix(8))"
+        let path = DeviceLock.lockPath(for: connstring)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lock = try DeviceLock(connstring: connstring)
+        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(recorded == "\(getpid())\n")
+        do {
+            _ = try DeviceLock(connstring: connstring)
+            Issue.record("the same lock was taken twice")
+        } catch {
+            #expect(error.code == .deviceBusy)
+            #expect(error.message.contains("in use by process \(getpid())"))
+        }
+        withExtendedLifetime(lock) {}
+    }
 }
