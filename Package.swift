@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "Support", swiftSettings: strict),
 
         // Core: pure Swift, no I/O.
-        .target(name: "NDEF", dependencies: ["Support"], swiftSettings: strict),
+        // The one position-reporting JSON reader (record JSON, manifests, templates, JSON Lines).
+        .target(name: "JSONReader", swiftSettings: strict),
+        .target(name: "NDEF", dependencies: ["JSONReader", "Support"], swiftSettings: strict),
         .target(name: "NFCTags", dependencies: ["NDEF", "Support"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
 
@@ -38,7 +40,7 @@ let package = Package(
 
         // Application layers.
         .target(
-            name: "Provisioning", dependencies: ["NDEF", "NFCTags", "Ledger", "Crypto", "Support"],
+            name: "Provisioning", dependencies: ["JSONReader", "NDEF", "NFCTags", "Ledger", "Crypto", "Support"],
             swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Provisioning", "Ledger"], swiftSettings: strict),
         .target(
@@ -56,6 +58,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator"], swiftSettings: strict),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),
+        .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"], swiftSettings: strict),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -72,7 +75,7 @@ let package = Package(
         .testTarget(
             name: "LedgerBenchTests", dependencies: ["ledger-bench", "Ledger", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ProvisioningTests", dependencies: ["Provisioning", "TagEmulator", "TestSupport"],
+            name: "ProvisioningTests", dependencies: ["Provisioning", "JSONReader", "TagEmulator", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"], swiftSettings: strict),
         .testTarget(

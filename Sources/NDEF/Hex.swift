@@ -53,3 +53,8 @@ public enum Hex {
         return high == nil && !needDigit ? out : nil
     }
 }
+
+extension Hex {
+    /// Two upper-case hex digits for one byte.
+    public static func byte(_ value: UInt8) -> String { compact([value]) }
+}

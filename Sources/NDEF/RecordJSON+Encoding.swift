@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 
 extension RecordJSON {
     /// Writes a message as record JSON: `{"records": [...]}`, pretty, sorted keys, trailing newline.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 
 extension RecordJSON {
     /// Reads the members of one JSON object, remembering which keys were used so unknown keys are

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 
 /// The record JSON format: one description of an NDEF message shared by the CLI, templates and reports.
 ///
@@ -32,7 +33,7 @@ public enum RecordJSON {
     ///
     /// - Throws: `RecordJSONError` naming the JSON path and the reason.
     public static func decode(_ data: Data) throws(RecordJSONError) -> NDEFMessage {
-        let root = try JSONValue.parse(data).get()
+        let root = try parseDocument(data)
         let items: [JSONValue]
         switch root {
         case .array(let array):
@@ -57,6 +58,16 @@ public enum RecordJSON {
             records.append(try record(from: item, path: "records[\(index)]"))
         }
         return NDEFMessage(records: records)
+    }
+
+    /// The JSON value of a whole document; a syntax error names its line and column.
+    static func parseDocument(_ data: Data) throws(RecordJSONError) -> JSONValue {
+        do throws(JSONScanner.SyntaxError) {
+            return try JSONValue.parse(Array(data))
+        } catch {
+            let place = "line \(error.position.line), column \(error.position.column)"
+            throw RecordJSONError(path: "", reason: "not valid JSON at \(place): \(error.message)")
+        }
     }
 
     /// Builds one record from its JSON object and checks it as strictly as the binary decoder would.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 
 /// One record's record JSON object, exactly as `RecordJSON.encode` writes it, for other JSON documents.
 ///

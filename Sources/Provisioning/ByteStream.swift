@@ -1,5 +1,4 @@
 import Foundation
-import NDEF
 
 /// Reads a file (or a byte array, for tests) in fixed-size chunks, one byte at a time.
 ///

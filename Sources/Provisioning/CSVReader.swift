@@ -1,5 +1,5 @@
 import Foundation
-import NDEF
+import JSONReader
 
 /// A streaming RFC 4180 CSV reader: a header row, then one `JobRow` per record.
 ///

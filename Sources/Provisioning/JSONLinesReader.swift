@@ -1,5 +1,5 @@
 import Foundation
-import NDEF
+import JSONReader
 
 /// A streaming JSON Lines reader: one JSON object of scalar values per line, one `JobRow` per line.
 ///
@@ -52,17 +52,16 @@ public final class JSONLinesReader: RowReading {
         while let byte = try stream.next(), byte != 0x0A {
             bytes.append(byte)
         }
-        if bytes.last == 0x0D { bytes.removeLast() }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        let parsed: JSONLines.Line
+        do {
+            parsed = try JSONLines.parse(bytes, line: line)
+        } catch {
+            throw JobInputError(.jsonSyntax, file: file, position: error.position, row: rowNumber, error.message)
+        }
+        guard case .document(let node) = parsed else {
             throw JobInputError(
                 .recordInvalid, file: file, position: TextPosition(line: line, column: 1), row: rowNumber,
                 "blank line (expected a JSON object)")
-        }
-        let node: JSONNode
-        do {
-            node = try JSONScanner.parse(bytes, line: line)
-        } catch {
-            throw JobInputError(.jsonSyntax, file: file, position: error.position, row: rowNumber, error.message)
         }
         let fields = try JobRow.fields(of: node, file: file, row: rowNumber, path: nil)
         return JobRow(row: rowNumber, line: line, fields: fields)

@@ -1,4 +1,6 @@
-import NDEF
+// Re-exported: this error's `position` (and the template's positions) are JSONReader's `TextPosition`,
+// so a client reading `error.position?.line` needs no import of its own.
+@_exported import JSONReader
 
 /// A problem with a job's inputs (manifest, template, records), naming the file and where in it.
 ///

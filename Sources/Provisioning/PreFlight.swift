@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 import NDEF
 
 /// Checks a whole job before any tag is touched: manifest, template, every row rendered and encoded.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 import NDEF
 import NFCTags
 

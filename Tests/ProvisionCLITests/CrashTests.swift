@@ -12,8 +12,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("crash.json")
         // 40 rows take about 5 s of datasheet time, more than five kills at 0.05–0.8 s can reach: every
-        // kill lands. The seed is in every message, so a failure can be replayed with --seed.
-        let seed = Int.random(in: 1...1_000_000)
+        // kill lands. The seed is in every message; PROVISION_CRASH_SEED=N replays a failure with it.
+        let seed =
+            ProcessInfo.processInfo.environment["PROVISION_CRASH_SEED"].flatMap { Int($0) }
+            ?? Int.random(in: 1...1_000_000)
+        print("CrashTests: seed \(seed) (replay with PROVISION_CRASH_SEED=\(seed))")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -42,6 +45,10 @@ import Testing
         #expect(violations.isEmpty, "seed \(seed): \(violations)")
         #expect(result["finalExit"] as? Int == 0, "seed \(seed): \(result)")
         #expect(result["kills"] as? Int == 5, "seed \(seed): every kill must land: \(result)")
+        #expect(result["killedRunsThatFinishedFirst"] as? Int == 0, "seed \(seed): a run ended before its kill")
+        // Every kill is judged: each one's state after the kill was classified into the phase it hit.
+        let phases = try #require(result["phasesHit"] as? [String: Int], "seed \(seed): \(result)")
+        #expect(phases.values.reduce(0, +) == 5, "seed \(seed): every kill must be judged: \(phases)")
         #expect(process.terminationStatus == 0, "seed \(seed)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// SHA-256 and HMAC-SHA256 for assertions, computed outside this project's code: Python's `hashlib` and
 /// `hmac` (python3 is a test dependency, for nfcpy), so a fault in our libcrypto wrapper cannot hide.
@@ -41,4 +42,13 @@ enum Crypto256 {
             UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)
         }
     }
+}
+
+/// Known answers (FIPS 180-2 "abc", RFC 4231 test case 2), so `Crypto256` itself is checked.
+@Test func crypto256GivesTheKnownAnswers() {
+    let hex: ([UInt8]) -> String = { $0.map { String(format: "%02x", $0) }.joined() }
+    #expect(hex(Crypto256.sha(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+        hex(Crypto256.hmac(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8)))
+            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONReader
 import NDEF
 import Provisioning
 import Testing

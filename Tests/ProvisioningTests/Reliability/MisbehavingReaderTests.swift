@@ -101,7 +101,9 @@ private func twoRowJob(_ name: String) -> LineJob {
                     guard let index = uids.firstIndex(of: entry.tag.uid) else { continue }
                     let image = await reader.image(index)
                     let message = try? NDEFTLV.extractMessage(fromArea: Array(image[16..<160]))
-                    if message.map(Digest.sha256) != entry.tag.bytesSHA256 {
+                    // The tag must hold its row's own message (not only what the ledger says it wrote).
+                    let expected = NDEFMessage(records: [NDEFPayload.uri("https://example.com/r/\(entry.row)")]).bytes
+                    if message != expected || message.map(Digest.sha256) != entry.tag.bytesSHA256 {
                         violations.append("\(kind)@\(exchange): row \(entry.row) done, tag holds another message")
                     }
                 }

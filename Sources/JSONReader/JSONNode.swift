@@ -1,20 +1,3 @@
-/// A line and column in a text file, both 1-based; columns count Unicode scalars.
-public struct TextPosition: Sendable, Hashable, CustomStringConvertible {
-    /// The 1-based line.
-    public var line: Int
-    /// The 1-based column (Unicode scalars from the start of the line).
-    public var column: Int
-
-    /// Creates a position.
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    /// `LINE:COLUMN`.
-    public var description: String { "\(line):\(column)" }
-}
-
 /// A parsed JSON value that remembers where each part was written.
 ///
 /// Manifests, templates and JSON Lines rows are parsed into this tree so that every error can name

@@ -1,7 +1,7 @@
-/// `JSONValue` through `Encoder` and `Decoder`, so record JSON objects can sit inside Codable reports.
+/// `JSONValue` through `Encoder` and `Decoder`, so JSON values can sit inside Codable documents.
 extension JSONValue: Codable {
     /// Encodes the value as the JSON it stands for.
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -15,7 +15,7 @@ extension JSONValue: Codable {
     }
 
     /// Decodes any JSON value; whole numbers that fit 64 bits stay integers.
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

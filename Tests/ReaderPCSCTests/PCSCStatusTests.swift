@@ -22,15 +22,19 @@ import Testing
 ])
 func pcscLiteLinksAndDescribesStatusCodes(status: PCSCStatus, value: Int, text: String) {
     #expect(status.rawValue == value)
-    #expect(status.description.contains(text), "\(status.description)")
+    let code = String(UInt32(truncatingIfNeeded: value), radix: 16, uppercase: true)
+    #expect(status.description == "\(text) (\(code)h)")
 }
 
-/// Status codes that mean the card left the field become `tagLost`; the rest stay transport errors.
-@Test func removedAndResetCardsAreALostTagOthersAreTransportErrors() {
-    #expect(PCSCStatus.removedCard.transportError == .tagLost)
-    #expect(PCSCStatus.noSmartcard.transportError == .tagLost)
-    guard case .transport = PCSCStatus.noService.transportError else {
-        Issue.record("noService became \(PCSCStatus.noService.transportError)")
-        return
-    }
+/// Status codes that mean the card left the field (removed, reset, unpowered, unresponsive, no card, a
+/// transaction cut off) become `tagLost`; every other code is exactly `.transport` with its description.
+@Test(arguments: [
+    (PCSCStatus.removedCard, true), (.resetCard, true), (.noSmartcard, true), (.unpoweredCard, true),
+    (.unresponsiveCard, true), (.notTransacted, true), (.success, false), (.noService, false), (.timeout, false),
+    (.cancelled, false), (.noReadersAvailable, false), (.sharingViolation, false), (.readerUnavailable, false),
+    (.unknownReader, false), (.invalidHandle, false),
+])
+func tagLeftCodesAreALostTagOthersAreTransportErrors(status: PCSCStatus, tagLeft: Bool) {
+    #expect(status.meansTagLeft == tagLeft)
+    #expect(status.transportError == (tagLeft ? .tagLost : .transport(status.description)))
 }

@@ -33,8 +33,3 @@ public enum UTF8Check {
         return length
     }
 }
-
-extension Hex {
-    /// Two upper-case hex digits for one byte.
-    public static func byte(_ value: UInt8) -> String { compact([value]) }
-}

@@ -1,33 +1,31 @@
-import Foundation
-
-/// A parsed JSON value, kept in a form that lets the record JSON reader name exact paths.
+/// A parsed JSON value without positions: what record JSON reads and writes.
 ///
 /// Object members keep their input order on parsing; the writer sorts keys, so output is stable.
-enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A whole number without fraction or exponent that fits 64 bits.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
-    /// Parses JSON text (RFC 8259) with `JSONScanner`, rejecting duplicate keys; errors give line and column.
-    static func parse(_ data: Data) -> Result<JSONValue, RecordJSONError> {
-        do throws(JSONScanner.SyntaxError) {
-            return .success(JSONValue(try JSONScanner.parse(Array(data))))
-        } catch {
-            return .failure(
-                RecordJSONError(
-                    path: "",
-                    reason:
-                        "not valid JSON at line \(error.position.line), column \(error.position.column): \(error.message)"
-                ))
-        }
+    /// Parses one JSON document (RFC 8259) with `JSONScanner`, rejecting duplicate keys.
+    ///
+    /// - Throws: `JSONScanner.SyntaxError` with the line and column of the problem.
+    public static func parse(_ bytes: [UInt8]) throws(JSONScanner.SyntaxError) -> JSONValue {
+        JSONValue(try JSONScanner.parse(bytes))
     }
 
     /// The value of a scanned node: integers without fraction or exponent that fit 64 bits stay exact.
-    init(_ node: JSONNode) {
+    public init(_ node: JSONNode) {
         switch node.kind {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
@@ -47,7 +45,7 @@ enum JSONValue: Sendable, Hashable {
     }
 
     /// A short name of the value's kind for error messages.
-    var kind: String {
+    public var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -59,7 +57,7 @@ enum JSONValue: Sendable, Hashable {
     }
 
     /// Pretty JSON: two-space indentation, sorted keys, `"key": value`, no escaped slashes.
-    func rendered(indent: Int = 0) -> String {
+    public func rendered(indent: Int = 0) -> String {
         let pad = String(repeating: " ", count: indent)
         let inner = String(repeating: " ", count: indent + 2)
         switch self {
@@ -80,7 +78,8 @@ enum JSONValue: Sendable, Hashable {
         }
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

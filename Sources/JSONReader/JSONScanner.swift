@@ -143,6 +143,12 @@ public struct JSONScanner {
         }
     }
 
+    /// Two upper-case hex digits for a control character in a message.
+    private static func hexByte(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }
+
     private static func describe(_ bytes: [UInt8], at index: Int) -> String {
         let length = max(1, UTF8Check.sequenceLength(bytes, at: index))
         return String(decoding: bytes[index..<min(bytes.count, index + length)], as: UTF8.self)
@@ -274,7 +280,7 @@ public struct JSONScanner {
                 index += 1
                 return (String(scalars), columns)
             }
-            if byte < 0x20 { throw error("control character U+00\(Hex.byte(byte)) inside a string; escape it") }
+            if byte < 0x20 { throw error("control character U+00\(Self.hexByte(byte)) inside a string; escape it") }
             if byte == UInt8(ascii: "\\") {
                 let escapeColumn = column
                 let (scalar, width) = try parseEscape()

@@ -1,4 +1,4 @@
-import NDEF
+import JSONReader
 import Testing
 
 @Test func scannerRecordsPositionsOfValuesAndKeys() throws {
