@@ -40,24 +40,26 @@ public struct Arguments: Sendable {
                 }
             } else {
                 let short = String(argument.dropFirst())
-                guard let long = aliases[short] else { throw .usage("unknown option '\(argument)'") }
+                guard let long = aliases[short] else { throw .usage("unknown option '\(argument)'", option: argument) }
                 name = long
             }
             if declaredFlags.contains(name) {
-                guard inlineValue == nil else { throw .usage("option '--\(name)' takes no value") }
+                guard inlineValue == nil else { throw .usage("option '--\(name)' takes no value", option: name) }
                 flags.insert(name)
             } else if declaredOptions.contains(name) {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
                 } else {
-                    guard index < arguments.count else { throw .usage("option '--\(name)' needs a value") }
+                    guard index < arguments.count else {
+                        throw .usage("option '--\(name)' needs a value", option: name)
+                    }
                     value = arguments[index]
                     index += 1
                 }
                 values[name, default: []].append(value)
             } else {
-                throw .usage("unknown option '--\(name)'")
+                throw .usage("unknown option '--\(name)'", option: name)
             }
         }
     }
@@ -76,7 +78,8 @@ public struct Arguments: Sendable {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw .usage(
-                "option '--\(name)' needs a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+                "option '--\(name)' needs a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'",
+                option: name)
         }
         return number
     }
@@ -89,5 +92,29 @@ public struct Arguments: Sendable {
             }
             throw .usage("missing argument; usage: \(usage)")
         }
+    }
+}
+
+extension Arguments {
+    /// `--timeout SECONDS` as a duration (default 30 s, `TagSession.timeout`), the error naming the option.
+    func timeout() throws(CLIError) -> Duration {
+        do {
+            return try TagSession.timeout(self)
+        } catch {
+            var failure = error
+            failure.field = "--timeout"
+            throw failure
+        }
+    }
+
+    /// A positive number of seconds for `name` (`--idle`), `nil` when absent.
+    ///
+    /// - Throws: `CLIError` 64 naming the option when the value is not a finite number above 0.
+    func seconds(_ name: String, message: (String) -> String) throws(CLIError) -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            throw .usage(message(text), option: name)
+        }
+        return seconds
     }
 }

@@ -65,6 +65,8 @@ public struct CommandContext: Sendable {
     public var out: TextSink
     /// Standard error (diagnostics, prompts, progress).
     public var err: TextSink
+    /// The output layer over `out` and `err` that commands report through (text, or `--json`).
+    public var output: Output
     /// Environment variables.
     public var environment: [String: String]
     /// The working directory that relative command-line paths resolve against.
@@ -83,6 +85,7 @@ public struct CommandContext: Sendable {
     ) {
         self.out = out
         self.err = err
+        output = Output(format: .text, out: out, err: err)
         self.environment = environment
         self.currentDirectory = currentDirectory
         self.readStandardInput = readStandardInput

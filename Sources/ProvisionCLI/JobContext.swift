@@ -25,7 +25,7 @@ struct JobContext: Sendable {
                 manifest: manifest, template: template, manifestSHA256: try hash(of: manifest.manifestURL),
                 templateSHA256: try hash(of: manifest.templateURL))
         } catch let error as JobInputError {
-            throw CLIError(error.code == .fileMissing ? .noInput : .dataError, error.description)
+            throw ErrorTable.cliError(error, message: error.description)
         } catch let error as CLIError {
             throw error
         } catch {
@@ -57,15 +57,10 @@ struct JobContext: Sendable {
         }
     }
 
-    /// A key failure as the CLI reports it: 77 permissions, 66 missing or unreadable, 65 malformed.
+    /// A key failure as the CLI reports it (`ErrorTable`: 77 permissions, 66 missing or unreadable,
+    /// 65 malformed).
     static func cliError(_ error: KeyError) -> CLIError {
-        let code: ExitCode =
-            switch error.reason {
-            case .permissions: .noPermission
-            case .missing, .unreadable: .noInput
-            case .malformed, .tooShort: .dataError
-            }
-        return CLIError(code, error.description)
+        ErrorTable.cliError(error, message: error.description)
     }
 
     /// Creates the ledger and reports folders (0700) and proves both writable with a probe file, before
@@ -203,19 +198,17 @@ struct JobContext: Sendable {
         }
     }
 
-    /// Maps a ledger failure to an exit code: cannot open/create → 73, locked → 69, else 74.
+    /// A ledger failure as the CLI reports it, with `ErrorTable`'s exit code (cannot open/create → 73,
+    /// locked → 69, job or row problems → 65, else 74).
     static func cliError(_ error: LedgerError) -> CLIError {
-        switch error.code {
-        case .cannotOpen, .readOnly: CLIError(.cannotCreate, "ledger: \(error.message)")
-        case .schemaTooOld:
-            CLIError(
-                .cannotCreate,
+        let message =
+            switch error.code {
+            case .schemaTooOld:
                 "ledger: \(error.message); the file or its folder is not writable, so it cannot be upgraded "
-                    + "here: run any provision command once on a writable copy")
-        case .busy: CLIError(.unavailable, "ledger is locked by another process: \(error.message)")
-        case .manifestMismatch, .unknownJob, .invalidState, .unknownRow:
-            CLIError(.dataError, "ledger: \(error.message)")
-        default: CLIError(.ioError, "ledger: \(error.message)")
-        }
+                    + "here: run any provision command once on a writable copy"
+            case .busy: "ledger is locked by another process: \(error.message)"
+            default: "ledger: \(error.message)"
+            }
+        return ErrorTable.cliError(error, message: message)
     }
 }

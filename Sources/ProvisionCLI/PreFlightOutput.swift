@@ -6,9 +6,9 @@ enum PreFlightOutput {
     /// returns the error both commands end with (exit 65).
     static func failure(_ summary: PreFlightSummary, context: CommandContext, printProblems: Bool = true) -> CLIError {
         if printProblems {
-            for problem in summary.problems { context.err.line(problem.description) }
+            for problem in summary.problems { context.output.diagnostics.line(problem.description) }
             if summary.problemCount > summary.problems.count {
-                context.err.line("… and \(summary.problemCount - summary.problems.count) more problems")
+                context.output.diagnostics.line("… and \(summary.problemCount - summary.problems.count) more problems")
             }
         }
         let plural = summary.problemCount == 1 ? "problem" : "problems"

@@ -62,17 +62,22 @@ public enum ProvisionCLI {
             context.out.write(command.help)
             return ExitCode.success.rawValue
         }
+        // The format is known before parsing, so a usage error under --json is an error document too.
+        var context = context
+        context.output = Output(format: asksForJSON(rest) ? .json : .text, out: context.out, err: context.err)
         do {
-            return try await command.run(rest, context: context).rawValue
-        } catch let error as CLIError {
-            context.err.line("error: \(error.message)")
-            return error.exitCode.rawValue
-        } catch is CancellationError {
-            context.err.line("error: interrupted")
-            return ExitCode.interrupted.rawValue
+            let parsed = try command.parse(rest)
+            context.output = Output(format: parsed.json ? .json : .text, out: context.out, err: context.err)
+            return try await parsed.run(context: context).rawValue
         } catch {
-            context.err.line("error: \(error)")
-            return ExitCode.software.rawValue
+            let failure = ErrorTable.cliError(error)
+            context.output.fail(failure)
+            return failure.exitCode.rawValue
         }
+    }
+
+    /// Whether `--json` appears among the options (before a `--` that ends them).
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
     }
 }

@@ -51,7 +51,7 @@ enum ReaderFactory {
             do {
                 spec = try ReaderSpec(text)
             } catch {
-                throw .usage(error.description)
+                throw ErrorTable.cliError(error, message: error.description)
             }
             readers += try await open(spec)
         }
@@ -64,19 +64,13 @@ enum ReaderFactory {
             do {
                 return [try SimulatedReader(spec: spec)]
             } catch {
-                throw .usage(error.description)
+                throw ErrorTable.cliError(error, message: error.description)
             }
         case "nfc":
             do {
                 return [try await LibNFCReader.open(spec: spec)]
             } catch let error as LibNFCError {
-                let code: ExitCode =
-                    switch error.code {
-                    case .badSpec: .usage
-                    case .deviceBusy: .temporaryFailure
-                    default: .unavailable
-                    }
-                throw CLIError(code, "reader '\(spec.text)': \(error.message)")
+                throw ErrorTable.cliError(error, message: "reader '\(spec.text)': \(error.message)")
             } catch {
                 throw CLIError(.unavailable, "reader '\(spec.text)': \(error)")
             }
@@ -84,7 +78,7 @@ enum ReaderFactory {
             do {
                 return try await PCSCReader.open(spec: spec)
             } catch {
-                throw CLIError(error.code == .badSpec ? .usage : .unavailable, error.message)
+                throw ErrorTable.cliError(error, message: error.message)
             }
         default:
             throw .usage("reader '\(spec.text)': unknown backend '\(spec.scheme)' (use sim, nfc or pcsc)")

@@ -67,6 +67,18 @@ import Testing
         #expect(diagnostics.status == 1 && diagnostics.stdout.hasPrefix("unknown"), "\(diagnostics.stdout)")
     }
 
+    @Test func jsonGivesTheVerdictAsOneDocumentWithTheSameExitCode() async throws {
+        let url = try await job.tap(reader: reader).url
+        let valid = try verify(url, ["--json"])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(valid.stdout.utf8)) as? [String: Any], "\(valid.stdout)")
+        #expect(valid.status == 0 && document["version"] as? Int == 1, "\(valid.stderr)")
+        #expect(document["verdict"] as? String == "valid" && document["valid"] as? Bool == true)
+        let replayed = try verify(url, ["--json"])
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(replayed.stdout.utf8)) as? [String: Any])
+        #expect(replayed.status == 1 && again["verdict"] as? String == "replayed" && again["valid"] as? Bool == false)
+    }
+
     @Test func aURLOverTwoKiBIsRefusedUnread() throws {
         let long = "https://example.com/a/" + String(repeating: "/", count: 2100)
         let outcome = try verify(long)

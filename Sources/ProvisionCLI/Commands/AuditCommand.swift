@@ -55,7 +55,9 @@ struct AuditCommand: Command {
           --max-unknown N   stop after N unknown tags in a row, exit 1 (default 20; 0 never stops)
           --json            print a stable JSON object (version 1) instead of the table; each
                             finding lists the records read ("records": the objects 'provision
-                            ndef decode --json' prints; absent when no message was read)
+                            ndef decode --json' prints; absent when no message was read); when
+                            the audit could not start (no ledger, no reader, bad job)
+                            {"error": {...}} instead (docs/json.md)
           --quiet, -q       no prompts or per-tag lines
 
         \(ReaderFactory.specHelp)
@@ -69,21 +71,44 @@ struct AuditCommand: Command {
 
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// The job manifest.
+    var manifest: String
+    /// `--reader SPEC`, repeatable; empty: the manifest's readers, else the job's chip on the simulator.
+    var readers: [String] = []
+    /// `--count N`: stop after N tags.
+    var count: Int?
+    /// `--idle SECONDS`: stop after this long without a tag.
+    var idle: Double?
+    /// `--max-unknown N` (default 20; 0 never stops).
+    var maxUnknown = 20
+    /// `--json`: print the stable object instead of the table.
+    var json = false
+    /// `--quiet`, `-q`: no prompts or per-tag lines.
+    var quiet = false
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> AuditCommand {
         let args = try Arguments(
             arguments, flags: ["json", "quiet"], options: ["reader", "count", "idle", "max-unknown"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: usage)
-        let count = try args.integer("count", in: 1...Int.max)
-        let idle = try idleSeconds(args)
-        let maxUnknown = try args.integer("max-unknown", in: 0...Int.max) ?? 20
-        var job = try JobContext.load(args.positionals[0], context: context)
+        let readers = args.all("reader")
+        try refuseStorelessSimulators(readers)
+        return AuditCommand(
+            manifest: args.positionals[0], readers: readers, count: try args.integer("count", in: 1...Int.max),
+            idle: try args.seconds("idle") { "option '--idle' needs a positive number of seconds, got '\($0)'" },
+            maxUnknown: try args.integer("max-unknown", in: 0...Int.max) ?? 20, json: args.flag("json"),
+            quiet: args.flag("quiet"))
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let output = context.output
+        var job = try JobContext.load(self.manifest, context: context)
         let manifest = job.manifest
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
         // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
         if job.hasMirror { try job.loadKeys(environment: context.environment) }
         let ledger = try await JobContext.openLedger(
-            at: manifest.ledgerURL, create: false, readOnly: true, notes: context.err)
+            at: manifest.ledgerURL, create: false, readOnly: true, notes: output.diagnostics)
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
                 throw CLIError(
@@ -97,14 +122,14 @@ struct AuditCommand: Command {
         } catch {
             throw CLIError(.cannotCreate, "cannot create the reports folder \(manifest.reportsURL.path)")
         }
-        var specs = args.all("reader")
+        var specs = readers
         if specs.isEmpty { specs = manifest.readers.map(\.text) }
         if specs.isEmpty { specs = [ReaderFactory.defaultSpec(for: manifest.tag)] }
-        try refuseStorelessSimulators(specs)
-        let readers = try await ReaderFactory.open(specs.map(storedPopulation))
+        try Self.refuseStorelessSimulators(specs)
+        let readers = try await ReaderFactory.open(specs.map(Self.storedPopulation))
 
         let started = Date()
-        let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
+        let display = ProgressDisplay(sink: output.diagnostics, quiet: quiet)
         let session = AuditSession(limit: count, maxUnknown: maxUnknown == 0 ? nil : maxUnknown)
         let interrupts = Interrupts()
         interrupts.install {}
@@ -113,7 +138,7 @@ struct AuditCommand: Command {
             job: manifest.job, lockRequired: manifest.lock == .permanent,
             protectionKey: protectionKey, protection: manifest.security.protection, mirror: job.lineJob().mirror)
         auditor.identityCheck = manifest.identityCheck
-        let failure = await runWorkers(
+        let failure = await Self.runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
             settings: WorkerSettings(idleSeconds: idle), shouldStop: { interrupts.stopRequested })
         display.finish()
@@ -136,12 +161,16 @@ struct AuditCommand: Command {
         let interrupted = interrupts.stopRequested
         let summary = AuditSummary(
             report: report, repeats: await session.repeats, interrupted: interrupted,
-            files: files.map { displayPath($0, context) })
-        context.out.write(args.flag("json") ? summary.jsonText() : summary.text())
+            files: files.map { Self.displayPath($0, context) })
+        if json {
+            output.document(json: summary.jsonText())
+        } else {
+            output.write(summary.text())
+        }
         if let failure { throw failure }
         if interrupted { return .interrupted }
         if await session.stoppedOnUnknown {
-            context.err.line(
+            output.diagnostics.line(
                 "error: stopped after \(maxUnknown) unknown tags in a row: these tags are not this job's "
                     + "(another box, or a simulated reader that does not keep the run's tags)")
             return .failure
@@ -167,15 +196,6 @@ struct AuditCommand: Command {
             spec.option("population") == nil, spec.option("count") == nil
         else { return text }
         return text + "&population=stored"
-    }
-
-    /// `--idle SECONDS` as a positive number.
-    static func idleSeconds(_ args: Arguments) throws(CLIError) -> Double? {
-        guard let text = args.value("idle") else { return nil }
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-            throw .usage("option '--idle' needs a positive number of seconds, got '\(text)'")
-        }
-        return seconds
     }
 
     /// A path relative to the working directory when it lies inside it.

@@ -46,19 +46,25 @@ struct DoctorCommand: Command {
 
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// `--json`: print the stable document instead of the lines.
+    var json = false
+    /// `--reports DIR`: the reports folder to check.
+    var reports = "reports"
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> DoctorCommand {
         let args = try Arguments(arguments, flags: ["json"], options: ["reports"])
         try args.requirePositionals(0...0, usage: "provision doctor [--json] [--reports DIR]")
         let reports = args.value("reports") ?? "reports"
-        guard !reports.isEmpty else { throw CLIError.usage("option '--reports' needs a folder") }
-        let report = await examine(reportsFolder: reports, base: context.currentDirectory)
-        if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(report) else { throw CLIError(.software, "cannot encode the checks") }
-            context.out.line(String(decoding: data, as: UTF8.self))
+        guard !reports.isEmpty else { throw CLIError.usage("option '--reports' needs a folder", option: "reports") }
+        return DoctorCommand(json: args.flag("json"), reports: reports)
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let report = await Self.examine(reportsFolder: reports, base: context.currentDirectory)
+        if json {
+            try context.output.document(report)
         } else {
-            context.out.write(text(report))
+            context.output.write(Self.text(report))
         }
         return report.exitCode
     }

@@ -42,18 +42,37 @@ struct EmulateCommand: Command {
 
         """ + "\n" + EmulateVPCD.help
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// The emulated device and its parsed options.
+    enum Device: Sendable {
+        /// `emulate pn532`.
+        case pn532(PN532Options)
+        /// `emulate vpcd`.
+        case vpcd(EmulateVPCD.Options)
+    }
+
+    var device: Device
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> EmulateCommand {
         guard let device = arguments.first else {
             throw CLIError.usage("missing device; usage: provision emulate pn532|vpcd [options]")
         }
         let rest = Array(arguments.dropFirst())
         switch device {
         case "pn532":
-            return try await runPN532(rest, context: context)
+            return EmulateCommand(device: .pn532(try PN532Options(rest)))
         case "vpcd":
-            return try await EmulateVPCD.run(rest, context: context)
+            return EmulateCommand(device: .vpcd(try EmulateVPCD.Options(rest)))
         default:
             throw CLIError.usage("unknown device '\(device)'; known: pn532, vpcd")
+        }
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        switch device {
+        case .pn532(let options):
+            return try await Self.runPN532(options, context: context)
+        case .vpcd(let options):
+            return try await EmulateVPCD.run(options, context: context)
         }
     }
 }

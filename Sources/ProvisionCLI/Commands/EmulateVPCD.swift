@@ -34,30 +34,60 @@ enum EmulateVPCD {
 
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let options = try Arguments(
-            arguments, flags: [], options: ["port", "host", "tags", "reader-style", "control", "misbehave"])
-        try options.requirePositionals(0...0, usage: "provision emulate vpcd [options]")
-        let port = try options.integer("port", in: 1...65535) ?? 35963
-        let styleName = options.value("reader-style") ?? "acr122u"
-        guard let style = VPCDReaderStyle(rawValue: styleName) else {
-            throw CLIError.usage("--reader-style must be acr122u, acr1252u or plain, got '\(styleName)'")
+    /// The parsed options of `provision emulate vpcd`.
+    struct Options: Sendable {
+        /// `--port N` (default 35963).
+        var port = 35963
+        /// `--host ADDR` (an IPv4 address, default 127.0.0.1).
+        var host = "127.0.0.1"
+        /// `--tags SPEC` (default `sim:ntag215`).
+        var tags = "sim:ntag215"
+        /// `--reader-style` (default `acr122u`).
+        var style = VPCDReaderStyle.acr122u
+        /// `--control SOCKET`.
+        var control: String?
+        /// `--misbehave LIST`.
+        var misbehave: String?
+
+        /// Parses the arguments after `vpcd`.
+        ///
+        /// - Throws: `CLIError` 64 naming the option.
+        init(_ arguments: [String]) throws(CLIError) {
+            let options = try Arguments(
+                arguments, flags: [], options: ["port", "host", "tags", "reader-style", "control", "misbehave"])
+            try options.requirePositionals(0...0, usage: "provision emulate vpcd [options]")
+            port = try options.integer("port", in: 1...65535) ?? port
+            let styleName = options.value("reader-style") ?? "acr122u"
+            guard let style = VPCDReaderStyle(rawValue: styleName) else {
+                throw CLIError.usage(
+                    "--reader-style must be acr122u, acr1252u or plain, got '\(styleName)'", option: "reader-style")
+            }
+            self.style = style
+            host = options.value("host") ?? host
+            var address = in_addr()
+            guard inet_pton(AF_INET, host, &address) == 1 else {
+                throw CLIError.usage("--host must be an IPv4 address such as 127.0.0.1, got '\(host)'", option: "host")
+            }
+            tags = options.value("tags") ?? tags
+            _ = try population(tags)
+            control = options.value("control")
+            misbehave = options.value("misbehave")
         }
-        let host = options.value("host") ?? "127.0.0.1"
-        var address = in_addr()
-        guard inet_pton(AF_INET, host, &address) == 1 else {
-            throw CLIError.usage("--host must be an IPv4 address such as 127.0.0.1, got '\(host)'")
-        }
-        let (simulation, lineMode) = try population(options.value("tags") ?? "sim:ntag215")
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let port = options.port
+        let style = options.style
+        let (simulation, lineMode) = try population(options.tags)
         var configuration = VPCDConfiguration(
-            host: host, port: UInt16(port), style: style,
-            controlPath: options.value("control").map { context.url(forPath: $0).path }, lineMode: lineMode)
-        if let text = options.value("misbehave") {
+            host: options.host, port: UInt16(port), style: style,
+            controlPath: options.control.map { context.url(forPath: $0).path }, lineMode: lineMode)
+        if let text = options.misbehave {
             do {
                 configuration.misbehaviour = try FaultPlan(parsing: text, kind: VPCDMisbehaviour.parse).byUID(
                     simulation.uid(at:))
             } catch {
-                throw CLIError.usage("--misbehave: \(error); kinds are \(VPCDMisbehaviour.kinds)")
+                throw CLIError.usage("--misbehave: \(error); kinds are \(VPCDMisbehaviour.kinds)", option: "misbehave")
             }
         }
         let card: VPCDVirtualTag
@@ -66,11 +96,12 @@ enum EmulateVPCD {
         } catch {
             throw CLIError(.unavailable, "cannot start the vpcd card: \(error)")
         }
-        context.out.line("vpcd: card for \(configuration.host):\(port), style \(style.rawValue)")
+        context.output.line("vpcd: card for \(configuration.host):\(port), style \(style.rawValue)")
         let reason = await waitForTerminationOrQuit(card)
         let stats = await card.command("stats")
         await card.stop()
-        context.err.line("vpcd: stopped (\(reason)); " + (stats.split(separator: "\n").first.map(String.init) ?? ""))
+        context.output.diagnostics.line(
+            "vpcd: stopped (\(reason)); " + (stats.split(separator: "\n").first.map(String.init) ?? ""))
         return .success
     }
 
@@ -82,7 +113,7 @@ enum EmulateVPCD {
             spec.options.removeAll { $0.key == "line" }
             return (try SimulationOptions(spec: spec), line)
         } catch {
-            throw CLIError.usage("--tags: \(error)")
+            throw CLIError.usage("--tags: \(error)", option: "tags")
         }
     }
 

@@ -27,7 +27,9 @@ struct InspectCommand: Command {
         Options:
           --reader SPEC      the reader (default \(ReaderFactory.defaultSpec))
           --manifest FILE    authenticate with the password derived from this job's 'protect' key
-          --json             print one JSON object instead of text (stable, see below)
+          --json             print one JSON object instead of text (stable, see below); when no
+                             tag can be inspected (no reader, no tag in time, a missing manifest)
+                             {"error": {exit, class, message}} instead (docs/json.md)
           --dump             add a hex dump of every readable page
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
 
@@ -58,27 +60,40 @@ struct InspectCommand: Command {
         \(ReaderFactory.specHelp)
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// `--reader SPEC` (default `ReaderFactory.defaultSpec`).
+    var reader: String?
+    /// `--manifest FILE`: authenticate with the password derived from this job's `protect` key.
+    var manifest: String?
+    /// `--json`: print the stable object instead of text.
+    var json = false
+    /// `--dump`: add every readable page.
+    var dump = false
+    /// `--timeout SECONDS`: how long to wait for a tag.
+    var timeout: Duration
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> InspectCommand {
         let args = try Arguments(arguments, flags: ["json", "dump"], options: ["reader", "timeout", "manifest"])
         try args.requirePositionals(
             0...0, usage: "provision inspect [--reader SPEC] [--manifest FILE] [--json] [--dump]")
-        let timeout = try TagSession.timeout(args)
-        let protectionKey = try args.value("manifest").flatMap { path throws(CLIError) -> SecretKey? in
+        return InspectCommand(
+            reader: args.value("reader"), manifest: args.value("manifest"), json: args.flag("json"),
+            dump: args.flag("dump"), timeout: try args.timeout())
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let protectionKey = try manifest.flatMap { path throws(CLIError) -> SecretKey? in
             try JobContext.load(path, context: context).loadProtectionKey(environment: context.environment)
         }
-        let reader = try await TagSession.openReader(spec: args.value("reader"))
-        let dump = args.flag("dump")
+        let reader = try await TagSession.openReader(spec: self.reader)
+        let dump = self.dump
         let report = try await TagSession.withTag(on: reader, timeout: timeout, context: context, identify: false) {
             session in
-            try await inspect(session.detected, on: reader, dump: dump, protectionKey: protectionKey)
+            try await Self.inspect(session.detected, on: reader, dump: dump, protectionKey: protectionKey)
         }
-        if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(report) else { throw CLIError(.software, "cannot encode the report") }
-            context.out.line(String(decoding: data, as: UTF8.self))
+        if json {
+            try context.output.document(report)
         } else {
-            context.out.write(text(report))
+            context.output.write(Self.text(report))
         }
         return report.authentication?.status == "refused" ? .failure : .success
     }

@@ -8,7 +8,7 @@ struct LockCommand: Command {
     static let name = "lock"
     static let summary = "permanently lock one tag (asks for confirmation unless --yes)"
     static let help = """
-        Usage: provision lock [--reader SPEC] [--yes] [--timeout SECONDS]
+        Usage: provision lock [--reader SPEC] [--yes] [--timeout SECONDS] [--json]
 
         Waits for one tag and makes it permanently read-only, the chip-correct way
         (type2-ntag.md §5.7): CC3 to 0F first (only on an NDEF capability container; never the
@@ -24,6 +24,11 @@ struct LockCommand: Command {
           --reader SPEC      the reader (default \(ReaderFactory.defaultSpec))
           --yes              do not ask for confirmation
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
+          --json             print one JSON object (stable, version 1, docs/json.md): version, reader,
+                             uid, outcome locked|failed|notConfirmed, failureClass, failureMessage,
+                             writes [{page, data}], readBack [{page, data}], phases (last: total);
+                             the prompt goes to stderr as always; when no tag was reached (no reader,
+                             no tag in time) {"error": {...}} instead
 
         Examples:
           provision lock
@@ -55,41 +60,61 @@ struct LockCommand: Command {
         var failure: (failureClass: String, message: String)?
     }
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let args = try Arguments(arguments, flags: ["yes"], options: ["reader", "timeout"])
-        try args.requirePositionals(0...0, usage: "provision lock [--reader SPEC] [--yes]")
-        let timeout = try TagSession.timeout(args)
-        let reader = try await TagSession.openReader(spec: args.value("reader"))
-        let confirmed = args.flag("yes")
-        let outcome = try await TagSession.withTag(
+    /// `--reader SPEC` (default `ReaderFactory.defaultSpec`).
+    var reader: String?
+    /// `--yes`: do not ask for confirmation.
+    var yes = false
+    /// `--json`: print the stable object instead of text.
+    var json = false
+    /// `--timeout SECONDS`: how long to wait for a tag.
+    var timeout: Duration
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> LockCommand {
+        let args = try Arguments(arguments, flags: ["yes", "json"], options: ["reader", "timeout"])
+        try args.requirePositionals(0...0, usage: "provision lock [--reader SPEC] [--yes] [--json]")
+        return LockCommand(
+            reader: args.value("reader"), yes: args.flag("yes"), json: args.flag("json"), timeout: try args.timeout())
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let output = context.output
+        let reader = try await TagSession.openReader(spec: self.reader)
+        let confirmed = yes
+        let (uid, outcome) = try await TagSession.withTag(
             on: reader, timeout: timeout, context: context, identify: !confirmed
-        ) { session -> Outcome? in
+        ) { session -> (String, Outcome?) in
             if !confirmed {
                 let chip = session.identity.chip?.displayName ?? "generic Type 2"
-                context.err.write(
+                output.diagnostics.write(
                     "About to lock tag \(session.uidHex) (\(chip)) on \(reader.name) PERMANENTLY: "
                         + "it can never be written again.\n" + "Type LOCK to continue: ")
                 guard context.readStandardInputLine()?.trimmingCharacters(in: .whitespaces) == "LOCK" else {
-                    return nil
+                    return (session.uidHex, nil)
                 }
             }
             let detected = session.detected
             let identifyCost = confirmed ? nil : session.identifyCost
-            return try await reader.withTransceiver { transceiver in
-                var outcome = perform(RecordingTransceiver(transceiver), detected: detected)
-                if let identifyCost { outcome.phases.insert(identifyCost, at: 0) }
-                return outcome
-            }
+            return (
+                session.uidHex,
+                try await reader.withTransceiver { transceiver in
+                    var outcome = Self.perform(RecordingTransceiver(transceiver), detected: detected)
+                    if let identifyCost { outcome.phases.insert(identifyCost, at: 0) }
+                    return outcome
+                }
+            )
         }
+        if json { try output.document(LockReport(reader: reader.name, uid: uid, outcome: outcome)) }
         guard let outcome else { throw CLIError(.failure, "not confirmed: nothing was written") }
-        for write in outcome.writes { context.out.line("wrote     \(write.line)") }
-        for page in outcome.readBack {
-            context.out.line("read back page \(InspectCommand.pageName(page.page)): \(Hex.string(page.data))")
+        if !json {
+            for write in outcome.writes { output.line("wrote     \(write.line)") }
+            for page in outcome.readBack {
+                output.line("read back page \(InspectCommand.pageName(page.page)): \(Hex.string(page.data))")
+            }
+            let phases = outcome.phases + [PhaseCost.sum(outcome.phases)]
+            for phase in phases { output.line("  " + phase.line) }
         }
-        let phases = outcome.phases + [PhaseCost.sum(outcome.phases)]
-        for phase in phases { context.out.line("  " + phase.line) }
         if let failure = outcome.failure { throw CLIError(.failure, "\(failure.failureClass): \(failure.message)") }
-        context.out.line("locked    the tag is permanently read-only (confirmed by read-back)")
+        if !json { output.line("locked    the tag is permanently read-only (confirmed by read-back)") }
         return .success
     }
 

@@ -57,7 +57,25 @@ struct NDEFCommand: Command {
 
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// What to do.
+    enum Action: Sendable, Hashable {
+        /// Record JSON in, message bytes out.
+        case encode
+        /// Message bytes in, one line per record (or record JSON) out.
+        case decode
+    }
+
+    var action: Action
+    /// The input file; `nil` or `-` for standard input.
+    var input: String?
+    /// `--binary`: raw bytes instead of hex (output of encode, input of decode).
+    var binary = false
+    /// `--tlv`: a Type 2 NDEF TLV (output of encode, input area of decode).
+    var tlv = false
+    /// `--json` (decode only): record JSON instead of the one-line form.
+    var json = false
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> NDEFCommand {
         guard let verb = arguments.first else {
             throw CLIError.usage("missing subcommand; usage: provision ndef encode|decode [FILE|-]")
         }
@@ -66,28 +84,41 @@ struct NDEFCommand: Command {
         case "encode":
             let args = try Arguments(rest, flags: ["binary", "tlv"], options: [])
             try args.requirePositionals(0...1, usage: "provision ndef encode [FILE|-] [--binary] [--tlv]")
-            let message = try encode(input: try readInput(args.positionals.first, context: context))
-            let bytes = args.flag("tlv") ? NDEFTLV.wrap(message.bytes) : message.bytes
-            if args.flag("binary") {
-                context.out.write(bytes: bytes)
-            } else {
-                context.out.line(Hex.string(bytes))
-            }
+            return NDEFCommand(
+                action: .encode, input: args.positionals.first, binary: args.flag("binary"), tlv: args.flag("tlv"))
         case "decode":
             let args = try Arguments(rest, flags: ["binary", "tlv", "json"], options: [])
             try args.requirePositionals(0...1, usage: "provision ndef decode [FILE|-] [--binary] [--tlv] [--json]")
-            let input = try readInput(args.positionals.first, context: context)
-            let bytes = args.flag("binary") ? Array(input) : try parseHex(String(decoding: input, as: UTF8.self))
-            let message = try decode(bytes, tlv: args.flag("tlv"))
-            if args.flag("json") {
-                context.out.write(String(decoding: RecordJSON.encode(message), as: UTF8.self))
-            } else {
-                for (index, record) in message.records.enumerated() {
-                    context.out.line(describe(record, index: index))
-                }
-            }
+            return NDEFCommand(
+                action: .decode, input: args.positionals.first, binary: args.flag("binary"), tlv: args.flag("tlv"),
+                json: args.flag("json"))
         default:
             throw CLIError.usage("unknown subcommand '\(verb)'; usage: provision ndef encode|decode [FILE|-]")
+        }
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let output = context.output
+        let data = try Self.readInput(input, context: context)
+        switch action {
+        case .encode:
+            let message = try Self.encode(input: data)
+            let bytes = tlv ? NDEFTLV.wrap(message.bytes) : message.bytes
+            if binary {
+                output.write(bytes: bytes)
+            } else {
+                output.line(Hex.string(bytes))
+            }
+        case .decode:
+            let bytes = binary ? Array(data) : try Self.parseHex(String(decoding: data, as: UTF8.self))
+            let message = try Self.decode(bytes, tlv: tlv)
+            if json {
+                output.document(json: String(decoding: RecordJSON.encode(message), as: UTF8.self))
+            } else {
+                for (index, record) in message.records.enumerated() {
+                    output.line(Self.describe(record, index: index))
+                }
+            }
         }
         return .success
     }
@@ -98,10 +129,10 @@ struct NDEFCommand: Command {
         let url = context.url(forPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CLIError(.noInput, "cannot read '\(path)': no such file")
+            throw CLIError(.noInput, "cannot read '\(path)': no such file", file: path)
         }
         guard !isDirectory.boolValue, let data = try? Data(contentsOf: url) else {
-            throw CLIError(.noInput, "cannot read '\(path)'")
+            throw CLIError(.noInput, "cannot read '\(path)'", file: path)
         }
         return data
     }
@@ -110,7 +141,7 @@ struct NDEFCommand: Command {
         do {
             return try RecordJSON.decode(input)
         } catch {
-            throw CLIError.data(error.description)
+            throw ErrorTable.cliError(error, message: error.description)
         }
     }
 
@@ -123,7 +154,7 @@ struct NDEFCommand: Command {
                 base = range.lowerBound
                 message = Array(bytes[range])
             } catch {
-                throw CLIError.data("byte \(error.offset): \(error.code): \(error.message)")
+                throw ErrorTable.cliError(error, message: "byte \(error.offset): \(error.code): \(error.message)")
             }
         }
         if tlv && message.isEmpty {
@@ -132,7 +163,7 @@ struct NDEFCommand: Command {
         do {
             return try NDEFMessage(bytes: message)
         } catch {
-            throw CLIError.data("byte \(error.offset + base): \(error.code): \(error.message)")
+            throw ErrorTable.cliError(error, message: "byte \(error.offset + base): \(error.code): \(error.message)")
         }
     }
 

@@ -24,34 +24,37 @@ struct ReadersCommand: Command {
         \(ReaderFactory.specHelp)
         """
 
+    /// `--json`: print the stable document instead of the table.
+    var json = false
+
     /// The stable `--json` document.
     private struct Document: Codable {
         var version = 1
         var readers: [ReaderListing]
     }
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    static func parse(_ arguments: [String]) throws(CLIError) -> ReadersCommand {
         let args = try Arguments(arguments, flags: ["json"], options: [])
         try args.requirePositionals(0...0, usage: "provision readers [--json]")
+        return ReadersCommand(json: args.flag("json"))
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let output = context.output
         let readers = await ReaderFactory.listReaders()
-        if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(Document(readers: readers)) else {
-                throw CLIError(.software, "cannot encode the reader list")
-            }
-            context.out.line(String(decoding: data, as: UTF8.self))
+        if json {
+            try output.document(Document(readers: readers))
             return .success
         }
         let width = (readers.map(\.spec.count).max() ?? 10) + 2
         for reader in readers {
             let mark = reader.available ? "" : "unavailable: "
-            context.out.line(
+            output.line(
                 reader.backend.padding(toLength: 6, withPad: " ", startingAt: 0)
                     + reader.spec.padding(toLength: width, withPad: " ", startingAt: 0) + mark + reader.note)
         }
-        context.out.line("")
-        context.out.line("Simulator options (sim:CHIP?option=value&…): see 'provision readers --help'.")
+        output.line("")
+        output.line("Simulator options (sim:CHIP?option=value&…): see 'provision readers --help'.")
         return .success
     }
 }

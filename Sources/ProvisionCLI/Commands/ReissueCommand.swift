@@ -24,23 +24,40 @@ struct ReissueCommand: Command {
 
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// The manifest of the job.
+    var manifest: String
+    /// `--row N`: the done row to issue again.
+    var row: Int
+    /// `--reason TEXT` (required, recorded).
+    var reason: String
+    /// `--by NAME` (default `$USER`).
+    var by: String?
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> ReissueCommand {
         let args = try Arguments(arguments, flags: [], options: ["row", "reason", "by"])
         try args.requirePositionals(1...1, usage: usage)
-        guard let row = try args.integer("row", in: 1...Int.max) else { throw CLIError.usage("missing --row N") }
-        guard let reason = args.value("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CLIError.usage("missing --reason TEXT: say why the row is issued again (it is recorded)")
+        guard let row = try args.integer("row", in: 1...Int.max) else {
+            throw CLIError.usage("missing --row N", option: "row")
         }
-        let job = try JobContext.load(args.positionals[0], context: context)
-        let by = args.value("by") ?? context.environment["USER"] ?? "operator"
-        let ledger = try await JobContext.openLedger(at: job.manifest.ledgerURL, create: false, notes: context.err)
+        guard let reason = args.value("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CLIError.usage(
+                "missing --reason TEXT: say why the row is issued again (it is recorded)", option: "reason")
+        }
+        return ReissueCommand(manifest: args.positionals[0], row: row, reason: reason, by: args.value("by"))
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let job = try JobContext.load(manifest, context: context)
+        let by = self.by ?? context.environment["USER"] ?? "operator"
+        let ledger = try await JobContext.openLedger(
+            at: job.manifest.ledgerURL, create: false, notes: context.output.diagnostics)
         let new: Int
         do {
             new = try await ledger.reissue(job: job.manifest.job, row: row, by: by, reason: reason)
         } catch {
             throw JobContext.cliError(error)
         }
-        context.out.line(
+        context.output.line(
             "row \(row) of job \(job.manifest.job) reissued as row \(new) by \(by); the next tag presented gets it")
         return .success
     }

@@ -7,43 +7,76 @@ struct ReleaseCommand: Command {
     static let name = "release"
     static let summary = "give a claimed, failed or burned row back to the job (recorded)"
     static let help = """
-        Usage: provision release MANIFEST --row N [--by NAME] [--note TEXT]
-               provision release --ledger FILE --job NAME --row N [--by NAME] [--note TEXT]
+        Usage: provision release MANIFEST --row N [--by NAME] [--note TEXT] [--json]
+               provision release --ledger FILE --job NAME --row N [--by NAME] [--note TEXT] [--json]
 
         A row claimed by a tag that never came back stays with that tag's UID so a partial write is
         never issued twice. When the tag is lost for good (destroyed, scrapped), release the row: it
         goes back to pending and the next tag gets it. The release is recorded in the ledger's
         events with who did it (--by, default $USER) and why (--note). Done rows cannot be released.
 
+        Options:
+          --row N        the row to release (required)
+          --by NAME      who releases it (default $USER)
+          --note TEXT    why (recorded)
+          --ledger FILE  the ledger, with --job NAME (instead of MANIFEST)
+          --json         print {"version": 1, "job", "row", "by", "note", "state": "pending"}
+                         (docs/json.md); an error prints {"error": {...}} instead
+
+        Exit codes: 0 released, 64 usage, 65 the row cannot be released (done, unknown), 66 missing
+        manifest or ledger, 69 the ledger is locked.
+
         Example: provision release jobs/batch.json --row 17 --by alice --note "tag crushed in feeder"
 
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
-        let args = try Arguments(arguments, flags: [], options: ["ledger", "job", "row", "by", "note"])
+    /// The job whose row is released.
+    var target: JobTarget
+    /// `--row N`.
+    var row: Int
+    /// `--by NAME` (default `$USER`).
+    var by: String?
+    /// `--note TEXT`.
+    var note: String?
+    /// `--json`: print the result document instead of the line.
+    var json = false
+
+    /// The `--json` result document (version 1).
+    struct Document: Encodable, Sendable {
+        var version = 1
+        var job: String
+        var row: Int
+        var by: String
+        var note: String?
+        /// Always `pending`: the state the row is in now.
+        var state = "pending"
+    }
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> ReleaseCommand {
+        let args = try Arguments(arguments, flags: ["json"], options: ["ledger", "job", "row", "by", "note"])
         try args.requirePositionals(0...1, usage: "provision release MANIFEST --row N")
-        guard let row = try args.integer("row", in: 1...Int.max) else { throw CLIError.usage("missing --row N") }
-        let ledgerURL: URL
-        let jobName: String
-        if let path = args.positionals.first {
-            let job = try JobContext.load(path, context: context)
-            ledgerURL = job.manifest.ledgerURL
-            jobName = job.manifest.job
-        } else {
-            guard let ledger = args.value("ledger"), let job = args.value("job") else {
-                throw CLIError.usage("give a MANIFEST, or --ledger FILE and --job NAME")
-            }
-            ledgerURL = context.url(forPath: ledger)
-            jobName = job
+        guard let row = try args.integer("row", in: 1...Int.max) else {
+            throw CLIError.usage("missing --row N", option: "row")
         }
-        let by = args.value("by") ?? context.environment["USER"] ?? "operator"
-        let ledger = try await JobContext.openLedger(at: ledgerURL, create: false, notes: context.err)
+        return ReleaseCommand(
+            target: try JobTarget(args), row: row, by: args.value("by"), note: args.value("note"),
+            json: args.flag("json"))
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let (_, ledgerURL, jobName) = try target.resolve(context: context)
+        let by = self.by ?? context.environment["USER"] ?? "operator"
+        let ledger = try await JobContext.openLedger(at: ledgerURL, create: false, notes: context.output.diagnostics)
         do {
-            try await ledger.release(job: jobName, row: row, by: by, note: args.value("note"))
+            try await ledger.release(job: jobName, row: row, by: by, note: note)
         } catch {
             throw JobContext.cliError(error)
         }
-        context.out.line("row \(row) of job \(jobName) released by \(by); it is pending again")
+        if json {
+            try context.output.document(Document(job: jobName, row: row, by: by, note: note))
+        } else {
+            context.output.line("row \(row) of job \(jobName) released by \(by); it is pending again")
+        }
         return .success
     }
 }

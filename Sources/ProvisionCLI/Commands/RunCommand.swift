@@ -31,7 +31,9 @@ struct RunCommand: Command {
                            Overrides the manifest's `readers`. Default: the simulated reader with
                            the job's chip (sim:ntag213 for an NTAG213 job; sim:ntag215 for type2).
           --quiet          no progress or prompts (errors still go to stderr)
-          --json           print summary.json to stdout instead of the summary table
+          --json           print summary.json (version 1) to stdout instead of the summary table,
+                           also when rows failed (exit 1); when the run could not start (bad job,
+                           missing file, no reader or ledger) {"error": {...}} instead (docs/json.md)
           --idle SECONDS   stop when no usable tag arrives for this long (default: wait for ever); tags
                            the job refuses (wrong chip, already provisioned) do not count as usable
           --max-wrong-chip N
@@ -69,33 +71,59 @@ struct RunCommand: Command {
 
         """ + ReaderFactory.specHelp
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// The job manifest.
+    var manifest: String
+    /// `--reader SPEC`, repeatable; empty: the manifest's readers, else the job's chip on the simulator.
+    var readers: [String] = []
+    /// `--quiet`, `-q`: no progress or prompts.
+    var quiet = false
+    /// `--json`: print summary.json instead of the summary table.
+    var json = false
+    /// `--idle SECONDS`: stop after this long without a usable tag.
+    var idle: Double?
+    /// `--max-wrong-chip N` (default 5; 0 never pauses).
+    var maxWrongChip = 5
+    /// `--accept-changed-manifest` and `--accept-new-rows`.
+    var changePolicy = ChangePolicy()
+    /// `--no-feedback`: no LED/buzzer signal.
+    var feedback = true
+    /// `--allow-test-keys`.
+    var allowTestKeys = false
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> RunCommand {
         let args = try Arguments(
             arguments,
             flags: ["quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys"],
             options: ["reader", "idle", "max-wrong-chip"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
-        let idle = try args.value("idle").map { text throws(CLIError) -> Double in
-            guard let seconds = Double(text), seconds > 0 else { throw .usage("option '--idle' needs seconds > 0") }
-            return seconds
-        }
-        let maxWrongChip = try args.integer("max-wrong-chip", in: 0...1_000_000) ?? 5
-        var job = try JobContext.load(args.positionals[0], context: context)
-        try preflight(job, context: context)
+        return RunCommand(
+            manifest: args.positionals[0], readers: args.all("reader"), quiet: args.flag("quiet"),
+            json: args.flag("json"), idle: try args.seconds("idle") { _ in "option '--idle' needs seconds > 0" },
+            maxWrongChip: try args.integer("max-wrong-chip", in: 0...1_000_000) ?? 5,
+            changePolicy: ChangePolicy(
+                acceptChanged: args.flag("accept-changed-manifest"), acceptNewRows: args.flag("accept-new-rows")),
+            feedback: !args.flag("no-feedback"), allowTestKeys: args.flag("allow-test-keys"))
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let output = context.output
+        let err = output.diagnostics
+        var job = try JobContext.load(manifest, context: context)
+        try Self.preflight(job, context: context)
         try job.loadKeys(environment: context.environment)
         let specs =
-            args.all("reader").isEmpty
+            readers.isEmpty
             ? (job.manifest.readers.isEmpty
                 ? [ReaderFactory.defaultSpec(for: job.manifest.tag)]
                 : job.manifest.readers.map(\.text))
-            : args.all("reader")
-        if !args.flag("quiet") {
+            : readers
+        if !quiet {
             for id in job.keys.keys.sorted() {
-                context.err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")")
+                err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")")
             }
         }
-        try refuseTestKeys(job, specs: specs, allowed: args.flag("allow-test-keys"))
+        try Self.refuseTestKeys(job, specs: specs, allowed: allowTestKeys)
         try job.prepareOutputFolders()
         let readers = try await ReaderFactory.open(specs)
         if job.manifest.security.signature == .require {
@@ -109,16 +137,12 @@ struct RunCommand: Command {
             }
         }
         let ledgerURL = job.manifest.ledgerURL
-        let ledger = try await JobContext.openLedger(at: ledgerURL, create: true, notes: context.err)
-        try await register(
-            job, in: ledger,
-            policy: ChangePolicy(
-                acceptChanged: args.flag("accept-changed-manifest"), acceptNewRows: args.flag("accept-new-rows")))
-        let display = ProgressDisplay(sink: context.err, quiet: args.flag("quiet"))
+        let ledger = try await JobContext.openLedger(at: ledgerURL, create: true, notes: err)
+        try await Self.register(job, in: ledger, policy: changePolicy)
+        let display = ProgressDisplay(sink: err, quiet: quiet)
         let session = try await LineSession.run(
             job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
-            settings: WorkerSettings(
-                idleSeconds: idle, feedback: !args.flag("no-feedback"), maxWrongChip: maxWrongChip),
+            settings: WorkerSettings(idleSeconds: idle, feedback: feedback, maxWrongChip: maxWrongChip),
             display: display)
         display.finish()
         let report: RunReport
@@ -134,15 +158,15 @@ struct RunCommand: Command {
         } catch {
             throw JobContext.reportsError(error, folder: job.manifest.reportsURL)
         }
-        if args.flag("json") {
-            context.out.write(RunReportWriter.json(report, RunFigures(report)))
+        if json {
+            output.document(json: RunReportWriter.json(report, RunFigures(report)))
         } else {
-            context.out.write(
+            output.write(
                 RunSummaryText.render(report, reportsFolder: job.manifest.displayPath(job.manifest.reportsURL)))
         }
-        for problem in session.readerFailures { context.err.line("error: \(problem)") }
+        for problem in session.readerFailures { err.line("error: \(problem)") }
         for reader in session.pausedReaders {
-            context.err.line("error: reader \(reader) paused after \(maxWrongChip) wrong-chip tags in a row")
+            err.line("error: reader \(reader) paused after \(maxWrongChip) wrong-chip tags in a row")
         }
         if session.interrupted { return .interrupted }
         if report.rows.done == report.rows.total { return .success }
@@ -167,7 +191,7 @@ struct RunCommand: Command {
         do {
             summary = try PreFlight.run(job.manifest)
         } catch {
-            throw CLIError(error.code == .fileMissing ? .noInput : .dataError, error.description)
+            throw ErrorTable.cliError(error, message: error.description)
         }
         guard summary.isValid else { throw PreFlightOutput.failure(summary, context: context) }
     }

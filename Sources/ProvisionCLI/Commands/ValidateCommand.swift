@@ -24,22 +24,32 @@ struct ValidateCommand: Command {
 
         """
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// The manifest to check.
+    var manifest: String
+    /// `--json`: print the versioned document (also when the job is invalid or a file is missing).
+    var json = false
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> ValidateCommand {
         let args = try Arguments(arguments, flags: ["json"], options: [])
         try args.requirePositionals(1...1, usage: "provision validate MANIFEST [--json]")
-        let url = context.url(forPath: args.positionals[0])
-        let json = args.flag("json")
+        return ValidateCommand(manifest: args.positionals[0], json: args.flag("json"))
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let output = context.output
+        let url = context.url(forPath: manifest)
         let summary: PreFlightSummary
         do {
             summary = try PreFlight.run(manifestAt: url, currentDirectory: context.currentDirectory)
         } catch {
-            if json { context.out.write(ValidateReport(fatal: error).jsonText()) }
-            throw CLIError(error.code == .fileMissing ? .noInput : .dataError, error.description)
+            // validate's own input: its v1 document says what is wrong, not an error document.
+            if json { output.document(json: ValidateReport(fatal: error).jsonText()) }
+            throw ErrorTable.cliError(error, message: error.description)
         }
         if json {
-            context.out.write(ValidateReport(summary).jsonText())
+            output.document(json: ValidateReport(summary).jsonText())
         } else if summary.isValid {
-            context.out.write(text(summary))
+            output.write(Self.text(summary))
         }
         guard summary.isValid else { throw PreFlightOutput.failure(summary, context: context, printProblems: !json) }
         return .success

@@ -9,7 +9,7 @@ struct VerifyURLCommand: Command {
     static let summary = "check a tap URL's MAC against the job's key and ledger"
     static let help = """
         Usage: provision verify-url URL --manifest MANIFEST [--key KEYID=@FILE|KEYID=env:VAR]
-                                    [--counter-window N] [--operator]
+                                    [--counter-window N] [--operator] [--json]
 
         Takes URL apart along the job's template (the string holding {{mac:…}}), looks the UID up in
         the job's ledger, recomputes the MAC over the template's inputs with the job's key and prints
@@ -32,6 +32,8 @@ struct VerifyURLCommand: Command {
                                 instead of the manifest's keys section; a key value itself is refused
           --counter-window N    the largest rise of a mirrored counter accepted (default 1000)
           --operator            local diagnostics: say unknown for a UID that is not in the job
+          --json                print {"version": 1, "verdict", "valid", "detail"} (docs/json.md); a
+                                missing manifest, key or ledger prints {"error": {...}} instead
 
         URLs over \(TapURL.maximumLength) bytes are refused (exit 65) unread.
 
@@ -46,16 +48,47 @@ struct VerifyURLCommand: Command {
     /// The default `--counter-window`.
     static let defaultCounterWindow = 1000
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// The tap URL to check.
+    var url: String
+    /// `--manifest FILE`: the job.
+    var manifest: String
+    /// `--key KEYID=@FILE|KEYID=env:VAR`, instead of the manifest's keys.
+    var keys: [KeyArgument] = []
+    /// `--counter-window N`.
+    var counterWindow = defaultCounterWindow
+    /// `--operator`: say `unknown` for a UID outside the job.
+    var operatorMode = false
+    /// `--json`: print the verdict document instead of the line.
+    var json = false
+
+    /// The `--json` result document (version 1).
+    struct Document: Encodable, Sendable {
+        var version = 1
+        /// `valid`, `invalid`, `replayed`, `suspicious` or `unknown`.
+        var verdict: String
+        /// Whether the verdict is `valid` (exit 0).
+        var valid: Bool
+        var detail: String
+    }
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> VerifyURLCommand {
         let args = try Arguments(
-            arguments, flags: ["operator"], options: ["manifest", "key", "counter-window"])
+            arguments, flags: ["operator", "json"], options: ["manifest", "key", "counter-window"])
         try args.requirePositionals(1...1, usage: "provision verify-url URL --manifest MANIFEST")
-        guard let manifestPath = args.value("manifest") else {
-            throw CLIError.usage("verify-url needs --manifest MANIFEST")
+        guard let manifest = args.value("manifest") else {
+            throw CLIError.usage("verify-url needs --manifest MANIFEST", option: "manifest")
         }
-        let window = try args.integer("counter-window", in: 1...0xFF_FFFF) ?? defaultCounterWindow
-        let keyArguments = try args.all("key").map { text throws(CLIError) in try KeyArgument(text, option: "key") }
-        let url = args.positionals[0]
+        return VerifyURLCommand(
+            url: args.positionals[0], manifest: manifest,
+            keys: try args.all("key").map { text throws(CLIError) in try KeyArgument(text, option: "key") },
+            counterWindow: try args.integer("counter-window", in: 1...0xFF_FFFF) ?? defaultCounterWindow,
+            operatorMode: args.flag("operator"), json: args.flag("json"))
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let manifestPath = manifest
+        let keyArguments = keys
+        let window = counterWindow
         guard url.utf8.count <= TapURL.maximumLength else {
             throw CLIError.data("the URL has \(url.utf8.count) bytes; verify-url takes at most \(TapURL.maximumLength)")
         }
@@ -74,7 +107,7 @@ struct VerifyURLCommand: Command {
         }
         let notVerified = "the MAC does not match (tampered URL, another key, or not a tag of this job)"
         guard let tap = job.template.matchTapURL(url) else {
-            return verdict(
+            return try verdict(
                 "invalid", "the URL does not match the template (or a mirror window is not the chip's form)",
                 context: context)
         }
@@ -84,21 +117,26 @@ struct VerifyURLCommand: Command {
         guard let key = job.keys[tap.keyID] else {
             throw CLIError(.noInput, "key '\(tap.keyID)' is not loaded")
         }
-        let ledger = try await JobContext.openLedger(at: job.manifest.ledgerURL, create: false, notes: context.err)
+        let ledger = try await JobContext.openLedger(
+            at: job.manifest.ledgerURL, create: false, notes: context.output.diagnostics)
         let name = job.manifest.job
-        let row: JobRow
+        let found: JobRow?
         do {
-            guard let tag = try await ledger.tags(uid: uid).first(where: { $0.job == name }),
+            if let tag = try await ledger.tags(uid: uid).first(where: { $0.job == name }),
                 let stored = try await ledger.rowFields(job: name, row: tag.row)
-            else {
-                if args.flag("operator") {
-                    return verdict("unknown", "UID \(uidText) is not a tag of job \(name)", context: context)
-                }
-                return verdict("invalid", notVerified, context: context)
+            {
+                found = JobRow(row: tag.row, line: 0, fields: stored)
+            } else {
+                found = nil
             }
-            row = JobRow(row: tag.row, line: 0, fields: stored)
         } catch {
             throw JobContext.cliError(error)
+        }
+        guard let row = found else {
+            if operatorMode {
+                return try verdict("unknown", "UID \(uidText) is not a tag of job \(name)", context: context)
+            }
+            return try verdict("invalid", notVerified, context: context)
         }
         var inputs: [String] = []
         for input in tap.inputs {
@@ -111,18 +149,18 @@ struct VerifyURLCommand: Command {
             }
         }
         guard tap.setting.matches(tap.mac, key: key, job: name, fields: inputs) else {
-            return verdict("invalid", notVerified, context: context)
+            return try verdict("invalid", notVerified, context: context)
         }
         // Every other value in the URL must be what the template renders for this tag's row.
         let late = LateBound(uid: uid, timestamp: Date())
         for (placeholder, value) in tap.others where placeholder.source != .timestamp {
             guard let expected = try? job.template.value(of: placeholder, row: row, late: late), expected == value
             else {
-                return verdict("invalid", "'\(placeholder.name)' does not match the tag's row", context: context)
+                return try verdict("invalid", "'\(placeholder.name)' does not match the tag's row", context: context)
             }
         }
         guard let counter = tap.counter else {
-            return verdict("valid", "MAC valid; UID \(uidText), row \(row.row) of job \(name)", context: context)
+            return try verdict("valid", "MAC valid; UID \(uidText), row \(row.row) of job \(name)", context: context)
         }
         let accepted: CounterVerdict
         do {
@@ -133,23 +171,27 @@ struct VerifyURLCommand: Command {
         let unproven = "counter not authenticated on NTAG21x"
         switch accepted {
         case .accepted:
-            return verdict(
+            return try verdict(
                 "valid", "MAC valid; \(unproven); UID \(uidText), row \(row.row) of job \(name), counter \(counter)",
                 context: context)
         case .replayed(let last):
-            return verdict(
+            return try verdict(
                 "replayed", "MAC valid; counter \(counter) of UID \(uidText) is not above the last one seen (\(last))",
                 context: context)
         case .implausible(let last):
-            return verdict(
+            return try verdict(
                 "suspicious",
                 "MAC valid; \(unproven); counter \(counter) of UID \(uidText) is more than \(window) above the last "
                     + "one seen (\(last)): not stored", context: context)
         }
     }
 
-    private static func verdict(_ word: String, _ detail: String, context: CommandContext) -> ExitCode {
-        context.out.line("\(word): \(detail)")
+    private func verdict(_ word: String, _ detail: String, context: CommandContext) throws(CLIError) -> ExitCode {
+        if json {
+            try context.output.document(Document(verdict: word, valid: word == "valid", detail: detail))
+        } else {
+            context.output.line("\(word): \(detail)")
+        }
         return word == "valid" ? .success : .failure
     }
 }

@@ -9,9 +9,10 @@ struct WriteCommand: Command {
     static let name = "write"
     static let summary = "write an NDEF message to one tag (verify, optional lock)"
     static let help = """
-        Usage: provision write [--reader SPEC] [--lock] [--append [--replace]] [--timeout SECONDS] MESSAGE.json|-
-               provision write [--reader SPEC] [--lock] [--append [--replace]] --uri URL
-               provision write [--reader SPEC] [--lock] [--append [--replace]] --text TEXT [--lang en]
+        Usage: provision write [--reader SPEC] [--lock] [--append [--replace]] [--timeout SECONDS] [--json]
+                               MESSAGE.json|-
+               provision write [--reader SPEC] [--lock] [--append [--replace]] [--json] --uri URL
+               provision write [--reader SPEC] [--lock] [--append [--replace]] [--json] --text TEXT [--lang en]
 
         Builds the message (record JSON from a file or '-' for standard input, or one URI or Text
         record), waits for one tag, checks it (pages 0–2 agree with the anticollision UID, BCCs and
@@ -39,7 +40,8 @@ struct WriteCommand: Command {
                              failureClass, failureMessage, locked, writtenPages, unchangedPages,
                              lockWrites [{page, data}], phases [{name, exchanges, writes,
                              reactivations, airtimeMicroseconds, wallSeconds}] (last: total),
-                             wallSeconds; a failed tag still exits 1
+                             wallSeconds; a failed tag still exits 1; when no tag was written (no
+                             reader, no tag, bad message) {"error": {...}} instead (docs/json.md)
 
         Record JSON is the format of 'provision ndef' (see 'provision ndef --help'), e.g.
           {"records": [{"type": "uri", "uri": "https://example.com"}]}
@@ -75,17 +77,48 @@ struct WriteCommand: Command {
         var chip: TagChip?
     }
 
-    static func run(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
+    /// Where the message comes from.
+    enum MessageSource: Sendable, Hashable {
+        /// `--uri URL`: one URI record.
+        case uri(String)
+        /// `--text TEXT [--lang CODE]`: one Text record (UTF-8).
+        case text(String, language: String)
+        /// `MESSAGE.json` or `-`: record JSON from a file or standard input.
+        case file(String)
+    }
+
+    /// `--reader SPEC` (default `ReaderFactory.defaultSpec`).
+    var reader: String?
+    /// `--lock`: lock the tag permanently after a verified write.
+    var lock = false
+    /// `--json`: print the stable object instead of text.
+    var json = false
+    /// `--append [--replace]`: read-modify-write; `nil` without `--append`.
+    var append: AppendRequest?
+    /// The message to write.
+    var source: MessageSource
+    /// `--timeout SECONDS`: how long to wait for a tag.
+    var timeout: Duration
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> WriteCommand {
         let args = try Arguments(
             arguments, flags: ["lock", "json", "append", "replace"],
             options: ["reader", "uri", "text", "lang", "timeout"])
-        if args.flag("replace") && !args.flag("append") { throw CLIError.usage("--replace only goes with --append") }
-        let append: AppendRequest? = args.flag("append") ? AppendRequest(replace: args.flag("replace")) : nil
-        let message = try buildMessage(args, context: context)
-        let timeout = try TagSession.timeout(args)
-        let reader = try await TagSession.openReader(spec: args.value("reader"))
+        if args.flag("replace") && !args.flag("append") {
+            throw CLIError.usage("--replace only goes with --append", option: "replace")
+        }
+        return WriteCommand(
+            reader: args.value("reader"), lock: args.flag("lock"), json: args.flag("json"),
+            append: args.flag("append") ? AppendRequest(replace: args.flag("replace")) : nil,
+            source: try messageSource(args), timeout: try args.timeout())
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let message = try Self.buildMessage(source, context: context)
+        let reader = try await TagSession.openReader(spec: self.reader)
         let bytes = message.bytes
-        let lock = args.flag("lock")
+        let lock = self.lock
+        let append = self.append
         let clock = ContinuousClock()
         let start = clock.now
         let (session, outcome) = try await TagSession.withTag(
@@ -93,26 +126,28 @@ struct WriteCommand: Command {
         ) { session in
             let detected = session.detected
             let outcome = try await reader.withTransceiver { transceiver in
-                perform(
+                Self.perform(
                     RecordingTransceiver(transceiver), detected: detected, message: bytes, lock: lock, append: append)
             }
             return (session, outcome)
         }
         let wallSeconds = (clock.now - start).seconds
-        if args.flag("json") {
+        if json {
             let json = WriteReport(
                 message: outcome.message ?? bytes, session: session, outcome: outcome, lock: lock,
                 wallSeconds: wallSeconds)
-            context.out.line(try json.encoded())
+            context.output.document(json: try json.encoded())
         } else {
-            report(message, session: session, outcome: outcome, lock: lock, wallSeconds: wallSeconds, context: context)
+            Self.report(
+                message, session: session, outcome: outcome, lock: lock, wallSeconds: wallSeconds,
+                output: context.output)
         }
         if let failure = outcome.failure { throw CLIError(.failure, "\(failure.failureClass): \(failure.message)") }
         return .success
     }
 
-    /// The message from `--uri`, `--text` or the record JSON file (`-`: standard input).
-    static func buildMessage(_ args: Arguments, context: CommandContext) throws(CLIError) -> NDEFMessage {
+    /// The message source from `--uri`, `--text [--lang]` or one positional, checked at parse time.
+    static func messageSource(_ args: Arguments) throws(CLIError) -> MessageSource {
         let usage = "provision write [--lock] MESSAGE.json|- | --uri URL | --text TEXT [--lang en]"
         let sources = [args.value("uri") != nil, args.value("text") != nil, !args.positionals.isEmpty].filter { $0 }
         guard sources.count == 1 else {
@@ -121,25 +156,49 @@ struct WriteCommand: Command {
                     ? "no message given; usage: \(usage)"
                     : "give exactly one of MESSAGE.json, --uri, --text; usage: \(usage)")
         }
-        if args.value("lang") != nil && args.value("text") == nil { throw .usage("--lang only goes with --text") }
+        if args.value("lang") != nil && args.value("text") == nil {
+            throw .usage("--lang only goes with --text", option: "lang")
+        }
         if let uri = args.value("uri") {
-            guard !uri.isEmpty else { throw .usage("--uri needs a URL") }
-            return NDEFMessage(records: [.uri(uri)])
+            guard !uri.isEmpty else { throw .usage("--uri needs a URL", option: "uri") }
+            return .uri(uri)
         }
         if let text = args.value("text") {
+            let language = args.value("lang") ?? "en"
             do {
-                return NDEFMessage(records: [try .text(text, languageCode: args.value("lang") ?? "en")])
+                _ = try NDEFPayload.text(text, languageCode: language)
             } catch {
-                throw .usage("--lang: \(error.message)")
+                throw .usage("--lang: \(error.message)", option: "lang")
             }
+            return .text(text, language: language)
         }
         try args.requirePositionals(1...1, usage: usage)
-        let path = args.positionals[0]
-        let data = try NDEFCommand.readInput(path, context: context)
-        do {
-            return try RecordJSON.decode(data)
-        } catch {
-            throw CLIError.data("\(path == "-" ? "standard input" : path): \(error.description)")
+        return .file(args.positionals[0])
+    }
+
+    /// The message from its source (`-`: standard input).
+    ///
+    /// - Throws: `CLIError` 66 for a missing file, 65 for bad record JSON (naming the JSON path).
+    static func buildMessage(_ source: MessageSource, context: CommandContext) throws(CLIError) -> NDEFMessage {
+        switch source {
+        case .uri(let uri):
+            return NDEFMessage(records: [.uri(uri)])
+        case .text(let text, let language):
+            do {
+                return NDEFMessage(records: [try .text(text, languageCode: language)])
+            } catch {
+                throw .usage("--lang: \(error.message)", option: "lang")
+            }
+        case .file(let path):
+            let data = try NDEFCommand.readInput(path, context: context)
+            do {
+                return try RecordJSON.decode(data)
+            } catch {
+                var failure = ErrorTable.cliError(
+                    error, message: "\(path == "-" ? "standard input" : path): \(error.description)")
+                failure.file = path == "-" ? nil : path
+                throw failure
+            }
         }
     }
 
@@ -199,9 +258,8 @@ struct WriteCommand: Command {
 
     private static func report(
         _ message: NDEFMessage, session: TagSession, outcome: Outcome, lock: Bool, wallSeconds: Double,
-        context: CommandContext
+        output out: Output
     ) {
-        let out = context.out
         if let original = outcome.original {
             out.line(
                 "Original  \(original.isEmpty ? "(empty)" : Hex.string(original)) — \(original.count) bytes, "
