@@ -18,6 +18,9 @@ public protocol Command: Sendable {
     /// Whether the command reports one JSON document (`--json`).
     var json: Bool { get }
 
+    /// Whether the command works on tags and so stops between tags on the first Ctrl-C (exit 130).
+    static var stopsBetweenTags: Bool { get }
+
     /// Runs the parsed command.
     ///
     /// - Returns: the exit code for work that ran (success, some failures).
@@ -28,4 +31,7 @@ public protocol Command: Sendable {
 extension Command {
     /// Commands without `--json` report text only.
     public var json: Bool { false }
+
+    /// Commands that work on no tag keep the default SIGINT action (they end at once).
+    public static var stopsBetweenTags: Bool { false }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 
 /// Where a command writes text: the real stdout/stderr, or a buffer in tests.
@@ -75,6 +76,11 @@ public struct CommandContext: Sendable {
     public var readStandardInput: @Sendable () -> Data
     /// Reads one line of standard input without its newline, `nil` at end of input (confirmations).
     public var readStandardInputLine: @Sendable () -> String?
+    /// The operator's request to stop between tags: the first Ctrl-C makes it, and tests may make it.
+    public var stop = StopRequest()
+    /// Whether this context is the real process, whose SIGINT `ProvisionCLI.run` handles (`Interrupts`);
+    /// in-process tests leave the signal alone.
+    public var handlesSignals = false
 
     /// Creates a context; without `readStandardInputLine`, a line is the first line of
     /// `readStandardInput()`.
@@ -99,12 +105,14 @@ public struct CommandContext: Sendable {
 
     /// The real process: stdout, stderr, the process environment and working directory.
     public static func standard() -> CommandContext {
-        CommandContext(
+        var context = CommandContext(
             out: TextSink(fileDescriptor: 1), err: TextSink(fileDescriptor: 2),
             environment: ProcessInfo.processInfo.environment,
             currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() },
             readStandardInputLine: { Swift.readLine(strippingNewline: true) })
+        context.handlesSignals = true
+        return context
     }
 
     /// An in-memory context for tests.

@@ -1,20 +1,19 @@
 import Dispatch
 import Foundation
+import Support
 import Synchronization
 
-/// The SIGINT policy of `run` and `audit` (STYLE.md §11.10): the first Ctrl-C asks the work to stop
-/// between tags (the tag in progress finishes safely); a second one exits at once with status 130.
+/// The one SIGINT handler (STYLE.md §11.10), installed by `ProvisionCLI.run` for every command that works on
+/// tags: the first Ctrl-C makes the command's `StopRequest` (the tag in progress finishes, a wait for a tag
+/// is cancelled, the command exits 130); a second one exits at once with status 130.
 final class Interrupts: @unchecked Sendable {
     // @unchecked: `count` is atomic; `source` is only touched by `install` and `uninstall`, which the
     // one task running the command calls in order.
     private let count = Atomic<Int>(0)
     private var source: (any DispatchSourceSignal)?
 
-    /// Whether a stop between tags was requested.
-    var stopRequested: Bool { count.load(ordering: .relaxed) > 0 }
-
-    /// Installs the handler; `onFirst` runs once on the first SIGINT (e.g. to cancel a poll).
-    func install(onFirst: @escaping @Sendable () -> Void) {
+    /// Installs the handler; the first SIGINT makes `stop`.
+    func install(stop: StopRequest) {
         signal(SIGINT, SIG_IGN)
         let signalSource = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         signalSource.setEventHandler { @Sendable [self] in
@@ -25,15 +24,16 @@ final class Interrupts: @unchecked Sendable {
             }
             FileHandle.standardError.write(
                 Data("\ninterrupt: finishing the tag in progress, then stopping (Ctrl-C again to abort)\n".utf8))
-            onFirst()
+            stop.request()
         }
         signalSource.resume()
         source = signalSource
     }
 
-    /// Removes the handler and restores the default SIGINT action.
+    /// Removes the handler, if installed, and restores the default SIGINT action.
     func uninstall() {
-        source?.cancel()
+        guard let installed = source else { return }
+        installed.cancel()
         source = nil
         signal(SIGINT, SIG_DFL)
     }

@@ -17,11 +17,8 @@ struct LineSession: Sendable {
 
     static func run(
         job: JobContext, readers: [any TagReader], ledgerURL: URL, ledger: Ledger, settings: WorkerSettings,
-        display: ProgressDisplay
+        display: ProgressDisplay, stop: StopRequest
     ) async throws(CLIError) -> LineSession {
-        let interrupts = Interrupts()
-        interrupts.install(onFirst: {})
-        defer { interrupts.uninstall() }
         let counts: StateCounts
         do {
             counts = try await ledger.counts(job: job.manifest.job)
@@ -35,37 +32,22 @@ struct LineSession: Sendable {
             connections.append(try await JobContext.openLedger(at: ledgerURL, create: false))
         }
         let names = uniqueNames(readers.map(\.name))
-        let ends = await withTaskGroup(of: WorkerEnd.self) { group in
-            for ((reader, connection), name) in zip(zip(readers, connections), names) {
-                let worker = LineWorker(
-                    reader: reader, name: name, ledger: connection, job: lineJob, settings: settings,
-                    events: { progress.handle($0) }, shouldStop: { interrupts.stopRequested })
-                group.addTask {
-                    do {
-                        return WorkerEnd(reader: name, stop: try await worker.run(), failure: nil)
-                    } catch {
-                        return WorkerEnd(reader: name, stop: nil, failure: "reader \(name) stopped: \(error)")
-                    }
-                }
-            }
-            var ends: [WorkerEnd] = []
-            for await end in group { ends.append(end) }
-            return ends
+        let workers = zip(zip(readers, connections), names).map { reader, name in
+            LineWorker(
+                reader: reader.0, name: name, ledger: reader.1, job: lineJob, settings: settings,
+                events: { progress.handle($0) }, stop: stop)
         }
-        var session = LineSession(readerFailures: [], interrupted: interrupts.stopRequested)
+        let ends = await ReaderFanOut.run(workers.count) { try await workers[$0].run() }
+        var session = LineSession(readerFailures: [], interrupted: stop.isRequested)
         for end in ends {
-            if let failure = end.failure { session.readerFailures.append(failure) }
-            if end.stop == .wrongChip { session.pausedReaders.append(end.reader) }
+            switch end.result {
+            case .success(.wrongChip): session.pausedReaders.append(names[end.index])
+            case .success: break
+            case .failure(let error): session.readerFailures.append("reader \(names[end.index]) stopped: \(error)")
+            }
         }
         return session
     }
-}
-
-/// How one worker ended: its stop, or the failure that ended it.
-private struct WorkerEnd: Sendable {
-    var reader: String
-    var stop: WorkerStop?
-    var failure: String?
 }
 
 /// Reader names made unique for the ledger and reports (`sim:ntag215`, `sim:ntag215 #2`, …).

@@ -77,26 +77,29 @@ extension PhaseCost {
     }
 }
 
-/// Splits the work done through one `Type2Tag` into named phases, from the tag's own counters.
+/// Splits the work done through one tag into named phases, from the tag's own counters.
 ///
-/// Not `Sendable`, like the `Type2Tag` it watches: it lives inside one `withTransceiver` closure on the
+/// Not `Sendable`, like the tag it watches: it lives inside one `withTransceiver` closure on the
 /// reader's queue; hand its `phases` (Sendable values) back out.
 final class PhaseMeter {
-    /// The tag whose counters are read.
-    let tag: Type2Tag
+    /// The tag's running total.
+    private let total: () -> TagOperationCost
     /// Completed phases, in order (a phase that threw is included).
     private(set) var phases: [PhaseCost] = []
 
-    /// Watches `tag`.
-    init(_ tag: Type2Tag) { self.tag = tag }
+    /// Watches a Type 2 tag.
+    init(_ tag: Type2Tag) { total = { tag.total } }
+
+    /// Watches a tag of any family.
+    init(_ tag: any FamilyTag) { total = { tag.cost } }
 
     /// Runs `body` as phase `name`, recording what it cost even when it throws.
     func run<R>(_ name: String, _ body: () throws -> R) rethrows -> R {
-        let before = tag.total
+        let before = total()
         let clock = ContinuousClock()
         let start = clock.now
         defer {
-            let after = tag.total
+            let after = total()
             let elapsed = clock.now - start
             var cost = PhaseCost(name: name)
             cost.exchanges = after.exchanges - before.exchanges

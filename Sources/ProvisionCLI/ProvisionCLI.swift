@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The `provision` command library: the executable is a thin entry point over `ProvisionCLI.run`.
 public enum ProvisionCLI {
@@ -68,7 +69,13 @@ public enum ProvisionCLI {
         do {
             let parsed = try command.parse(rest)
             context.output = Output(format: parsed.json ? .json : .text, out: context.out, err: context.err)
-            return try await parsed.run(context: context).rawValue
+            guard command.stopsBetweenTags else { return try await parsed.run(context: context).rawValue }
+            let interrupts = Interrupts()
+            if context.handlesSignals { interrupts.install(stop: context.stop) }
+            defer { interrupts.uninstall() }
+            let status = try await parsed.run(context: context)
+            // The tag in progress finished; a requested stop ends the command with 130 whatever it did.
+            return context.stop.isRequested ? ExitCode.interrupted.rawValue : status.rawValue
         } catch {
             let failure = ErrorTable.cliError(error)
             context.output.fail(failure)

@@ -4,15 +4,15 @@ import NFCTags
 import Provisioning
 import Support
 
-/// One tag on one reader, from arrival to release: the wait/identify/release steps shared by every
-/// command that works on a tag (`inspect`, `write`, `lock`; later `run` and `audit`).
+/// One tag on one reader, from arrival to release: the wait/identify/release steps shared by the one-tag
+/// commands (`inspect`, `write`, `lock`). The wait is the workers' own detect loop (`TagWait`).
 ///
 /// Typical use:
 ///
 /// ```swift
-/// let reader = try await TagSession.openReader(spec: args.value("reader"))
+/// let reader = try await TagSession.openReader(spec: readerSpec)
 /// let report = try await TagSession.withTag(on: reader, timeout: .seconds(30), context: context) { session in
-///     try await session.tag.withType2Tag { tag in try tag.readNDEF() }
+///     try await reader.withTransceiver { try families.open($0, activation: session.detected).readNDEF() }
 /// }
 /// ```
 struct TagSession: Sendable {
@@ -20,13 +20,12 @@ struct TagSession: Sendable {
     let reader: any TagReader
     /// What anticollision reported (UID, ATQA, SAK).
     let detected: DetectedTag
-    /// The tag, identified once (GET_VERSION `60`, generic fallback).
-    let tag: ReaderNDEFTag
+    /// The chip its family identified (`nil`: not identified, or a generic tag of the family).
+    let chip: TagChip?
+    /// The family's name for the tag (`type2`), `nil` when it was not identified.
+    let family: String?
     /// What identification cost (exchanges, modelled airtime, wall time).
     let identifyCost: PhaseCost
-
-    /// The identification result.
-    var identity: Type2Identity { tag.identity ?? Type2Identity(chip: nil, genericReason: "not identified") }
 
     /// The UID as compact upper-case hex (`04A1B2C3D4E5F6`).
     var uidHex: String { Hex.compact(detected.uid) }
@@ -43,85 +42,75 @@ struct TagSession: Sendable {
         return reader
     }
 
-    /// Polls until one tag is selected, prompting the operator; extra tags in the field are reported
-    /// and polling continues.
+    /// Polls until one tag is selected (`TagWait`), prompting the operator; extra tags in the field are
+    /// reported and polling continues.
     ///
     /// - Throws: `CLIError` 69 when no tag arrives within `timeout`, the population is exhausted, or
-    ///   the reader fails; `CancellationError` when the task is cancelled.
+    ///   the reader fails; 130 when the operator stops the wait (`stop`).
     static func waitForTag(
-        on reader: any TagReader, timeout: Duration, prompt: @Sendable (String) -> Void
-    ) async throws -> DetectedTag {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var prompted = false
-        while true {
-            try Task.checkCancellation()
-            let left = deadline - clock.now
-            let sliceMilliseconds = max(1, min(250, left.wholeMilliseconds))
-            let started = clock.now
-            let state: FieldState
-            do {
-                state = try await reader.poll(timeoutMilliseconds: sliceMilliseconds)
-            } catch {
-                throw CLIError(.unavailable, "reader \(reader.name): \(error)")
-            }
-            switch state {
-            case .tag(let detected):
-                return detected
-            case .exhausted:
-                throw CLIError(
-                    .unavailable, "reader \(reader.name): no more tags will arrive (the population is used up)")
-            case .multipleTags(let count):
-                prompt("\(count) tags in the field of \(reader.name): remove the extra tags")
-            case .empty:
-                if !prompted {
-                    prompt("place a tag on \(reader.name)")
-                    prompted = true
+        on reader: any TagReader, timeout: Duration, stop: StopRequest, prompt: @escaping @Sendable (String) -> Void
+    ) async throws(CLIError) -> DetectedTag {
+        let wait = TagWait(reader: reader, stop: stop, idleLimit: timeout, pollMilliseconds: 250) {
+            prompt("reader \(reader.name): \($0), trying again")
+        }
+        let end: TagWait.End
+        do {
+            end = try await wait.next(idleSince: ContinuousClock.now) { request in
+                switch request {
+                case .placeTag: prompt("place a tag on \(reader.name)")
+                case .removeExtraTags(let count):
+                    prompt("\(count) tags in the field of \(reader.name): remove the extra tags")
                 }
             }
-            if clock.now >= deadline {
-                throw CLIError(
-                    .unavailable,
-                    "no tag on \(reader.name) within \(Self.seconds(timeout)) s (use --timeout to wait longer)")
-            }
-            // Readers that answer an empty poll at once must not turn this loop into a busy wait.
-            let spent = clock.now - started
-            if spent < .milliseconds(sliceMilliseconds) {
-                try await Task.sleep(for: min(.milliseconds(sliceMilliseconds) - spent, deadline - clock.now))
-            }
+        } catch {
+            throw CLIError(.unavailable, "reader \(reader.name): \(error)")
+        }
+        switch end {
+        case .tag(let detected):
+            return detected
+        case .exhausted:
+            throw CLIError(.unavailable, "reader \(reader.name): no more tags will arrive (the population is used up)")
+        case .idle:
+            throw CLIError(
+                .unavailable,
+                "no tag on \(reader.name) within \(Self.seconds(timeout)) s (use --timeout to wait longer)")
+        case .stopRequested:
+            throw CLIError(.interrupted, "interrupted before a tag arrived: nothing was written")
         }
     }
 
-    /// Waits for one tag, identifies it, runs `body`, and releases the tag whatever `body` did.
+    /// Waits for one tag, identifies it through its family, runs `body`, and releases the tag whatever
+    /// `body` did.
     ///
     /// - Parameters:
     ///   - reader: the reader to poll.
     ///   - timeout: how long to wait for the tag to arrive.
-    ///   - context: where operator prompts go (stderr).
+    ///   - context: where operator prompts go (stderr) and the operator's stop request.
     ///   - removalWaitMilliseconds: how long `release` waits for the tag to leave (0: do not wait).
-    ///   - identify: whether to identify first (GET_VERSION `60`); `false` when `body` runs the tag
-    ///     pipeline, which identifies the tag itself.
+    ///   - identify: whether to identify first (the family's identify, e.g. GET_VERSION `60`); `false` when
+    ///     `body` runs the tag pipeline, which identifies the tag itself.
+    ///   - families: the families the tag is matched against.
     ///   - body: the work on the tag.
     /// - Returns: what `body` returned.
-    /// - Throws: `CLIError` 69 (no tag), 74 (release failed), 1 for a tag failure (`classified(_:)`),
-    ///   or whatever else `body` throws.
+    /// - Throws: `CLIError` 69 (no tag), 74 (release failed), 130 (stopped before a tag), 1 for a tag
+    ///   failure (`classified(_:)`), or whatever else `body` throws.
     static func withTag<Result: Sendable>(
         on reader: any TagReader, timeout: Duration, context: CommandContext, removalWaitMilliseconds: Int = 0,
-        identify: Bool = true, _ body: (TagSession) async throws -> Result
+        identify: Bool = true, families: TagFamilies = .standard, _ body: (TagSession) async throws -> Result
     ) async throws -> Result {
         let err = context.err
-        let detected = try await waitForTag(on: reader, timeout: timeout) { err.line("» \($0)") }
+        let detected = try await waitForTag(on: reader, timeout: timeout, stop: context.stop) { err.line("» \($0)") }
         let result: Result
         do {
-            let (identity, cost) = try await reader.withTransceiver { transceiver in
-                let type2 = Type2Tag(transceiver: transceiver)
-                guard identify else { return (Type2Identity?.none, PhaseCost(name: "identify")) }
-                let meter = PhaseMeter(type2)
-                let identity = try meter.run("identify") { try type2.identify() }
-                return (identity, meter.phases.last ?? PhaseCost(name: "identify"))
+            let (chip, family, cost) = try await reader.withTransceiver { transceiver in
+                guard identify else { return (TagChip?.none, String?.none, PhaseCost(name: "identify")) }
+                let tag = try families.open(transceiver, activation: detected)
+                let meter = PhaseMeter(tag)
+                let chip = try meter.run("identify") { try tag.identify() }
+                return (chip, tag.family, meter.phases.last ?? PhaseCost(name: "identify"))
             }
-            let tag = ReaderNDEFTag(reader: reader, identifier: detected.uid, identity: identity)
-            result = try await body(TagSession(reader: reader, detected: detected, tag: tag, identifyCost: cost))
+            let session = TagSession(reader: reader, detected: detected, chip: chip, family: family, identifyCost: cost)
+            result = try await body(session)
         } catch {
             _ = try? await reader.release(waitingForRemovalMilliseconds: removalWaitMilliseconds)
             throw Self.classified(error)
@@ -139,7 +128,7 @@ struct TagSession: Sendable {
     /// The class is a `FailureClass` name from `CycleFailure` (`tagLost: tag left the field`); other
     /// errors are unchanged.
     static func classified(_ error: any Error, phase: Phase = .identify) -> any Error {
-        guard error is TransportError || error is Type2Error else { return error }
+        guard error is TransportError || error is TagError else { return error }
         let failure = CycleFailure(classifying: error, phase: phase)
         return CLIError(.failure, "\(failure.failureClass.rawValue): \(failure.detail)")
     }

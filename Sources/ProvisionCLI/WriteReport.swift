@@ -48,7 +48,7 @@ struct WriteReport: Codable, Sendable {
     ) {
         reader = session.reader.name
         uid = session.uidHex
-        chip = session.identity.chip?.rawValue
+        chip = outcome.chip?.id ?? session.chip?.id
         messageHex = Hex.string(message)
         messageBytes = message.count
         originalMessageHex = outcome.original.map { Hex.string($0) }

@@ -13,6 +13,8 @@ public actor SimulatedReader: TagReader {
     private let field: TagField
     private var transceiver: EmulatorTransceiver?
     private var removalLeftMilliseconds: Int?
+    /// When the next tag may arrive (`arrival=`), `nil` once it has.
+    private var arrivesAt: ContinuousClock.Instant?
 
     /// The reader's settings.
     public nonisolated let options: SimulationOptions
@@ -53,6 +55,17 @@ public actor SimulatedReader: TagReader {
     /// timeout when the field stays empty. Store failures surface as `TransportError.transport`.
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         transceiver = nil
+        if options.arrivalMilliseconds > 0, field.current == nil {
+            let arrival = arrivesAt ?? ContinuousClock.now + .milliseconds(options.arrivalMilliseconds)
+            let left = arrival - ContinuousClock.now
+            if left > .zero {
+                arrivesAt = arrival
+                let waited = min(left, .milliseconds(max(timeoutMilliseconds, 0)))
+                wait(microseconds: Double(waited.wholeMicroseconds))
+                if waited < left { return .empty }
+            }
+            arrivesAt = nil
+        }
         let state: FieldState
         let sent = AirtimeWait.now()
         let before = field.airtimeMicroseconds
@@ -97,6 +110,7 @@ public actor SimulatedReader: TagReader {
             return false
         }
         removalLeftMilliseconds = nil
+        arrivesAt = nil
         do {
             try field.removeCurrent()
         } catch {

@@ -36,6 +36,8 @@ import NFCTags
 /// population=stored  present the tags whose images are in the store (UID order), then no more: what
 ///               `provision audit` reads after `run` (it adds this to a simulated reader with a store)
 /// removal=MS    modelled time for the operator to take a released tag away (default 0)
+/// arrival=MS    time the field stays empty before each tag arrives, really waited whatever the timing
+///               (an operator placing the tag; default 0): polls meanwhile answer an empty field
 /// config=WHEN   next (default) | immediate: when AUTH0/PROT/ACCESS writes act (CFGLCK: next power-up)
 /// locks=WHEN    immediate (default) | next: when new lock bits act
 /// wrongpwd=ANS  nak (default) | silence: answer to a wrong PWD_AUTH
@@ -100,6 +102,8 @@ public struct SimulationOptions: Sendable, Hashable {
     public var storedPopulation = false
     /// Modelled operator removal time after a release, ms.
     public var removalMilliseconds = 0
+    /// Real time the field stays empty before each tag arrives, ms.
+    public var arrivalMilliseconds = 0
     /// Chip behaviour switches given to every tag (programming time included).
     public var configuration = EmulatorConfiguration()
     /// The private key every tag signs its UID with (READ_SIG).
@@ -180,6 +184,9 @@ public struct SimulationOptions: Sendable, Hashable {
             case "removal":
                 guard let ms = Int(value), ms >= 0 else { throw bad("removal must be milliseconds, got '\(value)'") }
                 removalMilliseconds = ms
+            case "arrival":
+                guard let ms = Int(value), ms >= 0 else { throw bad("arrival must be milliseconds, got '\(value)'") }
+                arrivalMilliseconds = ms
             case "config":
                 guard value == "next" || value == "immediate" else { throw bad("config must be 'next' or 'immediate'") }
                 configuration.configActivation = value == "next" ? .nextActivation : .immediate

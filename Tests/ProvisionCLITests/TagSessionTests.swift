@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Support
 import TagEmulator
 import Testing
 
@@ -23,10 +24,11 @@ import Testing
     @Test func extraTagsArePromptedAndPollingContinues() async throws {
         let reader = try await TagSession.openReader(spec: "sim:ntag215?faults=multi:1&count=1")
         let context = CommandContext.buffered()
-        let chip = try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) {
-            $0.identity.chip
+        let (chip, family) = try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) {
+            ($0.chip, $0.family)
         }
-        #expect(chip == .ntag215)
+        #expect(chip?.id == "ntag215")
+        #expect(family == "type2")
         #expect(context.err.text.contains("2 tags in the field of sim:ntag215: remove the extra tags"))
     }
 
@@ -45,6 +47,19 @@ import Testing
         #expect(identifyCost.exchanges == 1)
         #expect((identifyCost.airtimeMicroseconds ?? 0) > 0)
         #expect(await reader.withField { $0.departures } == 2)
+    }
+
+    @Test func aStopRequestBeforeATagArrivesIsAnInterruptionAndTouchesNoTag() async throws {
+        let reader = SimulatedReader(options: try SimulationOptions("sim:ntag213?count=1"))
+        let context = CommandContext.buffered()
+        context.stop.request()
+        await #expect {
+            try await TagSession.withTag(on: reader, timeout: .seconds(60), context: context) { $0.uidHex }
+        } throws: { error in
+            guard let error = error as? CLIError else { return false }
+            return error.exitCode == .interrupted && error.message.contains("nothing was written")
+        }
+        #expect(await reader.withField { $0.departures } == 0)
     }
 
     @Test func badAndUnavailableSpecsKeepTheirExitCodes() async throws {

@@ -2,38 +2,32 @@ import Ledger
 import NDEF
 import NFCTags
 import Provisioning
+import Support
 
 /// The audit's reader loops and what they show the operator.
 extension AuditCommand {
-    /// Runs one `AuditWorker` per reader until each stops; returns the first failure as a `CLIError`
-    /// (the findings so far are still reported).
+    /// Runs one `AuditWorker` per reader until each stops (`ReaderFanOut`); returns the first failure, in
+    /// reader order, as a `CLIError` (the findings so far are still reported).
     static func runWorkers(
         _ readers: [any TagReader], ledger: Ledger, auditor: TagAuditor, session: AuditSession,
-        display: ProgressDisplay, settings: WorkerSettings, shouldStop: @escaping @Sendable () -> Bool
+        display: ProgressDisplay, settings: WorkerSettings, stop: StopRequest
     ) async -> CLIError? {
         let multiple = readers.count > 1
-        return await withTaskGroup(of: CLIError?.self) { group in
-            for reader in readers {
-                let worker = AuditWorker(
-                    reader: reader, ledger: ledger, auditor: auditor, session: session, settings: settings,
-                    events: { show($0, on: display, naming: multiple) }, shouldStop: shouldStop)
-                group.addTask {
-                    do {
-                        _ = try await worker.run()
-                        return nil
-                    } catch let error as LedgerError {
-                        return JobContext.cliError(error)
-                    } catch let error as TransportError {
-                        return CLIError(.unavailable, "reader \(reader.name): \(error)")
-                    } catch {
-                        return CLIError(.ioError, "reader \(reader.name): \(error)")
-                    }
-                }
-            }
-            var first: CLIError?
-            for await result in group where first == nil { first = result }
-            return first
+        let workers = readers.map { reader in
+            AuditWorker(
+                reader: reader, ledger: ledger, auditor: auditor, session: session, settings: settings,
+                events: { show($0, on: display, naming: multiple) }, stop: stop)
         }
+        let ends = await ReaderFanOut.run(workers.count) { try await workers[$0].run() }
+        return ends.lazy.compactMap { end -> CLIError? in
+            guard case .failure(let error) = end.result else { return nil }
+            let name = readers[end.index].name
+            switch error {
+            case let error as LedgerError: return JobContext.cliError(error)
+            case let error as TransportError: return CLIError(.unavailable, "reader \(name): \(error)")
+            default: return CLIError(.ioError, "reader \(name): \(error)")
+            }
+        }.first
     }
 
     /// One operator line per event.

@@ -4,11 +4,13 @@ import NDEF
 import NFCTags
 import Provisioning
 import Reports
+import Support
 
 /// `provision audit MANIFEST`: reads tags back and checks them against the ledger and the job; never
 /// writes to a tag.
 struct AuditCommand: Command {
     static let name = "audit"
+    static let stopsBetweenTags = true
     static let summary = "read tags back and check content, lock and protection against the ledger (never writes)"
     static let usage =
         "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--max-unknown N] [--json] [--quiet]"
@@ -131,16 +133,13 @@ struct AuditCommand: Command {
         let started = Date()
         let display = ProgressDisplay(sink: output.diagnostics, quiet: quiet)
         let session = AuditSession(limit: count, maxUnknown: maxUnknown == 0 ? nil : maxUnknown)
-        let interrupts = Interrupts()
-        interrupts.install {}
-        defer { interrupts.uninstall() }
         var auditor = TagAuditor(
             job: manifest.job, lockRequired: manifest.lock == .permanent,
             protectionKey: protectionKey, protection: manifest.security.protection, mirror: job.lineJob().mirror)
         auditor.identityCheck = manifest.identityCheck
         let failure = await Self.runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
-            settings: WorkerSettings(idleSeconds: idle), shouldStop: { interrupts.stopRequested })
+            settings: WorkerSettings(idleSeconds: idle), stop: context.stop)
         display.finish()
 
         let verdicts = await session.verdicts
@@ -158,7 +157,7 @@ struct AuditCommand: Command {
         } catch {
             throw CLIError(.cannotCreate, "cannot write the audit files into \(manifest.reportsURL.path): \(error)")
         }
-        let interrupted = interrupts.stopRequested
+        let interrupted = context.stop.isRequested
         let summary = AuditSummary(
             report: report, repeats: await session.repeats, interrupted: interrupted,
             files: files.map { Self.displayPath($0, context) })

@@ -6,6 +6,7 @@ import Provisioning
 /// `provision inspect`: waits for one tag and shows everything about it, read-only.
 struct InspectCommand: Command {
     static let name = "inspect"
+    static let stopsBetweenTags = true
     static let summary = "show one tag: UID, chip, NDEF, locks, protection, signature"
     static let help = """
         Usage: provision inspect [--reader SPEC] [--manifest MANIFEST] [--json] [--dump] [--timeout SECONDS]
@@ -31,7 +32,7 @@ struct InspectCommand: Command {
                              tag can be inspected (no reader, no tag in time, a missing manifest)
                              {"error": {exit, class, message}} instead (docs/json.md)
           --dump             add a hex dump of every readable page
-          --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
+          --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69; Ctrl-C → 130
 
         JSON object (version 1; keys are only ever added; optional keys are left out when unknown):
           version 1 · reader · uid (hex) · atqa · sak · uidAnomalies [text]

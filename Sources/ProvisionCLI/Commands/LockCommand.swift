@@ -6,6 +6,7 @@ import Provisioning
 /// `provision lock`: makes one tag permanently read-only, after confirmation.
 struct LockCommand: Command {
     static let name = "lock"
+    static let stopsBetweenTags = true
     static let summary = "permanently lock one tag (asks for confirmation unless --yes)"
     static let help = """
         Usage: provision lock [--reader SPEC] [--yes] [--timeout SECONDS] [--json]
@@ -36,7 +37,7 @@ struct LockCommand: Command {
           echo LOCK | provision lock --reader nfc:pn532_uart:/dev/ttyUSB0
 
         Exit codes: 0 locked and confirmed, 1 not confirmed or the lock failed (lockFailed, tagLost,
-        nak, …), 64 usage, 69 no tag / no reader.
+        nak, …), 64 usage, 69 no tag / no reader, 130 Ctrl-C (the tag in progress finishes first).
 
         \(ReaderFactory.specHelp)
         """
@@ -84,7 +85,7 @@ struct LockCommand: Command {
             on: reader, timeout: timeout, context: context, identify: !confirmed
         ) { session -> (String, Outcome?) in
             if !confirmed {
-                let chip = session.identity.chip?.displayName ?? "generic Type 2"
+                let chip = session.chip?.displayName ?? "a generic \(session.family ?? "unknown") tag"
                 output.diagnostics.write(
                     "About to lock tag \(session.uidHex) (\(chip)) on \(reader.name) PERMANENTLY: "
                         + "it can never be written again.\n" + "Type LOCK to continue: ")

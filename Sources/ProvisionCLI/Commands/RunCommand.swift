@@ -4,11 +4,13 @@ import NDEF
 import NFCTags
 import Provisioning
 import Reports
+import Support
 
 /// `provision run MANIFEST`: pre-flight, then one line worker per reader over the job's ledger, then
 /// the reports.
 struct RunCommand: Command {
     static let name = "run"
+    static let stopsBetweenTags = true
     static let summary = "program the tags of a job: pre-flight, write, verify, lock, log, report"
     static let help = """
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
@@ -143,7 +145,7 @@ struct RunCommand: Command {
         let session = try await LineSession.run(
             job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
             settings: WorkerSettings(idleSeconds: idle, feedback: feedback, maxWrongChip: maxWrongChip),
-            display: display)
+            display: display, stop: context.stop)
         display.finish()
         let report: RunReport
         do {

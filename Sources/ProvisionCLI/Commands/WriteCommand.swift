@@ -7,6 +7,7 @@ import Support
 /// `provision write`: writes one NDEF message to one tag, tear-safe, verified, optionally locked.
 struct WriteCommand: Command {
     static let name = "write"
+    static let stopsBetweenTags = true
     static let summary = "write an NDEF message to one tag (verify, optional lock)"
     static let help = """
         Usage: provision write [--reader SPEC] [--lock] [--append [--replace]] [--timeout SECONDS] [--json]
@@ -57,7 +58,8 @@ struct WriteCommand: Command {
           echo '[{"type":"text","text":"Hello"}]' | provision write - --lock
 
         Exit codes: 0 written (and locked), 1 the tag failed (class printed), 64 usage, 65 bad
-        record JSON (the JSON path is named), 66 missing message file, 69 no tag / no reader.
+        record JSON (the JSON path is named), 66 missing message file, 69 no tag / no reader, 130
+        Ctrl-C (while waiting: nothing written; during the tag: it finishes first; twice: at once).
 
         \(ReaderFactory.specHelp)
         """

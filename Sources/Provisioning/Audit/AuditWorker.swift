@@ -2,6 +2,7 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
+import Support
 
 /// What an audit worker tells the operator display as it goes.
 public enum AuditEvent: Sendable {
@@ -30,16 +31,17 @@ public struct AuditWorker: Sendable {
     let session: AuditSession
     let settings: WorkerSettings
     let events: @Sendable (AuditEvent) -> Void
-    let shouldStop: @Sendable () -> Bool
+    /// The operator's stop request, checked between tags, never in the middle of a read.
+    let stop: StopRequest
     /// The families a presented tag is matched against.
     let families: TagFamilies
     let clock = ContinuousClock()
 
-    /// Creates a worker. `shouldStop` is checked between polls and tags, never in the middle of a read.
+    /// Creates a worker. `stop` is checked between polls and tags, never in the middle of a read.
     public init(
         reader: any TagReader, ledger: Ledger, auditor: TagAuditor, session: AuditSession,
         settings: WorkerSettings = .init(), events: @escaping @Sendable (AuditEvent) -> Void = { _ in },
-        shouldStop: @escaping @Sendable () -> Bool = { false }, families: TagFamilies = .standard
+        stop: StopRequest = StopRequest(), families: TagFamilies = .standard
     ) {
         self.families = families
         self.reader = reader
@@ -48,7 +50,7 @@ public struct AuditWorker: Sendable {
         self.session = session
         self.settings = settings
         self.events = events
-        self.shouldStop = shouldStop
+        self.stop = stop
     }
 
     /// Runs until the session is full (`.jobComplete`), a stop is requested, the reader is exhausted
@@ -56,27 +58,24 @@ public struct AuditWorker: Sendable {
     ///
     /// - Throws: `LedgerError` when the ledger cannot be read, `TransportError` from polling.
     public func run() async throws -> WorkerStop {
+        let wait = TagWait(calls: readerCalls, idleLimit: settings.idleSeconds.map { .milliseconds(Int($0 * 1000)) })
         var idleStart = clock.now
-        var prompted = false
         while true {
-            if shouldStop() { return .stopRequested }
+            if stop.isRequested { return .stopRequested }
             if await session.isFull { return .jobComplete }
-            switch try await readerCalls.poll() {
-            case .exhausted:
-                return .readerExhausted
-            case .multipleTags(let count):
-                events(.removeExtraTags(reader: reader.name, count: count))
-                prompted = false
-            case .empty:
-                if !prompted { events(.placeTag(reader: reader.name)) }
-                prompted = true
-                if let idle = settings.idleSeconds, clock.now - idleStart > .milliseconds(Int(idle * 1000)) {
-                    return .idle
+            let end = try await wait.next(idleSince: idleStart) { prompt in
+                switch prompt {
+                case .placeTag: events(.placeTag(reader: reader.name))
+                case .removeExtraTags(let count): events(.removeExtraTags(reader: reader.name, count: count))
                 }
+            }
+            switch end {
             case .tag(let detected):
                 if try await handle(detected) == false { return .jobComplete }
                 idleStart = clock.now
-                prompted = false
+            case .exhausted: return .readerExhausted
+            case .idle: return .idle
+            case .stopRequested: return .stopRequested
             }
         }
     }
@@ -156,7 +155,7 @@ public struct AuditWorker: Sendable {
 
     /// Poll and release with hiccups retried, as the line worker does (`ReaderCalls`).
     private var readerCalls: ReaderCalls {
-        ReaderCalls(reader: reader, settings: settings, shouldStop: shouldStop) { [events, reader] detail in
+        ReaderCalls(reader: reader, settings: settings, stop: stop) { [events, reader] detail in
             events(.readerHiccup(reader: reader.name, detail: detail))
         }
     }

@@ -16,7 +16,8 @@ public struct LineWorker: Sendable {
     let job: LineJob
     let settings: WorkerSettings
     let events: @Sendable (LineEvent) -> Void
-    let shouldStop: @Sendable () -> Bool
+    /// The operator's stop request, checked between tags, never in the middle of one.
+    let stop: StopRequest
     let clock = ContinuousClock()
     let lateTimings = LateTimings()
     /// Idle time since the last usable tag, and the run of wrong chips.
@@ -26,11 +27,11 @@ public struct LineWorker: Sendable {
     /// The tag families presented tags are matched against (`TagFamilies.standard` unless a test adds one).
     public var families = TagFamilies.standard
 
-    /// Creates a worker. `shouldStop` is checked between tags, never in the middle of one.
+    /// Creates a worker. `stop` is checked between tags, never in the middle of one.
     public init(
         reader: any TagReader, name: String? = nil, ledger: Ledger, job: LineJob, settings: WorkerSettings = .init(),
         events: @escaping @Sendable (LineEvent) -> Void = { _ in },
-        shouldStop: @escaping @Sendable () -> Bool = { false }
+        stop: StopRequest = StopRequest()
     ) {
         self.reader = reader
         self.readerName = name ?? reader.name
@@ -38,7 +39,7 @@ public struct LineWorker: Sendable {
         self.job = job
         self.settings = settings
         self.events = events
-        self.shouldStop = shouldStop
+        self.stop = stop
     }
 
     /// Runs until the job is complete, a stop is requested, the reader is exhausted or idle.
@@ -66,7 +67,7 @@ public struct LineWorker: Sendable {
         // Whether open rows remain, as the last commit read it (saves a query and a queue hop a tag).
         var openRows: Bool?
         while true {
-            if shouldStop() { return .stopRequested }
+            if stop.isRequested { return .stopRequested }
             let open: Bool
             if let known = openRows { open = known } else { open = try await ledger.hasOpenRows(job: job.name) }
             if !open { return .jobComplete }
@@ -98,32 +99,26 @@ public struct LineWorker: Sendable {
         return nil
     }
 
-    /// Polls until one tag is selected, or says why the loop should stop.
+    /// Waits for the next tag (`TagWait`), or says why the loop should stop.
     private func waitForTag() async throws -> Result<DetectedTag, WorkerStop> {
         let idleStart = usable.lastWasUsable ? clock.now : usable.lastUsable
-        var prompted = false
-        while !shouldStop() {
-            switch try await readerCalls.poll() {
-            case .tag(let detected):
-                return .success(detected)
-            case .exhausted:
-                return .failure(.readerExhausted)
-            case .multipleTags(let count):
+        let wait = TagWait(calls: readerCalls, idleLimit: settings.idleSeconds.map { .milliseconds(Int($0 * 1000)) })
+        let end = try await wait.next(idleSince: idleStart) { prompt in
+            switch prompt {
+            case .removeExtraTags(let count):
                 events(.removeExtraTags(reader: readerName, count: count))
-                prompted = false
-            case .empty:
-                if !prompted {
-                    // The line is waiting: the last tag's deferred commit need not wait for the next claim.
-                    try await ledger.sync()
-                    events(.placeTag(reader: readerName))
-                }
-                prompted = true
-                if let idle = settings.idleSeconds, clock.now - idleStart > .milliseconds(Int(idle * 1000)) {
-                    return .failure(.idle)
-                }
+            case .placeTag:
+                // The line is waiting: the last tag's deferred commit need not wait for the next claim.
+                try await ledger.sync()
+                events(.placeTag(reader: readerName))
             }
         }
-        return .failure(.stopRequested)
+        switch end {
+        case .tag(let detected): return .success(detected)
+        case .exhausted: return .failure(.readerExhausted)
+        case .idle: return .failure(.idle)
+        case .stopRequested: return .failure(.stopRequested)
+        }
     }
 
     /// One tag from selection to removal.
@@ -323,7 +318,7 @@ public struct LineWorker: Sendable {
 
     /// Poll and release with hiccups retried (`ReaderCalls`).
     private var readerCalls: ReaderCalls {
-        ReaderCalls(reader: reader, settings: settings, shouldStop: shouldStop) { [events, readerName] detail in
+        ReaderCalls(reader: reader, settings: settings, stop: stop) { [events, readerName] detail in
             events(.readerHiccup(reader: readerName, detail: detail))
         }
     }

@@ -3,6 +3,7 @@ import Ledger
 import NDEF
 import NFCTags
 import Provisioning
+import Support
 import Synchronization
 import TagEmulator
 import TestSupport
@@ -70,9 +71,11 @@ private final class EventLog: Sendable {
         let ledger = try await provisioned(folder, rows: 1, store: store)
         let reader = try SimulatedReader(spec: ReaderSpec("sim:ntag215?store=\(store)&uid=04D00000000001"))
         let session = AuditSession(limit: nil)
+        let stop = StopRequest()
+        stop.request()
         let worker = AuditWorker(
             reader: reader, ledger: ledger, auditor: TagAuditor(job: "w", lockRequired: true), session: session,
-            shouldStop: { true })
+            stop: stop)
         #expect(try await worker.run() == .stopRequested)
         #expect(await session.verdicts.isEmpty)
     }

@@ -50,20 +50,22 @@ private func job(_ name: String) -> LineJob {
     }
 }
 
-private func ledger(_ name: String, rows: Int) async throws -> Ledger {
+/// A ledger with `rows` rows of job `name` in a new temporary folder (the caller removes `folder`).
+private func ledger(_ name: String, rows: Int) async throws -> (ledger: Ledger, folder: URL) {
     let folder = try Fixtures.temporaryDirectory("line-switch")
     let ledger = try await Ledger.open(path: folder.appendingPathComponent("ledger.sqlite").path)
     try await ledger.registerJob(name: name, manifestHash: "m", templateHash: "t")
     try await ledger.addRows(
         job: name, rows: (1...rows).map { RowInput(row: $0, fields: [:], messageSHA256: [], messageLength: 0) })
-    return ledger
+    return (ledger, folder)
 }
 
 @Suite(.serialized) struct LineWorkerReaderTests {
     /// Issue 7: a UID switch seen after the write is `tagLost`, never committed; the same UID then
     /// finishes the row it holds. Feedback: pass for each done tag, nothing for the lost cycle.
     @Test func uidSwitchAfterTheCycleIsTagLostAndNeverCommitted() async throws {
-        let ledger = try await ledger("s", rows: 4)
+        let (ledger, folder) = try await ledger("s", rows: 4)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let reader = try SwitchingReader("sim:ntag215?uid=04D00000000000", switchOn: [2])
         #expect(try await LineWorker(reader: reader, ledger: ledger, job: job("s")).run() == .jobComplete)
         let attempts = try await ledger.attempts(job: "s")
@@ -78,7 +80,8 @@ private func ledger(_ name: String, rows: Int) async throws -> Ledger {
     }
 
     @Test func feedbackIsOffWhenTheSettingsSaySo() async throws {
-        let ledger = try await ledger("n", rows: 2)
+        let (ledger, folder) = try await ledger("n", rows: 2)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let reader = try SwitchingReader("sim:ntag215?uid=04D10000000000", switchOn: [])
         let worker = LineWorker(
             reader: reader, ledger: ledger, job: job("n"), settings: WorkerSettings(feedback: false))
@@ -87,7 +90,8 @@ private func ledger(_ name: String, rows: Int) async throws -> Ledger {
     }
 
     @Test func refusedTagsGetFailFeedback() async throws {
-        let ledger = try await ledger("w", rows: 3)
+        let (ledger, folder) = try await ledger("w", rows: 3)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let reader = try SwitchingReader("sim:ntag215?uid=04D20000000000&seed=7&faults=wrongchip:0.5", switchOn: [])
         #expect(try await LineWorker(reader: reader, ledger: ledger, job: job("w")).run() == .jobComplete)
         let refused = try await ledger.attempts(job: "w").filter { $0.failureClass == FailureClass.wrongChip.rawValue }

@@ -2,6 +2,7 @@ import Foundation
 import Ledger
 import NDEF
 import NFCTags
+import Support
 import Synchronization
 import TagEmulator
 import TestSupport
@@ -55,7 +56,7 @@ private final class HiccupLog: Sendable {
 
 @Suite struct ReaderCallsTests {
     private static func calls(_ reader: any TagReader, log: HiccupLog) -> ReaderCalls {
-        ReaderCalls(reader: reader, settings: WorkerSettings(), shouldStop: { false }, hiccup: { log.add($0) })
+        ReaderCalls(reader: reader, settings: WorkerSettings(), stop: StopRequest(), hiccup: { log.add($0) })
     }
 
     @Test func hiccupsAreTriedAgainUpToTheLimit() async throws {

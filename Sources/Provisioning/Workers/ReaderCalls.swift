@@ -1,8 +1,10 @@
 import NFCTags
+import Support
 
-/// The reader calls a worker makes between tags — poll and release — with host-link hiccups retried.
+/// The reader calls made between tags — poll and release — with host-link hiccups retried: the one retry
+/// policy of every backend.
 ///
-/// Shared by the line and the audit workers, so both ride out the same transient reader failures (a
+/// Shared by the line and audit workers and the one-tag commands (`TagWait`), so all ride out the same transient reader failures (a
 /// checksum error on the host link, a NACK burst, a late reply, a wrong status word to the UID read)
 /// and both stop on a reader that keeps failing (unplugged, its daemon gone) with the last error.
 struct ReaderCalls: Sendable {
@@ -11,13 +13,15 @@ struct ReaderCalls: Sendable {
 
     let reader: any TagReader
     let settings: WorkerSettings
-    let shouldStop: @Sendable () -> Bool
+    /// The operator's stop request: removal stops waiting once it is made.
+    let stop: StopRequest
     /// Told the error of every failed try that will be tried again.
     let hiccup: @Sendable (String) -> Void
 
-    /// Polls once (`TagReader.poll`), retrying hiccups.
-    func poll() async throws -> FieldState {
-        try await tolerant { try await reader.poll(timeoutMilliseconds: settings.pollMilliseconds) }
+    /// Polls once (`TagReader.poll`) for `milliseconds` (default the settings' poll), retrying hiccups.
+    func poll(milliseconds: Int? = nil) async throws -> FieldState {
+        let timeout = milliseconds ?? settings.pollMilliseconds
+        return try await tolerant { try await reader.poll(timeoutMilliseconds: timeout) }
     }
 
     /// Releases the tag and waits for it to leave, calling `prompt` each time it is still there.
@@ -26,7 +30,7 @@ struct ReaderCalls: Sendable {
             let gone = try await tolerant {
                 try await reader.release(waitingForRemovalMilliseconds: settings.removalMilliseconds)
             }
-            if gone || shouldStop() { return }
+            if gone || stop.isRequested { return }
             prompt()
         }
     }
