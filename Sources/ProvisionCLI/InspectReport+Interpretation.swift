@@ -36,8 +36,8 @@ extension InspectReport {
         notes = reader.capabilities.notes + inspection.notes
         pages = inspection.dump.map { $0.map { Hex.string($0) } }
         let total = [inspection.identifyCost, inspection.cost]
-        let airtime = total.allSatisfy { $0.airtimeMicroseconds != nil }
-            ? total.compactMap(\.airtimeMicroseconds).reduce(0, +) : nil
+        let known = total.allSatisfy { $0.airtimeMicroseconds != nil }
+        let airtime = known ? total.compactMap(\.airtimeMicroseconds).reduce(0, +) : nil
         cost = Cost(
             exchanges: total.map(\.exchanges).reduce(0, +), airtimeMicroseconds: airtime.rounded(.microseconds))
     }
