@@ -16,87 +16,84 @@ public protocol NDEFTag: Sendable {
     func writeLock() async throws
 }
 
-/// A Type 2 tag on a `TagReader`, conforming to `NDEFTag`: every operation runs a `Type2Tag` inside
-/// `TagReader.withTransceiver`.
-///
-/// Identification (GET_VERSION `60`) runs once in `connect(to:identifier:)` and the result is reused;
-/// an instance made with `identity: nil` identifies at the start of each operation. Callers that need
-/// exchange counts and radio time per phase use `withType2Tag(_:)` and read `Type2Tag.operations`.
-public struct ReaderNDEFTag: NDEFTag {
+/// A tag of any family on a `TagReader`, conforming to `NDEFTag`: every operation opens the tag through
+/// the family `TagFamilies` picks from the activation data and identifies it, inside one
+/// `TagReader.withTransceiver` call, as Core NFC does per session.
+public struct FamilyNDEFTag: NDEFTag {
     /// The reader holding the tag.
     public let reader: any TagReader
-    /// The tag's UID.
-    public let identifier: [UInt8]
-    /// The identification reused by every operation (`nil`: identify each time).
-    public let identity: Type2Identity?
-    /// Whether `writeNDEF` re-activates and reads back every written page (default `true`).
+    /// The activation data that picks the family (`nil`: the first family, Type 2).
+    public let activation: DetectedTag?
+    /// The families the tag is matched against.
+    public let families: TagFamilies
+    /// Whether `writeNDEF` re-activates and reads back every written unit (default `true`).
     public var verifiesWrites: Bool
-    /// Byte-address ranges ignored by the verify (a mirror window, `type2-ntag.md` §6).
+    /// Byte-address ranges ignored by the verify (a mirror window).
     public var verifyMask: [Range<Int>]
 
     /// Creates the tag view without sending anything.
     public init(
-        reader: any TagReader, identifier: [UInt8], identity: Type2Identity? = nil, verifiesWrites: Bool = true,
-        verifyMask: [Range<Int>] = []
+        reader: any TagReader, activation: DetectedTag?, families: TagFamilies = .standard,
+        verifiesWrites: Bool = true, verifyMask: [Range<Int>] = []
     ) {
         self.reader = reader
-        self.identifier = identifier
-        self.identity = identity
+        self.activation = activation
+        self.families = families
         self.verifiesWrites = verifiesWrites
         self.verifyMask = verifyMask
     }
 
-    /// Identifies the selected tag once (GET_VERSION `60`, generic fallback) and returns a view that
-    /// reuses the result.
-    public static func connect(to reader: any TagReader, identifier: [UInt8]) async throws -> ReaderNDEFTag {
-        let identity = try await reader.withTransceiver { transceiver in
-            try Type2Tag(transceiver: transceiver).identify()
-        }
-        return ReaderNDEFTag(reader: reader, identifier: identifier, identity: identity)
-    }
+    /// The UID from the activation data (empty without one).
+    public var identifier: [UInt8] { activation?.uid ?? [] }
 
-    /// Runs `body` with a fresh `Type2Tag` over the reader's transceiver (identified if needed).
-    public func withType2Tag<Result: Sendable>(_ body: @Sendable (Type2Tag) throws -> Result)
+    /// Runs `body` with the tag opened through its family and identified.
+    ///
+    /// - Throws: `TagError.wrongChip` when no family handles the tag; what `body` throws.
+    public func withFamilyTag<Result: Sendable>(_ body: @Sendable (any FamilyTag) throws -> Result)
         async throws -> Result
     {
-        let identity = self.identity
+        let activation = self.activation
+        let families = self.families
         return try await reader.withTransceiver { transceiver in
-            let tag = Type2Tag(transceiver: transceiver, identity: identity)
-            if identity == nil { try tag.identify() }
+            let tag = try families.open(transceiver, activation: activation)
+            try tag.identify()
             return try body(tag)
         }
     }
 
-    /// NDEF detection: READ `30 00`, READ `30 04` (and further READs as the TLV walk needs).
+    /// The family's NDEF detection (`.notSupported` with capacity 0 when the tag holds no NDEF area).
     public func queryNDEFStatus() async throws -> (NDEFStatus, capacity: Int) {
-        let result = try await withType2Tag { try $0.queryNDEFStatus() }
+        let result = try await withFamilyTag { try $0.queryNDEFStatus() }
         return (result.status, result.capacity)
     }
 
-    /// Detection, then the message bytes by FAST_READ `3Ah` (READ `30h` on generic tags), decoded.
+    /// Detection, then the message bytes, decoded.
     ///
-    /// - Throws: `Type2Error.notNDEF` for a tag without NDEF data or with an empty NDEF TLV,
-    ///   `NDEFError` for a malformed message, `TransportError`.
+    /// - Throws: `TagError.notNDEF` for a tag without NDEF data or with an empty message, `NDEFError`
+    ///   for a malformed message, `TransportError`.
     public func readNDEF() async throws -> NDEFMessage {
-        let bytes = try await withType2Tag { try $0.readNDEF() }
-        guard !bytes.isEmpty else { throw Type2Error(.notNDEF, "the NDEF TLV is empty (length 0)") }
+        let bytes = try await withFamilyTag { tag in
+            _ = try tag.detectNDEF()
+            return try tag.readNDEF()
+        }
+        guard !bytes.isEmpty else { throw TagError(.notNDEF, "the NDEF message is empty (length 0)") }
         return try NDEFMessage(bytes: bytes)
     }
 
-    /// Detection, the tear-safe WRITE `A2h` sequence, then (by default) re-activation and read-back.
+    /// Detection, the family's tear-safe write, then (by default) re-activation and read-back.
     public func writeNDEF(_ message: NDEFMessage) async throws {
         let bytes = message.bytes
         let verify = verifiesWrites
         let mask = verifyMask
-        try await withType2Tag { tag in
+        try await withFamilyTag { tag in
+            _ = try tag.detectNDEF()
             let result = try tag.writeNDEF(bytes)
             if verify { try tag.verify(result, ignoring: mask) }
         }
     }
 
-    /// The chip-correct permanent lock (WRITE `A2h` to pages 3, 2 and the dynamic lock page) with
-    /// read-back after re-activation.
+    /// The family's chip-correct permanent lock with its read-back.
     public func writeLock() async throws {
-        try await withType2Tag { try $0.writeLock() }
+        try await withFamilyTag { try $0.writeLock() }
     }
 }

@@ -8,45 +8,41 @@ import TagEmulator
 /// Turning the raw facts read from a tag into the report (off the reader's queue; signature checks
 /// run here).
 extension InspectReport {
-    /// Interprets `facts` read from the tag `detected` on `reader`, adding the identification cost.
-    init(facts: Facts, detected: DetectedTag, reader: any TagReader, identifyCost: PhaseCost) {
-        let identity = facts.identity
+    /// Interprets `facts` read from the tag `detected` on `reader`.
+    init(facts: Facts, detected: DetectedTag, reader: any TagReader) {
+        let inspection = facts.inspection
+        let identity = inspection.identity
         self.reader = reader.name
         uid = Hex.compact(detected.uid)
         atqa = String(format: "%04X", detected.atqa)
         sak = String(format: "%02X", detected.sak)
-        uidAnomalies = facts.anomalies
+        uidAnomalies = inspection.anomalies
         family = facts.family
         chip = Chip(
-            model: identity.chip?.rawValue ?? facts.familyChip?.id,
-            name: identity.chip?.displayName ?? facts.familyChip?.displayName
-                ?? (facts.family == Type2Family.name ? "generic Type 2" : "generic \(facts.family) tag"),
+            model: identity.chip?.id, name: identity.chip?.displayName ?? identity.genericName,
             getVersion: identity.version.map { Hex.string($0) }, vendor: identity.vendor.map { Hex.string([$0]) },
-            suspectedClone: identity.isSuspectedClone || !facts.anomalies.isEmpty,
+            suspectedClone: identity.suspectedClone || !inspection.anomalies.isEmpty,
             genericReason: identity.genericReason)
-        ndef = Self.ndef(facts)
-        locks = Self.locks(facts)
-        protection = facts.configuration.flatMap { configuration in
-            identity.chip.map { chip in
-                Protection(
-                    auth0: Int(configuration.auth0), passwordProtected: configuration.isPasswordProtected(on: chip),
-                    prot: configuration.readProtected, cfglck: configuration.configLock,
-                    authlim: configuration.authLimit, nfcCounterEnabled: configuration.nfcCounterEnabled,
-                    mirror: Hex.string([configuration.mirror]))
-            }
-        }
+        ndef = Self.ndef(inspection)
+        locks = inspection.locks.map { Section(base: $0) }
+        protection = inspection.protection.map { Section(base: $0) }
         signature = Self.signature(
-            facts.signature, uid: detected.uid, chip: identity.chip, rawCommands: reader.capabilities.rawCommands)
-        authentication = facts.authentication
+            inspection.signature, uid: detected.uid, keys: inspection.signatureKeys,
+            rawCommands: reader.capabilities.rawCommands)
+        authentication = inspection.authentication.flatMap { outcome in
+            facts.keyID.map { Authentication(key: $0, status: outcome.status, detail: outcome.detail) }
+        }
         rawCommands = reader.capabilities.rawCommands
-        notes = reader.capabilities.notes + facts.notes
-        pages = facts.dump.map { $0.map { Hex.string($0) } }
-        let total = PhaseCost.sum([identifyCost, facts.cost])
+        notes = reader.capabilities.notes + inspection.notes
+        pages = inspection.dump.map { $0.map { Hex.string($0) } }
+        let total = [inspection.identifyCost, inspection.cost]
+        let known = total.allSatisfy { $0.airtimeMicroseconds != nil }
+        let airtime = known ? total.compactMap(\.airtimeMicroseconds).reduce(0, +) : nil
         cost = Cost(
-            exchanges: total.exchanges, airtimeMicroseconds: total.airtimeMicroseconds.rounded(.microseconds))
+            exchanges: total.map(\.exchanges).reduce(0, +), airtimeMicroseconds: airtime.rounded(.microseconds))
     }
 
-    private static func ndef(_ facts: Facts) -> NDEF {
+    private static func ndef(_ facts: TagInspection) -> NDEF {
         let status: String
         switch facts.status {
         case .readWrite: status = "readWrite"
@@ -72,45 +68,20 @@ extension InspectReport {
         return result
     }
 
-    private static func locks(_ facts: Facts) -> Locks? {
-        guard facts.pages0to3.count == 4 else { return nil }
-        let page2 = facts.pages0to3[2]
-        let cc = facts.pages0to3[3]
-        let word = Int(page2[2]) | Int(page2[3]) << 8
-        let staticPages = (3...15).filter { word & (1 << $0) != 0 }
-        var ranges: [[Int]] = []
-        if let chip = facts.identity.chip, let configuration = facts.configuration {
-            for page in configuration.dynamicallyLockedPages(on: chip) {
-                if let last = ranges.last, last[1] + 1 == page {
-                    ranges[ranges.count - 1][1] = page
-                } else {
-                    ranges.append([page, page])
-                }
-            }
-        }
-        return Locks(
-            staticBytes: Hex.string(page2[2..<4]), staticLockedPages: staticPages,
-            dynamicBytes: facts.configuration?.dynamicLock.map { Hex.string($0) }, dynamicLockedRanges: ranges,
-            cc: Hex.string(cc), ccWriteAccess: Int(cc[3] & 0x0F), ccPhoneCompatible: cc[3] == 0x00 || cc[3] == 0x0F)
-    }
-
     /// Checks the signature against NXP's key for the chip family and against the repository's test
     /// key (which only the simulator uses), and says which one matched.
-    static func signature(_ value: [UInt8]?, uid: [UInt8], chip: ChipModel?, rawCommands: Bool) -> Signature {
+    static func signature(
+        _ value: [UInt8]?, uid: [UInt8], keys: [OriginalityKey], rawCommands: Bool
+    ) -> Signature {
         guard let value else {
             let why = rawCommands ? "the tag did not return a signature" : "this reader path cannot send READ_SIG"
             return Signature(status: "unavailable", value: nil, detail: why)
         }
-        let nxpKeys: [(String, [UInt8])]
-        switch chip {
-        case .mf0ul11, .mf0ul21:
-            nxpKeys = [("NXP MIFARE Ultralight EV1 key", OriginalitySignature.ultralightEV1PublicKey)]
-        case .ntag213, .ntag215, .ntag216: nxpKeys = [("NXP NTAG21x key", OriginalitySignature.ntag21xPublicKey)]
-        case nil:
-            nxpKeys = [
-                ("NXP NTAG21x key", OriginalitySignature.ntag21xPublicKey),
-                ("NXP MIFARE Ultralight EV1 key", OriginalitySignature.ultralightEV1PublicKey),
-            ]
+        let nxpKeys: [(String, [UInt8])] = keys.map { key in
+            switch key {
+            case .ntag21x: ("NXP NTAG21x key", OriginalitySignature.ntag21xPublicKey)
+            case .ultralightEV1: ("NXP MIFARE Ultralight EV1 key", OriginalitySignature.ultralightEV1PublicKey)
+            }
         }
         let hex = Hex.string(value)
         for (name, key) in nxpKeys where OriginalitySignature.verify(uid: uid, signature: value, publicKey: key) {

@@ -79,3 +79,38 @@ actor ScriptedReader: TagReader {
         #expect(left.mismatches == 0 && left.remaining == 0)
     }
 }
+
+/// `FamilyNDEFTag`: the same Core NFC-shaped API for a tag of any family, here the in-memory one.
+@Suite struct FamilyNDEFTagTests {
+    static let families = TagFamilies([MemoryFamily(), Type2Family()])
+    static let uid: [UInt8] = [0x02, 0x4D, 0x45, 0x4D, 0x00, 0x00, 0x11]
+
+    @Test func writeReadAndLockAMemoryTagThroughItsFamily() async throws {
+        let tag = MemoryTag(uid: Self.uid)
+        let reader = MemoryTagReader(tags: [tag])
+        _ = try await reader.poll(timeoutMilliseconds: 0)
+        let activation = DetectedTag(uid: Self.uid, atqa: 0x0044, sak: MemoryFamily.sak)
+        let view = FamilyNDEFTag(reader: reader, activation: activation, families: Self.families)
+        #expect(view.identifier == Self.uid)
+        let status = try await view.queryNDEFStatus()
+        #expect(status.0 == .readWrite && status.capacity == 256)
+        await #expect(throws: TagError.self) { _ = try await view.readNDEF() }
+
+        let message = NDEFMessage(records: [NDEFPayload.uri("https://example.com/family")])
+        try await view.writeNDEF(message)
+        #expect(tag.message == message.bytes)
+        #expect(try await view.readNDEF().bytes == message.bytes)
+
+        try await view.writeLock()
+        #expect(tag.isLocked)
+        #expect(try await view.queryNDEFStatus().0 == .readOnly)
+    }
+
+    @Test func aTagNoFamilyHandlesIsAWrongChip() async throws {
+        let reader = MemoryTagReader(tags: [MemoryTag(uid: Self.uid)])
+        _ = try await reader.poll(timeoutMilliseconds: 0)
+        let activation = DetectedTag(uid: Self.uid, atqa: 0x0044, sak: MemoryFamily.sak)
+        let view = FamilyNDEFTag(reader: reader, activation: activation, families: TagFamilies([]))
+        await #expect(throws: TagError(.wrongChip, "")) { _ = try await view.queryNDEFStatus() }
+    }
+}

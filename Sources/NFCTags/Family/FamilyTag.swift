@@ -47,6 +47,10 @@ public protocol FamilyTag: AnyObject {
     var mirror: (any MirrorConfigurable)? { get }
     /// The originality signature, where the chip has one.
     var originality: (any OriginalitySigned)? { get }
+    /// The configuration read-back an audit compares, where the chip has configuration memory.
+    var configuration: (any ConfigurationReadable)? { get }
+    /// The family's full inspection (`provision inspect`), where it has more to show than the seam.
+    var inspection: (any Inspectable)? { get }
 }
 
 extension FamilyTag {

@@ -131,7 +131,22 @@ public final class Type2FamilyTag: FamilyTag {
         return try tag.readConfiguration()
     }
 
+    /// `readConfiguration()` with the chip that places its fields.
+    ///
+    /// - Throws: `TagError.unknownChip` on a generic Type 2 tag; `TransportError`.
+    public func readChipConfiguration() throws -> any ChipConfiguration {
+        let pages = try readConfiguration()
+        guard let chip = tag.chip else {
+            throw TagError(.unknownChip, "the configuration pages of a generic Type 2 tag are unknown")
+        }
+        return Type2ChipConfiguration(pages, chip: chip)
+    }
+
     public var passwordProtection: (any PasswordProtectable)? { tag.chip != nil ? self : nil }
     public var mirror: (any MirrorConfigurable)? { tag.chip != nil ? self : nil }
     public var originality: (any OriginalitySigned)? { self }
+    /// Every Type 2 tag: a generic one answers `unknownChip`, which an audit reports as unreadable.
+    public var configuration: (any ConfigurationReadable)? { self }
 }
+
+extension Type2FamilyTag: ConfigurationReadable {}

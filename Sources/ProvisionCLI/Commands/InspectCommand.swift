@@ -109,7 +109,7 @@ struct InspectCommand: Command {
             try InspectReport.gather(
                 on: transceiver, detected: detected, families: families, dump: dump, password: password)
         }
-        return InspectReport(facts: facts, detected: detected, reader: reader, identifyCost: facts.identifyCost)
+        return InspectReport(facts: facts, detected: detected, reader: reader)
     }
 
     /// The human-readable form (not stable; use `--json` for machines).
@@ -137,33 +137,9 @@ struct InspectCommand: Command {
             ndef += length == 0 ? ", empty message" : ", message \(length) bytes"
         }
         add("NDEF", ndef)
-        if let locks = report.locks {
-            let staticPages =
-                locks.staticLockedPages.isEmpty ? "none" : locks.staticLockedPages.map(pageName).joined(separator: " ")
-            add("Locks", "static \(locks.staticBytes) (pages locked: \(staticPages))")
-            if let dynamic = locks.dynamicBytes {
-                let ranges = locks.dynamicLockedRanges.map { pageName($0[0]) + "–" + pageName($0[1]) }
-                add(
-                    "", "dynamic \(dynamic) (pages locked: \(ranges.isEmpty ? "none" : ranges.joined(separator: ", ")))"
-                )
-            }
-            let access =
-                locks.ccWriteAccess == 0 ? "writable" : locks.ccWriteAccess == 0x0F ? "read-only" : "proprietary"
-            let phones = locks.ccPhoneCompatible ? "" : " — phones will not read this tag"
-            add(
-                "",
-                "CC \(locks.cc) (write access \(String(locks.ccWriteAccess, radix: 16, uppercase: true)): \(access))\(phones)"
-            )
-        }
+        for line in report.locks?.base.lines ?? [] { add(line.label, line.text) }
         if let protection = report.protection {
-            let auth =
-                protection.passwordProtected
-                ? "password from page \(pageName(protection.auth0))" : "no password protection"
-            add(
-                "Protection",
-                "AUTH0 \(pageName(protection.auth0)) (\(auth)), PROT \(protection.prot ? 1 : 0), CFGLCK \(protection.cfglck ? 1 : 0), "
-                    + "AUTHLIM \(protection.authlim)\(protection.authlim == 0 ? " (unlimited)" : ""), "
-                    + "NFC counter \(protection.nfcCounterEnabled ? "on" : "off"), MIRROR \(protection.mirror)")
+            for line in protection.base.lines { add(line.label, line.text) }
         } else {
             add("Protection", "unknown (configuration pages not known or not readable)")
         }

@@ -158,8 +158,8 @@ public struct TagAuditor: Sendable {
             out.append("lock expected none, found locked (\(reading.lock?.fields ?? "lock state unread"))")
         }
         guard let expected else { return out }
-        if let configuration = reading.configuration, let chip = ChipModel(reading.chip) {
-            out += expected.differences(in: configuration, on: chip)
+        if let configuration = reading.configuration {
+            out += expected.differences(in: configuration)
         } else {
             out.append("configuration pages unreadable: \(reading.configurationUnreadable ?? "not read")")
         }

@@ -3,7 +3,7 @@ import NFCTags
 
 /// What an audit read from one tag through its family: the NDEF message (or why it could not be read)
 /// and the lock state, gathered without a single WRITE.
-public struct TagReadBack: Sendable, Hashable {
+public struct TagReadBack: Sendable {
     /// The NDEF message bytes, `nil` when the tag had no readable NDEF message.
     public var message: [UInt8]?
     /// Why the NDEF message could not be read (not formatted, bad CC, NAK), `nil` when it was read.
@@ -18,9 +18,9 @@ public struct TagReadBack: Sendable, Hashable {
     public var authenticated = false
     /// Why the tag refused the derived password (NAK, silence or another PACK); nothing else was read.
     public var authenticationRefused: String?
-    /// The Type 2 configuration pages (dynamic lock bytes, CFG0, CFG1) when asked for and read; PWD and
-    /// PACK (which read as `00` anyway) are never kept.
-    public var configuration: Type2Configuration?
+    /// The chip's configuration as its family read it (Type 2: dynamic lock bytes, CFG0, CFG1) when asked
+    /// for and read; passwords (Type 2: PWD and PACK, which read as `00` anyway) are never kept.
+    public var configuration: (any ChipConfiguration)?
     /// Why the configuration pages could not be read (NAK, generic tag), when asked for.
     public var configurationUnreadable: String?
     /// The identity anomalies the family refuses, in words, from the units the read brought anyway;
@@ -49,9 +49,9 @@ public struct TagReadBack: Sendable, Hashable {
     /// authenticates after identify (Type 2: PWD_AUTH `1Bh`), so protected units can be read. A refused
     /// password ends the read there (`authenticationRefused`): each refusal counts toward AUTHLIM.
     ///
-    /// With `configuration` (a job that protects tags or mirrors), a Type 2 chip's configuration pages
-    /// follow the message (one FAST_READ `3Ah` from the dynamic lock page through CFG1); a failure is
-    /// kept in `configurationUnreadable`.
+    /// With `configuration` (a job that protects tags or mirrors), the family's configuration read-back
+    /// follows the message (Type 2: one FAST_READ `3Ah` from the dynamic lock page through CFG1); a
+    /// failure, or a family without one, is kept in `configurationUnreadable`.
     ///
     /// With `anticollisionUID`, the units detection read are cross-checked against it at no extra
     /// exchange (Type 2: pages 0–2, both BCCs and INT).
@@ -108,12 +108,12 @@ public struct TagReadBack: Sendable, Hashable {
 
     /// Reads the configuration pages into `configuration`, or says why not in `configurationUnreadable`.
     private mutating func readConfiguration(of tag: any FamilyTag) throws(TransportError) {
-        guard let type2 = tag as? Type2FamilyTag else {
+        guard let readable = tag.configuration else {
             configurationUnreadable = "the \(tag.family) family has no configuration pages"
             return
         }
         do {
-            configuration = try type2.readConfiguration()
+            configuration = try readable.readChipConfiguration()
         } catch let error as TransportError {
             guard case .nak(let code) = error else { throw error }
             let nak = String(code, radix: 16, uppercase: true)

@@ -23,12 +23,6 @@ public struct ProtectionPlan: Sendable, Hashable {
         configLock = protection.configLock
     }
 
-    /// The AUTH0 page on `chip`: the page given, 4 for `ndef`, the CFG0 page for `end`.
-    public func auth0Page(on chip: ChipModel) -> Int { Type2FamilyTag.auth0Page(start, on: chip) }
-
-    /// ACCESS bits this plan sets: PROT (80h), CFGLCK (40h), AUTHLIM (07h); NFC_CNT_EN is kept.
-    public var accessBits: UInt8 { settings.accessBits }
-
     /// What the tag family's protection capability sets.
     public var settings: PasswordProtection {
         PasswordProtection(

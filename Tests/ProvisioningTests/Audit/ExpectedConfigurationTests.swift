@@ -14,12 +14,14 @@ private let mirrored: (message: [UInt8], plan: MirrorPlan) = {
     return (message, MirrorPlan(kind: .uidAndCounter, offsetInMessage: offset, messageLength: message.count))
 }()
 
-/// CFG0/CFG1 of an NTAG215 as `readConfiguration` returns them.
+/// CFG0/CFG1 of an NTAG215 as the Type 2 family's `readChipConfiguration` returns them.
 private func configuration(
     mirror: UInt8 = 0x00, mirrorPage: UInt8 = 0x00, auth0: UInt8, access: UInt8
-) -> Type2Configuration {
-    Type2Configuration(
-        dynamicLock: [0, 0, 0, 0xBD], cfg0: [mirror, 0x00, mirrorPage, auth0], cfg1: [access, 0x05, 0, 0])
+) -> Type2ChipConfiguration {
+    Type2ChipConfiguration(
+        Type2Configuration(
+            dynamicLock: [0, 0, 0, 0xBD], cfg0: [mirror, 0x00, mirrorPage, auth0], cfg1: [access, 0x05, 0, 0]),
+        chip: .ntag215)
 }
 
 @Suite struct ExpectedConfigurationTests {
@@ -36,37 +38,37 @@ private func configuration(
         let mirror = mirrored.plan.mirrorByte(keeping: 0x04)
         // PROT | NFC_CNT_EN | AUTHLIM 5; STRG_MOD_EN (04h) is the chip's, not compared.
         let found = configuration(mirror: mirror, mirrorPage: page, auth0: 0x04, access: 0x95)
-        #expect(expected.differences(in: found, on: .ntag215) == [])
+        #expect(expected.differences(in: found) == [])
     }
 
     @Test func protectionOffNamesAUTH0InHex() throws {
         let expected = try #require(ExpectedConfiguration(protection: protection, mirror: nil))
         let found = configuration(auth0: 0xFF, access: 0x85)
-        #expect(expected.differences(in: found, on: .ntag215) == ["AUTH0 expected 04, found FF (protection off)"])
+        #expect(expected.differences(in: found) == ["AUTH0 expected 04, found FF (protection off)"])
         let later = configuration(auth0: 0x10, access: 0x85)
-        #expect(expected.differences(in: later, on: .ntag215) == ["AUTH0 expected 04, found 10"])
+        #expect(expected.differences(in: later) == ["AUTH0 expected 04, found 10"])
     }
 
     @Test func accessBitsAreNamedWithTheACCESSByte() throws {
         let expected = try #require(ExpectedConfiguration(protection: protection, mirror: nil))
         #expect(
-            expected.differences(in: configuration(auth0: 0x04, access: 0x03), on: .ntag215) == [
+            expected.differences(in: configuration(auth0: 0x04, access: 0x03)) == [
                 "PROT expected 1, found 0 (ACCESS 03)", "AUTHLIM expected 5, found 3 (ACCESS 03)",
             ])
         #expect(
-            expected.differences(in: configuration(auth0: 0x04, access: 0xC5), on: .ntag215)
+            expected.differences(in: configuration(auth0: 0x04, access: 0xC5))
                 == ["CFGLCK expected 0, found 1 (ACCESS C5)"])
         // NFC_CNT_EN and NFC_CNT_PWD_PROT are the run's to keep without a counter mirror.
-        #expect(expected.differences(in: configuration(auth0: 0x04, access: 0x9D), on: .ntag215) == [])
+        #expect(expected.differences(in: configuration(auth0: 0x04, access: 0x9D)) == [])
     }
 
     @Test func endProtectsFromTheCFG0Page() throws {
         let settings = ManifestSecurity.Protection(key: "brand", auth0: .end, access: .write, configLock: true)
         let plan = ProtectionPlan(settings, key: key, uid: uid)
         let expected = try #require(ExpectedConfiguration(protection: plan, mirror: nil))
-        #expect(expected.differences(in: configuration(auth0: 0x83, access: 0x40), on: .ntag215) == [])
+        #expect(expected.differences(in: configuration(auth0: 0x83, access: 0x40)) == [])
         #expect(
-            expected.differences(in: configuration(auth0: 0x29, access: 0x40), on: .ntag215)
+            expected.differences(in: configuration(auth0: 0x29, access: 0x40))
                 == ["AUTH0 expected 83, found 29"], "page 29h is NTAG213's CFG0, not NTAG215's")
     }
 
@@ -75,7 +77,7 @@ private func configuration(
         let plan = mirrored.plan
         let found = configuration(mirror: 0x00, mirrorPage: 0x00, auth0: 0xFF, access: 0x00)
         #expect(
-            expected.differences(in: found, on: .ntag215) == [
+            expected.differences(in: found) == [
                 "MIRROR_CONF expected 3, found 0 (MIRROR 00)",
                 "MIRROR_BYTE expected \(plan.byte), found 0 (MIRROR 00)",
                 "MIRROR_PAGE expected \(Hex.string([UInt8(plan.page)])), found 00",
@@ -86,9 +88,9 @@ private func configuration(
         let uidOnly = try #require(
             ExpectedConfiguration(protection: nil, mirror: MirrorPlan(kind: .uid, page: 5, byte: 2)))
         let asSet = configuration(mirror: 0x60, mirrorPage: 0x05, auth0: 0xFF, access: 0)
-        #expect(uidOnly.differences(in: asSet, on: .ntag215) == [])
+        #expect(uidOnly.differences(in: asSet) == [])
         #expect(
-            uidOnly.differences(in: configuration(mirror: 0x50, mirrorPage: 0x06, auth0: 0xFF, access: 0), on: .ntag215)
+            uidOnly.differences(in: configuration(mirror: 0x50, mirrorPage: 0x06, auth0: 0xFF, access: 0))
                 == ["MIRROR_BYTE expected 2, found 1 (MIRROR 50)", "MIRROR_PAGE expected 05, found 06"])
     }
 
@@ -114,7 +116,7 @@ private func configuration(
             on: EmulatorTransceiver(tag: emulator), password: plan.password, configuration: true)
         let configuration = try #require(reading.configuration)
         let expected = try #require(ExpectedConfiguration(protection: plan, mirror: mirrored.plan))
-        #expect(expected.differences(in: configuration, on: .ntag215) == [])
+        #expect(expected.differences(in: configuration) == [])
         let restored = mirrored.plan.restoringPlaceholder(in: reading.message ?? [], uid: uid)
         #expect(try restored.get() == mirrored.message, "the mirrored UID/counter put back to the placeholder")
     }

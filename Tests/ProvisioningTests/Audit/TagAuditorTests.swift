@@ -150,8 +150,10 @@ enum Hex8 {
             message: message, lock: Type2FamilyTag.lockState(cc3: cc3, staticLock: lock),
             chip: ChipModel.ntag215.tagChip)
         reading.authenticated = true
-        reading.configuration = Type2Configuration(
-            dynamicLock: [0, 0, 0, 0xBD], cfg0: [0x04, 0x00, 0x00, auth0], cfg1: [access, 0x05, 0, 0])
+        reading.configuration = Type2ChipConfiguration(
+            Type2Configuration(
+                dynamicLock: [0, 0, 0, 0xBD], cfg0: [0x04, 0x00, 0x00, auth0], cfg1: [access, 0x05, 0, 0]),
+            chip: .ntag215)
         return reading
     }
 
@@ -220,9 +222,11 @@ enum Hex8 {
         var read = TagReadBack(
             message: prefix + Array("04112233445566x000003".utf8),
             lock: Type2FamilyTag.lockState(cc3: 0, staticLock: [0, 0]), chip: ChipModel.ntag215.tagChip)
-        read.configuration = Type2Configuration(
-            dynamicLock: [0, 0, 0, 0xBD], cfg0: [plan.mirrorByte(keeping: 0), 0, UInt8(plan.page), 0xFF],
-            cfg1: [0x10, 5, 0, 0])
+        read.configuration = Type2ChipConfiguration(
+            Type2Configuration(
+                dynamicLock: [0, 0, 0, 0xBD], cfg0: [plan.mirrorByte(keeping: 0), 0, UInt8(plan.page), 0xFF],
+                cfg1: [0x10, 5, 0, 0]),
+            chip: .ntag215)
         let expected = mirroring.expectedConfiguration(uid: uid, mirror: plan)
         #expect(expected?.protection == nil)
         let verdict = mirroring.classify(read, recorded: recorded(written, locked: false), row: 5, expected: expected)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Ledger
 import NDEF
@@ -76,6 +77,36 @@ import Testing
             auditor: TagAuditor(job: "tamper", lockRequired: true), session: session, families: Self.families
         ).run()
         #expect(await session.verdicts.map(\.verdict.status) == [.mismatch])
+    }
+
+    /// A family without configuration memory (`ConfigurationReadable` absent): the read-back says so,
+    /// and an audit of a job that protects tags finds the configuration unreadable, not a pass.
+    @Test func familyWithoutConfigurationIsUnreadableForAProtectingAudit() throws {
+        let uid = Self.uid(7)
+        let tag = MemoryTag(uid: uid)
+        _ = try tag.answer([0xB2] + Self.message(row: 1, uid: uid))
+        let activation = DetectedTag(uid: uid, atqa: 0x0044, sak: MemoryFamily.sak)
+        let opened = try Self.families.open(MemoryTransceiver(tag), activation: activation)
+        #expect(opened.configuration == nil && opened.inspection == nil)
+        #expect(opened.passwordProtection == nil && opened.mirror == nil && opened.originality == nil)
+
+        let reading = try TagReadBack.read(
+            on: MemoryTransceiver(tag), activation: activation, families: Self.families, configuration: true)
+        #expect(reading.message == Self.message(row: 1, uid: uid))
+        #expect(reading.configuration == nil)
+        #expect(reading.configurationUnreadable == "the memory family has no configuration pages")
+
+        let key = SecretKey(id: "brand", bytes: Array(repeating: 0x5A, count: 32))
+        let protection = ManifestSecurity.Protection(key: "brand", auth0: .ndef, access: .write)
+        let auditor = TagAuditor(job: "mem", lockRequired: false, protectionKey: key, protection: protection)
+        let bytes = reading.message ?? []
+        let recorded = TagRecord(
+            uid: uid, chip: MemoryFamily.chip.id, bytesSHA256: Digest.sha256(bytes), byteCount: bytes.count,
+            locked: false, writtenAt: Date())
+        let verdict = auditor.classify(
+            reading, recorded: recorded, row: 1, expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+        #expect(verdict.status == .configMismatch, "\(verdict.detail)")
+        #expect(verdict.detail.contains("unreadable: the memory family has no configuration pages"))
     }
 
     @Test func withoutItsFamilyTheTagIsRefusedAsAWrongChipAndNothingIsWritten() async throws {
