@@ -7,9 +7,10 @@ import Support
 /// With `timing=datasheet` (or `store=DIR`) it runs on its own serial queue (STYLE.md §4.2), so its
 /// waits and file writes block only this reader. With `timing=instant` and no store nothing it does
 /// blocks, so it runs on the cooperative pool (`InstantLane`): a worker's call then needs no thread
-/// hop, which was two wake-ups a call, three calls a tag. `poll` brings the next tag of the population in and activates it; `withTransceiver` lends an
-/// `EmulatorTransceiver` for the selected tag; `release` sends the tag away (saving its image with
-/// `store=DIR`) after the modelled removal time, and the next tag arrives at the next poll.
+/// hop, which was two wake-ups a call, three calls a tag. `poll` brings the next tag of the population
+/// in and activates it; `withTransceiver` lends an `EmulatorTransceiver` for the selected tag; `release`
+/// sends the tag away (saving its image with `store=DIR`) after the modelled removal time, and the next
+/// tag arrives at the next poll.
 public actor SimulatedReader: TagReader {
     /// The reader's own queue (`nil` when nothing it does blocks: it runs on `lane` instead).
     private let executor: QueueExecutor?
