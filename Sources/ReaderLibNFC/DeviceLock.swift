@@ -90,9 +90,9 @@ final class DeviceLock {
     private static func recordedHolder(_ fd: Int32) -> Int32? {
         var bytes = [UInt8](repeating: 0, count: 16)
         let count = pread(fd, &bytes, bytes.count, 0)
-        guard count > 0,
-            let pid = Int32(String(decoding: bytes[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-            pid > 0, kill(pid, 0) == 0 || errno == EPERM
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = Int32(text), pid > 0, kill(pid, 0) == 0 || errno == EPERM
         else { return nil }
         return pid
     }
