@@ -79,7 +79,7 @@ extension NTAGEmulator {
 
     /// Programs an accepted write with the OTP/lock semantics of §3.5 step 5.
     func write(page: Int, _ data: [UInt8]) -> TagAnswer {
-        if faults.eepromErrorPages.contains(page) {
+        if !faults.eepromErrorPages.isEmpty && faults.eepromErrorPages.contains(page) {
             programmedThisExchange = true
             return fail(0x05)
         }

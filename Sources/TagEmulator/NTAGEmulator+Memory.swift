@@ -50,10 +50,15 @@ extension NTAGEmulator {
             ? Array(image[chip.cfg0Page * 4..<chip.cfg0Page * 4 + 8]) : configSnapshot
     }
 
+    /// Byte `index` of `activeConfig`, read in place (every command checks AUTH0 or ACCESS).
+    func activeConfigByte(_ index: Int) -> UInt8 {
+        configuration.configActivation == .immediate ? image[chip.cfg0Page * 4 + index] : configSnapshot[index]
+    }
+
     /// AUTH0: first protected page.
-    var auth0: Int { Int(activeConfig[3]) }
+    var auth0: Int { Int(activeConfigByte(3)) }
     /// ACCESS byte of CFG1.
-    var access: UInt8 { activeConfig[4] }
+    var access: UInt8 { activeConfigByte(4) }
     /// PROT (ACCESS b7): reads need the password too.
     var readProtected: Bool { access & 0x80 != 0 }
     /// CFGLCK (ACCESS b6) as it acts now (next power-up under `.nextActivation`).
@@ -82,17 +87,24 @@ extension NTAGEmulator {
         return bytes
     }
 
+    /// LOCK`index` of `activeLocks`, read in place (every WRITE checks the lock bits).
+    func activeLockByte(_ index: Int) -> UInt8 {
+        if configuration.lockActivation == .nextActivation { return lockSnapshot[index] }
+        if index < 2 { return image[10 + index] }
+        guard let page = chip.dynamicLockPage else { return 0 }
+        return image[page * 4 + index - 2]
+    }
+
     /// Whether a static (pages 3–15) or dynamic (16…last user page) lock bit makes `page` read-only.
     func isLocked(_ page: Int) -> Bool {
-        let locks = activeLocks
         if (3...15).contains(page) {
-            let word = Int(locks[0]) | Int(locks[1]) << 8
+            let word = Int(activeLockByte(0)) | Int(activeLockByte(1)) << 8
             return word & (1 << page) != 0
         }
         guard chip.dynamicLockPage != nil, page >= 16, page <= chip.lastUserPage else { return false }
         let bit = (page - 16) / chip.pagesPerDynamicLockBit
         guard bit < 16 else { return false }
-        return locks[2 + bit / 8] & (1 << (bit % 8)) != 0
+        return activeLockByte(2 + bit / 8) & (1 << (bit % 8)) != 0
     }
 
     /// Page 2 write: OR data bytes 2–3 into LOCK0/LOCK1, sparing bits frozen by block-lock bits.
@@ -212,6 +224,17 @@ extension NTAGEmulator {
         let overlay = mirrorOverlay(counter: counter)
         var out: [UInt8] = []
         out.reserveCapacity(pages.count * 4)
+        if overlay.isEmpty {
+            // No mirror (the common case): the stored bytes, PWD and PACK blanked, without a look-up a byte.
+            for page in pages {
+                if page == chip.pwdPage || page == chip.packPage {
+                    out.append(contentsOf: [0, 0, 0, 0])
+                } else {
+                    out.append(contentsOf: image[page * 4..<page * 4 + 4])
+                }
+            }
+            return out
+        }
         for page in pages {
             let bytes = readablePage(page)
             for offset in 0..<4 { out.append(overlay[page * 4 + offset] ?? bytes[offset]) }

@@ -258,18 +258,20 @@ public final class NTAGEmulator: TagEndpoint {
             airtimeMicroseconds += timing.unanswered(command: command.count)
             return .silence
         }
-        if faults.noAnswerExchanges.contains(exchangeCount) {
+        // The fault tables are empty for most tags: skip their hashed look-ups (three an exchange).
+        if !faults.noAnswerExchanges.isEmpty && faults.noAnswerExchanges.contains(exchangeCount) {
             state = wokenFromHalt ? .halt : .idle
             pendingCompatibilityWrite = nil
             airtimeMicroseconds += timing.unanswered(command: command.count)
             return .silence
         }
-        if case .nak(let code) = faults.answerFaults[exchangeCount] {
+        let answerFault = faults.answerFaults.isEmpty ? nil : faults.answerFaults[exchangeCount]
+        if case .nak(let code) = answerFault {
             airtimeMicroseconds += timing.acknowledged(command: command.count, programming: 0)
             return fail(code & 0x0F)
         }
         programmedThisExchange = false
-        let answer = faults.answerFaults[exchangeCount].map { $0.apply(to: dispatch(command)) } ?? dispatch(command)
+        let answer = answerFault.map { $0.apply(to: dispatch(command)) } ?? dispatch(command)
         let programming = programmedThisExchange ? timing.programmingMicroseconds : 0
         switch answer {
         case .data(let bytes): airtimeMicroseconds += timing.exchange(command: command.count, answer: bytes.count)

@@ -4,12 +4,17 @@ import Support
 
 /// The simulated reader backend (`sim:` specs): a `TagReader` over a `TagField` of emulated tags.
 ///
-/// Runs on its own serial queue (STYLE.md §4.2) so `timing=datasheet` waits block only this
-/// reader. `poll` brings the next tag of the population in and activates it; `withTransceiver` lends an
-/// `EmulatorTransceiver` for the selected tag; `release` sends the tag away (saving its image with
-/// `store=DIR`) after the modelled removal time, and the next tag arrives at the next poll.
+/// With `timing=datasheet` (or `store=DIR`, or `arrival=MS`) it runs on its own serial queue (STYLE.md §4.2), so its
+/// waits and file writes block only this reader. With `timing=instant` and no store nothing it does
+/// blocks, so it runs on the cooperative pool (`InstantLane`): a worker's call then needs no thread
+/// hop, which was two wake-ups a call, three calls a tag. `poll` brings the next tag of the population
+/// in and activates it; `withTransceiver` lends an `EmulatorTransceiver` for the selected tag; `release`
+/// sends the tag away (saving its image with `store=DIR`) after the modelled removal time, and the next
+/// tag arrives at the next poll.
 public actor SimulatedReader: TagReader {
-    private let executor: QueueExecutor
+    /// The reader's own queue (`nil` when nothing it does blocks: it runs on `lane` instead).
+    private let executor: QueueExecutor?
+    private let lane = InstantLane()
     private let field: TagField
     private var transceiver: EmulatorTransceiver?
     private var removalLeftMilliseconds: Int?
@@ -23,14 +28,17 @@ public actor SimulatedReader: TagReader {
     /// Every raw command passes (GET_VERSION, FAST_READ, READ_SIG, PWD_AUTH, READ_CNT).
     public nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
 
-    /// Runs the actor's jobs on the reader's own queue.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// Runs the actor's jobs on the reader's own queue, or on the cooperative pool when nothing blocks.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor?.asUnownedSerialExecutor() ?? lane.unownedExecutor
+    }
 
     /// A reader over a fresh field for `options`.
     public init(options: SimulationOptions) {
         self.options = options
         self.name = "sim:\(options.chip)"
-        self.executor = QueueExecutor(label: "provision.sim.\(options.chip)")
+        let blocks = options.timing == .datasheet || options.storeDirectory != nil || options.arrivalMilliseconds > 0
+        self.executor = blocks ? QueueExecutor(label: "provision.sim.\(options.chip)") : nil
         self.field = TagField(options: options)
     }
 
@@ -124,3 +132,7 @@ public actor SimulatedReader: TagReader {
         Thread.sleep(forTimeInterval: microseconds / 1_000_000)
     }
 }
+
+/// A default actor whose executor an instant `SimulatedReader` shares: the runtime switches a task onto
+/// a default actor on the calling thread when it is free, where a queue executor always takes a hop.
+private actor InstantLane {}

@@ -48,13 +48,13 @@ extension Type2Tag {
         }
         let stream = header + message
         let addresses = current.addresses(from: current.tlvAddress, count: stream.count)
-        var desired: [Int: UInt8] = [:]
+        var desired = PlannedBytes(firstPage: current.tlvAddress / 4)
         for (address, value) in zip(addresses, stream) { desired[address] = value }
         let afterMessage = current.usable(atOrAfter: (addresses.last ?? current.tlvAddress) + 1)
         if afterMessage < current.dataAreaEnd { desired[afterMessage] = 0xFE }
         let lengthAddress = addresses[1]
         let lengthPage = lengthAddress / 4
-        let touched = Set(desired.keys.map { $0 / 4 }).sorted()
+        let touched = desired.pages
         if let chip, let beyond = touched.last, beyond > chip.lastUserPage {
             throw Type2Error(
                 .capacity,
@@ -64,9 +64,10 @@ extension Type2Tag {
 
         try prefetchForWrite(touched, current: current, desired: desired)
 
-        var finals: [Int: [UInt8]] = [:]
+        var finals = [Int: [UInt8]](minimumCapacity: touched.count)
         for page in touched {
-            finals[page] = (0..<4).map { desired[page * 4 + $0] ?? cache[page]?[$0] ?? 0x00 }
+            let known = cache[page]
+            finals[page] = (0..<4).map { desired[page * 4 + $0] ?? known?[$0] ?? 0x00 }
         }
         var interim = finals[lengthPage] ?? []
         interim[lengthAddress % 4] = 0x00
@@ -151,7 +152,7 @@ extension Type2Tag {
     /// Reads the pages a write plan needs to know: unknown pages holding bytes that must be kept
     /// (before the TLV, reserved/lock bytes), and — when rewriting —
     /// unknown pages of the old message region, so unchanged pages can be skipped.
-    private func prefetchForWrite(_ touched: [Int], current: NDEFArea, desired: [Int: UInt8]) throws {
+    private func prefetchForWrite(_ touched: [Int], current: NDEFArea, desired: PlannedBytes) throws {
         var oldEndPage = -1
         if current.messageLength > 0 {
             // The old message and the byte after it (its Terminator, usually).
@@ -169,5 +170,36 @@ extension Type2Tag {
         }
         guard let low = needed.first, let high = needed.last else { return }
         _ = try readPages(low...high)
+    }
+}
+
+/// The bytes a write plan puts at byte addresses from page `firstPage` on; `nil` where the tag's byte
+/// stays. An array over the addresses, not a dictionary: the plan is built and read for every tag.
+struct PlannedBytes {
+    /// The address of the first byte of the first page.
+    let base: Int
+    private var bytes: [UInt8?] = []
+
+    init(firstPage: Int) { base = firstPage * 4 }
+
+    /// The planned byte at `address`, `nil` when the plan leaves it.
+    subscript(address: Int) -> UInt8? {
+        get {
+            let index = address - base
+            return index >= 0 && index < bytes.count ? bytes[index] : nil
+        }
+        set {
+            let index = address - base
+            guard index >= 0 else { return }
+            if index >= bytes.count { bytes.append(contentsOf: repeatElement(nil, count: index + 1 - bytes.count)) }
+            bytes[index] = newValue
+        }
+    }
+
+    /// The pages holding at least one planned byte, ascending.
+    var pages: [Int] {
+        stride(from: 0, to: bytes.count, by: 4).compactMap { start in
+            bytes[start..<min(start + 4, bytes.count)].contains { $0 != nil } ? (base + start) / 4 : nil
+        }
     }
 }

@@ -21,7 +21,7 @@ public final class Type2Tag {
     public private(set) var total = Type2OperationCost(name: "total")
 
     /// Pages known to hold these bytes (read from or written to the tag in this session).
-    var cache: [Int: [UInt8]] = [:]
+    var cache = PageCache()
     private var depth = 0
     private var running = Type2OperationCost(name: "")
     private var airtimeAtStart: Double?

@@ -23,8 +23,9 @@ final class PipelineRun {
     var capacity = 0
     var written: NDEFWriteResult?
     var lockReadBack: [TagPipeline.LockedUnit] = []
-    var micros: [Phase: Double] = [:]
-    var costs: [Phase: TagOperationCost] = [:]
+    /// Wall time and radio cost per phase, in the order the phases first ran: a few entries, searched,
+    /// so `timed` hashes no phase names (`outcome()` builds the dictionaries once).
+    var phaseTotals: [PhaseTotal] = []
     var signature: SignatureStatus?
     var identityAnomalies: String?
     /// Whether the tag arrived password-protected (re-provisioning or a resumed tag).
@@ -113,12 +114,31 @@ final class PipelineRun {
         let start = clock.now
         let before = tag?.cost
         defer {
-            micros[phase, default: 0] += (clock.now - start).microseconds
+            let elapsed = (clock.now - start).microseconds
+            let index: Int
+            if let known = phaseTotals.firstIndex(where: { $0.phase == phase }) {
+                index = known
+            } else {
+                index = phaseTotals.count
+                phaseTotals.append(PhaseTotal(phase: phase))
+            }
+            phaseTotals[index].micros += elapsed
             if let after = tag?.cost {
-                costs[phase, default: TagOperationCost(name: phase.rawValue)].add(after, since: before)
+                if phaseTotals[index].cost == nil { phaseTotals[index].cost = TagOperationCost(name: phase.rawValue) }
+                phaseTotals[index].cost?.add(after, since: before)
             }
         }
         return try body()
+    }
+
+    /// Per-phase wall time in microseconds, as `TagPipeline.Outcome` reports it.
+    var micros: [Phase: Double] {
+        Dictionary(uniqueKeysWithValues: phaseTotals.map { ($0.phase, $0.micros) })
+    }
+
+    /// Per-phase radio cost, as `TagPipeline.Outcome` reports it.
+    var costs: [Phase: TagOperationCost] {
+        Dictionary(uniqueKeysWithValues: phaseTotals.compactMap { total in total.cost.map { (total.phase, $0) } })
     }
 
     func outcome() -> TagPipeline.Outcome {
@@ -152,6 +172,14 @@ final class PipelineRun {
             wroteSomething: false, alreadyWritten: false, locked: false, phaseMicroseconds: [:],
             exchanges: 0, airtimeMicroseconds: nil)
     }
+}
+
+/// One phase's wall time and radio cost within a `PipelineRun`.
+struct PhaseTotal {
+    var phase: Phase
+    var micros = 0.0
+    /// `nil` until the phase ran with the family tag open.
+    var cost: TagOperationCost?
 }
 
 extension TagOperationCost {
