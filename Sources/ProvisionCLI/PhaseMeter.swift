@@ -87,9 +87,6 @@ final class PhaseMeter {
     /// Completed phases, in order (a phase that threw is included).
     private(set) var phases: [PhaseCost] = []
 
-    /// Watches a Type 2 tag.
-    init(_ tag: Type2Tag) { total = { tag.total } }
-
     /// Watches a tag of any family.
     init(_ tag: any FamilyTag) { total = { tag.cost } }
 
