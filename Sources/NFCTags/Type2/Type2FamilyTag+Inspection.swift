@@ -119,7 +119,7 @@ extension Type2FamilyTag: Inspectable {
             notes.append("generic Type 2 tag: dump limited to pages 0–\(last) (the size is unknown)")
         }
         let bytes = try tag.readPages(0...last)
-        return stride(from: 0, to: bytes.count, by: 4).map { Array(bytes[$0..<$0 + 4]) }
+        return bytes.chunked(4)
     }
 }
 

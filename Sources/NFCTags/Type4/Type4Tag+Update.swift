@@ -81,10 +81,3 @@ extension Type4Tag {
         offset + bytes.count <= knownFile.count && Array(knownFile[offset..<(offset + bytes.count)]) == bytes
     }
 }
-
-extension Array {
-    /// The array cut into consecutive pieces of at most `size` elements.
-    func chunked(_ size: Int) -> [[Element]] {
-        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
-    }
-}

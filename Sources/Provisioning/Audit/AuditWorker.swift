@@ -58,7 +58,7 @@ public struct AuditWorker: Sendable {
     ///
     /// - Throws: `LedgerError` when the ledger cannot be read, `TransportError` from polling.
     public func run() async throws -> WorkerStop {
-        let wait = TagWait(calls: readerCalls, idleLimit: settings.idleSeconds.map { .milliseconds(Int($0 * 1000)) })
+        let wait = TagWait(calls: readerCalls, idleLimit: settings.idleLimit)
         var idleStart = clock.now
         while true {
             if stop.isRequested { return .stopRequested }

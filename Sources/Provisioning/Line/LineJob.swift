@@ -86,6 +86,8 @@ public struct WorkerSettings: Sendable {
     public var removalMilliseconds = 30_000
     /// Stop after this long without a tag (nil: wait for ever).
     public var idleSeconds: Double?
+    /// `idleSeconds` as a duration, to the millisecond.
+    public var idleLimit: Duration? { idleSeconds.map { .milliseconds(Int($0 * 1000)) } }
     /// Whether readers that can show the outcome (`OperatorFeedbackReader`) signal pass/fail before
     /// each release.
     public var feedback = true

@@ -93,7 +93,7 @@ public struct LineWorker: Sendable {
                     wanted: wanted))
             return .wrongChip
         }
-        if let idle = settings.idleSeconds, clock.now - usable.lastUsable > .milliseconds(Int(idle * 1000)) {
+        if let idle = settings.idleLimit, clock.now - usable.lastUsable > idle {
             return .idle
         }
         return nil
@@ -102,7 +102,7 @@ public struct LineWorker: Sendable {
     /// Waits for the next tag (`TagWait`), or says why the loop should stop.
     private func waitForTag() async throws -> Result<DetectedTag, WorkerStop> {
         let idleStart = usable.lastWasUsable ? clock.now : usable.lastUsable
-        let wait = TagWait(calls: readerCalls, idleLimit: settings.idleSeconds.map { .milliseconds(Int($0 * 1000)) })
+        let wait = TagWait(calls: readerCalls, idleLimit: settings.idleLimit)
         let end = try await wait.next(idleSince: idleStart) { prompt in
             switch prompt {
             case .removeExtraTags(let count):

@@ -4,9 +4,10 @@ import Support
 /// The reader calls made between tags — poll and release — with host-link hiccups retried: the one retry
 /// policy of every backend.
 ///
-/// Shared by the line and audit workers and the one-tag commands (`TagWait`), so all ride out the same transient reader failures (a
-/// checksum error on the host link, a NACK burst, a late reply, a wrong status word to the UID read)
-/// and both stop on a reader that keeps failing (unplugged, its daemon gone) with the last error.
+/// Shared by the line and audit workers and the one-tag commands (`TagWait`), so all ride out the same
+/// transient reader failures (a checksum error on the host link, a NACK burst, a late reply, a wrong status
+/// word to the UID read) and all stop on a reader that keeps failing (unplugged, its daemon gone) with the
+/// last error.
 struct ReaderCalls: Sendable {
     /// Tries of one call before the worker stops.
     static let attempts = 4

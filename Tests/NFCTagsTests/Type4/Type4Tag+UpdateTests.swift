@@ -66,8 +66,9 @@ import Testing
         T.finished(torn)
     }
 
-    @Test func verifyReadsEveryWrittenByteBack() throws {
-        let body = T.hex("00 3C") + message
+    /// The tag after writing `message` to a fresh file, with the read-back answered from `body` (the file's
+    /// first 62 bytes as the tag holds them).
+    private func writtenTag(readingBack body: [UInt8]) throws -> (Type4Tag, NDEFWriteResult, ScriptedTransceiver) {
         let script = ScriptedTransceiver(
             T.detection(nlen: [0, 0]) + updates(message) + [
                 .exchange(T.hex("00 B0 00 00 3B"), Array(body[0..<59]) + T.ok),
@@ -75,21 +76,19 @@ import Testing
             ])
         let tag = Type4Tag(transceiver: script)
         _ = try tag.detectNDEF()
-        try tag.verify(try tag.writeNDEF(message))
+        return (tag, try tag.writeNDEF(message), script)
+    }
+
+    @Test func verifyReadsEveryWrittenByteBack() throws {
+        let (tag, written, script) = try writtenTag(readingBack: T.hex("00 3C") + message)
+        try tag.verify(written)
         T.finished(script)
     }
 
     @Test func aByteThatReadsBackDifferentlyIsAVerifyMismatchNamingItsPiece() throws {
         var body = T.hex("00 3C") + message
         body[60] ^= 0xFF
-        let script = ScriptedTransceiver(
-            T.detection(nlen: [0, 0]) + updates(message) + [
-                .exchange(T.hex("00 B0 00 00 3B"), Array(body[0..<59]) + T.ok),
-                .exchange(T.hex("00 B0 00 3B 03"), Array(body[59...]) + T.ok),
-            ])
-        let tag = Type4Tag(transceiver: script)
-        _ = try tag.detectNDEF()
-        let written = try tag.writeNDEF(message)
+        let (tag, written, _) = try writtenTag(readingBack: body)
         #expect {
             try tag.verify(written)
         } throws: { ($0 as? TagError)?.code == .verifyMismatch && ($0 as? TagError)?.page == 54 }
