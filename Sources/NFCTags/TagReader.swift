@@ -4,14 +4,17 @@ public struct DetectedTag: Sendable, Hashable {
     public var uid: [UInt8]
     /// ATQA as PN53x readers report it (high byte first), e.g. `0x0044`.
     public var atqa: UInt16
-    /// SAK of the last cascade level, `00` for a Type 2 tag.
+    /// SAK of the last cascade level, `00` for a Type 2 tag, `20` for an ISO-DEP (Type 4) tag.
     public var sak: UInt8
+    /// The ATS of an ISO-DEP tag, TL byte first (`06 77 77 71 02 80`); empty when the reader sent no RATS.
+    public var ats: [UInt8]
 
     /// Creates a detection record.
-    public init(uid: [UInt8], atqa: UInt16 = 0x0044, sak: UInt8 = 0x00) {
+    public init(uid: [UInt8], atqa: UInt16 = 0x0044, sak: UInt8 = 0x00, ats: [UInt8] = []) {
         self.uid = uid
         self.atqa = atqa
         self.sak = sak
+        self.ats = ats
     }
 }
 
