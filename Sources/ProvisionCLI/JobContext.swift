@@ -127,7 +127,7 @@ struct JobContext: Sendable {
         let template = self.template
         var job = LineJob(
             name: manifest.job,
-            acceptedChips: manifest.tag == .type2 ? [] : Set(manifest.tag.acceptedChips.map(\.tagChip)),
+            acceptedChips: manifest.tag.acceptedChips,
             lock: manifest.lock == .permanent, tries: manifest.retries + 1,
             onFailure: manifest.onFailure == .burn ? .burn : .reuse,
             signature: SignatureCheck(manifest.security)

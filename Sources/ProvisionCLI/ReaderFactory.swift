@@ -10,7 +10,7 @@ enum ReaderFactory {
     static let defaultSpec = "sim:ntag215"
 
     /// The simulated reader a job runs on when it names none: the job's own chip.
-    static func defaultSpec(for target: TagTarget) -> String { "sim:\(target.simulatorChip.rawValue)" }
+    static func defaultSpec(for target: TagTarget) -> String { "sim:\(target.simulatorChip)" }
 
     /// Reader spec help shared by every command that takes `--reader`.
     static let specHelp = """

@@ -69,6 +69,11 @@ public struct Manifest: Sendable {
     public var identityCheck: IdentityCheck = .refuse
     /// `mode`: what the job does with a tag's existing message (default `write`: replace it).
     public var mode: WriteMode = .write
+    /// `type4`: the NDEF file size and lock method a Type 4 job assumes (defaults for other tags).
+    public var type4 = Type4JobOptions()
+
+    /// The largest NDEF message pre-flight allows for the job's tags.
+    public var capacity: Int { tag.capacity(type4FileSize: type4.minimumFileSize) }
 
     /// `mode` in a manifest.
     public enum WriteMode: String, Sendable, Hashable, CaseIterable {
@@ -82,7 +87,7 @@ public struct Manifest: Sendable {
     /// The keys a manifest may contain.
     public static let knownKeys: [String] = [
         "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
-        "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode",
+        "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4",
     ]
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

@@ -115,6 +115,7 @@ struct ManifestDecoder {
             ledgerURL: ledger.standardizedFileURL, reportsURL: reports.standardizedFileURL,
             currentDirectory: currentDirectory)
         manifest.security = security
+        manifest.type4 = try decodeType4(root, tag: tag)
         if let node = root["identityCheck"] {
             manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
         }

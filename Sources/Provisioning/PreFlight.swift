@@ -55,7 +55,7 @@ public enum PreFlight {
     private static func scan(
         _ reader: any RowReading, template: Template, manifest: Manifest, unique: inout UniqueIndex, problemLimit: Int
     ) throws(JobInputError) -> PreFlightSummary {
-        var summary = PreFlightSummary(job: manifest.job, tag: manifest.tag)
+        var summary = PreFlightSummary(job: manifest.job, tag: manifest.tag, capacity: manifest.capacity)
         summary.hasLateBoundValues = template.hasLateBoundValues
         var total = 0
         var problems: [JobInputError] = []

@@ -34,10 +34,11 @@ public struct PreFlightSummary: Sendable {
     /// Whether the job may run.
     public var isValid: Bool { problemCount == 0 }
 
-    /// Creates an empty summary.
-    public init(job: String, tag: TagTarget) {
+    /// Creates an empty summary; `capacity` defaults to the target's (`Manifest.capacity` knows the
+    /// job's Type 4 file size).
+    public init(job: String, tag: TagTarget, capacity: Int? = nil) {
         self.job = job
         self.tag = tag
-        self.capacity = tag.capacity
+        self.capacity = capacity ?? tag.capacity
     }
 }

@@ -12,10 +12,13 @@ import NFCTags
 /// mf0ul11           46
 /// mf0ul21          126  (128 bytes, pages 04h-23h, minus T and 1-byte L)
 /// type2            137  (any NDEF-formatted Type 2 tag; pre-flight assumes the smallest NTAG21x)
+/// ntag424          254  (NTAG 424 DNA: NDEF file E104 of 256 bytes minus the 2-byte NLEN)
+/// type4            254  (any Type 4 tag; `type4.minimumFileSize` − 2, default 256 − 2)
 /// ```
 ///
-/// `ultralight-ev1` accepts either EV1 size, so it is sized for the smaller MF0UL11. `type2` accepts
-/// any chip; the line worker must still check each tag's real capacity when it is read.
+/// `ultralight-ev1` accepts either EV1 size, so it is sized for the smaller MF0UL11. `type2` and `type4`
+/// accept any chip of their family; the line worker must still check each tag's real capacity when
+/// it is read.
 public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// NXP NTAG213 (144 bytes of user memory).
     case ntag213
@@ -31,10 +34,29 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case mf0ul21
     /// Any NFC Forum Type 2 tag.
     case type2
+    /// NXP NTAG 424 DNA (a Type 4 tag; its plain face until keyed personalisation).
+    case ntag424
+    /// Any NFC Forum Type 4 tag (ISO-DEP).
+    case type4
 
-    /// The largest NDEF message (bytes) pre-flight allows.
-    public var capacity: Int {
+    /// The NDEF file a Type 4 job assumes when the manifest does not say (`type4.minimumFileSize`):
+    /// the NTAG 424 DNA's file E104.
+    public static let defaultType4FileSize = 256
+
+    /// The tag family the target's chips belong to (`type2`, `type4`).
+    public var family: String { isType4 ? Type4Family.name : Type2Family.name }
+
+    /// Whether the target is a Type 4 (ISO-DEP) tag.
+    public var isType4: Bool { self == .ntag424 || self == .type4 }
+
+    /// The largest NDEF message (bytes) pre-flight allows, for the default Type 4 file size.
+    public var capacity: Int { capacity(type4FileSize: Self.defaultType4FileSize) }
+
+    /// The largest NDEF message (bytes) pre-flight allows; a Type 4 NDEF file of `type4FileSize` bytes
+    /// holds that size − 2 (its NLEN field).
+    public func capacity(type4FileSize: Int) -> Int {
         switch self {
+        case .ntag424, .type4: type4FileSize - 2
         case .ntag213, .type2: 137
         case .ntag215: 492
         case .ntag216: 868
@@ -43,8 +65,9 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         }
     }
 
-    /// The chips a tag may identify as for this target.
-    public var acceptedChips: Set<ChipModel> {
+    /// The chips a tag may identify as for this target (empty: any chip of the target's family,
+    /// generic tags included).
+    public var acceptedChips: Set<TagChip> {
         switch self {
         case .ntag213: [.ntag213]
         case .ntag215: [.ntag215]
@@ -52,19 +75,25 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .ultralightEV1: [.mf0ul11, .mf0ul21]
         case .mf0ul11: [.mf0ul11]
         case .mf0ul21: [.mf0ul21]
-        case .type2: Set(ChipModel.allCases)
+        case .ntag424: [Type4Family.ntag424]
+        case .type2, .type4: []
         }
     }
 
+    /// Whether the target's chips may have a UID/counter mirror (NTAG21x, or any Type 2 tag).
+    public var mayMirror: Bool { [.ntag213, .ntag215, .ntag216, .type2].contains(self) }
+
     /// The chip the simulated reader presents by default for this target (`sim:CHIP`), so a job for
     /// NTAG213 run without `readers` does not meet NTAG215 tags it must refuse for ever.
-    public var simulatorChip: ChipModel {
+    public var simulatorChip: String {
         switch self {
-        case .ntag213: .ntag213
-        case .ntag215, .type2: .ntag215
-        case .ntag216: .ntag216
-        case .mf0ul11: .mf0ul11
-        case .ultralightEV1, .mf0ul21: .mf0ul21
+        case .ntag213: "ntag213"
+        case .ntag215, .type2: "ntag215"
+        case .ntag216: "ntag216"
+        case .mf0ul11: "mf0ul11"
+        case .ultralightEV1, .mf0ul21: "mf0ul21"
+        case .ntag424: "ntag424"
+        case .type4: "type4"
         }
     }
 
@@ -78,6 +107,8 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .mf0ul11: "Ultralight EV1 MF0UL11"
         case .mf0ul21: "Ultralight EV1 MF0UL21"
         case .type2: "any Type 2 tag"
+        case .ntag424: "NTAG 424 DNA"
+        case .type4: "any Type 4 tag"
         }
     }
 

@@ -61,7 +61,7 @@ public struct Template: Sendable {
                 .templateInvalid, file: file, position: mirror.position,
                 "'\(mirror.name)' takes no filters: the chip writes its ASCII as is")
         }
-        if let mirror = mirrors.first, manifest.tag != .type2, !manifest.tag.acceptedChips.allSatisfy(\.isNTAG) {
+        if let mirror = mirrors.first, !manifest.tag.mayMirror {
             throw JobInputError(
                 .templateInvalid, file: file, position: mirror.position,
                 "'\(mirror.name)' needs an NTAG213/215/216 job (tag \(manifest.tag.rawValue) has no mirror)")

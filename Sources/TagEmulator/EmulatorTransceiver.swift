@@ -11,8 +11,8 @@ import NFCTags
 ///
 /// Not `Sendable`: it drives a non-Sendable tag and is confined to the reader that lends it.
 public final class EmulatorTransceiver: Transceiver {
-    /// The tag behind this transceiver.
-    public let tag: NTAGEmulator
+    /// The tag behind this transceiver, of any family.
+    public let tag: any EmulatedTag
     /// Whether each exchange sleeps its modelled airtime.
     public let waitsForAirtime: Bool
     /// Command exchanges sent through this transceiver (reactivations excluded).
@@ -20,7 +20,7 @@ public final class EmulatorTransceiver: Transceiver {
     private let airtimeAtStart: Double
 
     /// Wraps `tag`; airtime is counted from now.
-    public init(tag: NTAGEmulator, waitsForAirtime: Bool = false) {
+    public init(tag: any EmulatedTag, waitsForAirtime: Bool = false) {
         self.tag = tag
         self.waitsForAirtime = waitsForAirtime
         self.airtimeAtStart = tag.airtimeMicroseconds
@@ -37,7 +37,7 @@ public final class EmulatorTransceiver: Transceiver {
             return bytes
         case .ack, .nak:
             let programs = command.first == 0xA2 || (command.count == 16 && answer == .ack)
-            if programs && tag.configuration.programmingMicroseconds > Double(timeoutMilliseconds) * 1000 {
+            if programs && tag.programmingMicroseconds > Double(timeoutMilliseconds) * 1000 {
                 throw .noAnswer
             }
             if case .nak(let code) = answer { throw .nak(code) }

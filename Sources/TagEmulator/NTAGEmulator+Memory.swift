@@ -142,7 +142,7 @@ extension NTAGEmulator {
         programmedThisExchange = true
         guard tearing else {
             setPage(page, bytes)
-            onPageWritten?(self, page)
+            onMemoryWritten?()
             return
         }
         let old = storedPage(page)

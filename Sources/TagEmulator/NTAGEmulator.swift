@@ -42,7 +42,7 @@ public enum EmulatorError: Error, Hashable, Sendable, CustomStringConvertible {
 ///
 /// Not `Sendable`: a tag is owned by the one front end (simulated reader, PN532 pty, vpcd) that
 /// drives it, and its state machine mutates on every frame.
-public final class NTAGEmulator: TagEndpoint {
+public final class NTAGEmulator: EmulatedTag {
     /// ISO/IEC 14443-3 tag states (`type2-ntag.md` §1.1).
     public enum State: Sendable, Hashable {
         /// Powered, waiting for REQA/WUPA.
@@ -63,6 +63,10 @@ public final class NTAGEmulator: TagEndpoint {
     public let chip: ChipModel
     /// The 7-byte UID.
     public let uid: [UInt8]
+    /// The chip as the family-neutral pipeline names it.
+    public var tagChip: TagChip { chip.tagChip }
+    /// t_prog of one page, from the configuration's timing.
+    public var programmingMicroseconds: Double { configuration.programmingMicroseconds }
     /// Behaviour switches (`type2-ntag.md` §12).
     public var configuration: EmulatorConfiguration
     /// Injected faults.
@@ -85,7 +89,7 @@ public final class NTAGEmulator: TagEndpoint {
     private var storedSignature: [UInt8]?
     private let signingKey: [UInt8]
     /// Called after every page the tag programs (not on a torn write), e.g. to persist the image.
-    public var onPageWritten: ((NTAGEmulator, Int) -> Void)?
+    public var onMemoryWritten: (() -> Void)?
 
     /// Memory, page-ordered, 4 bytes per page (see the type's documentation).
     public internal(set) var image: [UInt8]

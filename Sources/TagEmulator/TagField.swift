@@ -43,7 +43,7 @@ public final class TagField {
     /// The population's settings.
     public let options: SimulationOptions
     /// Tags in the field, in arrival order.
-    public private(set) var tags: [NTAGEmulator] = []
+    public private(set) var tags: [any EmulatedTag] = []
     /// Population tags brought in so far (the next arrival's index).
     public private(set) var arrivals = 0
     /// Tags that have left the field (released, torn or removed).
@@ -54,7 +54,7 @@ public final class TagField {
     public private(set) var extraTags = 0
     /// Tags that tore (left mid-cycle on their own), re-presented before the next new arrival, as an
     /// operator puts a torn tag back on the antenna so its claimed row can finish.
-    private var torn: [NTAGEmulator] = []
+    private var torn: [any EmulatedTag] = []
     /// The last failure to save an image after a page write (saving is retried on removal).
     public private(set) var storeError: TagStoreError?
 
@@ -62,7 +62,7 @@ public final class TagField {
     public init(options: SimulationOptions = .init()) { self.options = options }
 
     /// The selected tag: the first tag in the field.
-    public var current: NTAGEmulator? { tags.first }
+    public var current: (any EmulatedTag)? { tags.first }
 
     /// Whether the population has no more tags to bring in.
     ///
@@ -95,10 +95,10 @@ public final class TagField {
     ///
     /// - Returns: the tag, or `nil` when the population is exhausted.
     @discardableResult
-    public func arrive() throws(TagStoreError) -> NTAGEmulator? {
+    public func arrive() throws(TagStoreError) -> (any EmulatedTag)? {
         if !torn.isEmpty {
             let tag = torn.removeFirst()
-            tag.represent()
+            tag.represent(faults: TagFaults())
             tags.append(tag)
             return tag
         }
@@ -121,7 +121,7 @@ public final class TagField {
 
     /// Places a tag with `uid` in the field (loaded from the store when it has an image there).
     @discardableResult
-    public func insert(uid: [UInt8], chip: ChipModel? = nil) throws(TagStoreError) -> NTAGEmulator {
+    public func insert(uid: [UInt8], chip: ChipModel? = nil) throws(TagStoreError) -> any EmulatedTag {
         let tag = try makeTag(uid: uid, chip: chip ?? options.chip, faults: TagFaults())
         tags.append(tag)
         return tag
@@ -176,14 +176,16 @@ public final class TagField {
     }
 
     /// Saves `tag`'s image to the store (no-op without `store=DIR`).
-    public func save(_ tag: NTAGEmulator) throws(TagStoreError) {
+    public func save(_ tag: any EmulatedTag) throws(TagStoreError) {
         guard let url = storeURL(for: tag.uid) else { return }
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(tag.image).write(to: url, options: .atomic)
-            let state = url.deletingPathExtension().appendingPathExtension("state.json")
-            try JSONEncoder().encode(tag.hiddenState).write(to: state, options: .atomic)
+            if let tag = tag as? NTAGEmulator {
+                let state = url.deletingPathExtension().appendingPathExtension("state.json")
+                try JSONEncoder().encode(tag.hiddenState).write(to: state, options: .atomic)
+            }
         } catch {
             throw TagStoreError(path: url.path, reason: "cannot write image (\(error.localizedDescription))")
         }
@@ -196,17 +198,17 @@ public final class TagField {
         }
     }
 
-    private func depart(_ tag: NTAGEmulator) throws(TagStoreError) {
+    private func depart(_ tag: any EmulatedTag) throws(TagStoreError) {
         guard let index = tags.firstIndex(where: { $0 === tag }) else { return }
         tags.remove(at: index)
         departures += 1
         departedAirtime += tag.airtimeMicroseconds
-        tag.onPageWritten = nil
+        tag.onMemoryWritten = nil
         tag.remove()
         try save(tag)
     }
 
-    private func makeTag(uid: [UInt8], chip: ChipModel, faults: TagFaults) throws(TagStoreError) -> NTAGEmulator {
+    private func makeTag(uid: [UInt8], chip: ChipModel, faults: TagFaults) throws(TagStoreError) -> any EmulatedTag {
         let tag: NTAGEmulator
         do {
             if let url = storeURL(for: uid), FileManager.default.fileExists(atPath: url.path) {
@@ -233,7 +235,7 @@ public final class TagField {
             throw TagStoreError(path: storeURL(for: uid)?.path ?? Hex.compact(uid), reason: "\(error)")
         }
         if options.storeDirectory != nil {
-            tag.onPageWritten = { [weak self] tag, _ in
+            tag.onMemoryWritten = { [weak self, unowned tag] in
                 do throws(TagStoreError) { try self?.save(tag) } catch { self?.storeError = error }
             }
         }

@@ -43,11 +43,11 @@ public final class PN532TagPopulation: PN532TagField {
     }
 
     /// The concrete tag in the field (first of several), after clearing tags that left on their own.
-    public var currentTag: NTAGEmulator? {
+    public var currentTag: (any EmulatedTag)? {
         defer {
             // Line mode saves a tag's image when it leaves (released or torn), not after every page:
             // a disk write per WRITE delayed the answer past libnfc's timeout on a busy machine.
-            if lineMode, let tag = field.current, tag.onPageWritten != nil { tag.onPageWritten = nil }
+            if lineMode, let tag = field.current, tag.onMemoryWritten != nil { tag.onMemoryWritten = nil }
         }
         if lineMode, let tag = field.current, !tag.isPresent, tag.faults.removedAfterExchanges != nil {
             let now = ContinuousClock.now

@@ -53,7 +53,13 @@ public final class VPCDFieldSource: VPCDTagSource {
     }
 
     public func dump() -> String {
-        guard let tag = field.current else { return "" }
+        guard let current = field.current else { return "" }
+        guard let tag = current as? NTAGEmulator else {
+            // Other families: the stored image in 16-byte rows, offsets in hex.
+            return current.image.chunked(16).enumerated().map { row, bytes in
+                String(row * 16, radix: 16, uppercase: true) + ": " + Hex.string(bytes)
+            }.joined(separator: "\n")
+        }
         return (0..<tag.chip.pageCount).map { page in
             let label = String(page, radix: 16, uppercase: true)
             return (label.count < 2 ? "0" + label : label) + ": " + Hex.string(tag.storedPage(page))
