@@ -59,9 +59,14 @@ extension Type4Emulator {
         return configuration.ats
     }
 
-    /// One ISO-DEP block (CRC removed); `nil` is silence.
+    /// One ISO-DEP block (CRC removed); `nil` is silence. A PPS request `D<CID> 11 <DSI DRI>` is
+    /// acknowledged with its PPSS byte; the tag keeps timing the link at 106 kbit/s.
     private func block(_ body: [UInt8]) -> [UInt8]? {
         guard let pcb = body.first else { return nil }
+        if pcb & 0xF0 == 0xD0 {
+            guard pcb & 0x0F == link.cid, body.count >= 2, body[1] & 0xEF == 0x01 else { return nil }
+            return [pcb]
+        }
         var information = Array(body.dropFirst())
         if pcb & 0x08 != 0 {
             guard information.first.map({ $0 & 0x0F }) == link.cid else { return nil }

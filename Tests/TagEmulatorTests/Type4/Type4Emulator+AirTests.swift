@@ -35,6 +35,20 @@ import Testing
         #expect(try tag.air("02 00 A4 00 0C 02 E1 03", crc: true) == framed("02 6A 82"))
     }
 
+    @Test func ppsIsAcknowledgedWithItsPPSSByte() throws {
+        let tag = try protocolActiveTag()
+        #expect(try tag.air("D0 11 00") == framed("D0"))
+        #expect(try tag.air("D1 11 00") == [])
+        #expect(try tag.air("02 00 A4 04 00 07 D2 76 00 00 85 01 01 00") == framed("02 90 00"))
+    }
+
+    @Test func blocksWithANADAreIgnored() throws {
+        let tag = try protocolActiveTag()
+        #expect(try tag.air("06 00 00 A4 04 00 07 D2 76 00 00 85 01 01 00") == [])
+        #expect(tag.exchangeCount == 0)
+        #expect(try tag.air("02 00 A4 04 00 07 D2 76 00 00 85 01 01 00") == framed("02 90 00"))
+    }
+
     @Test func presenceCheckWithRNAKIsAnsweredByRACK() throws {
         let tag = try protocolActiveTag()
         #expect(try tag.air("02 00 A4 04 00 07 D2 76 00 00 85 01 01 00") == framed("02 90 00"))

@@ -103,6 +103,15 @@ import Testing
         #expect(try tag.send("00 B0 00 00 02") == hex("00 00 90 00"))
     }
 
+    @Test func statusFaultOnAType2TagIsTwoBytesOfGarbage() throws {
+        var faults = TagFaults()
+        faults.answerFaults = [1: .status(0x6982)]
+        let tag = try NTAGEmulator(chip: .ntag213, uid: exampleUID, faults: faults)
+        _ = tag.activate()
+        #expect(tag.exchange([0x30, 0x04]) == .data([0x69, 0x82]))
+        #expect(tag.exchange([0x30, 0x04]) != .data([0x69, 0x82]))
+    }
+
     /// UPDATE BINARY of 255 bytes at offset 0 of a generic NDEF file: 260 APDU bytes in I-blocks of 125,
     /// 125 and 10, carrying 120, 125 and 10 data bytes.
     @Test(arguments: [(0, 0), (1, 120), (2, 245), (3, 255)])
