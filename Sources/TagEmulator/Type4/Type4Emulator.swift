@@ -98,9 +98,9 @@ public final class Type4Emulator: EmulatedTag {
 
     /// A tag whose files hold `image` (every file's bytes concatenated in file-number order).
     ///
-    /// The `unformatted` fault applies here too (the image cannot hold it); `preLocked` does not (a
-    /// locked image stays locked). File settings are the delivery state's; a generic tag derives its
-    /// write rights from the CC's write byte.
+    /// File settings are the delivery state's; a generic tag derives its write rights from the CC's write
+    /// byte. Faults apply only where the image cannot hold them: `unformatted` (no NDEF application) and,
+    /// on the NTAG 424 DNA, `preLocked`'s file 02 rights; a generic image keeps its own CC write byte.
     ///
     /// - Throws: `Type4EmulatorError.imageSize` when `image` does not fit the chip's files, `.invalidUID`.
     public init(
@@ -115,9 +115,7 @@ public final class Type4Emulator: EmulatedTag {
         self.configuration = configuration
         self.faults = faults
         self.application = application
-        var seed = faults.seed
-        for byte in uid { seed = (seed &* 31) &+ UInt64(byte) }
-        rng = SplitMix64(seed: seed)
+        rng = Self.generator(seed: faults.seed, uid: uid)
         deriveGenericRights()
         if chip == .ntag424 && faults.preLocked { lockNDEFFileSettings() }
     }
@@ -174,10 +172,12 @@ public final class Type4Emulator: EmulatedTag {
         fieldOff()
     }
 
-    /// Puts a tag that left back into the field: memory kept, power-up state fresh, `faults` from now on.
+    /// Puts a tag that left back into the field: memory kept, power-up state fresh, `faults` from now on
+    /// (the seeded choices restart from `faults.seed`).
     public func represent(faults newFaults: TagFaults = TagFaults()) {
         fieldOff()
         faults = newFaults
+        rng = Self.generator(seed: newFaults.seed, uid: uid)
         exchangeCount = 0
         isPresent = true
     }
@@ -267,6 +267,11 @@ public final class Type4Emulator: EmulatedTag {
         default:
             return Type4StatusWord.answer(Type4StatusWord.classNotSupported)
         }
+    }
+
+    /// The seeded generator of a tag: `seed` mixed with the UID, so tags of one population differ.
+    static func generator(seed: UInt64, uid: [UInt8]) -> SplitMix64 {
+        SplitMix64(seed: uid.reduce(seed) { ($0 &* 31) &+ UInt64($1) })
     }
 
     /// Power-up state of everything volatile: session, ISO-DEP link.
