@@ -147,6 +147,25 @@ import Testing
         #expect(outcomes.count == 2)
     }
 
+    @Test func theSameSeedTearsTheSameWay() throws {
+        func stored(seed: UInt64) throws -> [UInt8] {
+            var faults = TagFaults()
+            faults.removedAfterExchanges = 2
+            faults.seed = seed
+            let tag = try activeType4Tag(.genericDefault)
+            tag.represent(faults: faults)
+            _ = tag.activate()
+            _ = try tag.send(Self.selectApp)
+            _ = try tag.send("00 A4 00 0C 02 E1 04")
+            let data = [UInt8](repeating: 0x77, count: 255)
+            _ = tag.exchange(try hex("00 D6 00 00 FF") + data)
+            return Array(tag.image[15..<270])
+        }
+        for seed in UInt64(0)..<8 { #expect(try stored(seed: seed) == stored(seed: seed)) }
+        let kept = try Set((UInt64(0)..<32).map { try stored(seed: $0).firstIndex(of: 0) ?? 255 })
+        #expect(kept == [0, 120, 245, 255])
+    }
+
     @Test func representBringsATornTagBack() throws {
         var faults = TagFaults()
         faults.removedAfterExchanges = 0
