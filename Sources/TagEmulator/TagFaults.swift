@@ -54,13 +54,18 @@ public enum AnswerFault: Sendable, Hashable {
     case short(Int)
     /// The command is carried out; the answer gains `extra` bytes (`EE`).
     case long(Int)
-    /// The command is refused with this 4-bit NAK code (not carried out); the tag drops to IDLE.
+    /// The command is refused with this 4-bit NAK code (not carried out); the tag drops to IDLE. A Type 4
+    /// tag has no NAK: it stays silent without carrying the command out (`Type4Emulator`).
     case nak(UInt8)
+    /// The command is carried out, but answered with only this status word (SW1 SW2) instead of its own
+    /// R-APDU: a Type 4 fault. A Type 2 tag answers these 2 bytes, which its reader sees as garbage.
+    case status(UInt16)
 
     /// The wrong answer to a command whose right answer was `answer`.
     func apply(to answer: TagAnswer) -> TagAnswer {
         switch (self, answer) {
         case (.nak(let code), _): return .nak(code & 0x0F)
+        case (.status(let word), _): return .data([UInt8(word >> 8), UInt8(word & 0xFF)])
         case (.garbage(let count), _): return .data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 0x5A) })
         case (.short(let drop), .data(let bytes)): return .data(Array(bytes.dropLast(drop)))
         case (.short, _): return .data([])

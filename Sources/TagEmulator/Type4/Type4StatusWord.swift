@@ -1,0 +1,37 @@
+/// The status words an emulated Type 4 tag answers (`type4-ntag424.md` §1.7 ISO, §2.2 native).
+enum Type4StatusWord {
+    /// `90 00` success (ISO).
+    static let success: UInt16 = 0x9000
+    /// `67 00` wrong length.
+    static let wrongLength: UInt16 = 0x6700
+    /// `69 82` security status not satisfied (no free access right).
+    static let securityStatus: UInt16 = 0x6982
+    /// `69 85` conditions of use not satisfied (no file selected, beyond the file, pending sequence).
+    static let conditions: UInt16 = 0x6985
+    /// `6A 82` file or application not found.
+    static let notFound: UInt16 = 0x6A82
+    /// `6A 86` incorrect P1/P2.
+    static let wrongParameters: UInt16 = 0x6A86
+    /// `6D 00` instruction not supported.
+    static let instructionNotSupported: UInt16 = 0x6D00
+    /// `6E 00` class not supported.
+    static let classNotSupported: UInt16 = 0x6E00
+    /// `91 00` OPERATION_OK (native).
+    static let operationOK: UInt16 = 0x9100
+    /// `91 AF` ADDITIONAL_FRAME (native).
+    static let additionalFrame: UInt16 = 0x91AF
+    /// `91 1C` ILLEGAL_COMMAND_CODE (native).
+    static let illegalCommand: UInt16 = 0x911C
+    /// `91 7E` LENGTH_ERROR (native).
+    static let lengthError: UInt16 = 0x917E
+    /// `91 CA` COMMAND_ABORTED (native): a multi-frame command was interrupted.
+    static let commandAborted: UInt16 = 0x91CA
+
+    /// `data` followed by the status word `status`.
+    static func answer(_ data: [UInt8], _ status: UInt16) -> [UInt8] {
+        data + [UInt8(status >> 8), UInt8(status & 0xFF)]
+    }
+
+    /// The status word `status` alone.
+    static func answer(_ status: UInt16) -> [UInt8] { answer([], status) }
+}
