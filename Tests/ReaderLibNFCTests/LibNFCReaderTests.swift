@@ -25,7 +25,7 @@ final class EmulatedPN532 {
 
     /// Runs `body` on the tag in the field while the emulator is held off.
     func withTag<R>(_ body: (NTAGEmulator?) -> R) -> R {
-        emulator.withChip { _ in body(field.currentTag) }
+        emulator.withChip { _ in body(field.currentTag as? NTAGEmulator) }
     }
 }
 

@@ -33,14 +33,14 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
 
 @Test func wrongChipFaultBringsAnotherChip() throws {
     let field = TagField(options: try SimulationOptions("sim:ntag215?count=1&faults=wrongchip:1"))
-    let tag = try #require(try field.arrive())
+    let tag = try #require(try field.arrive() as? NTAGEmulator)
     #expect(tag.chip != .ntag215)
 }
 
 @Test func tornTagLeavesAndNextArrives() throws {
     let field = TagField(options: try SimulationOptions("sim:ntag213?count=2&uid=04000000000001"))
     _ = try field.poll()
-    let tag = try #require(field.current)
+    let tag = try #require(field.current as? NTAGEmulator)
     tag.faults.removedAfterExchanges = 0
     #expect(tag.exchange([0x30, 0x00]) == .silence)
     // The torn tag comes back first (an operator re-presents it), with its memory and no fault.
@@ -55,7 +55,7 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
 @Test func refreshBringsNextTagWithoutActivating() throws {
     let field = TagField(options: try SimulationOptions("sim:ntag213?count=1"))
     #expect(try field.refresh() == .one)
-    let tag = try #require(field.current)
+    let tag = try #require(field.current as? NTAGEmulator)
     #expect(tag.state == .idle)
     #expect(tag.receiveRaw([0x52], lastByteBits: 7) == .data([0x44, 0x00]))
     tag.remove()
@@ -73,7 +73,7 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
     #expect(field.presence == .several(2))
     #expect(try field.poll() == .multipleTags(count: 2))
     try field.remove(uid: uid)
-    #expect(field.current?.chip == .ntag213)
+    #expect((field.current as? NTAGEmulator)?.chip == .ntag213)
     try field.remove()
     #expect(field.presence == .empty)
 }
@@ -85,7 +85,7 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
         let spec = "sim:ntag215?count=2&uid=04000000000010&store=\(directory.path)"
         let first = TagField(options: try SimulationOptions(spec))
         _ = try first.poll()
-        let tag = try #require(first.current)
+        let tag = try #require(first.current as? NTAGEmulator)
         #expect(tag.write(5, [0xCA, 0xFE, 0xBA, 0xBE]) == .ack)
         let file = directory.appendingPathComponent("04000000000010.bin")
         let saved = try [UInt8](Data(contentsOf: file))
@@ -94,7 +94,7 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
         try first.removeCurrent()
 
         let second = TagField(options: try SimulationOptions(spec))
-        let again = try #require(try second.arrive())
+        let again = try #require(try second.arrive() as? NTAGEmulator)
         #expect(again.uid == (try hex("04 00 00 00 00 00 10")))
         #expect(again.storedPage(5) == [0xCA, 0xFE, 0xBA, 0xBE])
         #expect(again.image == tag.image)
@@ -106,14 +106,14 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
         let spec = "sim:ntag213?uid=04000000000030&store=\(directory.path)"
         let first = TagField(options: try SimulationOptions(spec))
         _ = try first.poll()
-        let tag = try #require(first.current)
+        let tag = try #require(first.current as? NTAGEmulator)
         #expect(tag.write(0x2A, [0x17, 0x00, 0x00, 0x00]) == .ack)  // NFC_CNT_EN, AUTHLIM 7
         tag.fieldOff()
         _ = tag.activate()
         #expect(tag.readPages(4) != nil)
         #expect(tag.exchange([0x1B, 0, 0, 0, 0]) == .nak(0x00))
         try first.removeCurrent()
-        let again = try #require(try TagField(options: try SimulationOptions(spec)).arrive())
+        let again = try #require(try TagField(options: try SimulationOptions(spec)).arrive() as? NTAGEmulator)
         #expect(
             again.hiddenState
                 == NTAGEmulator.HiddenState(nfcCounter: 1, ev1Counters: [0, 0, 0], authenticationFailures: 1))
@@ -126,7 +126,7 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
         let image = NTAGEmulator.factoryImage(chip: .ntag213, uid: uid)
         try Data(image).write(to: directory.appendingPathComponent("04000000000020.bin"))
         let field = TagField(options: try SimulationOptions("sim:ntag215?uid=04000000000020&store=\(directory.path)"))
-        let tag = try #require(try field.arrive())
+        let tag = try #require(try field.arrive() as? NTAGEmulator)
         #expect(tag.chip == .ntag213)
         try Data([1, 2, 3]).write(to: directory.appendingPathComponent("04000000000021.bin"))
         #expect(throws: TagStoreError.self) { try field.arrive() }
