@@ -3,8 +3,9 @@
 extension Type4FamilyTag: Inspectable {
     public var inspection: (any Inspectable)? { self }
 
-    /// Identifies with GetVersion (three APDUs at most), then runs NDEF detection (SELECT, CC, NLEN) and reads
-    /// the message in MLe pieces; with `dump`, the rest of the NDEF file. The ATS costs nothing: the reader
+    /// Identifies with GetVersion `90 60` (three APDUs at most), then runs NDEF detection (SELECT `00 A4`, READ
+    /// BINARY `00 B0` of the CC and NLEN) and reads the message in MLe pieces; with `dump`, the rest of the
+    /// NDEF file. The ATS costs nothing: the reader
     /// reported it with the activation. A Type 4 tag has no password (keys are personalisation's), so a
     /// `password` is noted as not sent.
     public func inspect(

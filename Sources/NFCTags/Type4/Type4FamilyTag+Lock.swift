@@ -47,7 +47,6 @@ extension Type4FamilyTag {
                 throw TagError(
                     .lockFailed, "the CC file refused UPDATE BINARY of its write byte: \(error)", cause: error)
             }
-            tag.capabilityContainer = nil
             container = try tag.readCapabilityContainer(fileSize: chipModel.ccFileSize)
             guard container.writeAccess == .denied else {
                 throw TagError(.lockFailed, "the CC's NDEF write access reads back \(container.writeAccess), not FFh")

@@ -61,8 +61,9 @@ public final class Type4FamilyTag: FamilyTag {
         ])
     }
 
-    /// queryNDEFStatus of issue 24: SELECT of the NDEF Tag Application (mapping 1.0 name as fallback), the
-    /// CC (one READ BINARY of the chip's CC file size when known) and NLEN (`Type4Tag.detectNDEF`).
+    /// queryNDEFStatus of issue 24: SELECT `00 A4 04 00` of the NDEF Tag Application (mapping 1.0 name as
+    /// fallback), SELECT `00 A4 00 0C` and READ BINARY `00 B0` of the CC (one READ of the chip's CC file size
+    /// when known) and of NLEN in the NDEF file (`Type4Tag.detectNDEF`).
     ///
     /// `readWrite` when the CC grants writing; `readOnly` for `FF`, a reserved byte, or a proprietary
     /// procedure (`80`–`FE`) no chip model knows yet — `statusReason` says which. Capacity is the file size
@@ -122,7 +123,8 @@ public final class Type4FamilyTag: FamilyTag {
         return try tag.writeNDEF(message)
     }
 
-    /// READ BINARY of NLEN and every written piece, compared byte for byte (`Type4Tag.verify`).
+    /// READ BINARY `00 B0` of NLEN and every written piece in MLe pieces, compared byte for byte
+    /// (`Type4Tag.verify`).
     ///
     /// No re-activation first, unlike Type 2: READ BINARY answers from the file itself, and every UPDATE was
     /// answered `9000` in an ISO-DEP exchange, so a new RATS and two SELECTs would add cost and no evidence.

@@ -56,7 +56,10 @@ extension Type4Tag {
     ///
     /// Status `readWrite` when the CC grants writing, `readOnly` when it denies it or asks for a
     /// proprietary procedure this tag object does not know, `notSupported` when the application or the
-    /// CC is absent. Capacity is the file size less the length field.
+    /// CC is absent. Capacity is the file size less the length field. Known bytes of the NDEF file are
+    /// forgotten first: detection starts from what the tag holds now.
+    ///
+    /// - Parameter ccFileSize: the CC file's size when the chip model knows it (`readCapabilityContainer`).
     public func detectNDEF(ccFileSize: Int? = nil) throws -> (status: NDEFStatus, capacity: Int) {
         let container: Type4CapabilityContainer
         knownFile = []

@@ -46,6 +46,23 @@ import Testing
         finished(script)
     }
 
+    @Test func aLockWithoutDetectionFirstReadsTheCCAndNLENItself() throws {
+        // `provision lock` (lock only): identify, then the lock, with no detection in between.
+        let script = ScriptedTransceiver(
+            V.getVersionRefused + [
+                .exchange(V.selectApplication, V.ok), .exchange(V.selectCC, V.ok),
+                .exchange(V.hex("00 B0 00 00 0F"), V.ccOpen + V.ok),
+                .exchange(V.hex("00 D6 00 0E 01 FF"), V.ok),
+                .exchange(V.hex("00 B0 00 00 0F"), Array(V.ccOpen.dropLast()) + [0xFF] + V.ok),
+                .exchange(V.selectNDEF, V.ok), .exchange(V.hex("00 B0 00 00 02"), V.hex("00 07") + V.ok),
+                .exchange(V.hex("00 D6 00 00 02 00 07"), V.hex("69 82")),
+            ])
+        let tag = try V.identified(script, options: Type4Options(honoursCCWriteByte: true))
+        try tag.writeLock()
+        #expect(tag.lockState()?.isPermanent == true)
+        finished(script)
+    }
+
     @Test func aProbeRefusedWithAnotherWordIsALockFailureToo() throws {
         let script = ScriptedTransceiver(lockScript(probe: "69 85"))
         let tag = try V.identified(script, options: Type4Options(honoursCCWriteByte: true))
