@@ -26,6 +26,8 @@ public final class Type4FamilyTag: FamilyTag {
     public private(set) var statusReason: String?
     /// The capacity detection found (CC file size less NLEN, bounded by the chip's file and 15-bit offsets).
     public private(set) var capacity: Int?
+    /// Whether GetVersion was left open (a fourth part wanted) and the first SELECT may still meet it.
+    private var getVersionOpen = false
 
     /// Wraps `tag`, opened from `activation` for a job with `options`.
     public init(_ tag: Type4Tag, activation: DetectedTag? = nil, options: Type4Options = Type4Options()) {
@@ -44,6 +46,7 @@ public final class Type4FamilyTag: FamilyTag {
     public func identify() throws -> TagChip? {
         let answer = try tag.getVersion()
         versionAnswer = answer
+        getVersionOpen = answer.leftOpen
         let identified = Type4ChipModel.identify(answer)
         model = identified.model
         genericReason = identified.genericReason
@@ -76,8 +79,8 @@ public final class Type4FamilyTag: FamilyTag {
         var detected: (status: NDEFStatus, capacity: Int)
         do {
             detected = try tag.detectNDEF(ccFileSize: chipModel.ccFileSize)
-        } catch let error as StatusWordError where versionAnswer?.leftOpen == true && Self.abortsOpen(error) {
-            versionAnswer?.status = error.status  // the open GetVersion is now aborted: only one more try
+        } catch let error as StatusWordError where getVersionOpen && Self.abortsOpen(error) {
+            getVersionOpen = false  // the refused SELECT ended the open GetVersion: one more try only
             detected = try tag.detectNDEF(ccFileSize: chipModel.ccFileSize)
         }
         guard detected.status != .notSupported, let cc = tag.capabilityContainer else {

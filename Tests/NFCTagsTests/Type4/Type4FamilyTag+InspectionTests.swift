@@ -1,3 +1,4 @@
+import Foundation
 import NDEF
 import NFCTags
 import TestSupport
@@ -81,5 +82,24 @@ import Testing
         let section = try #require(result.protection as? Type4ChipSection)
         #expect(section.lines.map(\.text) == ["not reported by the reader"])
         finished(script)
+    }
+}
+
+/// The inspection sections' JSON (`inspect --json`): the keys the CLI prints for a Type 4 tag.
+@Suite struct Type4InspectionSectionsTests {
+    private typealias V = Type4Vectors
+
+    @Test func theFileSectionEncodesItsFieldsByName() throws {
+        let cc = try Type4CapabilityContainer(V.ccFile424)
+        let json = String(decoding: try JSONEncoder().encode(Type4FileSection(cc, nlen: 0)), as: UTF8.self)
+        for key in ["\"mle\":256", "\"mlc\":255", "\"nlen\":0", "\"file\":\"E105\"", "\"version\":\"2.0\""] {
+            #expect(json.contains(key), "\(json)")
+        }
+    }
+
+    @Test func aMalformedATSIsShownAsReceived() {
+        let section = Type4ChipSection(ats: V.hex("05 70"), version: nil)
+        #expect(section.ats == "05 70" && section.fsci == nil)
+        #expect(section.lines.map(\.text) == ["05 70 (not a well-formed ATS)"])
     }
 }

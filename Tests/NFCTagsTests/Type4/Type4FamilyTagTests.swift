@@ -111,7 +111,7 @@ import Testing
         finished(script)
     }
 
-    @Test func theCCsProprietaryFilesAreParsedWithinCCLEN() throws {
+    @Test func theNTAG424CCIsReadInOneAPDUWithItsProprietaryFile() throws {
         let script = ScriptedTransceiver(V.getVersion424 + V.detection424(nlen: [0, 0]))
         let tag = try V.identified(script)
         #expect(try tag.detectNDEF() == (.readWrite, 254))
@@ -120,9 +120,6 @@ import Testing
         let file = try #require(cc.proprietaryFiles.first)
         #expect(file.file == 0xE105 && file.size == 128)
         #expect(file.readAccess == .proprietary(0x82) && file.writeAccess == .proprietary(0x83))
-        let two = try Type4CapabilityContainer(
-            V.hex("00 1F 20 00 3B 00 34 04 06 E1 04 08 00 00 00 05 06 E1 05 00 80 82 83 05 06 E1 06 00 40 00 FF 05"))
-        #expect(two.proprietaryFiles.map(\.file) == [0xE105, 0xE106] && two.proprietaryFiles[1].writeAccess == .denied)
         finished(script)
     }
 
