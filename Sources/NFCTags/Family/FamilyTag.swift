@@ -14,7 +14,8 @@ public protocol FamilyTag: AnyObject {
     /// Everything sent so far: exchanges, re-activations, writes and modelled airtime.
     var cost: TagOperationCost { get }
 
-    /// Identifies the chip with the family's free command (Type 2: GET_VERSION `60`).
+    /// Identifies the chip with the family's free command (Type 2: GET_VERSION `60`; Type 4: GetVersion
+    /// `90 60`, `90 AF`, `90 AF`).
     @discardableResult func identify() throws -> TagChip?
     /// The checks the chip model makes before anything is written (Type 2: AUTH0 against the user
     /// pages, refused configuration reads; Type 4: whether the chip can be locked at all).
