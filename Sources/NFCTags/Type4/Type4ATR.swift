@@ -16,10 +16,12 @@
 public struct Type4ATR: Sendable, Hashable {
     /// The historical bytes the ATR carries (for type A: those of the card's ATS).
     public let historicalBytes: [UInt8]
+    /// How a storage card's historical bytes start: category `80`, application identifier `4F 0C`, PC/SC RID.
+    static let storageCardPrefix: [UInt8] = [0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06]
 
-    /// Recognises a part 3 ATR of an ISO/IEC 14443-4 card; `nil` for any other ATR (a memory card such as
-    /// a Type 2 tag, `3B 8F 80 01 80 4F …`, is one too, so callers try this after the storage-card ATR),
-    /// or for a wrong length or a wrong TCK.
+    /// Recognises a part 3 ATR of an ISO/IEC 14443-4 card; `nil` for any other ATR — a storage card such as a
+    /// Type 2 tag (`3B 8F 80 01 80 4F 0C A0 00 00 03 06 …`, the same frame around PC/SC's RID), a contact
+    /// card — or for a wrong length or a wrong TCK.
     public init?(_ atr: [UInt8]) {
         guard atr.count >= 5, atr[0] == 0x3B, atr[1] & 0xF0 == 0x80, atr[2] == 0x80, atr[3] == 0x01 else {
             return nil
@@ -28,8 +30,8 @@ public struct Type4ATR: Sendable, Hashable {
         guard atr.count == 4 + count + 1 else { return nil }
         guard atr.dropFirst().reduce(0, ^) == 0 else { return nil }  // T0 … TCK XOR to zero
         let historical = Array(atr[4..<(4 + count)])
-        // PC/SC part 3 storage cards (Type 2 tags and other memory cards) use the RID application id.
-        guard !(historical.count >= 2 && historical[0] == 0x80 && historical[1] == 0x4F) else { return nil }
+        // A PC/SC part 3 storage card (a Type 2 tag, MIFARE Classic …) carries the PC/SC RID A000000306.
+        guard !historical.starts(with: Self.storageCardPrefix) else { return nil }
         historicalBytes = historical
     }
 

@@ -37,3 +37,11 @@ import Testing
         #expect(TagFamilies([Type2Family(), Type4Family()]).family(for: detected)?.name == "type4")
     }
 }
+
+extension Type4ATRTests {
+    @Test func historicalBytesInCompactTLVThatAreNotPCSCsRIDStayAnISODEPCard() throws {
+        let historical = V.hex("80 4F 05 A0 00 00 00 03")
+        let atr = try #require(Type4ATR(Type4ATR.bytes(historicalBytes: historical)))
+        #expect(atr.historicalBytes == historical)
+    }
+}
