@@ -42,9 +42,21 @@ public final class Type4FamilyTag: FamilyTag {
     public var chipModel: Type4ChipModel { model ?? .generic }
 
     /// GetVersion `90 60 00 00 00`, `90 AF 00 00 00` twice (`Type4Tag.getVersion()`), then the chip it names.
+    ///
+    /// A tag that stays silent to GetVersion (no answer within the FWT) is re-activated and handled as the
+    /// generic chip: the silence may have left its ISO-DEP block state anywhere, and a new RATS resets it.
+    ///
+    /// - Throws: `TransportError` when the tag is gone (or silent again after the re-activation).
     @discardableResult
     public func identify() throws -> TagChip? {
-        let answer = try tag.getVersion()
+        let answer: Type4VersionAnswer
+        do {
+            answer = try tag.getVersion()
+        } catch .noAnswer {
+            try tag.reactivate()
+            (model, genericReason) = (.generic, "no answer to GetVersion (re-activated)")
+            return Type4ChipModel.generic.chip
+        }
         versionAnswer = answer
         getVersionOpen = answer.leftOpen
         let identified = Type4ChipModel.identify(answer)

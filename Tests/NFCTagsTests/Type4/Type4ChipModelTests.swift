@@ -43,6 +43,17 @@ import Testing
         Self.finished(script)
     }
 
+    @Test func silenceToGetVersionIsTheGenericChipAfterAReactivation() throws {
+        let script = ScriptedTransceiver([.fail(V.hex("90 60 00 00 00"), .noAnswer), .reactivation])
+        let tag = try V.identified(script)
+        #expect(tag.chip == Type4Family.generic && tag.versionAnswer == nil)
+        #expect(tag.genericReason == "no answer to GetVersion (re-activated)")
+        #expect(tag.cost.exchanges == 1 && tag.cost.reactivations == 1)
+        Self.finished(script)
+        let gone = ScriptedTransceiver([.fail(V.hex("90 60 00 00 00"), .tagLost)])
+        #expect(throws: TransportError.tagLost) { try V.identified(gone) }
+    }
+
     @Test func anUnparsableAnswerIsTheGenericChip() throws {
         let script = ScriptedTransceiver([
             .exchange(V.hex("90 60 00 00 00"), V.hex("04 04 02 91 AF")),
