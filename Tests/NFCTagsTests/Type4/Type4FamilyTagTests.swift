@@ -40,6 +40,17 @@ import Testing
         finished(script)
     }
 
+    @Test func getVersionsUIDIsCheckedAgainstASevenByteAnticollisionUID() throws {
+        let tag = try V.identified(ScriptedTransceiver(V.getVersion424))
+        #expect(try tag.identityAnomalies(anticollisionUID: V.uid424).descriptions.isEmpty)
+        #expect(try tag.identityAnomalies(anticollisionUID: V.hex("08 12 34 56")).descriptions.isEmpty, "Random ID")
+        let other = V.hex("04 96 8C AA 5C 5E 81")
+        #expect(
+            try tag.identityAnomalies(anticollisionUID: other).descriptions == [
+                "GetVersion names UID 04 96 8C AA 5C 5E 80, anticollision 04 96 8C AA 5C 5E 81"
+            ])
+    }
+
     @Test func noApplicationAndNoCCAreNotNDEF() throws {
         let noApplication = ScriptedTransceiver(
             V.getVersionRefused + [
