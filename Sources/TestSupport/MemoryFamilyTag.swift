@@ -27,7 +27,8 @@ public final class MemoryFamilyTag: FamilyTag {
         return chip
     }
 
-    public func prepareWrite(hasCredentials: Bool) throws {}
+    /// Nothing to check: a memory tag can always be locked (`B3`).
+    public func prepareWrite(hasCredentials: Bool, lock: Bool) throws {}
 
     public func identityAnomalies(anticollisionUID: [UInt8]) throws -> IdentityAnomalies { IdentityAnomalies() }
 

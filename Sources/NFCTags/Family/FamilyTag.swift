@@ -14,11 +14,18 @@ public protocol FamilyTag: AnyObject {
     /// Everything sent so far: exchanges, re-activations, writes and modelled airtime.
     var cost: TagOperationCost { get }
 
-    /// Identifies the chip with the family's free command (Type 2: GET_VERSION `60`).
+    /// Identifies the chip with the family's free command (Type 2: GET_VERSION `60`; Type 4: GetVersion
+    /// `90 60`, `90 AF`, `90 AF`).
     @discardableResult func identify() throws -> TagChip?
     /// The checks the chip model makes before anything is written (Type 2: AUTH0 against the user
-    /// pages, refused configuration reads). `hasCredentials`: the job can authenticate.
-    func prepareWrite(hasCredentials: Bool) throws
+    /// pages, refused configuration reads; Type 4: whether the chip can be locked at all).
+    ///
+    /// - Parameters:
+    ///   - hasCredentials: the job can authenticate.
+    ///   - lock: the job locks the tag after writing.
+    /// - Throws: `TagError.readOnly` (protected, no key), `TagError.lockUnsupported` (the job locks and the
+    ///   chip has no lock this tool can make and confirm), transport errors.
+    func prepareWrite(hasCredentials: Bool, lock: Bool) throws
     /// Memory that contradicts the anticollision identity (a clone or a misread), in words; only what the
     /// chip model makes refusable.
     func identityAnomalies(anticollisionUID: [UInt8]) throws -> IdentityAnomalies
@@ -26,11 +33,15 @@ public protocol FamilyTag: AnyObject {
     ///
     /// - Throws: `TagError.notNDEF` (with the reason) when the tag holds no NDEF area; transport errors.
     func detectNDEF() throws -> (status: NDEFStatus, capacity: Int)
+    /// Why detection found the status it did, when the status alone does not say (Type 4: a proprietary
+    /// write access that makes the tag read-only to this tool); `nil` otherwise.
+    var statusReason: String? { get }
     /// The NDEF message bytes (`[]` when the message is empty).
     func readNDEF() throws -> [UInt8]
     /// Writes `message` in the family's tear-safe order, skipping units that already match.
     func writeNDEF(_ message: [UInt8]) throws -> NDEFWriteResult
-    /// Re-activates and compares every written unit with what was meant (`mask`: byte ranges a mirror fills).
+    /// Reads back and compares every written unit with what was meant (`mask`: byte ranges a mirror fills);
+    /// Type 2 re-activates first.
     func verify(_ written: NDEFWriteResult, ignoring mask: [Range<Int>]) throws
     /// Makes the tag permanently read-only the chip-correct way and confirms it by reading back.
     func writeLock() throws
@@ -126,6 +137,7 @@ extension PasswordProtectable {
 }
 
 extension FamilyTag {
+    public var statusReason: String? { nil }
     public var passwordProtection: (any PasswordProtectable)? { nil }
     public var mirror: (any MirrorConfigurable)? { nil }
     public var originality: (any OriginalitySigned)? { nil }

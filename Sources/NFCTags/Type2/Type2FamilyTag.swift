@@ -39,8 +39,9 @@ public final class Type2FamilyTag: FamilyTag {
 
     /// READ of the dynamic lock page (lock bytes, CFG0 with AUTH0, CFG1), then one FAST_READ of pages
     /// 0 through the factory NDEF length page. Without credentials, a tag whose AUTH0 lies within its
-    /// user pages, or whose configuration pages refuse READ (PROT = 1), is refused before any WRITE.
-    public func prepareWrite(hasCredentials: Bool) throws {
+    /// user pages, or whose configuration pages refuse READ (PROT = 1), is refused before any WRITE. Every
+    /// Type 2 tag can be locked (CC and lock bits), so `lock` changes nothing.
+    public func prepareWrite(hasCredentials: Bool, lock: Bool) throws {
         guard let chip = tag.chip, !judgedByCC else { return }
         let configuration: Type2Configuration
         do {

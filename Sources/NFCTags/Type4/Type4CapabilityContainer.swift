@@ -11,7 +11,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
     public static let legacyApplicationName: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00]
 
     /// How a file may be read or written (an access byte of the file control TLV).
-    public enum Access: Sendable, Hashable {
+    public enum Access: Sendable, Hashable, CustomStringConvertible {
         /// `00`: granted without security.
         case granted
         /// `80`–`FE`: a proprietary procedure (an authentication) is needed; the byte is kept.
@@ -29,6 +29,38 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
             default: self = .reserved(byte)
             }
         }
+
+        /// The byte as the CC holds it.
+        public var byte: UInt8 {
+            switch self {
+            case .granted: 0x00
+            case .proprietary(let byte), .reserved(let byte): byte
+            case .denied: 0xFF
+            }
+        }
+
+        /// The access in words, with its byte (`00h (granted)`, `83h (proprietary procedure)`).
+        public var description: String {
+            let byte = Hex.byte(byte) + "h"
+            return switch self {
+            case .granted: "\(byte) (granted)"
+            case .proprietary: "\(byte) (proprietary procedure)"
+            case .denied: "\(byte) (never)"
+            case .reserved: "\(byte) (reserved)"
+            }
+        }
+    }
+
+    /// A Proprietary-File_Ctrl_TLV `05 06 FID size R W` after the NDEF file's TLV (NTAG 424 DNA: file E105).
+    public struct ProprietaryFile: Sendable, Hashable {
+        /// The file's identifier.
+        public var file: UInt16
+        /// The file's size.
+        public var size: Int
+        /// Read access.
+        public var readAccess: Access
+        /// Write access.
+        public var writeAccess: Access
     }
 
     /// CCLEN: the CC's own length.
@@ -51,6 +83,17 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
     public var writeAccess: Access
     /// Where the NDEF write-access byte sits in the CC file (setting it to `FF` reports read-only).
     public var writeAccessOffset: Int
+    /// The proprietary file control TLVs after the NDEF file's, within CCLEN.
+    public var proprietaryFiles: [ProprietaryFile] = []
+    /// The CC's CCLEN bytes as read.
+    public var bytes: [UInt8]
+
+    /// Where the NDEF (or ENDEF) file control TLV sits in the CC file.
+    public static let fileControlOffset = 7
+    /// The NDEF (or ENDEF) file control TLV as the CC holds it.
+    public var fileControl: [UInt8] {
+        Array(bytes[Self.fileControlOffset..<(writeAccessOffset + 1)])
+    }
 
     /// Bytes of the length field at the start of the NDEF file (NLEN 2, ENLEN 4).
     public var lengthFieldSize: Int { extendedLength ? 4 : 2 }
@@ -97,8 +140,18 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
         default:
             throw TagError(.notNDEF, "the CC holds no NDEF file control TLV (04 06 or 06 08 at offset 7)")
         }
+        self.bytes = Array(bytes.prefix(length))
         guard ndefFileSize > lengthFieldSize else {
             throw TagError(.notNDEF, "the NDEF file of \(ndefFileSize) bytes cannot hold its length field")
+        }
+        var offset = writeAccessOffset + 1
+        while offset + 8 <= length, self.bytes[offset] == 0x05, self.bytes[offset + 1] == 0x06 {
+            let tlv = self.bytes[offset..<(offset + 8)].map { $0 }
+            proprietaryFiles.append(
+                ProprietaryFile(
+                    file: UInt16(tlv[2]) << 8 | UInt16(tlv[3]), size: Int(tlv[4]) << 8 | Int(tlv[5]),
+                    readAccess: Access(tlv[6]), writeAccess: Access(tlv[7])))
+            offset += 8
         }
     }
 }

@@ -18,16 +18,29 @@ extension Type4Tag {
             try selectApplication(Type4CapabilityContainer.legacyApplicationName, expectingAnswer: false)
             legacyMapping = true
         }
+        applicationSelected = true
+    }
+
+    /// Selects the NDEF Tag Application unless it is selected: after a re-activation, by the name the tag
+    /// answered to before (one SELECT), else as `selectNDEFApplication`.
+    func enterNDEFApplication() throws {
+        guard !applicationSelected else { return }
+        guard capabilityContainer != nil, legacyMapping else { return try selectNDEFApplication() }
+        try selectApplication(Type4CapabilityContainer.legacyApplicationName, expectingAnswer: false)
+        applicationSelected = true
     }
 
     /// Selects and reads the CC file (`00 A4 00 0C 02 E103`, `00 B0 00 00 0F`, the rest of CCLEN if
-    /// longer) and parses it.
+    /// longer) and parses it; the NDEF Tag Application is selected first when it is not.
     ///
+    /// - Parameter fileSize: the CC file's size when the chip model knows it: one READ BINARY of that many
+    ///   bytes (at most 255) reads the whole CC, where the T4T default (15, then the rest) may take two.
     /// - Throws: `TagError` `.notNDEF` / `.unsupportedCC` for a CC this reader cannot use.
     @discardableResult
-    public func readCapabilityContainer() throws -> Type4CapabilityContainer {
+    public func readCapabilityContainer(fileSize: Int? = nil) throws -> Type4CapabilityContainer {
+        try enterNDEFApplication()
         try selectFile(Type4CapabilityContainer.fileIdentifier)
-        var bytes = try readBinary(offset: 0, count: 15)
+        var bytes = try readBinary(offset: 0, count: min(max(fileSize ?? 15, 15), 255))
         let length = bytes.count >= 2 ? Int(bytes[0]) << 8 | Int(bytes[1]) : 0
         while bytes.count < min(length, 0x7FFF), bytes.count >= 15 {
             let piece = try readBinary(offset: bytes.count, count: min(length - bytes.count, 255))
@@ -43,12 +56,16 @@ extension Type4Tag {
     ///
     /// Status `readWrite` when the CC grants writing, `readOnly` when it denies it or asks for a
     /// proprietary procedure this tag object does not know, `notSupported` when the application or the
-    /// CC is absent. Capacity is the file size less the length field.
-    public func detectNDEF() throws -> (status: NDEFStatus, capacity: Int) {
+    /// CC is absent. Capacity is the file size less the length field. Known bytes of the NDEF file are
+    /// forgotten first: detection starts from what the tag holds now.
+    ///
+    /// - Parameter ccFileSize: the CC file's size when the chip model knows it (`readCapabilityContainer`).
+    public func detectNDEF(ccFileSize: Int? = nil) throws -> (status: NDEFStatus, capacity: Int) {
         let container: Type4CapabilityContainer
+        knownFile = []
         do {
             try selectNDEFApplication()
-            container = try readCapabilityContainer()
+            container = try readCapabilityContainer(fileSize: ccFileSize)
         } catch let error as StatusWordError where error.kind == .notFound {
             return (.notSupported, 0)
         }
@@ -85,6 +102,7 @@ extension Type4Tag {
     /// The NDEF file's first `count` bytes (or more), reading only the bytes not yet known, in MLe pieces.
     func readNDEFFile(atLeast count: Int) throws -> [UInt8] {
         guard let container = capabilityContainer else { throw TagError(.notNDEF, "the CC was not read") }
+        try enterNDEFApplication()
         try selectFile(container.ndefFile)
         while knownFile.count < count {
             let wanted = min(readPiece, count - knownFile.count, container.ndefFileSize - knownFile.count)

@@ -17,6 +17,8 @@ public final class Type4Tag {
     public internal(set) var legacyMapping = false
     /// The file selected last (`nil`: none, or the application was selected since).
     var selectedFile: UInt16?
+    /// Whether the NDEF Tag Application is selected (cleared by another SELECT by name and by re-activation).
+    var applicationSelected = false
     /// The leading bytes of the NDEF file as last read or written (length field first).
     var knownFile: [UInt8] = []
 
@@ -54,6 +56,7 @@ public final class Type4Tag {
     /// SELECT by DF name `00 A4 04 00 Lc name [00]` (the NDEF Tag Application, §1.2).
     public func selectApplication(_ name: [UInt8], expectingAnswer: Bool = true) throws {
         selectedFile = nil
+        applicationSelected = false
         _ = try send(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x00, data: name, le: expectingAnswer ? 256 : nil))
     }
 
@@ -83,6 +86,7 @@ public final class Type4Tag {
     public func reactivate() throws(TransportError) {
         total.reactivations += 1
         selectedFile = nil
+        applicationSelected = false
         try transceiver.reactivate()
     }
 }

@@ -49,4 +49,23 @@ import Testing
             try Type4CapabilityContainer(hex(text))
         } throws: { ($0 as? TagError)?.code == code }
     }
+
+    @Test func proprietaryFileTLVsAreParsedWithinCCLEN() throws {
+        // Two proprietary TLVs (CCLEN 1Fh), then a stray 05 beyond CCLEN that must not start a third.
+        let cc = try Type4CapabilityContainer(
+            hex("00 1F 20 00 3B 00 34 04 06 E1 04 08 00 00 00 05 06 E1 05 00 80 82 83 05 06 E1 06 00 40 00 FF 05"))
+        #expect(cc.proprietaryFiles.map(\.file) == [0xE105, 0xE106])
+        #expect(cc.proprietaryFiles.map(\.size) == [128, 64])
+        #expect(cc.proprietaryFiles[1].readAccess == .granted && cc.proprietaryFiles[1].writeAccess == .denied)
+        #expect(cc.bytes.count == 31 && cc.fileControl == hex("04 06 E1 04 08 00 00 00"))
+    }
+
+    @Test(arguments: [
+        (UInt8(0x00), "00h (granted)"), (0x05, "05h (reserved)"), (0x83, "83h (proprietary procedure)"),
+        (0xFF, "FFh (never)"),
+    ])
+    func accessBytesInWords(byte: UInt8, words: String) throws {
+        let cc = try Type4CapabilityContainer(hex("00 0F 20 00 3B 00 34 04 06 E1 04 08 00 00") + [byte])
+        #expect(cc.writeAccess.description == words && cc.writeAccess.byte == byte)
+    }
 }

@@ -5,8 +5,9 @@ import NFCTags
 /// and the originality signature — all before anything is written.
 ///
 /// Failure classes: `wrongChip` (no family, or a chip the job does not take), `readOnly` (protected and
-/// no key), `protectFailed` (the key does not unlock it), `identityMismatch`, `signatureInvalid`, and
-/// the transport classes.
+/// no key), `lockFailed` (the job locks and the chip has no lock this tool can make: `lockUnsupported`),
+/// `protectFailed` (the key does not unlock it), `identityMismatch`, `signatureInvalid`, and the transport
+/// classes.
 extension PipelineRun {
     func identifyStep() throws {
         try timed(.identify) {
@@ -20,7 +21,7 @@ extension PipelineRun {
             if let protection = plan.protection, let capability = tag.passwordProtection {
                 wasProtected = try capability.unlockIfProtected(protection.settings)
             }
-            try tag.prepareWrite(hasCredentials: plan.protection != nil)
+            try tag.prepareWrite(hasCredentials: plan.protection != nil, lock: plan.lock)
             try checkIdentity(tag)
             if let check = plan.signature { try checkSignature(check, on: tag) }
         }

@@ -26,12 +26,13 @@ extension PipelineRun {
     /// so the lock bits may still be clear: the lock step finishes them (steps already in effect are
     /// skipped) and reads them back before the row can be committed.
     private func resumeOnReadOnlyTag(_ tag: any FamilyTag) throws {
+        let reason = tag.statusReason.map { " (\($0))" } ?? ""
         guard plan.lock else {
-            throw CycleFailure(.readOnly, phase: .identify, "tag is read-only")
+            throw CycleFailure(.readOnly, phase: .identify, "tag is read-only\(reason)")
         }
         let current = try timed(.verify) { try tag.readNDEF() }
         guard current == plan.message else {
-            throw CycleFailure(.readOnly, phase: .identify, "tag is read-only and holds another message")
+            throw CycleFailure(.readOnly, phase: .identify, "tag is read-only and holds another message\(reason)")
         }
         alreadyWritten = true
         onlyLockRemains = true

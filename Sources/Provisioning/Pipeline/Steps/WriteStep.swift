@@ -1,7 +1,8 @@
 import NFCTags
 
 /// Write and read back: the family's tear-safe NDEF write (units that already match are skipped), then
-/// re-activation and a byte-for-byte compare of every written unit (a mirror window excepted).
+/// a byte-for-byte compare of every written unit read back (a mirror window excepted; Type 2 re-activates
+/// first, Type 4 reads back in the same ISO-DEP session).
 ///
 /// Failure classes: `verifyMismatch`, `capacity` (the family refuses the layout), and the transport
 /// classes (`tagLost`, `timeout`, `nak`) with the unit involved.
