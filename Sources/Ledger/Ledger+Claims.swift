@@ -122,14 +122,14 @@ extension Ledger {
                 """
                 UPDATE records SET state = 'done', finished_at = ?, attempts = attempts + 1, chip = ?, bytes_sha256 = ?,
                                    byte_count = ?, locked = ?, signature_status = ?, written_at = ?, recorded_at = ?,
-                                   key_id = ?, key_fingerprint = ?
+                                   key_id = ?, key_fingerprint = ?, family = ?
                 WHERE job = ? AND row = ?
                 """,
                 [
                     .text(now), .text(tag.chip), .text(LedgerFormat.digest(tag.bytesSHA256)), .int(tag.byteCount),
                     .bool(tag.locked), .string(tag.signatureStatus), .text(LedgerFormat.time(tag.writtenAt)),
                     .text(now),
-                    .string(tag.keyID), .string(tag.keyFingerprint), .text(job), .int(row),
+                    .string(tag.keyID), .string(tag.keyFingerprint), .text(tag.family), .text(job), .int(row),
                 ])
             var attempt = attempt
             attempt.row = row

@@ -171,6 +171,17 @@ extension Ledger {
         ALTER TABLE records ADD COLUMN reissue_of INTEGER;
         ALTER TABLE records ADD COLUMN original_message TEXT;
         """,
+        // 6: the tag family of a done tag (`type2`, `type4`) beside its chip; tags recorded before Type 4
+        // existed are Type 2. The `tags` view gains the column.
+        """
+        ALTER TABLE records ADD COLUMN family TEXT;
+        UPDATE records SET family = 'type2' WHERE chip IS NOT NULL;
+        DROP VIEW tags;
+        CREATE VIEW tags AS
+            SELECT uid, chip, job, row, bytes_sha256, byte_count, locked, signature_status, written_at, recorded_at,
+                   key_id, key_fingerprint, family
+            FROM records WHERE state = 'done';
+        """,
     ]
 
     /// The schema version this build writes.

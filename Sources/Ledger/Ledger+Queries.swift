@@ -158,7 +158,7 @@ extension Ledger {
 
     static let tagColumns = """
         job, row, uid, chip, bytes_sha256, byte_count, locked, signature_status, written_at, recorded_at,
-        key_id, key_fingerprint
+        key_id, key_fingerprint, family
         """
 
     static func provisionedTag(_ s: SQLiteStatement) throws(LedgerError) -> ProvisionedTag {
@@ -168,7 +168,7 @@ extension Ledger {
                 uid: try LedgerFormat.bytes(s.text(2)), chip: s.text(3), bytesSHA256: try LedgerFormat.bytes(s.text(4)),
                 byteCount: s.int(5), locked: s.int(6) != 0, signatureStatus: s.optionalText(7),
                 writtenAt: try LedgerFormat.date(s.text(8)), keyID: s.optionalText(10),
-                keyFingerprint: s.optionalText(11)),
+                keyFingerprint: s.optionalText(11), family: s.optionalText(12) ?? "type2"),
             recordedAt: try LedgerFormat.date(s.text(9)))
     }
 }

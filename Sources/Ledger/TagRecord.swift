@@ -4,8 +4,10 @@ import Foundation
 public struct TagRecord: Sendable, Hashable {
     /// The tag's UID (7 bytes for NTAG21x).
     public var uid: [UInt8]
-    /// The chip model name (`NTAG213`, `NTAG215`, `NTAG216`).
+    /// The chip's id (`ntag213`, `ntag424`; the family's name for a generic tag: `type2`, `type4`).
     public var chip: String
+    /// The tag family (`type2`, `type4`).
+    public var family: String
     /// SHA-256 of the bytes written (and read back).
     public var bytesSHA256: [UInt8]
     /// Number of bytes written.
@@ -24,8 +26,10 @@ public struct TagRecord: Sendable, Hashable {
     /// Creates a tag record.
     public init(
         uid: [UInt8], chip: String, bytesSHA256: [UInt8], byteCount: Int, locked: Bool,
-        signatureStatus: String? = nil, writtenAt: Date, keyID: String? = nil, keyFingerprint: String? = nil
+        signatureStatus: String? = nil, writtenAt: Date, keyID: String? = nil, keyFingerprint: String? = nil,
+        family: String = "type2"
     ) {
+        self.family = family
         self.keyID = keyID
         self.keyFingerprint = keyFingerprint
         self.uid = uid

@@ -136,6 +136,7 @@ struct JobContext: Sendable {
                 row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: time)
             ).bytes
         }
+        job.families = manifest.tag.families(type4: manifest.type4)
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
         job.identityCheck = manifest.identityCheck
         job.append = manifest.mode == .append

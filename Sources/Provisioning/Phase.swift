@@ -51,4 +51,8 @@ public enum FailureClass: String, Sendable, Hashable, CaseIterable, Codable {
     /// Pages 0–2 disagree with the anticollision UID, a BCC is wrong or INT is not `48` (a clone or
     /// a misread); refused before any WRITE (`type2-ntag.md` §11).
     case identityMismatch
+    /// The job locks and the tag's chip has no lock `provision` can make and prove (a Type 4 tag whose CC
+    /// write byte may not be honoured, an NTAG 424 DNA without keys); refused before any write, like a
+    /// wrong chip.
+    case lockUnsupported
 }

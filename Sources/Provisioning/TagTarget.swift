@@ -46,6 +46,14 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// The tag family the target's chips belong to (`type2`, `type4`).
     public var family: String { isType4 ? Type4Family.name : Type2Family.name }
 
+    /// The families a job for this target opens tags with: its own family only (a tag of another
+    /// family is refused as `wrongChip` before anything is sent), with the job's Type 4 options.
+    public func families(type4 options: Type4JobOptions = Type4JobOptions()) -> TagFamilies {
+        isType4
+            ? TagFamilies([Type4Family(options: Type4Options(honoursCCWriteByte: options.honoursCCWriteByte))])
+            : TagFamilies([Type2Family()])
+    }
+
     /// Whether the target is a Type 4 (ISO-DEP) tag.
     public var isType4: Bool { self == .ntag424 || self == .type4 }
 

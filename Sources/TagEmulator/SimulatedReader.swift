@@ -36,9 +36,9 @@ public actor SimulatedReader: TagReader {
     /// A reader over a fresh field for `options`.
     public init(options: SimulationOptions) {
         self.options = options
-        self.name = "sim:\(options.chip)"
+        self.name = "sim:\(options.chipName)"
         let blocks = options.timing == .datasheet || options.storeDirectory != nil || options.arrivalMilliseconds > 0
-        self.executor = blocks ? QueueExecutor(label: "provision.sim.\(options.chip)") : nil
+        self.executor = blocks ? QueueExecutor(label: "provision.sim.\(options.chipName)") : nil
         self.field = TagField(options: options)
     }
 

@@ -6,7 +6,8 @@ import NFCTags
 /// ```
 /// sim:CHIP?option=value&…
 ///
-/// CHIP          ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (default ntag215)
+/// CHIP          ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (default ntag215), or the Type 4
+///               chips ntag424 | type4 with their own options (SimulationOptions+Type4.swift)
 /// count=N       tags in the population, presented one after another (default: unlimited)
 /// uid=HEX       first UID, 14 hex digits (7 bytes); later tags count up from it
 ///               (default: 04 followed by 6 bytes derived from seed)
@@ -82,6 +83,10 @@ public struct SimulationOptions: Sendable, Hashable {
 
     /// The chip of every tag (unless a wrong-chip fault fires).
     public var chip: ChipModel = .ntag215
+    /// The Type 4 chip of every tag instead (`sim:ntag424`, `sim:type4`), unless a wrong-chip fault fires.
+    public var type4: Type4EmulatedChip?
+    /// The Type 4 tags' ATS, timing and answers (`fwi=`, `wtx=`, `prog=`).
+    public var type4Configuration = Type4EmulatorConfiguration()
     /// Tags in the population; `nil` = unlimited.
     public var count: Int?
     /// Seed for derived UIDs and faults.
@@ -130,8 +135,9 @@ public struct SimulationOptions: Sendable, Hashable {
             throw bad("not a simulated reader (scheme '\(spec.scheme)', expected 'sim')")
         }
         let chipName = spec.target.isEmpty ? "ntag215" : spec.target.lowercased()
-        guard let chip = ChipModel(rawValue: chipName) else {
-            throw bad("unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11 or mf0ul21")
+        let type4 = Self.type4Chip(named: chipName)
+        guard let chip = type4 == nil ? ChipModel(rawValue: chipName) : .ntag215 else {
+            throw bad("unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424 or type4")
         }
         var seed: UInt64 = 0
         if let text = spec.option("seed") {
@@ -139,7 +145,9 @@ public struct SimulationOptions: Sendable, Hashable {
             seed = value
         }
         self.init(chip: chip, seed: seed)
+        self.type4 = type4
         for (key, value) in spec.options {
+            if try applyType4Option(key, value, bad) { continue }
             switch key {
             case "seed": break
             case "count":
@@ -210,7 +218,8 @@ public struct SimulationOptions: Sendable, Hashable {
             default:
                 throw bad(
                     "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, plan, identity, store, "
-                        + "population, removal, config, locks, wrongpwd, unknown, rfui, signer")
+                        + "population, removal, config, locks, wrongpwd, unknown, rfui, signer (Type 4: size, mapping, mle, mlc, "
+                        + "fwi, wtx)")
             }
         }
         if storedPopulation && storeDirectory == nil { throw bad("population=stored needs store=DIR") }

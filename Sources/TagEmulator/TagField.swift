@@ -104,7 +104,7 @@ public final class TagField {
         }
         if options.storedPopulation {
             guard arrivals < storedUIDs.count else { return nil }
-            let tag = try makeTag(uid: storedUIDs[arrivals], chip: options.chip, faults: TagFaults())
+            let tag = try makeTag(uid: storedUIDs[arrivals], chip: nil, faults: TagFaults())
             arrivals += 1
             tags.append(tag)
             return tag
@@ -112,7 +112,7 @@ public final class TagField {
         if let count = options.count, arrivals >= count { return nil }
         let index = arrivals
         let faults = options.faults(forTagAt: index)
-        let tag = try makeTag(uid: options.uid(at: index), chip: faults.wrongChip ?? options.chip, faults: faults)
+        let tag = try makeTag(uid: options.uid(at: index), chip: faults.wrongChip, faults: faults)
         arrivals += 1
         tags.append(tag)
         if faults.secondTag { extraTags += 1 }
@@ -122,7 +122,7 @@ public final class TagField {
     /// Places a tag with `uid` in the field (loaded from the store when it has an image there).
     @discardableResult
     public func insert(uid: [UInt8], chip: ChipModel? = nil) throws(TagStoreError) -> any EmulatedTag {
-        let tag = try makeTag(uid: uid, chip: chip ?? options.chip, faults: TagFaults())
+        let tag = try makeTag(uid: uid, chip: chip, faults: TagFaults())
         tags.append(tag)
         return tag
     }
@@ -208,27 +208,28 @@ public final class TagField {
         try save(tag)
     }
 
-    private func makeTag(uid: [UInt8], chip: ChipModel, faults: TagFaults) throws(TagStoreError) -> any EmulatedTag {
-        let tag: NTAGEmulator
+    /// A tag of `chip`, or of the population's chip when `nil` (a Type 4 chip with `sim:ntag424`/`type4`),
+    /// loaded from the store when it has an image there.
+    private func makeTag(uid: [UInt8], chip: ChipModel?, faults: TagFaults) throws(TagStoreError) -> any EmulatedTag {
+        let tag: any EmulatedTag
         do {
-            if let url = storeURL(for: uid), FileManager.default.fileExists(atPath: url.path) {
-                let bytes = try [UInt8](Data(contentsOf: url))
-                let stored = ChipModel.allCases.first { $0.pageCount * 4 == bytes.count } ?? chip
-                // The file is named by the anticollision UID, which a clone's pages 0–1 need not hold.
-                tag = try NTAGEmulator(
-                    image: bytes, chip: stored, configuration: options.configuration, faults: faults,
-                    signingKey: options.signingKey, anticollisionUID: uid)
-                let state = url.deletingPathExtension().appendingPathExtension("state.json")
-                if FileManager.default.fileExists(atPath: state.path) {
-                    tag.hiddenState = try JSONDecoder().decode(
-                        NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
+            let stored = try storeURL(for: uid).flatMap { url in
+                FileManager.default.fileExists(atPath: url.path) ? (url, try [UInt8](Data(contentsOf: url))) : nil
+            }
+            if chip == nil, let type4 = options.type4, stored.map({ isType4Image($0.1, type4) }) ?? true {
+                tag = try stored.map { _, bytes in
+                    try Type4Emulator(
+                        image: bytes, chip: type4, uid: uid, configuration: options.type4Configuration, faults: faults)
                 }
+                    ?? Type4Emulator(chip: type4, uid: uid, configuration: options.type4Configuration, faults: faults)
+            } else if let (url, bytes) = stored {
+                tag = try loadNTAG(url: url, bytes: bytes, uid: uid, chip: chip ?? options.chip, faults: faults)
             } else {
                 tag = try NTAGEmulator(
-                    chip: chip, uid: uid, configuration: options.configuration, faults: faults,
+                    chip: chip ?? options.chip, uid: uid, configuration: options.configuration, faults: faults,
                     signingKey: options.signingKey)
-                try save(tag)
             }
+            if stored == nil { try save(tag) }
         } catch let error as TagStoreError {
             throw error
         } catch {
@@ -238,6 +239,29 @@ public final class TagField {
             tag.onMemoryWritten = { [weak self, unowned tag] in
                 do throws(TagStoreError) { try self?.save(tag) } catch { self?.storeError = error }
             }
+        }
+        return tag
+    }
+
+    /// Whether a stored image is a `type4` tag's rather than an NTAG21x's (a `wrongchip` tag of a Type 4
+    /// population is stored beside the others): its size is the Type 4 chip's, or no NTAG21x's.
+    private func isType4Image(_ bytes: [UInt8], _ type4: Type4EmulatedChip) -> Bool {
+        let size = (try? type4.deliveryFiles())?.reduce(0) { $0 + $1.bytes.count }
+        return bytes.count == size || !ChipModel.allCases.contains { $0.pageCount * 4 == bytes.count }
+    }
+
+    /// An NTAG21x from its stored image (the chip from the image's size) and its hidden state, if saved.
+    private func loadNTAG(
+        url: URL, bytes: [UInt8], uid: [UInt8], chip: ChipModel, faults: TagFaults
+    ) throws -> NTAGEmulator {
+        let stored = ChipModel.allCases.first { $0.pageCount * 4 == bytes.count } ?? chip
+        // The file is named by the anticollision UID, which a clone's pages 0–1 need not hold.
+        let tag = try NTAGEmulator(
+            image: bytes, chip: stored, configuration: options.configuration, faults: faults,
+            signingKey: options.signingKey, anticollisionUID: uid)
+        let state = url.deletingPathExtension().appendingPathExtension("state.json")
+        if FileManager.default.fileExists(atPath: state.path) {
+            tag.hiddenState = try JSONDecoder().decode(NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
         }
         return tag
     }

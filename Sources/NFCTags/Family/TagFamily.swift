@@ -1,3 +1,5 @@
+import NDEF
+
 /// A tag family: the rule that recognises its tags from the activation data, and how to open one.
 ///
 /// Adding a family is one folder with a `FamilyTag` and a `TagFamily`, plus an entry in
@@ -22,7 +24,12 @@ public struct TagFamilies: Sendable {
     }
 
     /// Every family `provision` ships.
-    public static let standard = TagFamilies([Type2Family()])
+    public static let standard = TagFamilies([Type2Family(), Type4Family()])
+
+    /// Only the family named `name` (a job's tags): a tag of another family is refused in `open`.
+    public func only(_ name: String) -> TagFamilies {
+        TagFamilies(families.filter { $0.name == name })
+    }
 
     /// The family for `activation` (`nil`: none of them; a missing activation is Type 2, the only
     /// family the callers without activation data have).
@@ -33,10 +40,15 @@ public struct TagFamilies: Sendable {
 
     /// Opens the tag on `transceiver` with the family `activation` names.
     ///
-    /// - Throws: `TagError.wrongChip` when no family handles the tag.
+    /// - Throws: `TagError.wrongChip` when no family handles the tag (naming the family that would, when
+    ///   the list was narrowed to a job's family).
     public func open(_ transceiver: any Transceiver, activation: DetectedTag?) throws -> any FamilyTag {
         guard let family = family(for: activation) else {
-            let sak = activation.map { String($0.sak, radix: 16, uppercase: true) } ?? "?"
+            let sak = activation.map { Hex.byte($0.sak) } ?? "?"
+            let wanted = families.map(\.name).joined(separator: " or ")
+            if let other = Self.standard.family(for: activation) {
+                throw TagError(.wrongChip, "tag is a \(other.name) tag (SAK \(sak)h), the job takes \(wanted) tags")
+            }
             throw TagError(.wrongChip, "no tag family handles this tag (SAK \(sak)h)")
         }
         return family.open(transceiver, activation: activation)

@@ -53,8 +53,8 @@ public struct Type4ChipModel: Sendable, Hashable {
     /// A Type 4 tag GetVersion does not name: handled by the NFC Forum procedure alone.
     public static let generic = Type4ChipModel(
         chip: TagChip(family: Type4Family.name, id: "type4", displayName: "Type 4 tag"), lockMethod: .unknown,
-        lockRefusal: "provision cannot tell whether this chip honours the CC write byte; a job whose tags do "
-            + "can say so (Type4Options.honoursCCWriteByte, the manifest's type4.honoursCCWriteByte)")
+        lockRefusal: "provision cannot tell whether this chip refuses writes once its CC says read-only; if "
+            + "the job's tags do, set \"type4\": {\"honoursCCWriteByte\": true} in the manifest")
 
     /// An NXP MIFARE DESFire (HW type `01`): a generic T4T for NDEF, its NDEF file's rights are DESFire keys.
     public static func desfire(hardwareMajor major: UInt8) -> Type4ChipModel {

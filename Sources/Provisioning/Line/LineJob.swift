@@ -17,8 +17,10 @@ public struct LineJob: Sendable {
 
     /// The job name (the ledger key).
     public var name: String
-    /// Chips the job accepts (empty: any Type 2 tag).
+    /// Chips the job accepts (empty: any chip of the job's families).
     public var acceptedChips: Set<TagChip>
+    /// The families the job's tags are opened with (`TagTarget.families`; default: every family).
+    public var families = TagFamilies.standard
     /// Whether tags are locked permanently after verify.
     public var lock: Bool
     /// Tries per tag while it stays in the field (1 = no retry; a manifest's `retries` + 1).

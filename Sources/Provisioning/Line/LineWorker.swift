@@ -24,8 +24,8 @@ public struct LineWorker: Sendable {
     let usable = UsableTagTracker()
     /// Chooses, tag by tag, whether a claim's sync runs under identify (replaced by tests only).
     var claimSync = ClaimSyncPolicy()
-    /// The tag families presented tags are matched against (`TagFamilies.standard` unless a test adds one).
-    public var families = TagFamilies.standard
+    /// The tag families presented tags are matched against (the job's, unless a test adds one).
+    public var families: TagFamilies
 
     /// Creates a worker. `stop` is checked between tags, never in the middle of one.
     public init(
@@ -37,6 +37,7 @@ public struct LineWorker: Sendable {
         self.readerName = name ?? reader.name
         self.ledger = ledger
         self.job = job
+        self.families = job.families
         self.settings = settings
         self.events = events
         self.stop = stop
@@ -207,7 +208,8 @@ public struct LineWorker: Sendable {
                     uid: uid, chip: outcome.chip?.id ?? outcome.family ?? "unknown",
                     bytesSHA256: Digest.sha256(message),
                     byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
-                    writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint)
+                    writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint,
+                    family: outcome.chip?.family ?? outcome.family ?? "type2")
                 let record = AttemptRecord(
                     uid: uid, row: claim.row, reader: readerName, outcome: .done,
                     failureDetail: outcome.identityAnomalies.map { "identity check (record): " + $0 },
@@ -244,7 +246,11 @@ public struct LineWorker: Sendable {
                 durations = AttemptRecord.PhaseDurations()
                 continue
             }
-            if failure.failureClass == .wrongChip { usable.wrongChip(outcome.chip) } else { usable.usable() }
+            if [.wrongChip, .lockUnsupported].contains(failure.failureClass) {
+                usable.wrongChip(outcome.chip)
+            } else {
+                usable.usable()
+            }
             try await resolve(claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed)
             if failure.failureClass != .tagLost {
                 await signal(.fail)

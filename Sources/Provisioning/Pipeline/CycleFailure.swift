@@ -55,7 +55,7 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
             case .unknownChip, .wrongChip: failureClass = .wrongChip
             case .tamperedCC, .identityMismatch: failureClass = .identityMismatch
             case .protectFailed, .authenticationFailed: failureClass = .protectFailed
-            case .lockUnsupported: failureClass = .lockFailed
+            case .lockUnsupported: failureClass = .lockUnsupported
             default: failureClass = .transport
             }
             return
