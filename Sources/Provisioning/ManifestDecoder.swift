@@ -108,6 +108,8 @@ struct ManifestDecoder {
             ?? defaultFolder.appendingPathComponent("ledger.sqlite")
         let reports =
             try root["reports"].map { node throws(JobInputError) in try path(node, "reports") } ?? defaultFolder
+        // Before the security sections, so a Type 4 job hears that `protect` is not for it at all.
+        let type4 = try decodeType4(root, tag: tag)
         let security = try decodeSecurity(root)
         var manifest = Manifest(
             job: job, manifestURL: manifestURL.standardizedFileURL, templateURL: template, records: records, tag: tag,
@@ -115,7 +117,7 @@ struct ManifestDecoder {
             ledgerURL: ledger.standardizedFileURL, reportsURL: reports.standardizedFileURL,
             currentDirectory: currentDirectory)
         manifest.security = security
-        manifest.type4 = try decodeType4(root, tag: tag)
+        manifest.type4 = type4
         if let node = root["identityCheck"] {
             manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
         }
