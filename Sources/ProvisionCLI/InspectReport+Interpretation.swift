@@ -74,7 +74,10 @@ extension InspectReport {
         _ value: [UInt8]?, uid: [UInt8], keys: [OriginalityKey], rawCommands: Bool
     ) -> Signature {
         guard let value else {
-            let why = rawCommands ? "the tag did not return a signature" : "this reader path cannot send READ_SIG"
+            let why =
+                keys.isEmpty
+                ? "provision has no originality check for this chip"
+                : rawCommands ? "the tag did not return a signature" : "this reader path cannot send READ_SIG"
             return Signature(status: "unavailable", value: nil, detail: why)
         }
         let nxpKeys: [(String, [UInt8])] = keys.map { key in

@@ -16,7 +16,7 @@ enum ReaderFactory {
     static let specHelp = """
         Reader specs (--reader SPEC, repeatable where a command runs several readers):
           sim[:CHIP][?options]   the built-in simulated reader (default: sim:ntag215)
-              CHIP: ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21
+              CHIP: ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (Type 2), ntag424 | type4 (Type 4)
               count=N       tags presented one after another (default unlimited)
               uid=HEX       first UID, 14 hex digits; later tags count up (default from seed)
               seed=N        seed for UIDs and faults, so runs repeat (default 0)
@@ -33,6 +33,11 @@ enum ReaderFactory {
               config=next|immediate  locks=immediate|next  wrongpwd=nak|silence
               unknown=nak|silence    rfui=ignore|store   (chip behaviours still open in the datasheets)
               signer=HEX    secp128r1 private key (32 hex digits) tags sign READ_SIG with (default: test key)
+              Type 4 only: size=N mapping=2|3 mle=N mlc=N (sim:type4: NDEF file bytes, T4T mapping,
+                            frame limits the CC announces; default 2048, 2, 246, 246), fwi=N (ATS
+                            frame waiting integer), wtx=on (the tag asks for waiting-time extensions);
+                            prog= is then per write frame; faults tear noanswer readonly unformatted
+                            wrongchip (an NTAG21x arrives) multi
               e.g. sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02
           nfc[:CONNSTRING][?slack=MS][&baud=SPEED]  a libnfc device, e.g. nfc:pn532_uart:/dev/ttyUSB0;
                                  slack= adds host-link time to every tag timeout (default 50 ms);

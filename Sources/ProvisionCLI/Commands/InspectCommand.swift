@@ -19,6 +19,12 @@ struct InspectCommand: Command {
         NDEF records one per line (as 'provision ndef decode' prints them, URIs whole). The tag is
         released at the end.
 
+        Type 4 tags (ISO-DEP: NTAG 424 DNA, any T4T) show the chip from the native GetVersion
+        (none on a generic tag), the CC (mapping, MLe, MLc, the NDEF file's size and read/write
+        access, proprietary files) and NLEN, the ATS decoded (frame size, bit rates, FWI and FWT,
+        SFGI, CID/NAD, historical bytes) and GetVersion's fields. In --json the CC section is
+        under 'locks' and the ATS and GetVersion under 'protection' (the family's two sections).
+
         With --manifest of a job that has a 'protect' section, the job's key is loaded (as 'run'
         loads it) and an NTAG21x is authenticated before anything is read: PWD_AUTH with the password
         derived from the key and the UID, and the PACK must match. Pages behind AUTH0 of a
@@ -119,9 +125,11 @@ struct InspectCommand: Command {
             lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
         }
         add("Reader", "\(report.reader) (raw commands: \(report.rawCommands ? "yes" : "no"))")
+        // Only Type 2 tags repeat their UID in memory (pages 0–2) for a cross-check.
         let anomalies =
-            report.uidAnomalies.isEmpty ? "pages 0–2 consistent" : report.uidAnomalies.joined(separator: "; ")
-        add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak)); \(anomalies)")
+            !report.uidAnomalies.isEmpty
+            ? "; " + report.uidAnomalies.joined(separator: "; ") : report.family == "type2" ? "; pages 0–2 consistent" : ""
+        add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak))\(anomalies)")
         var chip = report.chip.name
         if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }
         if let vendor = report.chip.vendor { chip += ", vendor \(vendor)\(vendor == "04" ? " (NXP)" : "")" }

@@ -61,7 +61,9 @@ struct ValidateCommand: Command {
         var lines = [
             "job \(summary.job): \(summary.rows) rows valid for \(summary.tag.displayName)",
             "  message size: min \(summary.messageBytesMin), mean \(mean), max \(summary.messageBytesMax) bytes"
-                + " (TLV area up to \(summary.tlvBytesMax) bytes)",
+                + (summary.tag.isType4
+                    ? " (NDEF file up to \(summary.messageBytesMax + 2) bytes with NLEN)"
+                    : " (TLV area up to \(summary.tlvBytesMax) bytes)"),
             "  capacity: \(summary.capacity) bytes, headroom \(summary.headroom) bytes at the largest message",
         ]
         if summary.hasLateBoundValues { lines.append("  uid and timestamp sized at their maximum") }
@@ -110,7 +112,8 @@ struct ValidateReport: Encodable {
         messageBytes = Sizes(
             min: summary.messageBytesMin, mean: (summary.messageBytesMean * 10).rounded() / 10,
             max: summary.messageBytesMax)
-        tlvBytesMax = summary.tlvBytesMax
+        // The Type 2 TLV area; a Type 4 NDEF file holds NLEN and the message instead.
+        tlvBytesMax = summary.tag.isType4 ? nil : summary.tlvBytesMax
         headroom = summary.headroom
         problems = summary.problems.map(Self.problem)
         problemCount = summary.problemCount
