@@ -33,7 +33,7 @@ struct TearCase: Sendable, CustomStringConvertible {
 }
 
 /// What the tag's NDEF area holds, by comparison with the old and new messages.
-enum TagContent: String, Sendable {
+enum TagContent: String, Sendable, Hashable {
     case old, empty, new, other, unreadable
 }
 
