@@ -14,9 +14,11 @@ Writes reports/reliability.md and reports/reliability.json from this very run. S
 A run of some sections (--only) keeps the other sections of the existing reports/reliability.json,
 each section saying which command and run produced it.
 
-Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,corpus,env,swift,readers]
+  crash4    the crash test on Type 4 tags (a generic T4T, locked through its CC write byte)
+
+Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,corpus,env,swift,readers]
                               [--positions 1-16] [--paths pn532,vpcd]
-       scripts/reliability.py crash --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
+       scripts/reliability.py crash [--family type4] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
 import argparse, hashlib, json, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 
@@ -26,14 +28,24 @@ TEMPLATE = ('{"records": [{"type": "uri", "uri": "https://example.com/p/{{sku}}/
             '             {"type": "text", "text": "{{name}}", "lang": "en"}]}\n')
 
 
-def make_job(folder, rows, lock=True):
+# The families the crash test runs: the manifest's tag and extra keys, the simulated chip, and the image layout
+# (Type 2: the TLV area from byte 16; Type 4 generic, mapping 2.0: a 15-byte CC whose byte 14 is the NDEF file's
+# write access, FFh once locked, then the NDEF file with its 2-byte NLEN).
+FAMILIES = {
+    "type2": {"tag": "ntag215", "extra": {}, "sim": "ntag215"},
+    "type4": {"tag": "type4", "extra": {"type4": {"minimumFileSize": 512, "honoursCCWriteByte": True}},
+              "sim": "type4?size=512"},
+}
+
+
+def make_job(folder, rows, lock=True, family="type2"):
     with open(os.path.join(folder, "rows.csv"), "w") as handle:
         handle.write("sku,name\n" + "".join(f"SKU-{i},Item {i}\n" for i in range(1, rows + 1)))
     with open(os.path.join(folder, "template.json"), "w") as handle:
         handle.write(TEMPLATE)
-    manifest = {"job": "t", "template": "template.json", "records": "rows.csv", "tag": "ntag215",
+    manifest = {"job": "t", "template": "template.json", "records": "rows.csv", "tag": FAMILIES[family]["tag"],
                 "lock": "permanent" if lock else "none", "retries": 2, "onFailure": "reuse",
-                "serial": {"start": 1, "width": 5, "prefix": "S"}}
+                "serial": {"start": 1, "width": 5, "prefix": "S"}, **FAMILIES[family]["extra"]}
     with open(os.path.join(folder, "job.json"), "w") as handle:
         json.dump(manifest, handle)
 
@@ -100,6 +112,10 @@ def image_state(store, uid):
     if not os.path.exists(path):
         return None, False, False
     image = open(path, "rb").read()
+    if len(image) == 15 + 512:  # FAMILIES["type4"]: NLEN 0 is no message, as an empty TLV is
+        length = int.from_bytes(image[15:17], "big")
+        message = bytes(image[17:17 + length]) if 0 < length <= 510 else None
+        return message, image[14] == 0xFF, image[14] == 0xFF
     message = tlv_message(image)
     fully_locked = image[10:12] == b"\xff\xff" and image[15] == 0x0F
     partly_locked = image[10:12] != b"\x00\x00" or image[15] == 0x0F
@@ -191,11 +207,12 @@ def classify(folder, claims, final_digests):
     return "write"
 
 
-def crash_test(kills, rows, seed, keep=None):
+def crash_test(kills, rows, seed, keep=None, family="type2"):
     rng = random.Random(seed)
     folder = tempfile.mkdtemp(prefix="reliability-crash-")
-    make_job(folder, rows)
-    spec = f"sim:ntag215?uid=04000000000001&store={folder}/tags&timing=datasheet"
+    make_job(folder, rows, family=family)
+    chip = FAMILIES[family]["sim"]
+    spec = f"sim:{chip}{'&' if '?' in chip else '?'}uid=04000000000001&store={folder}/tags&timing=datasheet"
     command = [PROVISION, "run", "job.json", "--reader", spec, "--quiet"]
     snapshots, violations, done_runs, started = [], [], 0, time.time()
     for index in range(kills):
@@ -236,7 +253,7 @@ def crash_test(kills, rows, seed, keep=None):
             claims_left += 1
             if uid is not None and final_uids.get(row) != uid:
                 violations.append(f"claim of row {row} by {uid} finished by {final_uids.get(row)}")
-    result = {"rows": rows, "kills": len(snapshots), "killedRunsThatFinishedFirst": done_runs,
+    result = {"family": family, "rows": rows, "kills": len(snapshots), "killedRunsThatFinishedFirst": done_runs,
               "phasesHit": phases, "claimsLeftByKills": claims_left, "rowsWithMoreThanOneAttempt": resumed,
               "finalExit": final_run.returncode, "violations": violations, "seconds": round(time.time() - started, 1),
               "command": " ".join(command).replace(folder, "$DIR")}
@@ -322,12 +339,13 @@ def main():
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--json")
-    parser.add_argument("--only", default="crash,corpus,env,swift,readers")
+    parser.add_argument("--only", default="crash,crash4,corpus,env,swift,readers")
     parser.add_argument("--positions", default="1-16", help="exchange positions for the readers section: A-B or a list")
     parser.add_argument("--paths", default="pn532,vpcd")
+    parser.add_argument("--family", default="type2", choices=sorted(FAMILIES), help="crash section: the tag family")
     args = parser.parse_args()
     if args.section == "crash":
-        result = crash_test(args.kills, args.rows, args.seed)
+        result = crash_test(args.kills, args.rows, args.seed, family=args.family)
         text = json.dumps(result, indent=2)
         open(args.json, "w").write(text) if args.json else print(text)
         return 0 if not result["violations"] else 1
@@ -338,7 +356,7 @@ def main():
     run = {"command": command, "startedAt": now()}
     existing = os.path.join(ROOT, "reports", "reliability.json")
     report = json.load(open(existing)) if os.path.exists(existing) and set(sections) != {
-        "crash", "corpus", "env", "swift", "readers"} else {}
+        "crash", "crash4", "corpus", "env", "swift", "readers"} else {}
     runs = report.setdefault("sectionRuns", {})
     for old in ("crash", "corpus", "environment", "swift"):  # reports of version 1 name their run at the top
         if old in report and old not in runs:
@@ -349,6 +367,8 @@ def main():
         runs[name] = dict(run, finishedAt=now())
     if "crash" in sections:
         section("crash", crash_test(args.kills, args.rows, args.seed))
+    if "crash4" in sections:
+        section("crash4", crash_test(args.kills, args.rows, args.seed, family="type4"))
     if "corpus" in sections:
         section("corpus", corpus_test())
     if "env" in sections:

@@ -59,9 +59,11 @@ def render(report):
              f"Last run {report['startedAt']} – {report['finishedAt']}: `{report['command']}`"
              " (`make reliability` runs every section; the seed fixes the kill moments, not the machine's"
              " timing). Sections not in that run keep the figures of the run named under their heading.", ""]
-    crash = report.get("crash")
-    if crash:
-        lines += ["## 1. Crash test (SIGKILL)", ""] + provenance(report, "crash") + [
+    for key, title in (("crash", "## 1. Crash test (SIGKILL)"), ("crash4", "## 1b. Crash test on Type 4 tags (SIGKILL)")):
+        crash = report.get(key)
+        if not crash:
+            continue
+        lines += [title, ""] + provenance(report, key) + [
                   f"- {crash['rows']}-row job, `{crash['command']}`",
                   f"- kills: **{crash['kills']}**; claims left behind by kills: {crash['claimsLeftByKills']}; "
                   f"final run exit {crash['finalExit']}; {crash['seconds']} s",

@@ -3,12 +3,14 @@ import TestSupport
 import Testing
 
 /// The short form of the crash test of `make reliability`: `scripts/reliability.py crash` SIGKILLs a
-/// 40-row job on the simulator (`store=DIR`, `timing=datasheet`) 5 times, reruns it to completion, and
+/// 40-row job of each tag family on the simulator (`store=DIR`, `timing=datasheet`) 5 times, reruns it to completion, and
 /// checks the invariants after every kill and at the end (no row lost or done twice, every tag image
 /// holding the message its ledger row says, every claim left by a kill finished by its own UID).
 @Suite(.serialized) struct CrashTests {
-    @Test func fiveRandomKillsLoseNothingAndEveryImageMatchesItsLedgerRow() throws {
-        let folder = try Fixtures.temporaryDirectory("crash-short")
+    /// Type 2 (NTAG215) and Type 4 (a generic T4T locked through its CC write byte).
+    @Test(arguments: ["type2", "type4"])
+    func fiveRandomKillsLoseNothingAndEveryImageMatchesItsLedgerRow(family: String) throws {
+        let folder = try Fixtures.temporaryDirectory("crash-short-\(family)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("crash.json")
         // 40 rows take about 5 s of datasheet time, more than five kills at 0.05–0.8 s can reach: every
@@ -21,7 +23,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", Fixtures.repositoryRoot.appendingPathComponent("scripts/reliability.py").path, "crash",
-            "--kills", "5", "--rows", "40", "--seed", "\(seed)", "--json", out.path,
+            "--kills", "5", "--rows", "40", "--seed", "\(seed)", "--family", family, "--json", out.path,
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["PROVISION"] = ProvisionProcess.executableURL.path
