@@ -100,7 +100,8 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
     /// The largest NDEF message the file holds: its size less the length field.
     public var capacity: Int { max(0, ndefFileSize - lengthFieldSize) }
 
-    /// Parses a CC file's bytes (at least CCLEN of them).
+    /// Parses a CC file's bytes: the whole file (CCLEN bytes), or its first 15 (17 with an ENDEF TLV), which
+    /// hold everything the NDEF procedures need; proprietary file TLVs are parsed from the bytes given.
     ///
     /// - Throws: `TagError.unsupportedCC` for a major version above 3 or an MLe/MLc out of range,
     ///   `TagError.notNDEF` for a CC without an NDEF (or ENDEF) file control TLV or too short for its fields.
@@ -120,9 +121,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
             throw TagError(.unsupportedCC, "MLe \(maxResponseData) is below the 15 bytes every T4T supports")
         }
         guard maxCommandData >= 1 else { throw TagError(.unsupportedCC, "MLc 0: the tag takes no command data") }
-        guard length >= 15, length <= bytes.count else {
-            throw TagError(.notNDEF, "CCLEN \(length) does not fit the \(bytes.count) CC bytes read")
-        }
+        guard length >= 15 else { throw TagError(.notNDEF, "CCLEN \(length) is below the 15 bytes of a T4T CC") }
         let tlv = bytes[7...]
         switch tlv.first {
         case 0x04 where tlv.count >= 8 && tlv[8] == 0x06:
@@ -131,7 +130,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
             (readAccess, writeAccess, writeAccessOffset, extendedLength) = (
                 Access(bytes[13]), Access(bytes[14]), 14, false
             )
-        case 0x06 where length >= 17 && tlv[8] == 0x08:
+        case 0x06 where length >= 17 && bytes.count >= 17 && tlv[8] == 0x08:
             ndefFile = UInt16(bytes[9]) << 8 | UInt16(bytes[10])
             ndefFileSize = bytes[11...14].reduce(0) { $0 << 8 | Int($1) }
             (readAccess, writeAccess, writeAccessOffset, extendedLength) = (
@@ -141,11 +140,12 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
             throw TagError(.notNDEF, "the CC holds no NDEF file control TLV (04 06 or 06 08 at offset 7)")
         }
         self.bytes = Array(bytes.prefix(length))
+        let known = self.bytes.count
         guard ndefFileSize > lengthFieldSize else {
             throw TagError(.notNDEF, "the NDEF file of \(ndefFileSize) bytes cannot hold its length field")
         }
         var offset = writeAccessOffset + 1
-        while offset + 8 <= length, self.bytes[offset] == 0x05, self.bytes[offset + 1] == 0x06 {
+        while offset + 8 <= known, self.bytes[offset] == 0x05, self.bytes[offset + 1] == 0x06 {
             let tlv = self.bytes[offset..<(offset + 8)].map { $0 }
             proprietaryFiles.append(
                 ProprietaryFile(

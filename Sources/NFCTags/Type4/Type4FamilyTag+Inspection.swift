@@ -25,6 +25,7 @@ extension Type4FamilyTag: Inspectable {
                 status: "notSent", detail: "a Type 4 tag has no password; NTAG 424 DNA keys come with personalisation")
         }
         result.protection = Type4ChipSection(ats: activation?.ats ?? [], version: version)
+        readsWholeCC = true
         try readNDEF(into: &result)
         if let container = tag.capabilityContainer {
             result.locks = Type4FileSection(container, nlen: result.messageLength)

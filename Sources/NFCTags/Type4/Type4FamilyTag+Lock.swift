@@ -38,7 +38,7 @@ extension Type4FamilyTag {
     ///   tag now reads read-only to phones but still takes writes) or refused with another word.
     public func writeLock() throws {
         try checkLockable()
-        var container = try tag.capabilityContainer ?? tag.readCapabilityContainer(fileSize: chipModel.ccFileSize)
+        var container = try tag.capabilityContainer ?? tag.readCapabilityContainer()
         if container.writeAccess != .denied {
             try tag.selectFile(Type4CapabilityContainer.fileIdentifier)
             do {
@@ -47,7 +47,7 @@ extension Type4FamilyTag {
                 throw TagError(
                     .lockFailed, "the CC file refused UPDATE BINARY of its write byte: \(error)", cause: error)
             }
-            container = try tag.readCapabilityContainer(fileSize: chipModel.ccFileSize)
+            container = try tag.readCapabilityContainer()
             guard container.writeAccess == .denied else {
                 throw TagError(.lockFailed, "the CC's NDEF write access reads back \(container.writeAccess), not FFh")
             }

@@ -26,6 +26,9 @@ public final class Type4FamilyTag: FamilyTag {
     public private(set) var statusReason: String?
     /// The capacity detection found (CC file size less NLEN, bounded by the chip's file and 15-bit offsets).
     public private(set) var capacity: Int?
+    /// Whether detection reads the whole CC, proprietary file TLVs included (`inspect`); the NDEF procedures
+    /// need only its first 15 (or 17) bytes.
+    public var readsWholeCC = false
     /// Whether GetVersion was left open (a fourth part wanted) and the first SELECT may still meet it.
     private var getVersionOpen = false
 
@@ -90,10 +93,10 @@ public final class Type4FamilyTag: FamilyTag {
     public func detectNDEF() throws -> (status: NDEFStatus, capacity: Int) {
         var detected: (status: NDEFStatus, capacity: Int)
         do {
-            detected = try tag.detectNDEF(ccFileSize: chipModel.ccFileSize)
+            detected = try tag.detectNDEF(wholeCC: readsWholeCC, ccFileSize: chipModel.ccFileSize)
         } catch let error as StatusWordError where getVersionOpen && Self.abortsOpen(error) {
             getVersionOpen = false  // the refused SELECT ended the open GetVersion: one more try only
-            detected = try tag.detectNDEF(ccFileSize: chipModel.ccFileSize)
+            detected = try tag.detectNDEF(wholeCC: readsWholeCC, ccFileSize: chipModel.ccFileSize)
         }
         guard detected.status != .notSupported, let cc = tag.capabilityContainer else {
             throw TagError(.notNDEF, "no NDEF Tag Application (D2760000850101 or …0100) or no CC file (E103)")
@@ -122,7 +125,7 @@ public final class Type4FamilyTag: FamilyTag {
 
     /// The message after NLEN in MLe pieces (READ BINARY `00 B0`); `[]` when NLEN is 0.
     public func readNDEF() throws -> [UInt8] {
-        let container = try tag.capabilityContainer ?? tag.readCapabilityContainer(fileSize: chipModel.ccFileSize)
+        let container = try tag.capabilityContainer ?? tag.readCapabilityContainer()
         guard try tag.messageLength(container) > 0 else { return [] }
         return try tag.readNDEF()
     }

@@ -30,20 +30,23 @@ extension Type4Tag {
         applicationSelected = true
     }
 
-    /// Selects and reads the CC file (`00 A4 00 0C 02 E103`, `00 B0 00 00 0F`, the rest of CCLEN if
-    /// longer) and parses it; the NDEF Tag Application is selected first when it is not.
+    /// Selects and reads the CC file (`00 A4 00 0C 02 E103`, then `00 B0 00 00 0F`) and parses it; the NDEF Tag
+    /// Application is selected first when it is not.
     ///
-    /// - Parameter fileSize: the CC file's size when the chip model knows it: one READ BINARY of that many
-    ///   bytes (at most 255) reads the whole CC, where the T4T default (15, then the rest) may take two.
+    /// The NDEF procedures need only the first 15 bytes (2 more for a mapping 3.0 ENDEF TLV, read when the
+    /// first 15 announce one): proprietary TLVs after them are not read. `whole` reads up to CCLEN (for
+    /// `inspect`), in one READ BINARY of `fileSize` bytes when the chip model knows the file's size.
+    ///
     /// - Throws: `TagError` `.notNDEF` / `.unsupportedCC` for a CC this reader cannot use.
     @discardableResult
-    public func readCapabilityContainer(fileSize: Int? = nil) throws -> Type4CapabilityContainer {
+    public func readCapabilityContainer(whole: Bool = false, fileSize: Int? = nil) throws -> Type4CapabilityContainer {
         try enterNDEFApplication()
         try selectFile(Type4CapabilityContainer.fileIdentifier)
-        var bytes = try readBinary(offset: 0, count: min(max(fileSize ?? 15, 15), 255))
+        var bytes = try readBinary(offset: 0, count: whole ? min(max(fileSize ?? 15, 15), 255) : 15)
         let length = bytes.count >= 2 ? Int(bytes[0]) << 8 | Int(bytes[1]) : 0
-        while bytes.count < min(length, 0x7FFF), bytes.count >= 15 {
-            let piece = try readBinary(offset: bytes.count, count: min(length - bytes.count, 255))
+        let needed = whole ? min(length, 0x7FFF) : bytes.count >= 8 && bytes[7] == 0x06 ? min(length, 17) : 15
+        while bytes.count < needed, bytes.count >= 15 {
+            let piece = try readBinary(offset: bytes.count, count: min(needed - bytes.count, 255))
             guard !piece.isEmpty else { break }
             bytes += piece
         }
@@ -59,13 +62,15 @@ extension Type4Tag {
     /// CC is absent. Capacity is the file size less the length field. Known bytes of the NDEF file are
     /// forgotten first: detection starts from what the tag holds now.
     ///
-    /// - Parameter ccFileSize: the CC file's size when the chip model knows it (`readCapabilityContainer`).
-    public func detectNDEF(ccFileSize: Int? = nil) throws -> (status: NDEFStatus, capacity: Int) {
+    /// - Parameters:
+    ///   - wholeCC: read the CC to CCLEN, proprietary TLVs included (`readCapabilityContainer`).
+    ///   - ccFileSize: the CC file's size when the chip model knows it.
+    public func detectNDEF(wholeCC: Bool = false, ccFileSize: Int? = nil) throws -> (status: NDEFStatus, capacity: Int) {
         let container: Type4CapabilityContainer
         knownFile = []
         do {
             try selectNDEFApplication()
-            container = try readCapabilityContainer(fileSize: ccFileSize)
+            container = try readCapabilityContainer(whole: wholeCC, fileSize: ccFileSize)
         } catch let error as StatusWordError where error.kind == .notFound {
             return (.notSupported, 0)
         }

@@ -15,7 +15,7 @@ import Testing
         -> (TagInspection, ScriptedTransceiver)
     {
         let script = ScriptedTransceiver(
-            V.getVersion424 + V.detection424(nlen: [0, 8])
+            V.getVersion424 + V.detection424(nlen: [0, 8], whole: true)
                 + [.exchange(V.hex("00 B0 00 02 08"), message + V.ok)] + extra)
         let tag = Type4FamilyTag(
             Type4Tag(transceiver: script), activation: DetectedTag(uid: V.uid424, sak: 0x20, ats: V.ats424))

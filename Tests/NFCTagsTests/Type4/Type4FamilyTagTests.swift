@@ -122,15 +122,41 @@ import Testing
         finished(script)
     }
 
-    @Test func theNTAG424CCIsReadInOneAPDUWithItsProprietaryFile() throws {
-        let script = ScriptedTransceiver(V.getVersion424 + V.detection424(nlen: [0, 0]))
+    @Test func theNTAG424CCIsReadInOneAPDUWithItsProprietaryFileWhenWhole() throws {
+        let script = ScriptedTransceiver(V.getVersion424 + V.detection424(nlen: [0, 0], whole: true))
         let tag = try V.identified(script)
+        tag.readsWholeCC = true
         #expect(try tag.detectNDEF() == (.readWrite, 254))
         let cc = try #require(tag.tag.capabilityContainer)
         #expect(cc.bytes == V.cc424 && cc.proprietaryFiles.count == 1)
         let file = try #require(cc.proprietaryFiles.first)
         #expect(file.file == 0xE105 && file.size == 128)
         #expect(file.readAccess == .proprietary(0x82) && file.writeAccess == .proprietary(0x83))
+        finished(script)
+    }
+
+    @Test func theNDEFProceduresReadOnlyTheCCsFirst15Bytes() throws {
+        let script = ScriptedTransceiver(V.getVersion424 + V.detection424(nlen: [0, 0]))
+        let tag = try V.identified(script)
+        #expect(try tag.detectNDEF() == (.readWrite, 254))
+        let cc = try #require(tag.tag.capabilityContainer)
+        #expect(cc.length == 0x17 && cc.bytes == Array(V.cc424.prefix(15)) && cc.proprietaryFiles.isEmpty)
+        finished(script)
+    }
+
+    @Test func aMapping3CCIsReadAs15BytesThenTheENDEFTLVsLastTwo() throws {
+        let cc = V.hex("00 11 30 00 0F 00 0D 06 08 E1 04 00 00 02 58 00 00")
+        let script = ScriptedTransceiver(
+            V.getVersionRefused + [
+                .exchange(V.selectApplication, V.ok), .exchange(V.selectCC, V.ok),
+                .exchange(V.hex("00 B0 00 00 0F"), Array(cc.prefix(15)) + V.ok),
+                .exchange(V.hex("00 B0 00 0F 02"), Array(cc.suffix(2)) + V.ok),
+                .exchange(V.selectNDEF, V.ok), .exchange(V.hex("00 B0 00 00 04"), V.hex("00 00 00 00") + V.ok),
+            ])
+        let tag = try V.identified(script)
+        #expect(try tag.detectNDEF() == (.readWrite, 596))
+        let container = try #require(tag.tag.capabilityContainer)
+        #expect(container.extendedLength && container.ndefFileSize == 600 && container.bytes == cc)
         finished(script)
     }
 

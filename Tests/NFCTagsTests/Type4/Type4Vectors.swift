@@ -38,10 +38,17 @@ enum Type4Vectors {
     static let selectCC = hex("00 A4 00 0C 02 E1 03")
     static let selectNDEF = hex("00 A4 00 0C 02 E1 04")
 
-    /// Detection on a 424 the family identified: one READ BINARY of the 32-byte CC file.
-    static func detection424(nlen: [UInt8], ccFile: [UInt8] = ccFile424) -> [ScriptedTransceiver.Step] {
+    /// Detection on a 424 the family identified: the CC's first 15 bytes (its proprietary file TLV is not
+    /// needed to write), then NLEN.
+    /// `whole` (inspect): one READ BINARY of the whole 32-byte CC file, proprietary TLV included.
+    static func detection424(
+        nlen: [UInt8], ccFile: [UInt8] = ccFile424, whole: Bool = false
+    ) -> [ScriptedTransceiver.Step] {
         [
-            .exchange(selectApplication, ok), .exchange(selectCC, ok), .exchange(hex("00 B0 00 00 20"), ccFile + ok),
+            .exchange(selectApplication, ok), .exchange(selectCC, ok),
+            whole
+                ? .exchange(hex("00 B0 00 00 20"), ccFile + ok)
+                : .exchange(hex("00 B0 00 00 0F"), Array(ccFile.prefix(15)) + ok),
             .exchange(selectNDEF, ok), .exchange(hex("00 B0 00 00 02"), nlen + ok),
         ]
     }
