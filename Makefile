@@ -54,7 +54,7 @@ run: build
 	rm -rf reports/batch
 	$(SWIFT) run -q provision run $(JOB)
 
-## bench: benchmarks B1–B5 (issue 9) → reports/bench.md and reports/bench.json (release build);
+## bench: benchmarks B1–B5 (issue 9) and B6a (Type 4) → reports/bench.md and reports/bench.json (release build);
 ## QUICK=1 runs reduced sizes (< 2 min). Not part of `make test`.
 bench: deps
 	python3 scripts/bench $(if $(QUICK),--quick)

@@ -1,4 +1,5 @@
-"""provision benchmarks (issue 9): B1 software ceiling, B2 radio floor, B3 peers, B4 manifests, B5 readers.
+"""provision benchmarks (issue 9): B1 software ceiling, B2 radio floor, B3 peers, B4 manifests, B5 readers;
+B6a the Type 4 (NTAG 424 DNA) radio floor.
 
 Usage: python3 scripts/bench [--quick] [--only B1,B2,...] [--skip-build]
 

@@ -15,17 +15,19 @@ from bench.b2 import bench_b2  # noqa: E402
 from bench.b3 import bench_b3  # noqa: E402
 from bench.b4 import bench_b4  # noqa: E402
 from bench.b5 import bench_b5  # noqa: E402
+from bench.b6a import bench_b6a  # noqa: E402
 from bench.common import ROOT, WORK, log, machine, rnd  # noqa: E402
 from bench.report import write_reports  # noqa: E402
 
-FULL = {"B1": 10_000, "B2": 200, "B3": 50, "B4": (100_000, 1_000_000), "B5": 400}
-QUICK = {"B1": 500, "B2": 40, "B3": 3, "B4": (10_000, 100_000), "B5": 80}
+FULL = {"B1": 10_000, "B2": 200, "B3": 50, "B4": (100_000, 1_000_000), "B5": 400, "B6a": 200}
+QUICK = {"B1": 500, "B2": 40, "B3": 3, "B4": (10_000, 100_000), "B5": 80, "B6a": 40}
+ALL = ",".join(FULL)
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="B1,B2,B3,B4,B5")
+    parser.add_argument("--only", default=ALL)
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--out", default=os.path.join(ROOT, "reports"))
     parser.add_argument("--render", metavar="BENCH_JSON", help="only rewrite bench.md from an existing bench.json")
@@ -46,13 +48,13 @@ def main():
             subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
     os.makedirs(WORK, exist_ok=True)
     command = "make bench" + (" QUICK=1" if args.quick else "")
-    if args.only != "B1,B2,B3,B4,B5":
+    if args.only != ALL:
         command = "python3 scripts/bench " + " ".join(sys.argv[1:])
     data = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "command": command, "quick": args.quick, "sizes": {k: v for k, v in sizes.items()}, "machine": machine()}
     notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
     notes = json.load(open(notes_path)) if os.path.exists(notes_path) else {}
-    steps = {"B1": bench_b1, "B2": bench_b2, "B3": bench_b3, "B4": bench_b4, "B5": bench_b5}
+    steps = {"B1": bench_b1, "B2": bench_b2, "B3": bench_b3, "B4": bench_b4, "B5": bench_b5, "B6a": bench_b6a}
     previous_path = os.path.join(args.out, "bench.json")
     if only != set(steps) and os.path.exists(previous_path):
         # --only: the other sections stay as the earlier run wrote them, each with its own run line.
