@@ -25,7 +25,7 @@ enum ReaderFactory {
               faults=LIST   per-tag probabilities kind:p, comma-separated, kinds:
                             tear nak5 noanswer readonly unformatted wrongchip multi clone
               plan=LIST     scheduled misbehaviour, entry i for the i-th tag: KIND@N or '-';
-                            KIND garbage:N short:N long:N nak:C silence, at its N-th command
+                            KIND garbage:N short:N long:N nak:C sw:XXXX (Type 4) silence, at its N-th command
               identity=LIST clone tags, entry i for the i-th tag: '-' (genuine), uid (pages 0–1
                             hold another UID than anticollision), bcc0, bcc1 (wrong BCC), int (INT 00)
               store=DIR     keep each tag's image as DIR/<UID>.bin across runs

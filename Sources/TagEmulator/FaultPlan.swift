@@ -116,7 +116,8 @@ public final class FaultSchedule<Kind: Sendable & Hashable> {
 
 /// The KIND words of a tag's own misbehaviour (`plan=` of a `sim:` spec).
 public enum TagAnswerFault {
-    /// `garbage:N`, `short:N`, `long:N`, `nak:C` (C hex, 0–F) and `silence`.
+    /// `garbage:N`, `short:N`, `long:N`, `nak:C` (C hex, 0–F), `sw:XXXX` (Type 4: the APDU is carried out and
+    /// answered with only that status word) and `silence`.
     public static func parse(_ word: String) -> TagPlanKind? {
         let parts = word.split(separator: ":", maxSplits: 1).map(String.init)
         if parts == ["silence"] { return .silence }
@@ -126,6 +127,7 @@ public enum TagAnswerFault {
         case "short": return Int(parts[1]).flatMap { (1...64).contains($0) ? .answer(.short($0)) : nil }
         case "long": return Int(parts[1]).flatMap { (1...64).contains($0) ? .answer(.long($0)) : nil }
         case "nak": return UInt8(parts[1], radix: 16).flatMap { $0 <= 0x0F ? .answer(.nak($0)) : nil }
+        case "sw": return parts[1].count == 4 ? UInt16(parts[1], radix: 16).map { .answer(.status($0)) } : nil
         default: return nil
         }
     }

@@ -25,7 +25,8 @@ import NFCTags
 ///                 multi       a second tag is in the field when it arrives (the first poll sees two)
 ///                 clone       the tag is a clone whose pages 0–1 hold another UID (identity uid)
 /// plan=LIST     deterministic misbehaviour, entry i for the i-th tag: KIND@N or '-' (FaultPlan),
-///               KIND garbage:N | short:N | long:N | nak:C (hex code) | silence, at the tag's N-th
+///               KIND garbage:N | short:N | long:N | nak:C (hex code) | sw:XXXX (Type 4 status word) | silence,
+///               at the tag's N-th
 ///               command exchange; e.g. plan=garbage:4@3,-,nak:1@5
 /// identity=LIST clone tags with inconsistent identity bytes, entry i for the i-th tag: '-' (genuine)
 ///               or uid (pages 0–1 hold another UID than anticollision), bcc0 | bcc1 (a wrong BCC),
@@ -175,7 +176,7 @@ public struct SimulationOptions: Sendable, Hashable {
                 do {
                     plan = try FaultPlan(parsing: value, kind: TagAnswerFault.parse)
                 } catch {
-                    throw bad("plan: \(error.message); kinds are garbage:N, short:N, long:N, nak:C, silence")
+                    throw bad("plan: \(error.message); kinds are garbage:N, short:N, long:N, nak:C, sw:XXXX, silence")
                 }
             case "identity":
                 do {

@@ -108,6 +108,25 @@ import Testing
         #expect(audit.status == 0, "\(audit.stdout)\(audit.stderr)")
     }
 
+    @Test func plannedMisbehaviourEndsInItsClassesAndTheRowsFinishOnTheNextTries() throws {
+        let folder = try JobFolder(rows: 4, tag: "ntag424", lock: false)
+        // Tag 1 denies the NDEF application, tag 2 answers garbage to its body UPDATE, tag 3 goes silent,
+        // tag 4 reports a memory failure (6581) on its NLEN UPDATE.
+        let plan = "plan=sw:6A82@4,garbage:4@9,silence@7,sw:6581@10"
+        let spec = folder.sim("ntag424", uid: "04A10000000001", options: plan)
+        let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'done'") == [["4"]])
+        let failed = try folder.query("SELECT uid, failure_class FROM attempts WHERE outcome = 'failed' ORDER BY id")
+        #expect(
+            failed == [
+                ["04A10000000001", "notNDEF"], ["04A10000000002", "transport"], ["04A10000000003", "timeout"],
+                ["04A10000000004", "transport"],
+            ], "\(failed)")
+        #expect(try folder.query("SELECT count(*) FROM records WHERE uid = '04A10000000001'") == [["0"]])
+        #expect(try Self.storedMessage(folder, uid: "04A10000000001", ccSize: 32).isEmpty)
+    }
+
     @Test func preflightSizesRowsAgainstTheNTAG424File() throws {
         let folder = try JobFolder(rows: 2, tag: "ntag424", lock: false)
         let csv = "sku,name\nA,a\n\(String(repeating: "B", count: 250)),b\n"

@@ -4,8 +4,9 @@ import TagEmulator
 import Testing
 
 @Test func planParsesEntriesAndDashesPerTag() throws {
-    let plan = try FaultPlan(parsing: "garbage:4@3,-,nak:5@7,silence@1", kind: TagAnswerFault.parse)
-    #expect(plan.entries.count == 4)
+    let plan = try FaultPlan(parsing: "garbage:4@3,-,nak:5@7,silence@1,sw:6A82@4", kind: TagAnswerFault.parse)
+    #expect(plan.entries.count == 5)
+    #expect(plan.entry(forTagAt: 4) == .init(.answer(.status(0x6A82)), at: 4))
     #expect(plan.entry(forTagAt: 0) == .init(.answer(.garbage(4)), at: 3))
     #expect(plan.entry(forTagAt: 1) == nil)
     #expect(plan.entry(forTagAt: 2) == .init(.answer(.nak(5)), at: 7))
@@ -13,7 +14,9 @@ import Testing
     #expect(plan.entry(forTagAt: 9) == nil, "tags past the list behave")
 }
 
-@Test(arguments: ["garbage:4", "nak:5@0", "nak:10@2", "frob@2", "garbage:0@1", "@3", "short:2@x"])
+@Test(arguments: [
+    "garbage:4", "nak:5@0", "nak:10@2", "frob@2", "garbage:0@1", "@3", "short:2@x", "sw:6A8@2", "sw:XYZW@1",
+])
 func malformedPlanEntryIsRefusedByName(entry: String) {
     #expect(throws: FaultPlanError.self) { try FaultPlan(parsing: "-,\(entry)", kind: TagAnswerFault.parse) }
 }
