@@ -20,11 +20,18 @@ public struct RunReport: Sendable, Hashable, Codable {
         public var time: Date
         /// The reader that wrote it.
         public var reader: String
+        /// The chip's id (`ntag215`, `ntag424`; the family's name for a generic tag).
+        public var chip: String
+        /// The tag family (`type2`, `type4`).
+        public var family: String
 
         /// Creates a line.
         public init(
-            uid: String, row: Int, serial: String, messageSHA256: String, locked: Bool, time: Date, reader: String
+            uid: String, row: Int, serial: String, messageSHA256: String, locked: Bool, time: Date, reader: String,
+            chip: String = "", family: String = "type2"
         ) {
+            self.chip = chip
+            self.family = family
             self.uid = uid
             self.row = row
             self.serial = serial

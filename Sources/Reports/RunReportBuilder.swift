@@ -27,7 +27,8 @@ public enum RunReportBuilder {
             RunReport.TagLine(
                 uid: Hex.compact(entry.tag.uid), row: entry.row, serial: serial(entry.row),
                 messageSHA256: Hex.compact(entry.tag.bytesSHA256).lowercased(), locked: entry.tag.locked,
-                time: entry.recordedAt, reader: readerByUID[Hex.compact(entry.tag.uid)] ?? "")
+                time: entry.recordedAt, reader: readerByUID[Hex.compact(entry.tag.uid)] ?? "", chip: entry.tag.chip,
+                family: entry.tag.family)
         }
         let attemptLines = attempts.map(line)
         let reissues = try await ledger.reissues(job: job).map {

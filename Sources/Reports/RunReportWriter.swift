@@ -21,13 +21,14 @@ public enum RunReportWriter {
         try atomicWrite(RunReportHTML.render(report), to: folder.appendingPathComponent("report.html"))
     }
 
-    /// `tags.csv`: UID, row, serial, message sha256, locked, time, reader.
+    /// `tags.csv`: UID, row, serial, message sha256, locked, time, reader, chip, family.
     public static func tagsCSV(_ report: RunReport) -> String {
-        var text = CSVField.line(["uid", "row", "serial", "message_sha256", "locked", "time", "reader"])
+        var text = CSVField.line(
+            ["uid", "row", "serial", "message_sha256", "locked", "time", "reader", "chip", "family"])
         for tag in report.tags {
             text += CSVField.line([
                 tag.uid, String(tag.row), tag.serial, tag.messageSHA256, tag.locked ? "true" : "false",
-                timestamp(tag.time), tag.reader,
+                timestamp(tag.time), tag.reader, tag.chip, tag.family,
             ])
         }
         return text

@@ -25,7 +25,8 @@ import Testing
                                     attempts, created_at, claimed_at, finished_at)
                     SELECT job, row, fields_json, message_sha256, message_length, state, uid, claimed_by, attempts,
                            created_at, claimed_at, finished_at FROM current.records;
-                INSERT INTO tags SELECT * FROM current.tags;
+                INSERT INTO tags SELECT uid, chip, job, row, bytes_sha256, byte_count, locked, signature_status,
+                    written_at, recorded_at, key_id, key_fingerprint FROM current.tags;
                 INSERT INTO attempts SELECT * FROM current.attempts;
                 INSERT INTO events SELECT * FROM current.events;
                 DETACH current;

@@ -30,6 +30,8 @@ import Testing
             let uri = message.records.first?.wellKnownTypeURIPayload()?.absoluteString ?? ""
             #expect(uri.hasPrefix("https://example.com/p/SKU-\(row[0])/") && uri.hasSuffix("?u=\(row[1])"), "\(uri)")
         }
+        let csv = try String(contentsOf: folder.reports.appendingPathComponent("tags.csv"), encoding: .utf8)
+        #expect(csv.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",ntag424,type4") }, "\(csv)")
         let exchanges = try folder.query("SELECT DISTINCT exchanges FROM attempts")
         // SELECT app, SELECT CC, READ CC, SELECT NDEF, READ NLEN, GetVersion ×3 … the count is per tag and fixed.
         #expect(exchanges.count == 1, "\(exchanges)")

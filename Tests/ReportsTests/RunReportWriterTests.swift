@@ -52,7 +52,7 @@ private func sampleReport() -> RunReport {
 @Test func csvFilesQuoteAndDefuseFormulas() {
     let report = sampleReport()
     let tags = RunReportWriter.tagsCSV(report).split(separator: "\n")
-    #expect(tags.first == "uid,row,serial,message_sha256,locked,time,reader")
+    #expect(tags.first == "uid,row,serial,message_sha256,locked,time,reader,chip,family")
     #expect(tags[1].hasPrefix("04000000000001,1,'=SUM(A1),ab,true,"))
     let failures = RunReportWriter.failuresCSV(report)
     #expect(failures.contains("04000000000002,2,tagLost,\"page 7, \"\"x\"\"\",write,"))
