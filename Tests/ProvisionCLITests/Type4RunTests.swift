@@ -129,6 +129,26 @@ import Testing
         #expect(try Self.storedMessage(folder, uid: "04A10000000001", ccSize: 32).isEmpty)
     }
 
+    @Test func writeThenInspectOneNTAG424() throws {
+        let folder = try JobFolder(rows: 1, tag: "ntag424", lock: false)
+        let spec = folder.sim("ntag424", uid: "04B10000000001", options: "count=1")
+        let write = try ProvisionProcess.run(
+            ["write", "--reader", spec, "--uri", "https://example.com/one"], directory: folder.url)
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(write.stdout.contains("Offsets   written 0002h 0000h (UPDATE BINARY of the NDEF file)"), "\(write.stdout)")
+        let message = NDEFMessage(records: [NDEFPayload.uri("https://example.com/one")]).bytes
+        #expect(try Self.storedMessage(folder, uid: "04B10000000001", ccSize: 32) == message)
+        let inspect = try ProvisionProcess.run(["inspect", "--reader", spec, "--json"], directory: folder.url)
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        #expect(object["family"] as? String == "type4" && object["sak"] as? String == "20")
+        #expect((object["protection"] as? [String: Any])?["ats"] as? String == "06 77 77 71 02 80")
+        let ndef = try #require(object["ndef"] as? [String: Any])
+        #expect(ndef["messageHex"] as? String == Hex.string(message) && ndef["capacity"] as? Int == 254)
+        let cc = try #require(object["locks"] as? [String: Any])
+        #expect((cc["ndefFile"] as? [String: Any])?["size"] as? Int == 256 && cc["version"] as? String == "2.0")
+    }
+
     @Test func preflightSizesRowsAgainstTheNTAG424File() throws {
         let folder = try JobFolder(rows: 2, tag: "ntag424", lock: false)
         let csv = "sku,name\nA,a\n\(String(repeating: "B", count: 250)),b\n"

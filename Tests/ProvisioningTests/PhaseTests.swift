@@ -7,7 +7,7 @@ import Testing
         FailureClass.allCases.map(\.rawValue) == [
             "tagLost", "timeout", "nak", "notNDEF", "readOnly", "capacity", "wrongChip", "verifyMismatch",
             "lockFailed", "duplicateUID", "transport", "signatureInvalid", "protectFailed",
-            "identityMismatch",
+            "identityMismatch", "lockUnsupported",
         ])
     #expect(Phase.allCases.map(\.rawValue) == ["detect", "identify", "write", "verify", "lock", "ledger", "removal"])
 }

@@ -281,11 +281,14 @@ struct WriteCommand: Command {
         } else {
             out.line("Outcome   written and verified" + (lock ? ", locked permanently (read-only confirmed)" : ""))
         }
-        let pages = outcome.writtenPages.map(InspectCommand.pageName).joined(separator: " ")
-        out.line(
-            "Pages     written \(pages.isEmpty ? "none" : pages)"
-                + (outcome.skippedPages.isEmpty
-                    ? "" : "; unchanged \(outcome.skippedPages.map(InspectCommand.pageName).joined(separator: " "))"))
+        // Type 2 writes pages; Type 4 UPDATE BINARY pieces at NDEF file offsets.
+        let type4 = outcome.chip?.family == Type4Family.name
+        func name(_ unit: Int) -> String { type4 ? String(format: "%04Xh", unit) : InspectCommand.pageName(unit) }
+        let pages = outcome.writtenPages.map(name).joined(separator: " ")
+        let unchanged = outcome.skippedPages.map(name).joined(separator: " ")
+        let label = type4 ? "Offsets   written " : "Pages     written "
+        let suffix = type4 && !pages.isEmpty ? " (UPDATE BINARY of the NDEF file)" : ""
+        out.line(label + (pages.isEmpty ? "none" : pages) + (unchanged.isEmpty ? "" : "; unchanged \(unchanged)") + suffix)
         for write in outcome.lockWrites { out.line("Lock      \(write.line)") }
         out.line("Phases")
         let phases = outcome.phases
