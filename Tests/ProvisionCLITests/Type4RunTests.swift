@@ -36,7 +36,8 @@ import Testing
         // SELECT app, SELECT CC, READ CC, SELECT NDEF, READ NLEN, GetVersion ×3 … the count is per tag and fixed.
         #expect(exchanges.count == 1, "\(exchanges)")
         let audit = try ProvisionProcess.run(
-            ["audit", "job.json", "--reader", "sim:ntag424?store=\(folder.store.path)", "--json"], directory: folder.url)
+            ["audit", "job.json", "--reader", "sim:ntag424?store=\(folder.store.path)", "--json"], directory: folder.url
+        )
         #expect(audit.status == 0, "\(audit.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])
         #expect(object["passed"] as? Bool == true && object["tags"] as? Int == 4)
@@ -54,14 +55,17 @@ import Testing
         for row in rows {
             let image = try Self.image(folder, uid: row[0])
             #expect(image[16] == 0xFF, "the CC's NDEF write byte (mapping 3.0: byte 16) is FFh")
-            let message = try NDEFMessage(bytes: try Self.storedMessage(folder, uid: row[0], ccSize: 17, lengthField: 4))
+            let message = try NDEFMessage(
+                bytes: try Self.storedMessage(folder, uid: row[0], ccSize: 17, lengthField: 4))
             #expect(message.records.count == 2)
         }
         // The chip now refuses writes: `write` finds it read-only and changes nothing.
         let before = try Self.image(folder, uid: "04B00000000001")
         let write = try ProvisionProcess.run(
-            ["write", "--reader", folder.sim("type4", uid: "04B00000000001", options: "count=1&" + chip),
-             "--uri", "https://example.com/x"],
+            [
+                "write", "--reader", folder.sim("type4", uid: "04B00000000001", options: "count=1&" + chip),
+                "--uri", "https://example.com/x",
+            ],
             directory: folder.url)
         #expect(write.status != 0 && write.stderr.contains("readOnly"), "\(write.stderr)")
         #expect(try Self.image(folder, uid: "04B00000000001") == before)
@@ -83,8 +87,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("ntag215", "ntag424", "tag is a type4 tag (SAK 20h), the job takes type2 tags"),
-                      ("type4", "ntag215", "tag is a type2 tag (SAK 00h), the job takes type4 tags")])
+    @Test(arguments: [
+        ("ntag215", "ntag424", "tag is a type4 tag (SAK 20h), the job takes type2 tags"),
+        ("type4", "ntag215", "tag is a type2 tag (SAK 00h), the job takes type4 tags"),
+    ])
     func aJobRefusesTagsOfTheOtherFamily(job: String, presented: String, detail: String) throws {
         let folder = try JobFolder(rows: 2, tag: job, lock: false)
         let spec = folder.sim(presented, uid: "04D00000000001", options: "count=2")
@@ -135,7 +141,8 @@ import Testing
         let write = try ProvisionProcess.run(
             ["write", "--reader", spec, "--uri", "https://example.com/one"], directory: folder.url)
         #expect(write.status == 0, "\(write.stderr)")
-        #expect(write.stdout.contains("Offsets   written 0002h 0000h (UPDATE BINARY of the NDEF file)"), "\(write.stdout)")
+        #expect(
+            write.stdout.contains("Offsets   written 0002h 0000h (UPDATE BINARY of the NDEF file)"), "\(write.stdout)")
         let message = NDEFMessage(records: [NDEFPayload.uri("https://example.com/one")]).bytes
         #expect(try Self.storedMessage(folder, uid: "04B10000000001", ccSize: 32) == message)
         let inspect = try ProvisionProcess.run(["inspect", "--reader", spec, "--json"], directory: folder.url)

@@ -65,7 +65,8 @@ extension Type4Tag {
     /// - Parameters:
     ///   - wholeCC: read the CC to CCLEN, proprietary TLVs included (`readCapabilityContainer`).
     ///   - ccFileSize: the CC file's size when the chip model knows it.
-    public func detectNDEF(wholeCC: Bool = false, ccFileSize: Int? = nil) throws -> (status: NDEFStatus, capacity: Int) {
+    public func detectNDEF(wholeCC: Bool = false, ccFileSize: Int? = nil) throws -> (status: NDEFStatus, capacity: Int)
+    {
         let container: Type4CapabilityContainer
         knownFile = []
         do {

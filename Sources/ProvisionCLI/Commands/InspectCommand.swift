@@ -128,7 +128,8 @@ struct InspectCommand: Command {
         // Only Type 2 tags repeat their UID in memory (pages 0–2) for a cross-check.
         let anomalies =
             !report.uidAnomalies.isEmpty
-            ? "; " + report.uidAnomalies.joined(separator: "; ") : report.family == "type2" ? "; pages 0–2 consistent" : ""
+            ? "; " + report.uidAnomalies.joined(separator: "; ")
+            : report.family == "type2" ? "; pages 0–2 consistent" : ""
         add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak))\(anomalies)")
         var chip = report.chip.name
         if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }

@@ -288,7 +288,8 @@ struct WriteCommand: Command {
         let unchanged = outcome.skippedPages.map(name).joined(separator: " ")
         let label = type4 ? "Offsets   written " : "Pages     written "
         let suffix = type4 && !pages.isEmpty ? " (UPDATE BINARY of the NDEF file)" : ""
-        out.line(label + (pages.isEmpty ? "none" : pages) + (unchanged.isEmpty ? "" : "; unchanged \(unchanged)") + suffix)
+        out.line(
+            label + (pages.isEmpty ? "none" : pages) + (unchanged.isEmpty ? "" : "; unchanged \(unchanged)") + suffix)
         for write in outcome.lockWrites { out.line("Lock      \(write.line)") }
         out.line("Phases")
         let phases = outcome.phases

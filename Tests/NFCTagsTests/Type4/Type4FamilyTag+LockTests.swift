@@ -109,7 +109,8 @@ import Testing
         } throws: { error in
             let error = error as? TagError
             return error?.code == .lockUnsupported
-                && error?.message.contains("provision cannot tell whether this chip refuses writes once its CC says") == true
+                && error?.message.contains("provision cannot tell whether this chip refuses writes once its CC says")
+                    == true
         }
         tag.options.honoursCCWriteByte = true
         try tag.prepareWrite(hasCredentials: false, lock: true)
