@@ -27,7 +27,7 @@ let package = Package(
         // The one position-reporting JSON reader (record JSON, manifests, templates, JSON Lines).
         .target(name: "JSONReader", swiftSettings: strict),
         .target(name: "NDEF", dependencies: ["JSONReader", "Support"], swiftSettings: strict),
-        .target(name: "NFCTags", dependencies: ["NDEF", "Support"], swiftSettings: strict),
+        .target(name: "NFCTags", dependencies: ["NDEF", "Crypto", "Support"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
 
         // Emulator: depends on core only (and libcrypto for signing).
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"], swiftSettings: strict),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "Crypto", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TagEmulatorTests", dependencies: ["TagEmulator", "NFCTags", "Crypto", "TestSupport"],
             swiftSettings: strict),
