@@ -22,16 +22,18 @@ struct KeyArgument: Sendable, Hashable {
             throw .usage("--\(option) takes KEYID=\(Self.forms)")
         }
         id = String(text[..<equals])
-        let value = text[text.index(after: equals)...]
-        if value.hasPrefix("@"), value.count > 1 {
-            source = .file(URL(fileURLWithPath: String(value.dropFirst())))
-        } else if value.hasPrefix("env:"), value.count > 4 {
-            source = .environment(String(value.dropFirst(4)))
-        } else {
-            throw .usage(
-                "--\(option) takes KEYID=\(Self.forms), not a key value: a key on the command line is visible to "
-                    + "every user of this machine (ps, /proc); put it in an owner-only file or an environment variable")
-        }
+        source = try Self.source(String(text[text.index(after: equals)...]), option: option, form: "KEYID=")
         if id.isEmpty { throw .usage("--\(option): the key id before '=' is empty") }
+    }
+
+    /// Parses `@FILE` / `env:VAR` (a key without an id, such as `verify-url --meta-key`).
+    ///
+    /// - Throws: `CLIError` 64 for any other form; a raw key value is refused without echoing it.
+    static func source(_ value: String, option: String, form: String = "") throws(CLIError) -> KeySource {
+        if value.hasPrefix("@"), value.count > 1 { return .file(URL(fileURLWithPath: String(value.dropFirst()))) }
+        if value.hasPrefix("env:"), value.count > 4 { return .environment(String(value.dropFirst(4))) }
+        throw .usage(
+            "--\(option) takes \(form)\(Self.forms), not a key value: a key on the command line is visible to "
+                + "every user of this machine (ps, /proc); put it in an owner-only file or an environment variable")
     }
 }

@@ -10,6 +10,8 @@ struct VerifyURLCommand: Command {
     static let help = """
         Usage: provision verify-url URL --manifest MANIFEST [--key KEYID=@FILE|KEYID=env:VAR]
                                     [--counter-window N] [--operator] [--json]
+               provision verify-url URL --meta-key @FILE|env:VAR --file-key @FILE|env:VAR
+                                    [--picc NAME] [--mac NAME] [--mac-input picc|empty] [--json]
 
         Takes URL apart along the job's template (the string holding {{mac:…}}), looks the UID up in
         the job's ledger, recomputes the MAC over the template's inputs with the job's key and prints
@@ -26,22 +28,38 @@ struct VerifyURLCommand: Command {
         authenticated: this check catches careless replays, not a determined cloner. NTAG 424 DNA SUN
         is the remedy (docs/authentication.md).
 
+        NTAG 424 DNA SUN with explicit keys (interoperability, support; no job, no ledger, so only
+        valid or invalid): decrypts the PICC data parameter with the SDM meta-read key (AES-128, IV 0),
+        takes the UID and read counter from it, derives the SDM MAC session key from the file-read key
+        and compares the SDMMAC. The MAC input is the URL from the PICC data's first character to just
+        before the MAC (picc, NXP's layout) or nothing (empty, Bolt cards). Replays need the ledger of
+        a job. Keys are 16 bytes, from an owner-only file or an environment variable, never the
+        command line.
+
         Options:
           --manifest FILE       the job (template, keys, ledger)
           --key KEYID=@FILE     the key from an owner-only file, or KEYID=env:VAR from the environment,
                                 instead of the manifest's keys section; a key value itself is refused
           --counter-window N    the largest rise of a mirrored counter accepted (default 1000)
           --operator            local diagnostics: say unknown for a UID that is not in the job
-          --json                print {"version": 1, "verdict", "valid", "detail"} (docs/json.md); a
-                                missing manifest, key or ledger prints {"error": {...}} instead
+          --json                print {"version": 1, "verdict", "valid", "detail"} (docs/json.md), with
+                                "uid" and "counter" for SUN; a missing manifest, key or ledger prints
+                                {"error": {...}} instead
+          --meta-key SOURCE     SUN: the SDM meta-read key (K1 of the job's roles) decrypting the PICC data
+          --file-key SOURCE     SUN: the SDM file-read key (K2) the MAC session key comes from
+          --picc NAME           SUN: the PICC data's query parameter (default picc_data)
+          --mac NAME            SUN: the MAC's query parameter (default cmac)
+          --mac-input MODE      SUN: picc (default) or empty
 
         URLs over \(TapURL.maximumLength) bytes are refused (exit 65) unread.
 
         Exit: 0 valid, 1 invalid, unknown, replayed or suspicious, 64 usage, 65 bad job or URL, 66 missing
         file or key, 77 a key file readable by group or others.
 
-        Example:
+        Examples:
           provision verify-url 'https://example.com/t?u=04A1B2C3D4E5F6&m=1F2E3D4C5B6A7988' --manifest jobs/auth.json
+          provision verify-url 'https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086' \\
+              --meta-key env:K1 --file-key env:K2 --picc e --mac c --mac-input empty
 
         """
 
@@ -50,8 +68,10 @@ struct VerifyURLCommand: Command {
 
     /// The tap URL to check.
     var url: String
-    /// `--manifest FILE`: the job.
-    var manifest: String
+    /// `--manifest FILE`: the job (`nil` in the SUN explicit-key mode).
+    var manifest: String?
+    /// The SUN explicit-key mode (`--meta-key`, `--file-key`, …), instead of a job.
+    var sun: SUNKeys?
     /// `--key KEYID=@FILE|KEYID=env:VAR`, instead of the manifest's keys.
     var keys: [KeyArgument] = []
     /// `--counter-window N`.
@@ -69,14 +89,22 @@ struct VerifyURLCommand: Command {
         /// Whether the verdict is `valid` (exit 0).
         var valid: Bool
         var detail: String
+        /// SUN: the UID (hex) and read counter from the PICC data, when it decrypted.
+        var uid: String?
+        var counter: UInt32?
     }
 
     static func parse(_ arguments: [String]) throws(CLIError) -> VerifyURLCommand {
         let args = try Arguments(
-            arguments, flags: ["operator", "json"], options: ["manifest", "key", "counter-window"])
+            arguments, flags: ["operator", "json"],
+            options: ["manifest", "key", "counter-window", "meta-key", "file-key", "picc", "mac", "mac-input"])
         try args.requirePositionals(1...1, usage: "provision verify-url URL --manifest MANIFEST")
+        if let sun = try SUNKeys.parse(args) {
+            return VerifyURLCommand(url: args.positionals[0], manifest: nil, sun: sun, json: args.flag("json"))
+        }
         guard let manifest = args.value("manifest") else {
-            throw CLIError.usage("verify-url needs --manifest MANIFEST", option: "manifest")
+            throw CLIError.usage(
+                "verify-url needs --manifest MANIFEST (or --meta-key and --file-key)", option: "manifest")
         }
         return VerifyURLCommand(
             url: args.positionals[0], manifest: manifest,
@@ -86,7 +114,7 @@ struct VerifyURLCommand: Command {
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
-        let manifestPath = manifest
+        guard let manifestPath = manifest else { return try runSUN(context: context) }
         let keyArguments = keys
         let window = counterWindow
         guard url.utf8.count <= TapURL.maximumLength else {
@@ -186,9 +214,12 @@ struct VerifyURLCommand: Command {
         }
     }
 
-    private func verdict(_ word: String, _ detail: String, context: CommandContext) throws(CLIError) -> ExitCode {
+    func verdict(
+        _ word: String, _ detail: String, uid: String? = nil, counter: UInt32? = nil, context: CommandContext
+    ) throws(CLIError) -> ExitCode {
         if json {
-            try context.output.document(Document(verdict: word, valid: word == "valid", detail: detail))
+            try context.output.document(
+                Document(verdict: word, valid: word == "valid", detail: detail, uid: uid, counter: counter))
         } else {
             context.output.line("\(word): \(detail)")
         }

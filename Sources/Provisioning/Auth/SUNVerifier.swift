@@ -1,0 +1,96 @@
+import Foundation
+import NDEF
+import NFCTags
+
+/// Where the SDMMAC input starts (`type4-ntag424.md` §3.5): at the PICC data, covering everything up to the
+/// MAC, or nothing (the Bolt card layout, `SDMMACInputOffset == SDMMACOffset`).
+public enum SUNMACInput: String, Sendable, Hashable, CaseIterable {
+    /// From the PICC data's first character to just before the MAC.
+    case picc
+    /// The empty string.
+    case empty
+}
+
+/// How a SUN URL carries its mirrors: the query parameters of the PICC data and the MAC, and the MAC input.
+public struct SUNURLLayout: Sendable, Hashable {
+    /// The parameter holding the 32-hex-digit encrypted PICC data (default `picc_data`).
+    public var picc: String
+    /// The parameter holding the 16-hex-digit SDMMAC (default `cmac`).
+    public var mac: String
+    /// What the MAC covers.
+    public var macInput: SUNMACInput
+
+    /// Creates a layout; the defaults are NXP's AN12196 names.
+    public init(picc: String = "picc_data", mac: String = "cmac", macInput: SUNMACInput = .picc) {
+        self.picc = picc
+        self.mac = mac
+        self.macInput = macInput
+    }
+}
+
+/// What a SUN URL says about its tag once checked.
+public struct SUNVerification: Sendable, Hashable {
+    /// Whether the PICC data decrypted to a valid tag byte and the MAC matched.
+    public var isValid: Bool
+    /// The UID from the PICC data (also when only the MAC failed).
+    public var uid: [UInt8]?
+    /// SDMReadCtr from the PICC data.
+    public var counter: UInt32?
+    /// Why, in words.
+    public var detail: String
+}
+
+/// Checks a SUN (NTAG 424 DNA Secure Dynamic Messaging) tap URL in AES mode: decrypts the PICC data with the
+/// SDM meta-read key, derives the SDM MAC session key from the file-read key of that UID, and compares the
+/// SDMMAC (`type4-ntag424.md` §3.3–§3.5). Replay (the counter) is the caller's, against its ledger.
+public enum SUNVerifier {
+    /// Verifies `url`; `fileReadKey` gives the SDM file-read key for a UID (shared, or diversified per tag).
+    public static func verify(
+        url: String, layout: SUNURLLayout, metaReadKey: [UInt8], fileReadKey: ([UInt8]) throws -> [UInt8]
+    ) -> SUNVerification {
+        func invalid(_ why: String, _ data: PICCData? = nil) -> SUNVerification {
+            SUNVerification(isValid: false, uid: data?.uid, counter: data?.counter, detail: why)
+        }
+        guard let picc = parameter(layout.picc, in: url), picc.value.count == 32, let cryptogram = Hex.bytes(picc.value)
+        else { return invalid("no '\(layout.picc)' parameter of 32 hex digits") }
+        guard let mac = parameter(layout.mac, in: url), mac.value.count == 16, let tag = Hex.bytes(mac.value) else {
+            return invalid("no '\(layout.mac)' parameter of 16 hex digits")
+        }
+        guard layout.macInput == .empty || picc.start < mac.start else {
+            return invalid("the MAC parameter comes before the PICC data, so it cannot cover it")
+        }
+        do {
+            guard let data = try SUNCrypto.decryptPICCData(metaReadKey: metaReadKey, cryptogram),
+                data.tag & 0xC0 == 0xC0, let uid = data.uid, let counter = data.counter
+            else { return invalid("the PICC data does not decrypt to a UID and counter (another key, or forged)") }
+            let input = layout.macInput == .empty ? [] : Array(url.utf8[picc.start..<mac.start])
+            let key = try SUNCrypto.macKey(fileReadKey: try fileReadKey(uid), uid: uid, counter: counter)
+            guard try SUNCrypto.sdmMAC(macKey: key, input: input) == tag else {
+                return invalid("the SDMMAC does not match (tampered URL, another key or a clone)", data)
+            }
+            return SUNVerification(
+                isValid: true, uid: uid, counter: counter,
+                detail: "SUN valid; UID \(Hex.compact(uid)), counter \(counter)")
+        } catch {
+            return invalid("cannot check: \(error)")
+        }
+    }
+
+    /// Verifies `url` with two loaded keys (one shared file-read key); `nil` when a key is not 16 bytes.
+    public static func verify(
+        url: String, layout: SUNURLLayout, metaReadKey: SecretKey, fileReadKey: SecretKey
+    ) -> SUNVerification? {
+        guard metaReadKey.bytes.count == 16, fileReadKey.bytes.count == 16 else { return nil }
+        return verify(url: url, layout: layout, metaReadKey: metaReadKey.bytes) { _ in fileReadKey.bytes }
+    }
+
+    /// The value of query parameter `name` and where it starts in the URL's UTF-8 bytes.
+    static func parameter(_ name: String, in url: String) -> (value: String, start: String.UTF8View.Index)? {
+        for separator in ["?", "&"] {
+            guard let range = url.range(of: separator + name + "=") else { continue }
+            let value = url[range.upperBound...].prefix { $0 != "&" && $0 != "#" }
+            return (String(value), range.upperBound.samePosition(in: url.utf8) ?? url.utf8.endIndex)
+        }
+        return nil
+    }
+}
