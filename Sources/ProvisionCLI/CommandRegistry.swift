@@ -14,6 +14,7 @@ enum CommandRegistry {
         ReleaseCommand.self,
         ReissueCommand.self,
         VerifyURLCommand.self,
+        KeysCommand.self,
         EmulateCommand.self,
     ]
 

@@ -27,3 +27,16 @@ public struct SecretKey: Sendable, CustomStringConvertible {
     /// HMAC-SHA256 under this key.
     public func hmac(_ message: [UInt8]) -> [UInt8] { Digest.hmacSHA256(key: bytes, message: message) }
 }
+
+extension SecretKey {
+    /// The AN10922 AES-128 key diversified from this master key for `input` (`KeyDiversification`).
+    ///
+    /// - Throws: `AES128Error` when this key is not 16 bytes or `input` is not 1–31 bytes.
+    public func diversified(input: [UInt8], id: String) throws(AES128Error) -> SecretKey {
+        SecretKey(id: id, bytes: try KeyDiversification.an10922(masterKey: bytes, input: input))
+    }
+
+    /// The key's bytes as upper-case hex: only `provision keys diversify` shows a key, because printing the
+    /// diversified key is what that command is asked for.
+    public var hexForDisplay: String { Hex.compact(bytes) }
+}
