@@ -12,17 +12,21 @@ public enum NTAG424ChangeKey {
     public static func commandData(
         session: NTAG424SecureMessaging, keyNumber: UInt8, newKey: [UInt8], oldKey: [UInt8], version: UInt8
     ) throws(AES128Error) -> [UInt8] {
-        guard newKey.count == 16 else { throw .keyLength(newKey.count) }
-        let keyData: [UInt8]
-        if keyNumber == 0 {
-            keyData = newKey + [version]
-        } else {
-            guard oldKey.count == 16 else { throw .keyLength(oldKey.count) }
-            keyData = zip(newKey, oldKey).map { $0 ^ $1 } + [version] + jamCRC32(newKey)
-        }
+        let keyData = try keyData(keyNumber: keyNumber, newKey: newKey, oldKey: oldKey, version: version)
         let cryptogram = try session.encryptCommandData(keyData)
         let mac = try session.commandMAC(command: 0xC4, header: [keyNumber], data: cryptogram)
         return [keyNumber] + cryptogram + mac
+    }
+
+    /// The key data before padding and encryption: `NewKey ‖ KeyVer` for key 0, else
+    /// `(NewKey ⊕ OldKey) ‖ KeyVer ‖ CRC32NK(NewKey)`.
+    public static func keyData(
+        keyNumber: UInt8, newKey: [UInt8], oldKey: [UInt8], version: UInt8
+    ) throws(AES128Error) -> [UInt8] {
+        guard newKey.count == 16 else { throw .keyLength(newKey.count) }
+        guard keyNumber != 0 else { return newKey + [version] }
+        guard oldKey.count == 16 else { throw .keyLength(oldKey.count) }
+        return zip(newKey, oldKey).map { $0 ^ $1 } + [version] + jamCRC32(newKey)
     }
 
     /// CRC32NK: the IEEE 802.3 CRC-32 (reflected polynomial `EDB88320`, initial `FFFFFFFF`) without the final
