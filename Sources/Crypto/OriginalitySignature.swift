@@ -11,14 +11,42 @@ public enum OriginalitySignatureError: Error, Hashable, Sendable, CustomStringCo
 
     public var description: String {
         switch self {
-        case .invalidPrivateKey: "private key must be 16 bytes, non-zero and below the secp128r1 order"
+        case .invalidPrivateKey: "private key must be non-zero, at most the curve's scalar size and below its order"
         case .invalidUID: "UID must be 1 to 16 bytes"
         case .library(let function): "libcrypto call \(function) failed"
         }
     }
 }
 
-/// NXP originality signature: ECDSA over secp128r1 on the raw UID (`type2-ntag.md` §3.8).
+/// The curve of an originality signature: secp128r1 (NTAG21x, Ultralight EV1) or secp224r1 (NTAG 424 DNA).
+public enum OriginalityCurve: Sendable, Hashable {
+    /// SEC 2 secp128r1: 16-byte scalars, 33-byte uncompressed points.
+    case secp128r1
+    /// SEC 2 secp224r1 (NIST P-224): 28-byte scalars, 57-byte uncompressed points.
+    case secp224r1
+
+    /// Bytes of a scalar (r, s, a private key).
+    public var scalarBytes: Int { self == .secp128r1 ? 16 : 28 }
+    /// Bytes of an uncompressed public key `04 ‖ X ‖ Y`.
+    public var publicKeyBytes: Int { 1 + 2 * scalarBytes }
+
+    var nid: Int32 { self == .secp128r1 ? NID_secp128r1 : NID_secp224r1 }
+
+    /// The group order n (SEC 2), for private-key range checks.
+    var order: [UInt8] {
+        switch self {
+        case .secp128r1:
+            [0xFF, 0xFF, 0xFF, 0xFE, 0x00, 0x00, 0x00, 0x00, 0x75, 0xA3, 0x0D, 0x1B, 0x90, 0x38, 0xA1, 0x15]
+        case .secp224r1:
+            [UInt8](repeating: 0xFF, count: 14) + [
+                0x16, 0xA2, 0xE0, 0xB8, 0xF0, 0x3E, 0x13, 0xDD, 0x29, 0x45, 0x5C, 0x5C, 0x2A, 0x3D,
+            ]
+        }
+    }
+}
+
+/// NXP originality signature: ECDSA over secp128r1 (NTAG21x, `type2-ntag.md` §3.8) or secp224r1 (NTAG 424 DNA,
+/// `type4-ntag424.md` §2.9) on the raw UID.
 ///
 /// The signed "digest" is the 7-byte UID itself, taken as a big-endian integer, with no hash. The
 /// signature is `r ‖ s`, 16 bytes each, big-endian, as READ_SIG `3C 00` returns it. Public keys are
@@ -37,6 +65,14 @@ public enum OriginalitySignature {
         0x56, 0x4E, 0x11, 0x71, 0x8E, 0x01, 0x72, 0x92, 0xFA, 0xF2, 0x32, 0x26, 0xA9, 0x66, 0x14, 0xB8,
     ]
 
+    /// NXP's NTAG 424 DNA originality public key, secp224r1 (`type4-ntag424.md` §2.9).
+    public static let ntag424PublicKey: [UInt8] = [
+        0x04, 0x8A, 0x9B, 0x38, 0x0A, 0xF2, 0xEE, 0x1B, 0x98, 0xDC, 0x41, 0x7F, 0xEC, 0xC2, 0x63, 0xF8, 0x44,
+        0x9C, 0x76, 0x25, 0xCE, 0xCE, 0x82, 0xD9, 0xB9, 0x16, 0xC9, 0x92, 0xDA, 0x20, 0x9D, 0x68, 0x42, 0x2B,
+        0x81, 0xEC, 0x20, 0xB6, 0x5A, 0x66, 0xB5, 0x10, 0x2A, 0x61, 0x59, 0x6A, 0xF3, 0x37, 0x92, 0x00, 0x59,
+        0x93, 0x16, 0xA0, 0x0A, 0x14, 0x10,
+    ]
+
     /// The repository's own test signing key (`TagEmulator.TestSigningKey`): its private half is in the
     /// sources, so it proves nothing about a tag; `run` refuses to trust it on a real reader.
     public static let repositoryTestPublicKey: [UInt8] = [
@@ -44,13 +80,15 @@ public enum OriginalitySignature {
         0x3F, 0x7B, 0x88, 0x0D, 0xEA, 0xCD, 0x9C, 0x71, 0x63, 0x3B, 0x87, 0xFC, 0xAE, 0x3C, 0xAA, 0xD7,
     ]
 
-    /// Signs `uid` with `privateKey` (big-endian scalar, up to 16 bytes); returns `r ‖ s` (32 bytes).
+    /// Signs `uid` with `privateKey` (big-endian scalar, up to the curve's scalar size); returns `r ‖ s`.
     ///
     /// ECDSA uses a fresh random nonce, so two signatures of one UID differ; both verify.
     /// The corresponding C functions are `EC_KEY_set_private_key` and `ECDSA_do_sign`.
-    public static func sign(uid: [UInt8], privateKey: [UInt8]) throws(OriginalitySignatureError) -> [UInt8] {
+    public static func sign(
+        uid: [UInt8], privateKey: [UInt8], curve: OriginalityCurve = .secp128r1
+    ) throws(OriginalitySignatureError) -> [UInt8] {
         guard !uid.isEmpty, uid.count <= 16 else { throw .invalidUID }
-        let key = try makeKey(privateKey: privateKey)
+        let key = try makeKey(privateKey: privateKey, curve: curve)
         defer { EC_KEY_free(key) }
         guard let sig = uid.withUnsafeBufferPointer({ ECDSA_do_sign($0.baseAddress, Int32($0.count), key) }) else {
             throw .library("ECDSA_do_sign")
@@ -60,21 +98,24 @@ public enum OriginalitySignature {
         var s: OpaquePointer?
         ECDSA_SIG_get0(sig, &r, &s)
         guard let r, let s else { throw .library("ECDSA_SIG_get0") }
-        return try bigEndian(r, width: 16) + bigEndian(s, width: 16)
+        return try bigEndian(r, width: curve.scalarBytes) + bigEndian(s, width: curve.scalarBytes)
     }
 
-    /// Whether `signature` (`r ‖ s`, 32 bytes) is valid for `uid` under `publicKey` (`04 ‖ X ‖ Y`).
+    /// Whether `signature` (`r ‖ s`) is valid for `uid` under `publicKey` (`04 ‖ X ‖ Y`) on `curve`.
     ///
     /// Any malformed input (wrong lengths, a point not on the curve) gives `false`.
     /// The corresponding C function is `ECDSA_do_verify`.
-    public static func verify(uid: [UInt8], signature: [UInt8], publicKey: [UInt8]) -> Bool {
-        guard !uid.isEmpty, uid.count <= 16, signature.count == 32,
-            let key = try? makeKey(publicKey: publicKey)
+    public static func verify(
+        uid: [UInt8], signature: [UInt8], publicKey: [UInt8], curve: OriginalityCurve = .secp128r1
+    ) -> Bool {
+        let width = curve.scalarBytes
+        guard !uid.isEmpty, uid.count <= 16, signature.count == 2 * width,
+            let key = try? makeKey(publicKey: publicKey, curve: curve)
         else { return false }
         defer { EC_KEY_free(key) }
         guard let sig = ECDSA_SIG_new() else { return false }
         defer { ECDSA_SIG_free(sig) }
-        guard let r = bignum(signature[0..<16]), let s = bignum(signature[16..<32]) else { return false }
+        guard let r = bignum(signature[0..<width]), let s = bignum(signature[width...]) else { return false }
         guard ECDSA_SIG_set0(sig, r, s) == 1 else {
             BN_free(r)
             BN_free(s)
@@ -85,37 +126,38 @@ public enum OriginalitySignature {
         return result == 1
     }
 
-    /// The uncompressed public key `04 ‖ X ‖ Y` (33 bytes) for `privateKey`.
+    /// The uncompressed public key `04 ‖ X ‖ Y` for `privateKey` on `curve`.
     ///
     /// The corresponding C function is `EC_POINT_mul`.
-    public static func publicKey(forPrivateKey privateKey: [UInt8]) throws(OriginalitySignatureError) -> [UInt8] {
-        let key = try makeKey(privateKey: privateKey)
+    public static func publicKey(
+        forPrivateKey privateKey: [UInt8], curve: OriginalityCurve = .secp128r1
+    ) throws(OriginalitySignatureError) -> [UInt8] {
+        let key = try makeKey(privateKey: privateKey, curve: curve)
         defer { EC_KEY_free(key) }
         guard let group = EC_KEY_get0_group(key), let point = EC_KEY_get0_public_key(key) else {
             throw .library("EC_KEY_get0_public_key")
         }
-        var out = [UInt8](repeating: 0, count: 33)
+        let length = curve.publicKeyBytes
+        var out = [UInt8](repeating: 0, count: length)
         let written = out.withUnsafeMutableBufferPointer {
-            EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, $0.baseAddress, 33, nil)
+            EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, $0.baseAddress, length, nil)
         }
-        guard written == 33 else { throw .library("EC_POINT_point2oct") }
+        guard written == length else { throw .library("EC_POINT_point2oct") }
         return out
     }
 
     // MARK: - libcrypto helpers
 
-    /// secp128r1 group order n (SEC 2), for key range checks.
-    private static let order: [UInt8] = [
-        0xFF, 0xFF, 0xFF, 0xFE, 0x00, 0x00, 0x00, 0x00, 0x75, 0xA3, 0x0D, 0x1B, 0x90, 0x38, 0xA1, 0x15,
-    ]
-
-    private static func makeKey(privateKey: [UInt8]) throws(OriginalitySignatureError) -> OpaquePointer {
-        guard !privateKey.isEmpty, privateKey.count <= 16 else { throw .invalidPrivateKey }
-        let padded = [UInt8](repeating: 0, count: 16 - privateKey.count) + privateKey
-        guard padded.contains(where: { $0 != 0 }), padded.lexicographicallyPrecedes(order) else {
+    private static func makeKey(
+        privateKey: [UInt8], curve: OriginalityCurve
+    ) throws(OriginalitySignatureError) -> OpaquePointer {
+        let width = curve.scalarBytes
+        guard !privateKey.isEmpty, privateKey.count <= width else { throw .invalidPrivateKey }
+        let padded = [UInt8](repeating: 0, count: width - privateKey.count) + privateKey
+        guard padded.contains(where: { $0 != 0 }), padded.lexicographicallyPrecedes(curve.order) else {
             throw .invalidPrivateKey
         }
-        guard let key = EC_KEY_new_by_curve_name(NID_secp128r1) else { throw .library("EC_KEY_new_by_curve_name") }
+        guard let key = EC_KEY_new_by_curve_name(curve.nid) else { throw .library("EC_KEY_new_by_curve_name") }
         guard let group = EC_KEY_get0_group(key), let d = bignum(padded[...]) else {
             EC_KEY_free(key)
             throw .library("BN_bin2bn")
@@ -136,10 +178,13 @@ public enum OriginalitySignature {
         return key
     }
 
-    private static func makeKey(publicKey: [UInt8]) throws(OriginalitySignatureError) -> OpaquePointer {
-        guard publicKey.count == 33, publicKey[0] == 0x04 else { throw .library("public key shape") }
-        guard let key = EC_KEY_new_by_curve_name(NID_secp128r1) else { throw .library("EC_KEY_new_by_curve_name") }
-        let ok = publicKey.withUnsafeBufferPointer { EC_KEY_oct2key(key, $0.baseAddress, 33, nil) }
+    private static func makeKey(
+        publicKey: [UInt8], curve: OriginalityCurve
+    ) throws(OriginalitySignatureError) -> OpaquePointer {
+        let length = curve.publicKeyBytes
+        guard publicKey.count == length, publicKey[0] == 0x04 else { throw .library("public key shape") }
+        guard let key = EC_KEY_new_by_curve_name(curve.nid) else { throw .library("EC_KEY_new_by_curve_name") }
+        let ok = publicKey.withUnsafeBufferPointer { EC_KEY_oct2key(key, $0.baseAddress, length, nil) }
         guard ok == 1, EC_KEY_check_key(key) == 1 else {
             EC_KEY_free(key)
             ERR_clear_error()

@@ -73,3 +73,44 @@ func realNTAGSignaturesVerifyAgainstNXPKey(index: Int) throws {
         !OriginalitySignature.verify(
             uid: uid, signature: signature, publicKey: [0x04] + [UInt8](repeating: 1, count: 32)))
 }
+
+/// NTAG 424 DNA's Read_Sig: ECDSA secp224r1 over the raw 7-byte UID (`type4-ntag424.md` §2.9, AN12196 Table 30).
+@Suite struct OriginalitySignature224Tests {
+    static let uid = Hex.bytes("04518DFAA96180") ?? []
+    static let signature =
+        Hex.bytes(
+            "D1940D17CFEDA4BFF80359AB975F9F6514313E8F90C1D3CAAF5941AD"
+                + "744A1CDF9A83F883CAFE0FE95D1939B1B7E47113993324473B785D21") ?? []
+
+    @Test func nxpsSignatureOfAnNTAG424Verifies() {
+        #expect(
+            OriginalitySignature.verify(
+                uid: Self.uid, signature: Self.signature, publicKey: OriginalitySignature.ntag424PublicKey,
+                curve: .secp224r1))
+    }
+
+    @Test func anyChangedByteOrTheWrongCurveFails() {
+        var forged = Self.signature
+        forged[30] ^= 0x01
+        let key = OriginalitySignature.ntag424PublicKey
+        #expect(!OriginalitySignature.verify(uid: Self.uid, signature: forged, publicKey: key, curve: .secp224r1))
+        var uid = Self.uid
+        uid[6] ^= 0x01
+        #expect(!OriginalitySignature.verify(uid: uid, signature: Self.signature, publicKey: key, curve: .secp224r1))
+        #expect(!OriginalitySignature.verify(uid: Self.uid, signature: Self.signature, publicKey: key))
+    }
+
+    @Test func aTestKeySignsAndVerifiesOnP224() throws {
+        let privateKey = [UInt8](repeating: 0x5A, count: 28)
+        let publicKey = try OriginalitySignature.publicKey(forPrivateKey: privateKey, curve: .secp224r1)
+        #expect(publicKey.count == 57 && publicKey[0] == 0x04)
+        let signature = try OriginalitySignature.sign(uid: Self.uid, privateKey: privateKey, curve: .secp224r1)
+        #expect(signature.count == 56)
+        #expect(
+            OriginalitySignature.verify(uid: Self.uid, signature: signature, publicKey: publicKey, curve: .secp224r1))
+        #expect(throws: OriginalitySignatureError.invalidPrivateKey) {
+            try OriginalitySignature.sign(
+                uid: Self.uid, privateKey: [UInt8](repeating: 0xFF, count: 28), curve: .secp224r1)
+        }
+    }
+}
