@@ -137,7 +137,8 @@ public struct SimulationOptions: Sendable, Hashable {
         let chipName = spec.target.isEmpty ? "ntag215" : spec.target.lowercased()
         let type4 = Self.type4Chip(named: chipName)
         guard let chip = type4 == nil ? ChipModel(rawValue: chipName) : .ntag215 else {
-            throw bad("unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424 or type4")
+            throw bad(
+                "unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424 or type4")
         }
         var seed: UInt64 = 0
         if let text = spec.option("seed") {

@@ -217,10 +217,12 @@ public final class TagField {
                 FileManager.default.fileExists(atPath: url.path) ? (url, try [UInt8](Data(contentsOf: url))) : nil
             }
             if chip == nil, let type4 = options.type4, stored.map({ isType4Image($0.1, type4) }) ?? true {
-                tag = try stored.map { _, bytes in
-                    try Type4Emulator(
-                        image: bytes, chip: type4, uid: uid, configuration: options.type4Configuration, faults: faults)
-                }
+                tag =
+                    try stored.map { _, bytes in
+                        try Type4Emulator(
+                            image: bytes, chip: type4, uid: uid, configuration: options.type4Configuration,
+                            faults: faults)
+                    }
                     ?? Type4Emulator(chip: type4, uid: uid, configuration: options.type4Configuration, faults: faults)
             } else if let (url, bytes) = stored {
                 tag = try loadNTAG(url: url, bytes: bytes, uid: uid, chip: chip ?? options.chip, faults: faults)
