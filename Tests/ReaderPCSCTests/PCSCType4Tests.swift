@@ -124,6 +124,35 @@ struct PCSCType4Tests {
             #expect(Array(image[17..<(17 + message.count)]) == message)
         }
     }
+
+    @Test func emulateVPCDProcessPresentsAType4TagThatPyscardWritesAndReads() async throws {
+        let help = try ProvisionProcess.run(["emulate", "vpcd", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("sim:ntag424") && help.stdout.contains("3B 8n 80 01"))
+        let daemon = try await PCSCDaemon.start(slots: 1) { try PCSCReader.listReaders().count }
+        let process = Process()
+        process.executableURL = ProvisionProcess.executableURL
+        process.arguments = [
+            "emulate", "vpcd", "--port", String(daemon.ports[0]), "--reader-style", "acr1252u",
+            "--tags", "sim:type4?uid=\(Hex.compact(tagUID))&count=1&size=300&mle=40&mlc=33",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let message = uriMessage("from-pyscard")
+        let report = try await PyscardClient.run(reader: daemon.readerNames[0], write: message)
+        let second = try await PyscardClient.run(reader: daemon.readerNames[0])
+        process.terminate()
+        process.waitUntilExit()
+        await daemon.stop()
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.bytes("atr") == [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80])
+        #expect(report.bytes("uid") == tagUID)
+        #expect(report.bytes("cc") == Array(try hex("00 0F 20 00 28 00 21 04 06 E1 04 01 2C 00 00")))
+        #expect(report.bytes("ndef") == message)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.bytes("ndef") == message, "a second connection reads what the first wrote")
+        #expect(process.terminationStatus == 0)
+    }
 }
 
 private func hex(_ text: String) throws -> [UInt8] { try #require(Hex.bytes(text)) }
