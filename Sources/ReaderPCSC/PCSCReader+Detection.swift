@@ -10,21 +10,30 @@ extension PCSCReader {
     ///                                         none when the reader refuses it); SAK 20 (Type4ATR)
     /// ```
     ///
-    /// An ATR that cannot be read, or is neither form, is treated as a storage card as before. Type 4
-    /// needs nothing from the reader style: every style passes C-APDUs (CLA ≠ `FF`) unchanged.
+    /// The ATR is the connected card's (`SCardStatus`), else the one `SCardGetStatusChange` reported
+    /// (`reportedATR`). A card swapped faster than pcscd's presence check can be connected with no ATR
+    /// (pcscd's power-up of the card that left failed): then the card is reset (`SCardReconnect` with
+    /// `SCARD_RESET_CARD`, so pcscd reads the new card's ATR) and asked again; still none is `.tagLost`, so
+    /// `poll` connects again rather than guess the family. An ATR of neither form is treated as a storage
+    /// card, as before. Type 4 needs nothing from the reader style: every style passes C-APDUs (CLA ≠ `FF`)
+    /// unchanged.
     ///
     /// - Returns: the card's transceiver (ISO-DEP mode for a Type 4 tag) and its detection record.
-    /// - Throws: `TransportError` when the card left or did not answer `FF CA`.
-    static func detect(_ card: PCSCCard, style: PCSCReaderStyle) throws(TransportError) -> (
+    /// - Throws: `TransportError` when the card left, has no ATR yet or did not answer `FF CA`.
+    static func detect(_ card: PCSCCard, style: PCSCReaderStyle, reportedATR: [UInt8]) throws(TransportError) -> (
         PCSCTransceiver, DetectedTag
     ) {
-        let atr: [UInt8]
-        do {
-            atr = try card.answerToReset()
-        } catch {
-            if error.meansTagLeft { throw .tagLost }
-            atr = []
+        var atr = try answerToReset(card)
+        if atr.isEmpty { atr = reportedATR }
+        if atr.isEmpty {
+            do {
+                try card.reconnect(initialization: PCSCConstant.resetCard)
+            } catch {
+                throw .tagLost
+            }
+            atr = try answerToReset(card)
         }
+        guard !atr.isEmpty else { throw .tagLost }
         guard let isoDEP = Type4ATR(atr) else {
             let transceiver = PCSCTransceiver(card: card, style: style)
             return (transceiver, DetectedTag(uid: try transceiver.readUID()))
@@ -32,5 +41,15 @@ extension PCSCReader {
         let transceiver = PCSCTransceiver(card: card, style: style, isISODEP: true)
         let uid = try transceiver.readUID()
         return (transceiver, isoDEP.detectedTag(uid: uid, ats: try transceiver.readATS()))
+    }
+
+    /// The connected card's ATR (`SCardStatus`); empty when the call fails for another reason than a removal.
+    private static func answerToReset(_ card: PCSCCard) throws(TransportError) -> [UInt8] {
+        do {
+            return try card.answerToReset()
+        } catch {
+            if error.meansTagLeft { throw .tagLost }
+            return []
+        }
     }
 }

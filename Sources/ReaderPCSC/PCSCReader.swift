@@ -69,7 +69,7 @@ public actor PCSCReader: OperatorFeedbackReader {
         return try await watch(timeoutMilliseconds: timeoutMilliseconds, orElse: .empty) {
             state, remaining, current throws(TransportError) -> FieldState? in
             guard state.isPresent, state.eventState & PCSCConstant.stateMute == 0 else { return nil }
-            if let tag = try connect(eventCount: state.eventCount) { return .tag(tag) }
+            if let tag = try connect(eventCount: state.eventCount, atr: state.atr) { return .tag(tag) }
             // Present but not answering: a tag swapped faster than the reader's presence check
             // comes good without any state change, so look again after a short pause.
             guard remaining > 0 else { return .empty }
@@ -179,7 +179,7 @@ public actor PCSCReader: OperatorFeedbackReader {
         return timedOut
     }
 
-    private func connect(eventCount: PCSCDWord) throws(TransportError) -> DetectedTag? {
+    private func connect(eventCount: PCSCDWord, atr: [UInt8]) throws(TransportError) -> DetectedTag? {
         let result = PCSCCalls.connect(
             context.value, reader: name, share: PCSCConstant.shareExclusive,
             protocols: PCSCConstant.protocolT0 | PCSCConstant.protocolT1)
@@ -194,7 +194,7 @@ public actor PCSCReader: OperatorFeedbackReader {
             let card = PCSCCard(value: handle, activeProtocol: active)
             self.card = card
             do {
-                let (transceiver, tag) = try Self.detect(card, style: style)
+                let (transceiver, tag) = try Self.detect(card, style: style, reportedATR: atr)
                 self.transceiver = transceiver
                 cycleTag = tag
                 cycleEventCount = eventCount
