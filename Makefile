@@ -3,8 +3,9 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev pkg-config sqlite3 \
 	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd
-## Packages only the tests need: chromium renders report.html headless (Tests/ReportsTests/ReportBrowserTests).
-TEST_APT_PACKAGES := chromium
+## Packages only the tests need: chromium renders report.html headless (Tests/ReportsTests/ReportBrowserTests);
+## python3-pyscard is an independent PC/SC client reading Type 4 tags (Tests/ReaderPCSCTests/PCSCType4Tests).
+TEST_APT_PACKAGES := chromium python3-pyscard
 JOB ?= jobs/batch.json
 
 .PHONY: deps test-deps build test lint run bench reliability fuzz clean

@@ -126,6 +126,21 @@ enum PCSCCalls {
         return status == SCARD_S_SUCCESS ? .success((card, active)) : .failure(PCSCStatus(rawValue: status))
     }
 
+    /// The corresponding C function is `SCardStatus`.
+    ///
+    /// - Returns: the ATR of the connected card (what the reader built for it, `pcsc-vpcd.md` §10.1).
+    static func status(_ card: PCSCCardValue) -> Result<[UInt8], PCSCStatus> {
+        var name = [CChar](repeating: 0, count: 256)
+        var nameLength = DWORD(name.count)
+        var state: DWORD = 0
+        var active: DWORD = 0
+        var atr = [UInt8](repeating: 0, count: Int(MAX_ATR_SIZE))
+        var atrLength = DWORD(atr.count)
+        let status = SCardStatus(card, &name, &nameLength, &state, &active, &atr, &atrLength)
+        guard status == SCARD_S_SUCCESS else { return .failure(PCSCStatus(rawValue: status)) }
+        return .success(Array(atr.prefix(min(Int(atrLength), atr.count))))
+    }
+
     /// The corresponding C function is `SCardReconnect`.
     static func reconnect(
         _ card: PCSCCardValue, share: PCSCDWord, protocols: PCSCDWord, initialization: PCSCDWord

@@ -47,6 +47,14 @@ final class PCSCCard {
         return try PCSCCalls.transmit(value, activeProtocol: activeProtocol, apdu).get()
     }
 
+    /// The ATR of the connected card.
+    ///
+    /// The corresponding C function is `SCardStatus`.
+    func answerToReset() throws(PCSCStatus) -> [UInt8] {
+        guard isOpen else { throw .invalidHandle }
+        return try PCSCCalls.status(value).get()
+    }
+
     /// Reconnects exclusively with `initialization` (`SCARD_RESET_CARD` re-activates the tag).
     ///
     /// The corresponding C function is `SCardReconnect`.

@@ -2,12 +2,12 @@ import NFCTags
 import Support
 
 /// One PC/SC reader slot as a `TagReader`: event-driven presence, exclusive connection per tag cycle,
-/// Type 2 commands as pseudo-APDUs (`pcsc-vpcd.md` §4, §10).
+/// Type 2 commands as pseudo-APDUs, Type 4 APDUs unchanged (`pcsc-vpcd.md` §4, §10).
 ///
 /// The actor owns its own `SCARDCONTEXT` and runs on a private serial queue, so the blocking
 /// `SCardGetStatusChange` never occupies the cooperative pool; task cancellation is routed to
-/// `SCardCancel`. A tag cycle is `poll` (wait for PRESENT, connect `SCARD_SHARE_EXCLUSIVE`, read the UID
-/// with `FF CA`) → `withTransceiver` (any number of times) → `signal` → `release` (disconnect with
+/// `SCardCancel`. A tag cycle is `poll` (wait for PRESENT, connect `SCARD_SHARE_EXCLUSIVE`, tell the family
+/// by the ATR and read the UID with `FF CA`, `PCSCReader+Detection.swift`) → `withTransceiver` (any number of times) → `signal` → `release` (disconnect with
 /// `SCARD_UNPOWER_CARD`, wait for EMPTY). After a body that wrote or re-activated, the UID is read
 /// again and compared: a PC/SC reader shows one tag and may switch silently (§10.5).
 public actor PCSCReader: OperatorFeedbackReader {
@@ -21,7 +21,8 @@ public actor PCSCReader: OperatorFeedbackReader {
     private let context: PCSCContext
     private var card: PCSCCard?
     private var transceiver: PCSCTransceiver?
-    private var cycleUID: [UInt8]?
+    private var cycleTag: DetectedTag?
+    private var cycleUID: [UInt8]? { cycleTag?.uid }
     private var cycleEventCount: PCSCDWord?
     private var finishedAPDUs = 0
 
@@ -62,13 +63,13 @@ public actor PCSCReader: OperatorFeedbackReader {
     /// Returns `.empty` on timeout or cancellation.
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         if let transceiver, let uid = cycleUID {
-            if let now = try? transceiver.readUID(), now == uid { return .tag(DetectedTag(uid: uid)) }
+            if let now = try? transceiver.readUID(), now == uid, let cycleTag { return .tag(cycleTag) }
             dropCard()
         }
         return try await watch(timeoutMilliseconds: timeoutMilliseconds, orElse: .empty) {
             state, remaining, current throws(TransportError) -> FieldState? in
             guard state.isPresent, state.eventState & PCSCConstant.stateMute == 0 else { return nil }
-            if let tag = try connect(eventCount: state.eventCount) { return .tag(tag) }
+            if let tag = try connect(eventCount: state.eventCount, atr: state.atr) { return .tag(tag) }
             // Present but not answering: a tag swapped faster than the reader's presence check
             // comes good without any state change, so look again after a short pause.
             guard remaining > 0 else { return .empty }
@@ -178,7 +179,7 @@ public actor PCSCReader: OperatorFeedbackReader {
         return timedOut
     }
 
-    private func connect(eventCount: PCSCDWord) throws(TransportError) -> DetectedTag? {
+    private func connect(eventCount: PCSCDWord, atr: [UInt8]) throws(TransportError) -> DetectedTag? {
         let result = PCSCCalls.connect(
             context.value, reader: name, share: PCSCConstant.shareExclusive,
             protocols: PCSCConstant.protocolT0 | PCSCConstant.protocolT1)
@@ -191,14 +192,13 @@ public actor PCSCReader: OperatorFeedbackReader {
             throw .transport("reader '\(name)': connect failed: \(status)")
         case .success(let (handle, active)):
             let card = PCSCCard(value: handle, activeProtocol: active)
-            let transceiver = PCSCTransceiver(card: card, style: style)
             self.card = card
-            self.transceiver = transceiver
             do {
-                let uid = try transceiver.readUID()
-                cycleUID = uid
+                let (transceiver, tag) = try Self.detect(card, style: style, reportedATR: atr)
+                self.transceiver = transceiver
+                cycleTag = tag
                 cycleEventCount = eventCount
-                return DetectedTag(uid: uid)
+                return tag
             } catch {
                 dropCard()
                 if error == .tagLost || error == .nak(0) { return nil }
@@ -212,7 +212,7 @@ public actor PCSCReader: OperatorFeedbackReader {
         card?.disconnect(disposition)
         card = nil
         transceiver = nil
-        cycleUID = nil
+        cycleTag = nil
         cycleEventCount = nil
     }
 

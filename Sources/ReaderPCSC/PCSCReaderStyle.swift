@@ -5,6 +5,8 @@
 /// acr1252u  FF C2 00 01 Lc 95 <len> <cmd>    → C0 03 … 97 <len> <answer> 90 00 (PC/SC part 3 session)
 /// plain     none: READ by FF B0, WRITE by FF D6 only
 /// ```
+///
+/// Type 4 (ISO-DEP) tags need nothing from the style: their C-APDUs pass unchanged on every reader.
 public enum PCSCReaderStyle: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// ACS ACR122U (and ACR122T/L): PN532 direct transmit, LED/buzzer pseudo-APDU.
     case acr122u

@@ -1,12 +1,14 @@
 import NDEF
 import NFCTags
 
-/// The `Transceiver` of a tag seen through a PC/SC reader: Type 2 commands become pseudo-APDUs.
+/// The `Transceiver` of a tag seen through a PC/SC reader: Type 2 commands become pseudo-APDUs; an
+/// ISO-DEP (Type 4) tag's C-APDUs go to `SCardTransmit` unchanged (`PCSCTransceiver+ISODEP.swift`).
 ///
 /// ```
 /// READ  30 pp            → FF B0 00 pp 10             (16 bytes + 90 00)
 /// WRITE A2 pp d0 d1 d2 d3 → FF D6 00 pp 04 d0 d1 d2 d3 (90 00 → ACK 0A)
 /// other commands          → the reader family's raw path (PCSCReaderStyle), or refused on `plain`
+/// ISO-DEP: C-APDU         → C-APDU                      (R-APDU with the card's status word)
 /// ```
 ///
 /// `63 00` carries no NAK code: it is reported as NAK `0` ("the reader could not complete the tag
@@ -16,6 +18,8 @@ import NFCTags
 final class PCSCTransceiver: Transceiver {
     let card: PCSCCard
     let style: PCSCReaderStyle
+    /// Whether the card is an ISO-DEP tag (its ATR is a part 3 ISO 14443-4 ATR): APDUs pass unchanged.
+    let isISODEP: Bool
     /// APDUs sent through this transceiver (for exchange counting).
     private(set) var apduCount = 0
     /// Whether a WRITE or a re-activation happened since the UID was last checked.
@@ -23,17 +27,20 @@ final class PCSCTransceiver: Transceiver {
     /// Whether a transparent session is open (acr1252u).
     private var sessionOpen = false
 
-    init(card: PCSCCard, style: PCSCReaderStyle) {
+    init(card: PCSCCard, style: PCSCReaderStyle, isISODEP: Bool = false) {
         self.card = card
         self.style = style
+        self.isISODEP = isISODEP
     }
 
-    var supportsRawCommands: Bool { style.hasRawPath }
+    /// Raw commands reach a Type 2 tag only through the style's raw path; every APDU reaches an ISO-DEP tag.
+    var supportsRawCommands: Bool { isISODEP || style.hasRawPath }
 
     var modelledAirtimeMicroseconds: Double? { nil }
 
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         guard let code = command.first else { throw .invalidResponse("empty command") }
+        if isISODEP { return try transmitAPDU(command) }
         switch code {
         case 0x30 where command.count == 2:
             try closeSession()

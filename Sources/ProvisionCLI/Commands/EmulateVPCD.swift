@@ -3,23 +3,29 @@ import Foundation
 import NFCTags
 import TagEmulator
 
-/// `provision emulate vpcd`: a virtual contactless card for pcscd's vsmartcard `vpcd` driver.
+/// `provision emulate vpcd`: a virtual contactless card (Type 2 or Type 4 tags) for pcscd's vsmartcard
+/// `vpcd` driver.
 enum EmulateVPCD {
     static let help = """
         Usage: provision emulate vpcd [--port 35963] [--host 127.0.0.1] [--tags SPEC]
                                       [--reader-style acr122u|acr1252u|plain] [--control SOCKET]
                                       [--misbehave LIST]
 
-        Presents emulated NTAG21x tags to a running pcscd through the vsmartcard vpcd driver (one
-        reader slot per process; slot s of a reader.conf entry listens on CHANNELID + s). The card
-        answers FF CA (UID), FF B0 (read) and FF D6 (update), and raw tag commands the way the chosen
-        reader family does: ACR122U direct transmit (FF 00 00 00 .. D4 42 ..), ACR1252U transparent
-        exchange (FF C2 ..), or none (plain). Runs until SIGINT, SIGTERM or 'quit' on the control socket.
+        Presents emulated tags to a running pcscd through the vsmartcard vpcd driver (one reader slot
+        per process; slot s of a reader.conf entry listens on CHANNELID + s). NTAG21x (Type 2) tags get
+        the PC/SC storage-card ATR; the card answers FF CA (UID), FF B0 (read) and FF D6 (update), and
+        raw tag commands the way the chosen reader family does: ACR122U direct transmit
+        (FF 00 00 00 .. D4 42 ..), ACR1252U transparent exchange (FF C2 ..), or none (plain).
+        Type 4 tags (sim:ntag424, sim:type4) get the ISO 14443-4 ATR 3B 8n 80 01 <ATS historical
+        bytes> TCK; FF CA 00 gives the UID, FF CA 01 the ATS, and ISO 7816 APDUs (CLA other than FF)
+        reach the tag unchanged on every style. Runs until SIGINT, SIGTERM or 'quit' on the control
+        socket.
 
           --port N             vpcd slot port (default 35963, the stock entry's first slot)
           --host ADDR          vpcd address (default 127.0.0.1)
           --tags SPEC          tag population, e.g. sim:ntag215?count=20&uid=04A1B2C3D4E5F6&store=DIR&line
-                               (line: a tag the host used and powered off leaves, the next arrives)
+                               (line: a tag the host used and powered off leaves, the next arrives);
+                               chips ntag213/215/216, mf0ul11/21, ntag424, type4 (size=, mle=, mlc=)
           --reader-style S     acr122u (default), acr1252u or plain
           --control SOCKET     unix socket taking one command per line:
                                insert [UID], remove, dump, stats, feedback, quit
@@ -31,6 +37,7 @@ enum EmulateVPCD {
 
         Example:
           provision emulate vpcd --tags 'sim:ntag213?count=50&line' --control /tmp/vpcd.sock
+          provision emulate vpcd --tags 'sim:ntag424?count=10&line' --port 35964
 
         """
 

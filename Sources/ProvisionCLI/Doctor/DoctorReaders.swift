@@ -49,7 +49,7 @@ enum DoctorReaders {
                 + "serial PN532 with --reader nfc:pn532_uart:/dev/ttyUSB0")
     }
 
-    /// `tag-families`: which tag families each reader found can reach (today: Type 2 on all of them),
+    /// `tag-families`: which tag families each reader found can reach (Type 2 on all of them, Type 4 on PC/SC),
     /// one `; `-separated part per reader, the simulator last.
     static func familiesCheck(_ findings: Findings) -> DoctorCheck {
         var parts = findings.found.map { reader in
@@ -74,6 +74,6 @@ enum DoctorReaders {
 
     /// What a PC/SC reader reaches.
     static let pcscFamilies =
-        "Type 2 through PC/SC, other families only as far as the reader itself supports them "
-        + "(provision programs Type 2 today)"
+        "Type 2 through PC/SC (NTAG21x, Ultralight EV1) and Type 4 (ISO-DEP: NTAG 424 DNA, any T4T; "
+        + "told by the ATR, APDUs passed unchanged), other families only as far as the reader itself supports them"
 }

@@ -10,7 +10,8 @@ extension VPCDCard {
     ///
     /// * `FF 00 00 00 Lc D4 42 <cmd>` InCommunicateThru → `D5 43 <status> <answer> 90 00`; status `00`
     ///   with data, `01` silence, `02` for a 4-bit ACK/NAK (the PN532's RX CRC check is on).
-    /// * `FF 00 00 00 Lc D4 40 01 <cmd>` InDataExchange → `D5 41 00 [data]`, NAK → `D5 41 14`.
+    /// * `FF 00 00 00 Lc D4 40 01 <cmd>` InDataExchange → `D5 41 00 [data]`, NAK → `D5 41 14`; for an
+    ///   ISO-DEP tag `<cmd>` is a C-APDU the PN532 carries in ISO-DEP blocks (`dataExchange`).
     /// * `FF 00 40 <LED state> 04 T1 T2 reps buzzer` → `90 <LED state>`, recorded in `feedbackLog`.
     /// * `FF 00 48 00 00` → firmware string.
     func pseudoCommand(_ apdu: [UInt8]) -> [UInt8] {
@@ -47,7 +48,7 @@ extension VPCDCard {
         case 0x40:
             guard pn532.count >= 4, pn532[2] == 0x01 else { return [0xD5, 0x41, 0x27] + StatusWord.success }
             countRaw()
-            switch exchange(Array(pn532[3...])) {
+            switch isISODEP ? dataExchange(Array(pn532[3...])) : exchange(Array(pn532[3...])) {
             case .data(let data): return [0xD5, 0x41, 0x00] + data + StatusWord.success
             case .ack: return [0xD5, 0x41, 0x00] + StatusWord.success
             case .nak: return [0xD5, 0x41, 0x14] + StatusWord.success

@@ -1,17 +1,23 @@
 import NFCTags
 
 /// The card side of one vpcd slot: turns vpcd messages into tag exchanges and status words, the way a
-/// PC/SC contactless reader presents a Type 2 tag (`pcsc-vpcd.md` §7, §10).
+/// PC/SC contactless reader presents a Type 2 tag or an ISO-DEP (Type 4) tag (`pcsc-vpcd.md` §7, §10).
 ///
 /// ```
+/// ATR                         3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68 (Type 2)
+///                             3B 8n 80 01 <n historical bytes of the ATS> TCK            (ISO-DEP)
 /// FF CA 00 00 Le              UID (7 bytes) 90 00 | 6C XX | UID 62 82
-/// FF CA 01 00 00              6A 81 (no ATS on a Type 2 tag)
+/// FF CA 01 00 00              6A 81 (no ATS on a Type 2 tag) | ISO-DEP: the ATS, TL first, 90 00
+/// CLA ≠ FF                    ISO-DEP: the APDU to the tag unchanged, its own R-APDU | Type 2: 6E 00
 /// FF B0 00 pp Le (Le ≤ 10h)   READ 30h → Le bytes 90 00 | 63 00
 /// FF D6 00 pp 04 d0 d1 d2 d3  WRITE A2h → 90 00 | 63 00
 /// FF 00 00 00 Lc D4 42 …      acr122u: InCommunicateThru → D5 43 <status> … 90 00
 /// FF C2 00 0x Lc <DOs>        acr1252u: transparent session and exchange
 /// FF 00 40 ss 04 t1 t2 n b    acr122u: LED/buzzer → 90 ss (recorded)
 /// ```
+///
+/// Which of the two a tag is, the card learns as a reader does: from the tag's activation (SAK bit 6 and
+/// the ATS, `VPCDCard+ISODEP.swift`), kept until the tag leaves.
 ///
 /// The card keeps no socket: the connection loop feeds it messages and sends what it returns. Power
 /// off, power on and reset all switch the tag's field off (dropping PWD_AUTH state, `type2-ntag.md`
@@ -40,6 +46,8 @@ public final class VPCDCard {
     public private(set) var powered = false
     /// APDUs answered since the tag was inserted (line mode: the host has used this tag).
     public private(set) var apdusSinceInsert = 0
+    /// The tag's last successful activation (UID, SAK, ATS): it decides the ATR and the APDU paths.
+    public private(set) var activation: DetectedTag?
     /// Transparent session state (acr1252u style).
     var transparentSession = false
 
@@ -54,6 +62,7 @@ public final class VPCDCard {
         self.tag = tag
         selected = false
         powered = false
+        activation = nil
         apdusSinceInsert = 0
         transparentSession = false
         statistics.insertions += 1
@@ -65,9 +74,9 @@ public final class VPCDCard {
     /// sends power-on. This matters when a tag
     /// is swapped faster than pcscd's presence check: pcscd then sees no removal and no power-on.
     public func enterField() {
-        guard let tag else { return }
-        tag.fieldOff()
-        selected = tag.activate() != nil
+        guard tag != nil else { return }
+        tag?.fieldOff()
+        activate()
     }
 
     /// Takes the tag out of the field.
@@ -77,6 +86,7 @@ public final class VPCDCard {
         self.tag = nil
         selected = false
         powered = false
+        activation = nil
         statistics.removals += 1
     }
 
@@ -104,7 +114,7 @@ public final class VPCDCard {
             return nil
         case .atrRequest:
             statistics.atrRequests += 1
-            return Self.atr
+            return answerToReset
         case .unknownControl:
             return nil
         case .apdu(let apdu):
@@ -117,6 +127,7 @@ public final class VPCDCard {
 
     func statisticsUnsupported() { statistics.unsupported += 1 }
     func countRaw() { statistics.rawCommands += 1 }
+    func countISO() { statistics.isoAPDUs += 1 }
 
     func recordFeedback(_ apdu: [UInt8]) {
         statistics.feedbackCommands += 1
@@ -142,12 +153,19 @@ public final class VPCDCard {
     }
 
     private func activate() {
-        selected = tag?.activate() != nil
+        let detected = tag?.activate()
+        selected = detected != nil
+        if let detected { activation = detected }
     }
 
-    /// Sends one raw Type 2 command to the selected tag; a tag that is not selected is silent.
+    /// Sends one raw tag command to the selected tag; a tag that is not selected is silent.
+    ///
+    /// A Type 2 command goes to the tag's command face, and a NAK or silence leaves the tag idle. For an
+    /// ISO-DEP tag the reader sends the bytes as they are on the air (`rawFrame`); a frame that is no valid
+    /// block goes unanswered and the tag stays in protocol-active state.
     func exchange(_ command: [UInt8]) -> TagAnswer {
         guard let tag, selected else { return .silence }
+        if isISODEP { return rawFrame(command, to: tag) }
         let answer = tag.exchange(command)
         switch answer {
         case .nak, .silence: selected = false
@@ -158,17 +176,20 @@ public final class VPCDCard {
 
     private func answer(_ apdu: [UInt8]) -> [UInt8] {
         guard apdu.count >= 4 else { return StatusWord.wrongLength }
-        guard apdu[0] == 0xFF else { return StatusWord.unknownClass }
+        guard apdu[0] == 0xFF else {
+            guard isISODEP else { return StatusWord.unknownClass }
+            return passThrough(apdu)
+        }
         switch apdu[1] {
         case 0xCA:
             statistics.uidRequests += 1
             return getData(apdu)
         case 0xB0:
             statistics.reads += 1
-            return readBinary(apdu)
+            return isISODEP ? StatusWord.failed : readBinary(apdu)
         case 0xD6:
             statistics.updates += 1
-            return updateBinary(apdu)
+            return isISODEP ? StatusWord.failed : updateBinary(apdu)
         case 0x00:
             return pseudoCommand(apdu)
         case 0xC2:
@@ -179,16 +200,23 @@ public final class VPCDCard {
         }
     }
 
-    /// `FF CA P1 00 Le`: P1 `00` UID, `01` ATS (not on Type 2).
+    /// `FF CA P1 00 Le`: P1 `00` UID, `01` ATS (ISO-DEP tags only; `6A 81` on Type 2).
+    ///
+    /// Le `00` or the exact length gives the value and `90 00`; a shorter Le `6C XX`; a longer one the
+    /// value and `62 82` (`pcsc-vpcd.md` §10.2).
     private func getData(_ apdu: [UInt8]) -> [UInt8] {
         guard apdu[3] == 0x00 else { return StatusWord.wrongParameters }
-        guard apdu[2] == 0x00 else { return StatusWord.notSupported }
         guard let tag else { return StatusWord.failed }
-        let uid = tag.uid
+        let value: [UInt8]
+        switch apdu[2] {
+        case 0x00: value = tag.uid
+        case 0x01 where isISODEP: value = activation?.ats ?? []
+        default: return StatusWord.notSupported
+        }
         let le = apdu.count >= 5 ? Int(apdu[4]) : 0
-        if le == 0 || le == uid.count { return uid + StatusWord.success }
-        if le < uid.count { return StatusWord.wrongLe(uid.count) }
-        return uid + StatusWord.endReached
+        if le == 0 || le == value.count { return value + StatusWord.success }
+        if le < value.count { return StatusWord.wrongLe(value.count) }
+        return value + StatusWord.endReached
     }
 
     /// `FF B0 00 pp Le`: one READ `30h` (four pages); Le 00 means 16.
@@ -237,6 +265,8 @@ public struct VPCDStatistics: Sendable, Hashable {
     public var feedbackCommands = 0
     /// APDUs answered with "not supported".
     public var unsupported = 0
+    /// ISO 7816-4 APDUs (CLA ≠ `FF`) passed through to an ISO-DEP tag.
+    public var isoAPDUs = 0
 
     /// Creates zeroed counters.
     public init() {}
@@ -245,6 +275,7 @@ public struct VPCDStatistics: Sendable, Hashable {
     public var line: String {
         "insertions=\(insertions) removals=\(removals) power_on=\(powerOns) power_off=\(powerOffs) "
             + "resets=\(resets) atr=\(atrRequests) apdus=\(apdus) uid=\(uidRequests) read=\(reads) "
-            + "update=\(updates) raw=\(rawCommands) feedback=\(feedbackCommands) unsupported=\(unsupported)"
+            + "update=\(updates) raw=\(rawCommands) feedback=\(feedbackCommands) unsupported=\(unsupported) "
+            + "iso=\(isoAPDUs)"
     }
 }
