@@ -20,7 +20,7 @@ enum RunSummaryText {
             lines.append(
                 "  modelled airtime     \(ProgressDisplay.number(air, 2)) ms/tag"
                     + " (measured ÷ airtime \(ProgressDisplay.number(ratio, 3)))")
-            if let note = figures.belowFloorNote { lines += wrap(note, width: 100).map { "  " + $0 } }
+            for note in figures.airtimeNotes { lines += wrap(note, width: 100).map { "  " + $0 } }
         }
         lines.append("  per phase (ms)       p50 / p95 / max")
         for phase in Phase.allCases {

@@ -30,6 +30,8 @@ public struct RunFigures: Sendable, Hashable, Codable {
     public var measuredPerTagMilliseconds: Double
     /// Measured ÷ modelled, when modelled (1.0 means the software adds nothing).
     public var measuredOverAirtime: Double?
+    /// Whether the modelled airtime includes Type 4 processing times, which are assumptions.
+    public var airtimeHasAssumptions = false
 
     /// Computes the figures of `report`.
     public init(_ report: RunReport) {
@@ -68,6 +70,7 @@ public struct RunFigures: Sendable, Hashable, Codable {
             let air = airtimes.reduce(0, +) / count / 1000
             airtimePerTagMilliseconds = air
             measuredOverAirtime = air > 0 ? measuredPerTagMilliseconds / air : nil
+            airtimeHasAssumptions = report.tags.contains { $0.family == "type4" }
         } else {
             airtimePerTagMilliseconds = nil
             measuredOverAirtime = nil
@@ -84,6 +87,19 @@ public struct RunFigures: Sendable, Hashable, Codable {
         return "Measured ÷ airtime (the modelled radio floor) is below 1 because with timing=instant the "
             + "simulator only accounts the modelled radio time without waiting for it, so a tag's measured work "
             + "can take less than that floor; timing=datasheet really waits, and the ratio is then 1 or more."
+    }
+
+    /// The notes under the airtime figures: why the ratio is below 1, and that Type 4 processing times are
+    /// assumptions of the model (the NT4H2421 data sheet publishes none).
+    public var airtimeNotes: [String] {
+        var notes = belowFloorNote.map { [$0] } ?? []
+        if airtimeHasAssumptions {
+            notes.append(
+                "Type 4 airtime includes modelled tag processing times that are assumptions (by default 1 ms a "
+                    + "command and 4 ms a write frame; the NT4H2421 data sheet publishes none): calibrate against "
+                    + "hardware before reading it as the chip's.")
+        }
+        return notes
     }
 
     /// Nearest-rank percentiles of `values` (not empty).

@@ -72,7 +72,7 @@ public enum RunReportHTML {
         let caption =
             "Per-phase time per tag; mean tag work \(measured) ms against a modelled radio floor of "
             + "\(SVG.fixed(air, digits: 2)) ms (dashed line)."
-        return figures.belowFloorNote.map { caption + " " + $0 } ?? caption
+        return ([caption] + figures.airtimeNotes).joined(separator: " ")
     }
 
     /// The failures table: UID, row, class, detail, phase, time, reader.

@@ -25,7 +25,7 @@ extension RunReportWriter {
             text += "| modelled airtime per tag | \(format(air, digits: 2)) ms |\n"
             text += "| measured ÷ airtime | \(format(ratio, digits: 3)) |\n"
         }
-        if let note = figures.belowFloorNote { text += "\n\(note)\n" }
+        for note in figures.airtimeNotes { text += "\n\(note)\n" }
         text += "\n## Per-phase time (ms, successful tags)\n\n| phase | n | p50 | p95 | max |\n|---|---|---|---|---|\n"
         for phase in Phase.allCases {
             guard let spread = figures.phases[phase] else { continue }

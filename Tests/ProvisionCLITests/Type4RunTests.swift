@@ -23,6 +23,9 @@ import Testing
         let spec = folder.sim("ntag424", uid: "04A00000000001", options: "count=4")
         let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
         #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Type 4 airtime includes modelled tag processing times that are assumptions"))
+        let summary = try String(contentsOf: folder.reports.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(summary.contains("the NT4H2421 data sheet publishes none"))
         let rows = try folder.query("SELECT row, uid, state, chip, family, locked FROM records ORDER BY row")
         #expect(rows.map { Array($0[2...]) } == Array(repeating: ["done", "ntag424", "type4", "0"], count: 4))
         for row in rows {
