@@ -1,10 +1,9 @@
 """B6a, Type 4 distance from the radio floor: datasheet-timed NTAG 424 DNA tags (≈100-byte URL, write + verify)
 against the airtime of the minimal APDU sequence, with the emulator's own ISO-DEP timing parameters."""
-import json
 import os
 import statistics
 
-from .common import WORK, fresh, ledger_rows, log, pct, provision_run, rnd
+from .common import WORK, ledger_rows, log, make_job, pct, provision_run, rnd
 
 # ISODEPTiming.swift (NFCTags) at 106 kbit/s; processing times are the emulator's documented ASSUMPTIONS
 # (the NT4H2421 data sheet publishes none): 1 ms per command, 4 ms per programmed write frame.
@@ -57,27 +56,10 @@ def minimal_sequence(length):
     return sum(p[1] for p in parts), sum(p[2] for p in parts), parts
 
 
-def make_job(folder, rows):
-    fresh(folder)
-    with open(os.path.join(folder, "template.json"), "w") as f:
-        json.dump(TEMPLATE, f)
-    with open(os.path.join(folder, "records.csv"), "w") as f:
-        f.write("sku,lot\n")
-        f.writelines(f"SKU-{10000 + i:05d},L2612-A\n" for i in range(1, rows + 1))
-    manifest = {"job": "b6a", "template": "template.json", "records": "records.csv", "tag": "ntag424",
-                "lock": "none", "retries": 2, "onFailure": "reuse", "unique": ["sku"],
-                "serial": {"start": 1, "step": 1, "width": 6, "prefix": "D26-"},
-                "ledger": "ledger.sqlite", "reports": "reports"}
-    path = os.path.join(folder, "job.json")
-    with open(path, "w") as f:
-        json.dump(manifest, f, indent=1)
-    return path
-
-
 def bench_b6a(n):
     folder = os.path.join(WORK, "b6a")
-    manifest = make_job(folder, n)
     spec = f"sim:ntag424?timing=datasheet&count={n}"
+    manifest = make_job(folder, "b6a", n, lock=False, readers=[spec], tag="ntag424", template=TEMPLATE)
     log(f"B6a: {n} tags on {spec}")
     summary, wall, _, cmd = provision_run(manifest, [spec])
     rows = ledger_rows(folder, """

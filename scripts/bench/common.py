@@ -48,16 +48,16 @@ def fresh(path):
     return path
 
 
-def make_job(folder, name, rows, lock=True, readers=None):
-    """Writes template, CSV records and manifest into folder; returns the manifest path."""
+def make_job(folder, name, rows, lock=True, readers=None, tag="ntag215", template=None):
+    """Writes template (default TEMPLATE), CSV records and manifest into folder; returns the manifest path."""
     fresh(folder)
     with open(os.path.join(folder, "template.json"), "w") as f:
-        json.dump(TEMPLATE, f)
+        json.dump(template or TEMPLATE, f)
     with open(os.path.join(folder, "records.csv"), "w") as f:
         f.write("sku,name,lot\n")
         f.writelines(f"SKU-{10000 + i:05d},Part {i},L2612-A\n" for i in range(1, rows + 1))
     manifest = {
-        "job": name, "template": "template.json", "records": "records.csv", "tag": "ntag215",
+        "job": name, "template": "template.json", "records": "records.csv", "tag": tag,
         "lock": "permanent" if lock else "none", "retries": 2, "onFailure": "reuse", "unique": ["sku"],
         "serial": {"start": 1, "step": 1, "width": 6, "prefix": "B26-"},
         "readers": readers or ["sim:ntag215?timing=instant"],
