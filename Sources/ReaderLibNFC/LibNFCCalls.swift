@@ -86,7 +86,8 @@ enum LibNFCCalls {
         let atqa = withUnsafeBytes(of: info.abtAtqa) { UInt16($0[0]) << 8 | UInt16($0[1]) }
         // libnfc keeps the ATS without its TL byte (`abtAts`, `szAtsLen` = TL − 1); DetectedTag holds it TL first.
         let atsLength = min(Int(info.szAtsLen), 253)
-        let ats = atsLength == 0 ? [] : [UInt8(atsLength + 1)] + withUnsafeBytes(of: info.abtAts) { Array($0.prefix(atsLength)) }
+        let atsBody = withUnsafeBytes(of: info.abtAts) { Array($0.prefix(atsLength)) }
+        let ats = atsLength == 0 ? [] : [UInt8(atsLength + 1)] + atsBody
         return (result, DetectedTag(uid: uidBytes, atqa: atqa, sak: info.btSak, ats: ats))
     }
 

@@ -55,7 +55,8 @@ struct EmulateCommandType4Tests {
         }
         #expect(inspected.status == 0, "\(inspected.stdout)\(inspected.stderr)")
         // Both chips announce the data sheet's ATS (the generic tag takes the NTAG 424 DNA's by default).
-        #expect(inspected.stdout.contains("ATS         06 77 77 71 02 80: FSCI 7 (FSC 128 bytes)"), "\(inspected.stdout)")
+        let atsLine = "ATS         06 77 77 71 02 80: FSCI 7 (FSC 128 bytes)"
+        #expect(inspected.stdout.contains(atsLine), "\(inspected.stdout)")
         #expect(inspected.stdout.contains("SAK 20"), "\(inspected.stdout)")
         #expect(inspected.stdout.contains(uri), "\(inspected.stdout)")
         #expect(try await emulator.stop() == 0)

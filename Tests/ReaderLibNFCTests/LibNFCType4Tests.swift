@@ -136,7 +136,8 @@ struct LibNFCType4Tests {
         await #expect(throws: TransportError.noAnswer) {
             try await reader.withTransceiver { try $0.transceive(select, timeoutMilliseconds: 200) }
         }
-        #expect(try await reader.withTransceiver { try $0.transceive(select, timeoutMilliseconds: 200) } == [0x90, 0x00])
+        let again = try await reader.withTransceiver { try $0.transceive(select, timeoutMilliseconds: 200) }
+        #expect(again == [0x90, 0x00], "the tag stayed: the next APDU is answered")
         emulator.withChip { _ in tag.faults.removedAfterExchanges = 0 }
         await #expect(throws: TransportError.tagLost) {
             try await reader.withTransceiver { try $0.transceive(select, timeoutMilliseconds: 200) }
