@@ -64,7 +64,8 @@ enum LibNFCCalls {
         return nfc_device_set_property_bool(device, raw, enabled)
     }
 
-    /// Selects one ISO/IEC 14443-A tag at 106 kbps, optionally the one with `uid`.
+    /// Selects one ISO/IEC 14443-A tag at 106 kbps, optionally the one with `uid`; an ISO-DEP tag comes
+    /// with the ATS libnfc's automatic RATS fetched (`nti.nai.abtAts`), TL byte put back in front.
     /// The corresponding C function is `nfc_initiator_select_passive_target`.
     ///
     /// - Returns: the status (targets found, or a negative error) and the tag when one was found.
@@ -83,7 +84,11 @@ enum LibNFCCalls {
         let info = target.nti.nai
         let uidBytes = withUnsafeBytes(of: info.abtUid) { Array($0.prefix(Int(info.szUidLen))) }
         let atqa = withUnsafeBytes(of: info.abtAtqa) { UInt16($0[0]) << 8 | UInt16($0[1]) }
-        return (result, DetectedTag(uid: uidBytes, atqa: atqa, sak: info.btSak))
+        // libnfc keeps the ATS without its TL byte (`abtAts`, `szAtsLen` = TL − 1); DetectedTag holds it TL first.
+        let atsLength = min(Int(info.szAtsLen), 253)
+        let atsBody = withUnsafeBytes(of: info.abtAts) { Array($0.prefix(atsLength)) }
+        let ats = atsLength == 0 ? [] : [UInt8(atsLength + 1)] + atsBody
+        return (result, DetectedTag(uid: uidBytes, atqa: atqa, sak: info.btSak, ats: ats))
     }
 
     /// The corresponding C function is `nfc_initiator_deselect_target`.

@@ -11,6 +11,9 @@ final class LibNFCDevice {
     private var isOpen = true
     /// The UID of the selected tag, if any.
     var selectedUID: [UInt8]?
+    /// The ATS of the selected tag (TL first) when it is an ISO-DEP tag the chip ran RATS for (SAK bit 6
+    /// and an ATS), else `nil`: its commands are whole APDUs through InDataExchange.
+    private(set) var selectedATS: Type4ATS?
     /// Whether easy framing is off (tag commands through InCommunicateThru; a libnfc flag, no frame).
     private var easyFramingOff = false
     /// The CRC bits of TxMode/RxMode and what a select does to them, as far as the backend knows.
@@ -78,6 +81,32 @@ final class LibNFCDevice {
         return crc.hostAppendsCRC
     }
 
+    /// Readies the chip for an APDU to an ISO-DEP tag: easy framing on (InDataExchange: the PN532 runs the
+    /// ISO-DEP block protocol and its CRC_A), and RX CRC back on when this backend had switched it off for
+    /// a Type 2 tag, so the chip's registers are as libnfc's init leaves them (`type4-ntag424.md` §6.1).
+    /// Nothing is sent when both are already so. TX CRC is never switched off by this backend.
+    func prepareAPDU() throws(TransportError) {
+        if easyFramingOff {
+            try set(.easyFraming, true)
+            easyFramingOff = false
+        }
+        if crc.needsRead {
+            let addresses = [PN53xCRCState.txModeAddress, PN53xCRCState.rxModeAddress]
+            let (result, values) = LibNFCCalls.readRegisters(device, addresses)
+            guard result >= 0 else { throw .transport("cannot read TxMode and RxMode: \(status(result))") }
+            crc.read(PN53xCRCState.Registers(transmitCRC: values[0] & 0x80 != 0, rxMode: values[1]))
+        }
+        if let registers = crc.registers, !registers.receiveCRC {
+            let value = registers.rxMode | 0x80
+            let result = LibNFCCalls.writeRegister(device, PN53xCRCState.rxModeAddress, value)
+            guard result >= 0 else {
+                crc.forget()
+                throw .transport("cannot write RxMode: \(status(result))")
+            }
+            crc.wroteRxMode(value)
+        }
+    }
+
     /// Forgets what the backend knows of the CRC bits (after a failed exchange they may explain): the
     /// next tag command reads them, and the next select's effect is learned again.
     func distrustCRCBits() {
@@ -102,6 +131,7 @@ final class LibNFCDevice {
             throw .transport("select failed: \(failure)")
         }
         selectedUID = tag?.uid
+        selectedATS = tag.flatMap { $0.sak & 0x20 != 0 ? Type4ATS($0.ats) : nil }
         return tag
     }
 

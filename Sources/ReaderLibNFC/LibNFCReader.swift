@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// The device handle is owned by this actor, which runs on its own serial queue, so every blocking
 /// libnfc call stays off the cooperative pool; task cancellation calls `nfc_abort_command`. The
-/// device node is locked with `flock` while open. Tag commands go out as raw InCommunicateThru
-/// frames with host-side CRC_A (see `LibNFCTransceiver` for the error mapping).
+/// device node is locked with `flock` while open. Type 2 commands go out as raw InCommunicateThru
+/// frames with host-side CRC_A; an ISO-DEP tag's APDUs as InDataExchange (see `LibNFCTransceiver`).
 public actor LibNFCReader: TagReader {
     private let executor = QueueExecutor(label: "libnfc")
     private var handle: LibNFCDevice?

@@ -2,7 +2,8 @@ import NDEF
 import NFCTags
 
 /// The `Transceiver` for a tag selected by a libnfc reader: InCommunicateThru frames with RX CRC
-/// off, the answer's CRC_A checked here, so 4-bit ACK/NAK answers arrive with their exact code.
+/// off, the answer's CRC_A checked here, so 4-bit ACK/NAK answers arrive with their exact code; for an
+/// ISO-DEP tag (SAK bit 6 and an ATS) whole APDUs through InDataExchange (`transceiveAPDU`).
 ///
 /// The chip appends CRC_A to the command (TX CRC on, as libnfc's init leaves it); the host appends
 /// it only when the chip's TX CRC is off (`PN53xCRCState`).
@@ -21,6 +22,9 @@ final class LibNFCTransceiver: Transceiver {
 
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         guard let uid = device.selectedUID else { throw .tagLost }
+        if let ats = device.selectedATS {
+            return try transceiveAPDU(command, ats: ats, uid: uid, timeoutMilliseconds: timeoutMilliseconds)
+        }
         let frame = try device.prepareTagCommand() ? CRCA.appending(to: command) : command
         let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
         let (result, answer) = LibNFCCalls.transceive(
@@ -60,6 +64,41 @@ final class LibNFCTransceiver: Transceiver {
             device.distrustCRCBits()
             throw .invalidResponse("\(answer.count)-byte answer '\(hex(answer))' to \(hex(command))")
         }
+    }
+
+    /// One C-APDU to an ISO-DEP tag with easy framing on: libnfc sends InDataExchange `40 01 <APDU>` and the
+    /// PN532 runs the block protocol (chaining to the tag's FSC, R(ACK), S(WTX)); a long answer comes in
+    /// pieces with the MI bit, which libnfc joins. The timeout is `ISODEPExchangeBudget` of the ATS's FWT.
+    /// Errors map as for Type 2 frames; an answer without a status word is `.invalidResponse`.
+    ///
+    /// The corresponding C function is `nfc_initiator_transceive_bytes`.
+    private func transceiveAPDU(
+        _ command: [UInt8], ats: Type4ATS, uid: [UInt8], timeoutMilliseconds: Int
+    ) throws(TransportError) -> [UInt8] {
+        try device.prepareAPDU()
+        let budget = ISODEPExchangeBudget.milliseconds(
+            commandBytes: command.count, ats: ats, requested: timeoutMilliseconds)
+        let (result, answer) = LibNFCCalls.transceive(
+            device.device, command, capacity: 1024, timeoutMilliseconds: Int32(budget + device.linkSlackMilliseconds))
+        if result < 0 {
+            let failure = device.status(result)
+            switch failure {
+            case .rfTransmissionError:
+                device.selectedUID = nil
+                try device.cycleField()
+                guard try device.select(uid: uid) != nil else { throw .tagLost }
+                throw .noAnswer
+            case .targetReleased:
+                device.selectedUID = nil
+                throw .tagLost
+            default:
+                throw .transport("\(failure)")
+            }
+        }
+        guard answer.count >= 2 else {
+            throw .invalidResponse("\(answer.count)-byte answer '\(hex(answer))' to APDU \(hex(command))")
+        }
+        return answer
     }
 
     /// Re-activates the tag (HLTA + WUPA, or a field cycle; `LibNFCDevice.reactivate`): its state,

@@ -24,7 +24,7 @@ enum NfcpyReader {
     }
 
     /// Runs `python3 arguments`, killed after `timeoutSeconds`.
-    private static func python(_ arguments: [String], timeoutSeconds: Int = 60) throws -> Outcome {
+    static func python(_ arguments: [String], timeoutSeconds: Int = 60) throws -> Outcome {
         let folder = try Fixtures.temporaryDirectory("nfcpy")
         defer { try? FileManager.default.removeItem(at: folder) }
         let errURL = folder.appendingPathComponent("stderr")

@@ -13,7 +13,13 @@ struct EmulateCommand: Command {
         (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
 
           --tags SPEC        tag population as a sim: spec (chip, count, uid, seed, faults, store=DIR…;
-                             see the sim reader), e.g. sim:ntag215?count=20&faults=tear:0.05
+                             see the sim reader), e.g. sim:ntag215?count=20&faults=tear:0.05.
+                             Type 4 (ISO-DEP) chips: sim:ntag424 (NTAG 424 DNA) and sim:type4 (a
+                             generic T4T; size=, mapping=, mle=, mlc=, fwi=, wtx=on). The PN532
+                             sends RATS itself when SetParameters asks for it (libnfc does) and
+                             reports the ATS; APDUs then go through InDataExchange (MI chaining
+                             both ways). A host that clears automatic RATS (nfcpy) gets the tag at
+                             layer 3 and sends RATS and I-blocks through InCommunicateThru
           --line             line mode: a tag the host releases leaves, the next one arrives
                              (InRelease, or InDeselect not followed by InSelect; also accepted as
                              the spec option 'line')
@@ -37,8 +43,9 @@ struct EmulateCommand: Command {
                              pty closes and the emulator exits); e.g. --misbehave 'dcs@2,-,vanish@5'.
                              The tags' own misbehaviour is the spec option plan= (see the sim reader)
 
-        Example:
+        Examples:
           provision emulate pn532 --tags 'sim:ntag215?count=5' --line --control /tmp/pn532.sock
+          provision emulate pn532 --tags 'sim:ntag424?count=20&store=tags' --line
 
         """ + "\n" + EmulateVPCD.help
 

@@ -68,12 +68,25 @@ public final class PN532Chip {
 
     /// The UID of the tag the last InDataExchange / InCommunicateThru was passed to (`nil` when the
     /// last command reached no tag); front-end misbehaviour is scheduled by it.
-    public private(set) var lastExchangeUID: [UInt8]?
+    public internal(set) var lastExchangeUID: [UInt8]?
 
     /// The command pending now (its payload), if any.
     public private(set) var pendingCommand: [UInt8]?
+    /// SetParameters `12` flags (PN532 user manual §7.2.9): bit 4 fAutomaticRATS, bit 2
+    /// fAutomaticATR_RES. Reset value `14` (both on, as libnfc sets them; the reset value on silicon
+    /// is unverified); nfcpy sets `00` and runs RATS itself.
+    public internal(set) var parameterFlags: UInt8 = 0x14
+    /// An InDataExchange command the host is sending in parts (MI bit 6 of the Tg byte).
+    var chainedCommand: [UInt8] = []
+    /// The rest of an InDataExchange answer too long for one reply (MI bit 6 of the status byte).
+    var pendingDataIn: [UInt8] = []
+    /// The most DataIn bytes one InDataExchange reply carries before the chip chains with MI (262,
+    /// PN532 user manual §7.3.8); a test hook can lower it to force the split.
+    public var maximumDataIn = 262
+    /// Whether target 1 was activated with RATS (ISO-DEP): InDataExchange then carries whole APDUs.
+    var selectedSpeaksISODEP = false
     /// The tag the host has selected as target 1.
-    private var selected: (any TagEndpoint)?
+    var selected: (any TagEndpoint)?
     /// Target 1 after InDeselect: still listed, so InSelect can select it again.
     private var deselected: (any TagEndpoint)?
     /// Whether an InDeselect ended the last command: the host is done with the tag (line mode: it
@@ -82,7 +95,7 @@ public final class PN532Chip {
     /// Tags halted by InDeselect/InRelease: invisible to InListPassiveTarget (REQA) until the field
     /// is cycled (`pn532-libnfc.md` §8.4).
     /// Held strongly so a departed tag's address cannot be reused by the next one.
-    private var halted: [any TagEndpoint] = []
+    var halted: [any TagEndpoint] = []
 
     /// The UART speeds of SetSerialBaudRate `10`, by its BR byte (PN532 user manual §7.2.5).
     public static let serialBaudRates = [9_600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 921_600, 1_288_000]
@@ -115,6 +128,10 @@ public final class PN532Chip {
         pendingCommand = nil
         lastExchangeUID = nil
         commandCounts[code, default: 0] += 1
+        if code != 0x40 {
+            chainedCommand = []
+            pendingDataIn = []
+        }
         if releasePending {
             releasePending = false
             if code != 0x54 { field.hostReleased() }
@@ -162,7 +179,10 @@ public final class PN532Chip {
         case 0x10:  // SetSerialBaudRate: BR 00…08 (9600 … 1288000); the emulator switches the UART
             guard data.count == 1, Int(data[0]) < Self.serialBaudRates.count else { return .some(nil) }
             return []
-        case 0x0E, 0x12, 0x14: return []
+        case 0x12:
+            parameterFlags = data.first ?? parameterFlags
+            return []
+        case 0x0E, 0x14: return []
         case 0x16:
             power = .poweredDown
             return [0x00]
@@ -172,6 +192,7 @@ public final class PN532Chip {
         case 0x44: return deselect(data)
         case 0x52: return release(data)
         case 0x4A: return listPassiveTarget(data, payload: payload)
+        case 0x50: return attributeRequest(data)
         case 0x54: return select(data)
         case 0x60: return autoPoll(data, payload: payload)
         default: return .some(nil)
@@ -220,7 +241,7 @@ public final class PN532Chip {
     }
 
     /// A visible tag (present, not halted), if any.
-    private var visibleTag: (any TagEndpoint)? {
+    var visibleTag: (any TagEndpoint)? {
         guard fieldOn, let tag = field.current else { return nil }
         halted.removeAll { $0 !== tag }
         return halted.isEmpty ? tag : nil
@@ -236,8 +257,8 @@ public final class PN532Chip {
         guard data[1] == 0x00 else { return [0x00] }  // only 106 kbps type A is emulated
         var wanted = Array(data.dropFirst(2))
         if wanted.first == 0x88 { wanted.removeFirst() }
-        if let tag = visibleTag, wanted.isEmpty || wanted == tag.uid, let detected = tag.activate() {
-            activated(tag)
+        if let tag = visibleTag, wanted.isEmpty || wanted == tag.uid, let detected = activate(tag) {
+            activated(tag, detected)
             return [0x01, 0x01] + targetData(detected)
         }
         if passiveActivationRetries == 0xFF {
@@ -247,13 +268,15 @@ public final class PN532Chip {
         return [0x00]
     }
 
-    /// InAutoPoll `60 PollNr Period Type…`: type `10` (generic 106 kbps type A) only.
+    /// InAutoPoll `60 PollNr Period Type…`: type `20` (ISO/IEC 14443-4A, with RATS) for an ISO-DEP tag when
+    /// asked for, else type `10` (generic 106 kbps type A, layer 3 only).
     private func autoPoll(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
         fieldOn = true
-        if let tag = visibleTag, let detected = tag.activate() {
-            activated(tag)
+        if let tag = visibleTag, let found = autoPollActivation(of: tag, types: Array(data.dropFirst(2))) {
+            let (type, detected) = found
+            activated(tag, detected)
             let target = [0x01] + targetData(detected)
-            return [0x01, 0x10, UInt8(target.count)] + target
+            return [0x01, type, UInt8(target.count)] + target
         }
         pendingCommand = payload
         return nil
@@ -261,18 +284,21 @@ public final class PN532Chip {
 
     /// Makes `tag` target 1; with `selectSetsCRC`, the activation leaves CRC on both ways (its SELECT
     /// and SAK carry CRC_A), whatever the host or an earlier host session had set.
-    private func activated(_ tag: any TagEndpoint) {
+    private func activated(_ tag: any TagEndpoint, _ detected: DetectedTag) {
         selected = tag
         deselected = nil
+        selectedSpeaksISODEP = !detected.ats.isEmpty
         if selectSetsCRC {
             registers[PN532Registers.txMode] |= 0x80
             registers[PN532Registers.rxMode] |= 0x80
         }
     }
 
-    /// `SENS_RES(2, high byte first) SEL_RES NFCIDLength NFCID`.
+    /// `SENS_RES(2, high byte first) SEL_RES NFCIDLength NFCID [ATS]`: the ATS, TL byte first, only
+    /// when the chip ran RATS (`type4-ntag424.md` §6.2; libnfc takes TL − 1 bytes after TL).
     private func targetData(_ detected: DetectedTag) -> [UInt8] {
-        [UInt8(detected.atqa >> 8), UInt8(detected.atqa & 0xFF), detected.sak, UInt8(detected.uid.count)] + detected.uid
+        [UInt8(detected.atqa >> 8), UInt8(detected.atqa & 0xFF), detected.sak, UInt8(detected.uid.count)]
+            + detected.uid + detected.ats
     }
 
     /// InSelect `54 Tg`: wakes (WUPA) and activates the listed target again, e.g. after InDeselect.
@@ -280,10 +306,12 @@ public final class PN532Chip {
     private func select(_ data: [UInt8]) -> [UInt8] {
         guard let tag = selected ?? deselected else { return [0x27] }
         let halt = halted.contains { $0 === tag }
-        guard field.current === tag, fieldOn, !halt || inSelectWakesHalted, tag.activate() != nil else { return [0x01] }
+        guard field.current === tag, fieldOn, !halt || inSelectWakesHalted, let detected = activate(tag) else {
+            return [0x01]
+        }
         halted.removeAll { $0 === tag }
         deselected = nil
-        activated(tag)
+        activated(tag, detected)
         return [0x00]
     }
 
@@ -315,10 +343,22 @@ public final class PN532Chip {
     }
 
     /// InDataExchange `40 Tg data`: the PN532 adds and checks CRC_A; a 4-bit ACK is status `00` with
-    /// no data, a NAK is `nakStatus`, silence is `01`.
+    /// no data, a NAK is `nakStatus`, silence is `01`. To an ISO-DEP target the data is a whole APDU
+    /// (`dataExchangeISODEP`, with the chip's own chaining).
     private func dataExchange(_ data: [UInt8]) -> [UInt8] {
-        guard data.count >= 2, let tag = selected else { return [0x27] }
-        guard field.current === tag, fieldOn else { return [0x01] }
+        // `40 Tg` alone pulls the rest of an answer sent with MI (libnfc's continuation).
+        if data.count == 1, !pendingDataIn.isEmpty { return nextDataIn() }
+        pendingDataIn = []
+        guard let tg = data.first, let tag = selected else {
+            chainedCommand = []
+            return [0x27]
+        }
+        guard field.current === tag, fieldOn else {
+            chainedCommand = []
+            return [0x01]
+        }
+        if selectedSpeaksISODEP { return dataExchangeISODEP(tg: tg, Array(data.dropFirst()), tag: tag) }
+        guard data.count >= 2 else { return [0x27] }
         lastExchangeUID = tag.uid
         var command = Array(data.dropFirst())
         // COMPATIBILITY_WRITE: the chip runs both radio steps from one frame.
@@ -338,41 +378,5 @@ public final class PN532Chip {
         case .nak: return [nakStatus]
         case .silence: return [0x01]
         }
-    }
-
-    /// InCommunicateThru `42 data`: the register state decides whether the chip adds CRC_A, how
-    /// many bits of the last byte go out, and whether the answer's CRC is checked and stripped.
-    /// Raw tag answers carry their CRC_A where the air frame has one (`TagEndpoint.receiveRaw`).
-    private func communicateThru(_ data: [UInt8]) -> [UInt8] {
-        guard fieldOn, let tag = field.current else { return [0x01] }
-        lastExchangeUID = tag.uid
-        let lastBits = registers.transmitLastBits
-        let frame = registers.transmitCRC ? CRCA.appending(to: data) : data
-        let answer = tag.receiveRaw(frame, lastByteBits: lastBits == 0 ? 8 : lastBits)
-        switch answer {
-        case .silence:
-            return [0x01]
-        case .ack, .nak:
-            if registers.receiveCRC { return [0x02] }
-            registers.setReceiveLastBits(4)
-            if case .nak(let code) = answer { return [0x00, code & 0x0F] }
-            return [0x00, 0x0A]
-        case .data(let bytes):
-            registers.setReceiveLastBits(0)
-            guard registers.receiveCRC else { return [0x00] + bytes }
-            // The chip checks and strips CRC_A; an answer without one (ATQA, anticollision) fails it.
-            guard Self.answerCarriesCRC(to: data, lastBits: lastBits), CRCA.isValid(bytes) else { return [0x02] }
-            return [0x00] + Array(bytes.dropLast(2))
-        }
-    }
-
-    /// ATQA (answer to a short frame) and anticollision answers (`93/95/97` with NVB ≠ `70`) have
-    /// no CRC on the air; every other tag answer has one (`type2-ntag.md` §1).
-    static func answerCarriesCRC(to command: [UInt8], lastBits: Int) -> Bool {
-        if lastBits == 7 && command.count == 1 { return false }
-        if let first = command.first, [0x93, 0x95, 0x97].contains(first), command.count >= 2, command[1] != 0x70 {
-            return false
-        }
-        return true
     }
 }
