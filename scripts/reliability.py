@@ -7,8 +7,8 @@ Writes reports/reliability.md and reports/reliability.json from this very run. S
   corpus    every case of Tests/Fixtures/bad/ through `validate` and `run` (sim store must stay empty)
   env       read-only ledger folder, full disk, locked ledger, unwritable reports folder (root only)
   swift     the tear and misbehaving-reader suites (Swift tests), which write their own figures
-  readers   misbehaving readers and tags through the PN532 emulator (stock libnfc) and the vpcd card
-            (stock pcscd): every kind at every exchange position, then the reader vanishing mid-job
+  readers   misbehaving readers and tags (Type 2; Type 4 as pn532-type4, vpcd-type4) through the PN532 emulator
+            (stock libnfc) and the vpcd card (stock pcscd): every kind at every exchange position, then the reader vanishing mid-job
             (scripts/reliability_readers.py)
 
 A run of some sections (--only) keeps the other sections of the existing reports/reliability.json,
@@ -17,7 +17,7 @@ each section saying which command and run produced it.
   crash4    the crash test on Type 4 tags (a generic T4T, locked through its CC write byte)
 
 Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,corpus,env,swift,readers]
-                              [--positions 1-16] [--paths pn532,vpcd]
+                              [--positions 1-16] [--paths pn532,vpcd,pn532-type4,vpcd-type4]
        scripts/reliability.py crash [--family type4] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
 import argparse, hashlib, json, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, time
@@ -341,7 +341,7 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--only", default="crash,crash4,corpus,env,swift,readers")
     parser.add_argument("--positions", default="1-16", help="exchange positions for the readers section: A-B or a list")
-    parser.add_argument("--paths", default="pn532,vpcd")
+    parser.add_argument("--paths", default="pn532,vpcd,pn532-type4,vpcd-type4")
     parser.add_argument("--family", default="type2", choices=sorted(FAMILIES), help="crash section: the tag family")
     args = parser.parse_args()
     if args.section == "crash":
@@ -382,7 +382,18 @@ def main():
             positions = list(range(first, last + 1))
         else:
             positions = [int(p) for p in args.positions.split(",")]
-        section("readers", readers_test(PROVISION, make_job, check_invariants, positions, tuple(args.paths.split(","))))
+        paths = tuple(args.paths.split(","))
+        readers = readers_test(PROVISION, make_job, check_invariants, positions, paths)
+        # Paths not run this time keep their figures (each path records its own positions).
+        kept = {k: v for k, v in report.get("readers", {}).items() if k not in paths and k != "positions"}
+        previous = runs.get("readers", {})
+        for value in kept.values():
+            value.setdefault("positions", report["readers"]["positions"])
+            value.setdefault("run", {key: previous.get(key) for key in ("command", "startedAt", "finishedAt")})
+        for value in readers.values():
+            if isinstance(value, dict):
+                value["run"] = dict(run, finishedAt=now())
+        section("readers", {**kept, **readers})
     report["finishedAt"] = now()
     # Commands as seen from the checkout's root, without this machine's path to it.
     report = json.loads(json.dumps(report).replace(json.dumps(ROOT + "/")[1:-1], ""))

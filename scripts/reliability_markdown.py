@@ -10,8 +10,8 @@ def provenance(report, name):
 
 def render_readers(readers):
     lines = ["## 4b. Misbehaving readers and tags through the backends' emulators", "",
-             "Each case: a tag (or the reader in front of it) misbehaves once at tag exchange k, for k in "
-             f"{readers['positions'][0]}…{readers['positions'][-1]}, and a clean tag follows; a real "
+             "Each case: a tag (or the reader in front of it) misbehaves once at tag exchange k (each path "
+             "names its positions), and a clean tag follows; a real "
              "`provision run` child (manifest retries 0: one try a presentation, onFailure reuse) drives it through stock libnfc "
              "(`nfc:pn532_uart:` on the `provision emulate pn532 --line` pty) or stock pcscd with the vpcd "
              "driver (`provision emulate vpcd`, ACR122U style). Tag-level kinds are the tags' `plan=`, reader "
@@ -20,13 +20,21 @@ def render_readers(readers):
              "whose answer the cycle does not depend on, or a retry inside the reader path recovered it). "
              "A violation is an untyped class, a next tag not done, a crash of either process, or a broken "
              "ledger/image invariant.", ""]
-    for path, title in (("pn532", "PN532 on a pty, stock libnfc"), ("vpcd", "vpcd card, stock pcscd")):
+    titles = (("pn532", "PN532 on a pty, stock libnfc, Type 2 (NTAG213)"),
+              ("vpcd", "vpcd card, stock pcscd, Type 2 (NTAG213)"),
+              ("pn532-type4", "PN532 on a pty, stock libnfc, Type 4 (generic T4T, APDUs 1…11)"),
+              ("vpcd-type4", "vpcd card, stock pcscd, Type 4 (generic T4T, APDUs 1…11)"))
+    for path, title in titles:
         data = readers.get(path)
         if not data:
             continue
-        lines += [f"### {title}: **{data['cases']}** cases ({data['kinds']} kinds × {len(readers['positions'])} "
-                  f"positions), violations **{data['violations']}**", "",
-                  "| kind | level | cases | outcomes | run exit | violations |", "|---|---|---|---|---|---|"]
+        positions = data.get("positions", readers["positions"])
+        lines += [f"### {title}: **{data['cases']}** cases ({data['kinds']} kinds × {len(positions)} "
+                  f"positions), violations **{data['violations']}**", ""]
+        if data.get("run"):
+            lines += [f"_From the run {data['run'].get('startedAt')} – {data['run'].get('finishedAt')}: "
+                      f"`{data['run'].get('command')}`._", ""]
+        lines += ["| kind | level | cases | outcomes | run exit | violations |", "|---|---|---|---|---|---|"]
         for run in data["runs"]:
             outcomes = ", ".join(f"{k}: {n}" for k, n in sorted(run["outcomes"].items()))
             lines.append(f"| `{run['kind']}` | {run['level']} | {run['cases']} | {outcomes} | {run['runExit']} "

@@ -1,6 +1,7 @@
 """Misbehaving readers and tags through the backends' emulators (scripts/reliability.py, section `readers`).
 
-Two paths, each a real `provision run` child against a real host stack:
+Two paths, each a real `provision run` child against a real host stack, each with Type 2 tags (NTAG213) and,
+as `pn532-type4` / `vpcd-type4`, Type 4 tags (a generic T4T, 11 APDUs per tag):
   pn532   `provision emulate pn532 --line` on a pty, driven by stock libnfc (`nfc:pn532_uart:/dev/pts/N`)
   vpcd    `provision emulate vpcd` card for a private pcscd with the vsmartcard vpcd driver (`pcsc:#0`)
 
@@ -15,10 +16,17 @@ import json, os, signal, socket, sqlite3, subprocess, tempfile, time, shutil
 
 TAG_KINDS = ["garbage:1", "garbage:4", "garbage:16", "short:1", "short:8", "long:1", "long:4",
              "nak:0", "nak:1", "nak:4", "nak:5", "silence"]
+# A Type 4 tag has no NAK (`nak:` makes it silent without carrying the APDU out); `sw:` answers only that status
+# word after carrying the APDU out.
+TYPE4_TAG_KINDS = ["garbage:1", "garbage:16", "short:1", "short:2", "long:1", "long:4", "nak:0", "silence",
+                   "sw:6A82", "sw:6982", "sw:6F00", "sw:9000"]
 PN532_KINDS = ["dcs", "lcs", "truncate", "wrongcode", "nackstorm", "noack"]
 VPCD_KINDS = ["sw:6A82", "sw:6F00", "sw:6300", "short", "malformed", "empty", "drop"]
 CLASSES = {"tagLost", "timeout", "nak", "notNDEF", "readOnly", "capacity", "wrongChip", "verifyMismatch",
-           "lockFailed", "duplicateUID", "transport", "signatureInvalid", "protectFailed"}
+           "lockFailed", "duplicateUID", "transport", "signatureInvalid", "protectFailed", "identityMismatch",
+           "lockUnsupported"}
+# Per family: the simulated chip of the population, and the job's family (scripts/reliability.py FAMILIES).
+SIM_CHIPS = {"type2": "ntag213", "type4": "type4?size=512"}
 ENV = dict(os.environ, LIBNFC_LOG_LEVEL="0")
 
 
@@ -141,11 +149,18 @@ class VPCDCard:
 
 # --- one kind through one path
 
-def job_folder(make_job, rows, chip="ntag213"):
+def split_path(path):
+    """`pn532` → (`pn532`, `type2`); `vpcd-type4` → (`vpcd`, `type4`)."""
+    reader, _, family = path.partition("-")
+    return reader, family or "type2"
+
+
+def job_folder(make_job, rows, family="type2"):
     folder = tempfile.mkdtemp(prefix="reliability-readers-")
-    make_job(folder, rows)
+    make_job(folder, rows, family=family)
     manifest = json.load(open(os.path.join(folder, "job.json")))
-    manifest.update({"tag": chip, "retries": 0})
+    manifest.update({"tag": "ntag213"} if family == "type2" else {})
+    manifest.update({"retries": 0})
     json.dump(manifest, open(os.path.join(folder, "job.json"), "w"))
     os.mkdir(os.path.join(folder, "tags"))
     return folder
@@ -188,13 +203,15 @@ def evaluate(folder, base, positions, kind, result, check_invariants, rows):
 
 def kind_run(path, provision, make_job, check_invariants, kind, positions, index, daemon=None):
     """One run of `kind` at every exchange in `positions`, each misbehaving tag followed by a clean one."""
+    path, family = split_path(path)
     reader_kinds = PN532_KINDS if path == "pn532" else VPCD_KINDS
-    base = f"04{0xD0 + (path == 'vpcd'):02X}{index:02X}00000000"
+    base = f"04{0xD0 + (path == 'vpcd') + 2 * (family == 'type4'):02X}{index:02X}00000000"
     rows = 2 * len(positions)
-    folder = job_folder(make_job, rows)
+    folder = job_folder(make_job, rows, family)
     entries = ",".join(f"{kind}@{k},-" for k in positions)
     plan = "" if kind in reader_kinds else f"&plan={entries}"
-    spec = f"sim:ntag213?count={rows}&uid={base}&store={folder}/tags{plan}" + ("&line" if path == "vpcd" else "")
+    spec = (f"sim:{SIM_CHIPS[family]}{'&' if '?' in SIM_CHIPS[family] else '?'}count={rows}&uid={base}"
+            f"&store={folder}/tags{plan}" + ("&line" if path == "vpcd" else ""))
     misbehave = entries if kind in reader_kinds else None
     started = time.time()
     if path == "pn532":
@@ -242,9 +259,11 @@ def done_count(folder):
 def vanish_case(path, provision, make_job, check_invariants, exchange, rows=6):
     """PN532: `--misbehave vanish@exchange` on the third tag (the pty closes). vpcd: pcscd SIGKILLed once
     two rows are done. Then a fresh reader with the same tag store, and a second run that must complete."""
-    base = f"04{0xE0 + (path == 'vpcd'):02X}{exchange:02X}00000000"
-    folder = job_folder(make_job, rows)
-    spec = f"sim:ntag213?count={rows}&uid={base}&store={folder}/tags"
+    path, family = split_path(path)
+    base = f"04{0xE0 + (path == 'vpcd') + 2 * (family == 'type4'):02X}{exchange:02X}00000000"
+    folder = job_folder(make_job, rows, family)
+    chip = SIM_CHIPS[family]
+    spec = f"sim:{chip}{'&' if '?' in chip else '?'}count={rows}&uid={base}&store={folder}/tags"
     started, violations = time.time(), []
     daemon = None
     if path == "pn532":
@@ -302,19 +321,23 @@ def vanish_case(path, provision, make_job, check_invariants, exchange, rows=6):
 
 
 def readers_test(provision, make_job, check_invariants, positions, paths=("pn532", "vpcd"), vanishes=(2, 5, 9)):
-    """Every kind at every position through each path, then the vanishing reader; figures per path."""
+    """Every kind at every position through each path, then the vanishing reader; figures per path. A Type 4
+    path uses the positions up to 11 (one tag's APDUs)."""
     report = {"positions": positions}
     for path in paths:
-        kinds = TAG_KINDS + (PN532_KINDS if path == "pn532" else VPCD_KINDS)
-        daemon = PCSCD() if path == "vpcd" else None
+        reader, family = split_path(path)
+        kinds = ((TAG_KINDS if family == "type2" else TYPE4_TAG_KINDS)
+                 + (PN532_KINDS if reader == "pn532" else VPCD_KINDS))
+        used = positions if family == "type2" else [p for p in positions if p <= 11]
+        daemon = PCSCD() if reader == "vpcd" else None
         runs = []
         try:
             for index, kind in enumerate(kinds):
-                runs.append(kind_run(path, provision, make_job, check_invariants, kind, positions, index, daemon))
+                runs.append(kind_run(path, provision, make_job, check_invariants, kind, used, index, daemon))
         finally:
             if daemon:
                 daemon.remove()
         gone = [vanish_case(path, provision, make_job, check_invariants, k) for k in vanishes]
-        report[path] = {"kinds": len(kinds), "cases": sum(r["cases"] for r in runs), "runs": runs, "vanish": gone,
+        report[path] = {"positions": used, "kinds": len(kinds), "cases": sum(r["cases"] for r in runs), "runs": runs, "vanish": gone,
                         "violations": sum(len(r["violations"]) for r in runs + gone)}
     return report

@@ -64,12 +64,7 @@ final class LibNFCDevice {
             try set(.easyFraming, false)
             easyFramingOff = true
         }
-        if crc.needsRead {
-            let addresses = [PN53xCRCState.txModeAddress, PN53xCRCState.rxModeAddress]
-            let (result, values) = LibNFCCalls.readRegisters(device, addresses)
-            guard result >= 0 else { throw .transport("cannot read TxMode and RxMode: \(status(result))") }
-            crc.read(PN53xCRCState.Registers(transmitCRC: values[0] & 0x80 != 0, rxMode: values[1]))
-        }
+        try readCRCRegistersIfUnknown()
         if let value = crc.rxModeToWrite {
             let result = LibNFCCalls.writeRegister(device, PN53xCRCState.rxModeAddress, value)
             guard result >= 0 else {
@@ -81,6 +76,15 @@ final class LibNFCDevice {
         return crc.hostAppendsCRC
     }
 
+    /// One ReadRegister of TxMode and RxMode when `crc` does not know them (`pn532-libnfc.md` §6).
+    private func readCRCRegistersIfUnknown() throws(TransportError) {
+        guard crc.needsRead else { return }
+        let addresses = [PN53xCRCState.txModeAddress, PN53xCRCState.rxModeAddress]
+        let (result, values) = LibNFCCalls.readRegisters(device, addresses)
+        guard result >= 0 else { throw .transport("cannot read TxMode and RxMode: \(status(result))") }
+        crc.read(PN53xCRCState.Registers(transmitCRC: values[0] & 0x80 != 0, rxMode: values[1]))
+    }
+
     /// Readies the chip for an APDU to an ISO-DEP tag: easy framing on (InDataExchange: the PN532 runs the
     /// ISO-DEP block protocol and its CRC_A), and RX CRC back on when this backend had switched it off for
     /// a Type 2 tag, so the chip's registers are as libnfc's init leaves them (`type4-ntag424.md` §6.1).
@@ -90,12 +94,7 @@ final class LibNFCDevice {
             try set(.easyFraming, true)
             easyFramingOff = false
         }
-        if crc.needsRead {
-            let addresses = [PN53xCRCState.txModeAddress, PN53xCRCState.rxModeAddress]
-            let (result, values) = LibNFCCalls.readRegisters(device, addresses)
-            guard result >= 0 else { throw .transport("cannot read TxMode and RxMode: \(status(result))") }
-            crc.read(PN53xCRCState.Registers(transmitCRC: values[0] & 0x80 != 0, rxMode: values[1]))
-        }
+        try readCRCRegistersIfUnknown()
         if let registers = crc.registers, !registers.receiveCRC {
             let value = registers.rxMode | 0x80
             let result = LibNFCCalls.writeRegister(device, PN53xCRCState.rxModeAddress, value)

@@ -29,26 +29,7 @@ final class LibNFCTransceiver: Transceiver {
         let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
         let (result, answer) = LibNFCCalls.transceive(
             device.device, frame, capacity: 1024, timeoutMilliseconds: timeout)
-        if result < 0 {
-            let failure = device.status(result)
-            switch failure {
-            case .rfTransmissionError:
-                // Silence: a mute moment, or the tag left the field. Only a new selection tells.
-                // (Or CRC bits a select changed after all: they are read again before the next command.)
-                device.distrustCRCBits()
-                device.selectedUID = nil
-                try device.cycleField()
-                guard try device.select(uid: uid) != nil else { throw .tagLost }
-                throw .noAnswer
-            case .targetReleased:
-                device.selectedUID = nil
-                throw .tagLost
-            case .mifareAuthenticationFailed:
-                throw .nak(0)
-            default:
-                throw .transport("\(failure)")
-            }
-        }
+        if result < 0 { try failed(result, uid: uid, frame: true) }
         switch answer.count {
         case 1:
             let code = answer[0] & 0x0F
@@ -66,6 +47,28 @@ final class LibNFCTransceiver: Transceiver {
         }
     }
 
+    /// Maps a failed transceive (`result` < 0) of a raw Type 2 `frame` or an APDU to the error it means: silence
+    /// (a mute moment, or the tag left the field: only a new selection tells) is `.noAnswer` or `.tagLost`; a raw
+    /// frame's CRC bits are also read again before the next command, in case a select changed them after all.
+    private func failed(_ result: Int32, uid: [UInt8], frame: Bool) throws(TransportError) -> Never {
+        let failure = device.status(result)
+        switch failure {
+        case .rfTransmissionError:
+            if frame { device.distrustCRCBits() }
+            device.selectedUID = nil
+            try device.cycleField()
+            guard try device.select(uid: uid) != nil else { throw .tagLost }
+            throw .noAnswer
+        case .targetReleased:
+            device.selectedUID = nil
+            throw .tagLost
+        case .mifareAuthenticationFailed where frame:
+            throw .nak(0)
+        default:
+            throw .transport("\(failure)")
+        }
+    }
+
     /// One C-APDU to an ISO-DEP tag with easy framing on: libnfc sends InDataExchange `40 01 <APDU>` and the
     /// PN532 runs the block protocol (chaining to the tag's FSC, R(ACK), S(WTX)); a long answer comes in
     /// pieces with the MI bit, which libnfc joins. The timeout is `ISODEPExchangeBudget` of the ATS's FWT.
@@ -80,21 +83,7 @@ final class LibNFCTransceiver: Transceiver {
             commandBytes: command.count, ats: ats, requested: timeoutMilliseconds)
         let (result, answer) = LibNFCCalls.transceive(
             device.device, command, capacity: 1024, timeoutMilliseconds: Int32(budget + device.linkSlackMilliseconds))
-        if result < 0 {
-            let failure = device.status(result)
-            switch failure {
-            case .rfTransmissionError:
-                device.selectedUID = nil
-                try device.cycleField()
-                guard try device.select(uid: uid) != nil else { throw .tagLost }
-                throw .noAnswer
-            case .targetReleased:
-                device.selectedUID = nil
-                throw .tagLost
-            default:
-                throw .transport("\(failure)")
-            }
-        }
+        if result < 0 { try failed(result, uid: uid, frame: false) }
         guard answer.count >= 2 else {
             throw .invalidResponse("\(answer.count)-byte answer '\(hex(answer))' to APDU \(hex(command))")
         }

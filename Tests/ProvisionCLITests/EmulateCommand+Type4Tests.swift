@@ -2,23 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-extension NfcpyReader {
-    /// nfcpy writes one URI record to the tag on the PN532 at `path` (`tag.ndef.records = …`) and reads it back.
-    static func writeTag(at path: String, uri: String) async throws -> Outcome {
-        try await onThread { try python([Fixtures.url("nfcpy/write_tag.py").path, path, uri]) }
-    }
-}
-
 /// Type 4 tags on one `provision emulate pn532` process, reached by two host stacks: nfcpy runs ISO-DEP
 /// itself (SetParameters `00`, RATS and I-blocks through InCommunicateThru), stock libnfc lets the PN532
 /// do it (automatic RATS, APDUs through InDataExchange). Each reads what the other wrote.
 @Suite(.serialized)
 struct EmulateCommandType4Tests {
-    /// The tag's URI records as nfcpy reported them, or `nil` when nfcpy saw no NDEF.
-    private func uris(_ outcome: NfcpyReader.Outcome) -> [String]? {
-        (outcome.json?["ndef"] as? [[String: Any]])?.map { ($0["uri"] as? String) ?? "" }
-    }
-
     @Test func nfcpyReadsTheMessageLibnfcWroteToAnNTAG424DNA() async throws {
         let uri = "https://example.com/t4/libnfc-wrote"
         let (emulator, slave) = try await ChildProvision.pn532(
@@ -27,7 +15,7 @@ struct EmulateCommandType4Tests {
         let blank = try await NfcpyReader.readTag(at: slave)
         #expect(blank.status == 0, "\(blank.stdout)\(blank.stderr)")
         #expect(blank.json?["type"] as? String == "Type4ATag", "\(blank.stdout)")
-        #expect(uris(blank) == [], "an empty NDEF file")
+        #expect(blank.uris == [], "an empty NDEF file")
         let written = try await onThread {
             try ProvisionProcess.run(["write", "--reader", "nfc:pn532_uart:" + slave, "--uri", uri])
         }
@@ -36,7 +24,7 @@ struct EmulateCommandType4Tests {
         let read = try await NfcpyReader.readTag(at: slave)
         #expect(read.status == 0, "\(read.stdout)\(read.stderr)")
         #expect(read.json?["type"] as? String == "Type4ATag", "\(read.stdout)")
-        #expect(uris(read) == [uri], "\(read.stdout)")
+        #expect(read.uris == [uri], "\(read.stdout)")
         #expect(try await emulator.stop() == 0)
     }
 
@@ -47,9 +35,9 @@ struct EmulateCommandType4Tests {
         try #require(slave.hasPrefix("/dev/pts/"), "\(emulator.stderr)")
         let written = try await NfcpyReader.writeTag(at: slave, uri: uri)
         #expect(written.status == 0, "\(written.stdout)\(written.stderr)")
-        #expect(uris(written) == [uri], "\(written.stdout)")
+        #expect(written.uris == [uri], "\(written.stdout)")
         let again = try await NfcpyReader.readTag(at: slave)
-        #expect(uris(again) == [uri], "a fresh nfcpy connection: \(again.stdout)\(again.stderr)")
+        #expect(again.uris == [uri], "a fresh nfcpy connection: \(again.stdout)\(again.stderr)")
         let inspected = try await onThread {
             try ProvisionProcess.run(["inspect", "--reader", "nfc:pn532_uart:" + slave])
         }

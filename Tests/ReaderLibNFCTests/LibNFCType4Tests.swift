@@ -43,6 +43,16 @@ struct LibNFCType4Tests {
         return try Type4Emulator(image: image, chip: .ntag424, uid: Self.uid)
     }
 
+    /// Three APDUs: select the NDEF application, select the NDEF file E104, READ BINARY its first 256 bytes.
+    private func readNDEFFileHead(_ reader: LibNFCReader) async throws -> [UInt8] {
+        try await reader.withTransceiver { transceiver in
+            let type4 = Type4Tag(transceiver: transceiver)
+            try type4.selectNDEFApplication()
+            try type4.selectFile(0xE104)
+            return try type4.readBinary(offset: 0, count: 256)
+        }
+    }
+
     @Test func pollReportsTheATSAndAPDUsGoThroughInDataExchange() async throws {
         let message = (0..<254).map { UInt8($0 % 251) }
         let tag = try ntag424(holding: [0x00, 0xFE] + message)
@@ -53,13 +63,8 @@ struct LibNFCType4Tests {
         let ats: [UInt8] = [0x06, 0x77, 0x77, 0x71, 0x02, 0x80]
         #expect(state == .tag(DetectedTag(uid: Self.uid, atqa: 0x0344, sak: 0x20, ats: ats)))
         let thruBefore = emulator.withChip { $0.commandCounts[0x42] ?? 0 }
-        let read = try await reader.withTransceiver { transceiver in
-            let type4 = Type4Tag(transceiver: transceiver)
-            try type4.selectNDEFApplication()
-            try type4.selectFile(0xE104)
-            // Le 00: 256 bytes and the status word, D5 41 00 + 258 = an extended PN532 frame.
-            return try type4.readBinary(offset: 0, count: 256)
-        }
+        // Le 00: 256 bytes and the status word, D5 41 00 + 258 = an extended PN532 frame.
+        let read = try await readNDEFFileHead(reader)
         #expect(read == [0x00, 0xFE] + message)
         #expect(emulator.withChip { $0.commandCounts[0x40] ?? 0 } == 3, "three APDUs, three InDataExchange")
         #expect(emulator.withChip { $0.commandCounts[0x42] ?? 0 } == thruBefore, "no raw frame for a Type 4 tag")
@@ -75,12 +80,7 @@ struct LibNFCType4Tests {
         emulator.withChip { $0.maximumDataIn = 100 }
         let reader = try await LibNFCReader.open(spec: spec)
         _ = try await reader.poll(timeoutMilliseconds: 500)
-        let read = try await reader.withTransceiver { transceiver in
-            let type4 = Type4Tag(transceiver: transceiver)
-            try type4.selectNDEFApplication()
-            try type4.selectFile(0xE104)
-            return try type4.readBinary(offset: 0, count: 256)
-        }
+        let read = try await readNDEFFileHead(reader)
         #expect(read == [0x00, 0xFE] + message)
         // 258 answer bytes in pieces of 100: the APDU and two bare `40 01` continuations.
         #expect(emulator.withChip { $0.commandCounts[0x40] ?? 0 } == 5)

@@ -83,16 +83,25 @@ import Testing
         finished(script)
     }
 
-    @Test func mappingThreeHasAFourByteENLEN() throws {
-        let cc = V.hex("00 11 30 00 FF 00 FF 06 08 E1 04 00 00 10 00 00 00")
-        let script = ScriptedTransceiver(
+    /// A mapping 3.0 tag's detection: its 17-byte CC `cc` read as 15 bytes then the ENDEF TLV's last two,
+    /// the NDEF file selected and `enlen` read, then `then`.
+    private func mappingThree(
+        cc: [UInt8], enlen: [UInt8], then more: [ScriptedTransceiver.Step] = []
+    ) -> ScriptedTransceiver {
+        ScriptedTransceiver(
             V.getVersionRefused + [
                 .exchange(V.selectApplication, V.ok), .exchange(V.selectCC, V.ok),
                 .exchange(V.hex("00 B0 00 00 0F"), Array(cc.prefix(15)) + V.ok),
                 .exchange(V.hex("00 B0 00 0F 02"), Array(cc.suffix(2)) + V.ok),
-                .exchange(V.selectNDEF, V.ok), .exchange(V.hex("00 B0 00 00 04"), V.hex("00 00 00 03") + V.ok),
-                .exchange(V.hex("00 B0 00 04 03"), V.hex("D0 00 00") + V.ok),
-            ])
+                .exchange(V.selectNDEF, V.ok), .exchange(V.hex("00 B0 00 00 04"), enlen + V.ok),
+            ] + more)
+    }
+
+    @Test func mappingThreeHasAFourByteENLEN() throws {
+        let cc = V.hex("00 11 30 00 FF 00 FF 06 08 E1 04 00 00 10 00 00 00")
+        let script = mappingThree(
+            cc: cc, enlen: [0x00, 0x00, 0x00, 0x03],
+            then: [.exchange(V.hex("00 B0 00 04 03"), V.hex("D0 00 00") + V.ok)])
         let tag = try V.identified(script)
         #expect(try tag.detectNDEF() == (.readWrite, 0x1000 - 4))
         #expect(try tag.readNDEF() == V.hex("D0 00 00"))
@@ -146,13 +155,7 @@ import Testing
 
     @Test func aMapping3CCIsReadAs15BytesThenTheENDEFTLVsLastTwo() throws {
         let cc = V.hex("00 11 30 00 0F 00 0D 06 08 E1 04 00 00 02 58 00 00")
-        let script = ScriptedTransceiver(
-            V.getVersionRefused + [
-                .exchange(V.selectApplication, V.ok), .exchange(V.selectCC, V.ok),
-                .exchange(V.hex("00 B0 00 00 0F"), Array(cc.prefix(15)) + V.ok),
-                .exchange(V.hex("00 B0 00 0F 02"), Array(cc.suffix(2)) + V.ok),
-                .exchange(V.selectNDEF, V.ok), .exchange(V.hex("00 B0 00 00 04"), V.hex("00 00 00 00") + V.ok),
-            ])
+        let script = mappingThree(cc: cc, enlen: [0x00, 0x00, 0x00, 0x00])
         let tag = try V.identified(script)
         #expect(try tag.detectNDEF() == (.readWrite, 596))
         let container = try #require(tag.tag.capabilityContainer)
