@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "Provisioning", dependencies: ["JSONReader", "NDEF", "NFCTags", "Ledger", "Crypto", "Support"],
             swiftSettings: strict),
-        .target(name: "Reports", dependencies: ["Provisioning", "Ledger"], swiftSettings: strict),
+        .target(name: "Reports", dependencies: ["NFCTags", "Provisioning", "Ledger"], swiftSettings: strict),
         .target(
             name: "ProvisionCLI",
             dependencies: [

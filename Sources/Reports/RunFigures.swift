@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 import Provisioning
 
 /// The figures a line supervisor reads: throughput, yield, failures by class, per-phase percentiles,
@@ -70,7 +71,9 @@ public struct RunFigures: Sendable, Hashable, Codable {
             let air = airtimes.reduce(0, +) / count / 1000
             airtimePerTagMilliseconds = air
             measuredOverAirtime = air > 0 ? measuredPerTagMilliseconds / air : nil
-            airtimeHasAssumptions = report.tags.contains { $0.family == "type4" }
+            airtimeHasAssumptions = report.tags.contains {
+                TagFamilies.standard.named($0.family)?.airtimeAssumesProcessingTimes == true
+            }
         } else {
             airtimePerTagMilliseconds = nil
             measuredOverAirtime = nil

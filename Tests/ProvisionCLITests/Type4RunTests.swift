@@ -9,9 +9,7 @@ import Testing
     /// The NDEF message a Type 4 image holds: files in file-number order, the CC (`ccSize` bytes) first, then
     /// the NDEF file with its 2-byte NLEN (mapping 2.0) or 4-byte ENLEN (3.0).
     static func storedMessage(_ folder: JobFolder, uid: String, ccSize: Int, lengthField: Int = 2) throws -> [UInt8] {
-        let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(uid).bin")))
-        let length = image[ccSize..<ccSize + lengthField].reduce(0) { $0 << 8 | Int($1) }
-        return Array(image[(ccSize + lengthField)...].prefix(length))
+        Type4Image.message(in: try image(folder, uid: uid), ccSize: ccSize, lengthField: lengthField)
     }
 
     static func image(_ folder: JobFolder, uid: String) throws -> [UInt8] {

@@ -11,6 +11,29 @@ public protocol TagFamily: Sendable {
     func handles(_ activation: DetectedTag) -> Bool
     /// The tag on `transceiver`, not yet identified.
     func open(_ transceiver: any Transceiver, activation: DetectedTag?) -> any FamilyTag
+    /// The name shown to people (`Type 2`).
+    var displayName: String { get }
+    /// What the written and skipped units of a write count (Type 2 pages, Type 4 NDEF file offsets).
+    var writeUnit: TagWriteUnit { get }
+    /// Whether the tag's memory repeats its UID (Type 2 pages 0–2), so inspect cross-checks it.
+    var memoryRepeatsUID: Bool { get }
+    /// Whether the emulator's airtime for this family includes processing times the reference only assumes.
+    var airtimeAssumesProcessingTimes: Bool { get }
+}
+
+/// What one unit of a tag write is: a memory page (4 bytes at a page address) or a piece of a file at an offset.
+public enum TagWriteUnit: Sendable, Hashable {
+    /// A page address (Type 2 WRITE `A2`).
+    case page
+    /// A byte offset in the NDEF file (Type 4 UPDATE BINARY).
+    case fileOffset
+}
+
+extension TagFamily {
+    public var displayName: String { name }
+    public var writeUnit: TagWriteUnit { .page }
+    public var memoryRepeatsUID: Bool { false }
+    public var airtimeAssumesProcessingTimes: Bool { false }
 }
 
 /// The families a reader's tags are matched against, in order: the one place a tag's family is decided.
@@ -25,6 +48,9 @@ public struct TagFamilies: Sendable {
 
     /// Every family `provision` ships.
     public static let standard = TagFamilies([Type2Family(), Type4Family()])
+
+    /// The family named `name` (a chip's or a ledger row's `family`), if it is in the list.
+    public func named(_ name: String?) -> (any TagFamily)? { families.first { $0.name == name } }
 
     /// Only the family named `name` (a job's tags): a tag of another family is refused in `open`.
     public func only(_ name: String) -> TagFamilies {

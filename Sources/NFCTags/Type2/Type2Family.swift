@@ -5,6 +5,10 @@ public struct Type2Family: TagFamily {
     /// The family's name in chips and the ledger.
     public static let name = "type2"
 
+    public var displayName: String { "Type 2" }
+    /// Pages 0–2 hold the UID and its check bytes.
+    public var memoryRepeatsUID: Bool { true }
+
     /// Creates the family.
     public init() {}
 

@@ -10,6 +10,12 @@ public struct Type4Family: TagFamily {
     /// A Type 4 tag GetVersion does not name.
     public static let generic = Type4ChipModel.generic.chip
 
+    public var displayName: String { "Type 4" }
+    /// UPDATE BINARY pieces at NDEF file offsets.
+    public var writeUnit: TagWriteUnit { .fileOffset }
+    /// The chip's command and programming times are assumptions (`Type4EmulatorConfiguration`).
+    public var airtimeAssumesProcessingTimes: Bool { true }
+
     /// What the job says about its tags, passed to every tag the family opens.
     public var options: Type4Options
 

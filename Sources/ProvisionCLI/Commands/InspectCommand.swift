@@ -125,11 +125,11 @@ struct InspectCommand: Command {
             lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
         }
         add("Reader", "\(report.reader) (raw commands: \(report.rawCommands ? "yes" : "no"))")
-        // Only Type 2 tags repeat their UID in memory (pages 0–2) for a cross-check.
+        // Only some families repeat their UID in memory (Type 2 pages 0–2) for a cross-check.
         let anomalies =
             !report.uidAnomalies.isEmpty
             ? "; " + report.uidAnomalies.joined(separator: "; ")
-            : report.family == "type2" ? "; pages 0–2 consistent" : ""
+            : TagFamilies.standard.named(report.family)?.memoryRepeatsUID == true ? "; pages 0–2 consistent" : ""
         add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak))\(anomalies)")
         var chip = report.chip.name
         if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }

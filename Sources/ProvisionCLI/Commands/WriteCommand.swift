@@ -282,7 +282,7 @@ struct WriteCommand: Command {
             out.line("Outcome   written and verified" + (lock ? ", locked permanently (read-only confirmed)" : ""))
         }
         // Type 2 writes pages; Type 4 UPDATE BINARY pieces at NDEF file offsets.
-        let type4 = outcome.chip?.family == Type4Family.name
+        let type4 = TagFamilies.standard.named(outcome.chip?.family)?.writeUnit == .fileOffset
         func name(_ unit: Int) -> String { type4 ? String(format: "%04Xh", unit) : InspectCommand.pageName(unit) }
         let pages = outcome.writtenPages.map(name).joined(separator: " ")
         let unchanged = outcome.skippedPages.map(name).joined(separator: " ")

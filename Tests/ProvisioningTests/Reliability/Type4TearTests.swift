@@ -2,6 +2,7 @@ import NDEF
 import NFCTags
 import Provisioning
 import TagEmulator
+import TestSupport
 import Testing
 
 /// One Type 4 tear configuration: the chip, and the message the job writes over an older one.
@@ -33,9 +34,8 @@ struct Type4TearCase: Sendable, CustomStringConvertible {
 
     /// What the NDEF file holds: the old message, none (length 0), the new one, or anything else.
     func content(of image: [UInt8]) -> TagContent {
-        let length = image[ccSize..<ccSize + lengthField].reduce(0) { $0 << 8 | Int($1) }
-        let held = Array(image[(ccSize + lengthField)...].prefix(length))
-        if length == 0 { return .empty }
+        let held = Type4Image.message(in: image, ccSize: ccSize, lengthField: lengthField)
+        if held.isEmpty { return .empty }
         return held == message ? .new : held == oldMessage ? .old : .other
     }
 }

@@ -31,7 +31,8 @@ extension PipelineRun {
     private func checkChip(note: String) throws {
         guard !plan.acceptedChips.isEmpty else { return }
         guard let chip, plan.acceptedChips.contains(chip) else {
-            let family = tag?.family == "type2" ? "a generic Type 2 tag" : "a generic \(tag?.family ?? "") tag"
+            let name = TagFamilies.standard.named(tag?.family).map(\.displayName) ?? tag?.family ?? ""
+            let family = "a generic \(name) tag"
             throw CycleFailure(
                 .wrongChip, phase: .identify,
                 "tag is \(chip?.displayName ?? family)\(note), the job expects "
