@@ -107,7 +107,8 @@ def render(report):
             lines += [f"Swift suites exit {swift['exit']}:"] + [f"    {f}" for f in swift.get("failures", [])] + [""]
     if report.get("readers"):
         section = render_readers(report["readers"])
-        lines += section[:2] + provenance(report, "readers") + section[2:]
+        # Each path names its own run; the section's run is the latest of them.
+        lines += section
     corpus = report.get("corpus")
     if corpus:
         lines += ["## 3. Bad input corpus", ""] + provenance(report, "corpus") + [
