@@ -23,8 +23,11 @@ public struct Manifest: Sendable {
     public enum LockMode: String, Sendable, Hashable, CaseIterable {
         /// Leave the tag writable.
         case none
-        /// Lock the tag permanently (static and dynamic lock bits, CC write access `0F`).
+        /// Lock the tag permanently (static and dynamic lock bits, CC write access `0F`; on an NTAG 424 DNA the NDEF
+        /// file's Write, ReadWrite and Change rights set to never and the CC's write byte to `FF`).
         case permanent
+        /// NTAG 424 DNA only: the NDEF file stays writable with the tag's K3, its settings changeable with K0.
+        case keys
     }
 
     /// What happens to a row whose tag failed for good (`onFailure`).
@@ -71,6 +74,9 @@ public struct Manifest: Sendable {
     public var mode: WriteMode = .write
     /// `type4`: the NDEF file size and lock method a Type 4 job assumes (defaults for other tags).
     public var type4 = Type4JobOptions()
+    /// `ntag424`: keyed NTAG 424 DNA personalisation (master key, system identifier, SUN MAC input); `nil`: the
+    /// tags are written through their plain, factory-default face.
+    public var ntag424: NTAG424JobOptions?
 
     /// The largest NDEF message pre-flight allows for the job's tags.
     public var capacity: Int { tag.capacity(type4FileSize: type4.minimumFileSize) }
@@ -87,7 +93,7 @@ public struct Manifest: Sendable {
     /// The keys a manifest may contain.
     public static let knownKeys: [String] = [
         "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
-        "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4",
+        "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4", "ntag424",
     ]
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

@@ -83,11 +83,6 @@ extension ManifestDecoder {
         return (mode, trusted)
     }
 
-    private func required(_ node: JSONNode, _ key: String, in parent: String) throws(JobInputError) -> JSONNode {
-        guard let value = node[key] else { throw fail(node, "\(parent).\(key)", "missing") }
-        return value
-    }
-
     private func decodeProtection(
         _ node: JSONNode, keys: [String: KeySource]
     ) throws(JobInputError) -> ManifestSecurity.Protection {

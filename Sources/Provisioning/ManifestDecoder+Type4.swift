@@ -3,19 +3,13 @@ import JSONReader
 extension ManifestDecoder {
     /// The `type4` section, allowed only for a Type 4 target; checks the file size against the chip,
     /// and refuses what a Type 4 job cannot do yet: password protection and originality signatures
-    /// are NTAG21x features, and an NTAG 424 DNA lock needs its keys (keyed personalisation).
+    /// are NTAG21x features (an NTAG 424 DNA lock needs its keys: `decodeNTAG424`).
     func decodeType4(_ root: JSONNode, tag: TagTarget) throws(JobInputError) -> Type4JobOptions {
         if tag.isType4 {
             for key in ["protect", "signature"] {
                 if let node = root[key] {
                     throw fail(node, key, "applies only to Type 2 tags (NTAG21x, Ultralight EV1), not \(tag)")
                 }
-            }
-            if tag == .ntag424, let node = root["lock"], node.string == Manifest.LockMode.permanent.rawValue {
-                throw fail(
-                    node, "lock",
-                    "an NTAG 424 DNA lock changes its file settings with key 0, which needs keyed personalisation; "
-                        + "use \"lock\": \"none\"")
             }
         }
         guard let node = root["type4"] else { return Type4JobOptions() }

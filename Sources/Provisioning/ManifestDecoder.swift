@@ -33,6 +33,12 @@ struct ManifestDecoder {
         return value
     }
 
+    /// The member `key` of the section `parent`, or a `missing` error naming `parent.key`.
+    func required(_ node: JSONNode, _ key: String, in parent: String) throws(JobInputError) -> JSONNode {
+        guard let value = node[key] else { throw fail(node, "\(parent).\(key)", "missing") }
+        return value
+    }
+
     func string(_ node: JSONNode, _ path: String) throws(JobInputError) -> String {
         guard let text = node.string else { throw fail(node, path, "must be a string, found \(node.kindName)") }
         return text
@@ -111,6 +117,7 @@ struct ManifestDecoder {
         // Before the security sections, so a Type 4 job hears that `protect` is not for it at all.
         let type4 = try decodeType4(root, tag: tag)
         let security = try decodeSecurity(root)
+        let ntag424 = try decodeNTAG424(root, job: job, tag: tag, lock: lock, keys: security.keys)
         var manifest = Manifest(
             job: job, manifestURL: manifestURL.standardizedFileURL, templateURL: template, records: records, tag: tag,
             lock: lock, retries: retries, onFailure: onFailure, unique: unique, serial: serial, readers: readers,
@@ -118,6 +125,7 @@ struct ManifestDecoder {
             currentDirectory: currentDirectory)
         manifest.security = security
         manifest.type4 = type4
+        manifest.ntag424 = ntag424
         if let node = root["identityCheck"] {
             manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
         }
