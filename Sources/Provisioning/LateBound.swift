@@ -13,6 +13,8 @@ public struct LateBound: Sendable, Hashable {
     public var timestamp: Date
     /// Render mirror windows with a marker instead of their placeholder bytes (to locate them).
     public var marksMirror = false
+    /// Render this SUN token's window with a marker instead of `0`s (to locate it).
+    public var markedSUN: SUNToken?
 
     /// Creates late-bound values for one tag.
     public init(uid: [UInt8], timestamp: Date) {

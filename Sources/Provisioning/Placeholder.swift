@@ -25,6 +25,9 @@ public struct Placeholder: Sendable, Hashable {
         /// `uidMirror`, `counterMirror`, `uidCounterMirror`: a window the chip fills with its UID and/or
         /// NFC counter in ASCII on every READ (`type2-ntag.md` §6).
         case mirror(MirrorKind)
+        /// `sun.picc`, `sun.mac`, `sun.uid`, `sun.counter`: an NTAG 424 DNA SDM mirror the chip fills on every
+        /// unauthenticated read (`type4-ntag424.md` §3.2).
+        case sun(SUNToken)
     }
 
     /// The name as written (trimmed).
@@ -77,7 +80,12 @@ public struct Placeholder: Sendable, Hashable {
         case "uidMirror": .mirror(.uid)
         case "counterMirror": .mirror(.counter)
         case "uidCounterMirror": .mirror(.uidAndCounter)
-        default: name.contains(":") || reservedNames.contains(name) ? nil : .field(name)
+        default:
+            if name.hasPrefix(SUNToken.prefix) {
+                SUNToken(rawValue: String(name.dropFirst(SUNToken.prefix.count))).map { .sun($0) }
+            } else {
+                name.contains(":") || reservedNames.contains(name) ? nil : .field(name)
+            }
         }
     }
 }
@@ -176,6 +184,10 @@ struct TemplateText: Sendable {
         guard let source = Placeholder.source(for: name) else {
             if Placeholder.reservedNames.contains(name) {
                 throw fail(parts[0].index, "'\(name)' is not supported yet (it arrives with product authentication)")
+            }
+            if name.hasPrefix(SUNToken.prefix) {
+                let known = SUNToken.allCases.map { "{{\(SUNToken.prefix)\($0.rawValue)}}" }.joined(separator: ", ")
+                throw fail(parts[0].index, "unknown SUN token '{{\(name)}}' (known: \(known))")
             }
             let function = name.prefix { $0 != ":" }
             throw fail(parts[0].index, "unknown function '\(function)' in '{{\(name)}}'")

@@ -77,8 +77,8 @@ public enum PreFlight {
             summary.rows += 1
             problems.removeAll(keepingCapacity: true)
             check(
-                row, template: template, file: reader.file, unique: &unique, total: &total, summary: &summary,
-                problems: &problems)
+                row, template: template, manifest: manifest, file: reader.file, unique: &unique, total: &total,
+                summary: &summary, problems: &problems)
             if problems.isEmpty { summary.validRows += 1 }
             for problem in problems { report(problem) }
         }
@@ -90,9 +90,11 @@ public enum PreFlight {
         return summary
     }
 
-    /// Checks one row: unique values, rendering, encoding and capacity; appends what is wrong to `problems`.
+    /// Checks one row: unique values, rendering, encoding, capacity and (NTAG 424 DNA) the SUN offsets the chip
+    /// must accept; appends what is wrong to `problems`.
     private static func check(
-        _ row: JobRow, template: Template, file: String, unique: inout UniqueIndex, total: inout Int,
+        _ row: JobRow, template: Template, manifest: Manifest, file: String, unique: inout UniqueIndex,
+        total: inout Int,
         summary: inout PreFlightSummary, problems: inout [JobInputError]
     ) {
         let at = TextPosition(line: row.line, column: 1)
@@ -124,6 +126,14 @@ public enum PreFlight {
                     .capacityExceeded, file: file, position: at, row: row.row,
                     "NDEF message is \(encoded.message) bytes; \(summary.tag.displayName) holds \(summary.capacity) "
                         + "(\(encoded.message - summary.capacity) over)"))
+        }
+        if template.hasSUN {
+            do {
+                _ = try template.sunSettings(
+                    row: row, late: nil, manifest: manifest, fileSize: manifest.type4.minimumFileSize)
+            } catch {
+                problems.append(error)
+            }
         }
         if summary.messageBytesMax == 0 { summary.messageBytesMin = encoded.message }
         summary.messageBytesMin = min(summary.messageBytesMin, encoded.message)

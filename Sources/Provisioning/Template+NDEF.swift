@@ -83,14 +83,26 @@ extension Template {
         var marked = late ?? .sizing
         marked.marksMirror = true
         let plain = try render(row: row, late: late ?? .sizing).bytes
+        let offset = try offset(of: first, in: plain, markedBy: marked, row: row, what: "the mirror")
+        return MirrorPlan(kind: kind, offsetInMessage: offset, messageLength: plain.count)
+    }
+
+    /// Where a window the chip fills lands in the encoded message `plain`: the first byte at which the message
+    /// rendered with `marked` (the window as a marker) differs.
+    ///
+    /// - Throws: `templateInvalid` naming `placeholder` when the marker changes the length or nothing (the window
+    ///   is not plain characters of a URI or text).
+    func offset(
+        of placeholder: Placeholder, in plain: [UInt8], markedBy marked: LateBound, row: JobRow, what: String
+    ) throws(JobInputError) -> Int {
         let probe = try render(row: row, late: marked).bytes
         guard plain.count == probe.count,
             let offset = zip(plain, probe).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
         else {
             throw JobInputError(
-                .templateInvalid, file: file, position: first.position,
-                "the mirror must sit in a URI or text as plain characters")
+                .templateInvalid, file: file, position: placeholder.position,
+                "\(what) must sit in a URI or text as plain characters")
         }
-        return MirrorPlan(kind: kind, offsetInMessage: offset, messageLength: plain.count)
+        return offset
     }
 }
