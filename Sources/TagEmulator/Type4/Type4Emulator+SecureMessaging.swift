@@ -17,8 +17,8 @@ extension Type4Emulator {
     /// The CmdHeader (`headerLength` bytes, always plain) and the CmdData of `apdu` after secure messaging in
     /// `mode`; plain when not authenticated.
     ///
-    /// - Throws: `91 7E` when the data is too short for the header or the MAC; `91 1E` for CmdCtr `FFFF`, a
-    ///   wrong MAC, a cryptogram that is not whole blocks or bad padding.
+    /// - Throws: `91 7E` when the data is too short for the header or the MAC, or a cryptogram holds only
+    ///   padding; `91 1E` for CmdCtr `FFFF`, a wrong MAC, a cryptogram that is not whole blocks or bad padding.
     func unwrapCommand(
         _ apdu: ReceivedAPDU, headerLength: Int, mode: NTAG424CommMode
     ) throws(StatusFailure) -> (header: [UInt8], data: [UInt8]) {
@@ -38,6 +38,8 @@ extension Type4Emulator {
                 let plain = NTAG424SecureMessaging.unpadded(
                     try AES128.decryptCBC(key: messaging.encryptionKey, iv: try messaging.commandIV(), body))
             else { throw StatusFailure(Type4StatusWord.integrityError) }
+            // Only CmdData is encrypted: a command without data carries no cryptogram, not a padding block.
+            guard !plain.isEmpty else { throw StatusFailure(Type4StatusWord.lengthError) }
             return (header, plain)
         } catch let failure as StatusFailure {
             throw failure
