@@ -16,10 +16,12 @@ extension Type4Emulator {
     func sdmOutput(file index: Int, kind: Type4SDMReadSequence.Kind) throws(StatusFailure) -> [UInt8] {
         let file = application.files[index]
         guard let sdm = file.settings.sdm else { return file.bytes }
-        if let sequence = session.sdmRead, sequence.kind == kind, sequence.file == file.number,
-            sequence.commandNumber == session.commandNumber - 1
+        let command = session.commandNumber
+        if var sequence = session.sdmRead, sequence.kind == kind, sequence.file == file.number,
+            sequence.commandNumber == command - 1
         {
-            session.sdmRead?.commandNumber = session.commandNumber
+            sequence.commandNumber = command
+            session.sdmRead = sequence
             return sequence.bytes
         }
         var counter = file.sdmReadCounter
@@ -37,7 +39,7 @@ extension Type4Emulator {
             try sdm.mirrored(file.bytes, uid: uid, counter: counter, padding: padding) { keys[Int($0)].value }
         }
         session.sdmRead = Type4SDMReadSequence(
-            kind: kind, file: file.number, commandNumber: session.commandNumber, bytes: bytes)
+            kind: kind, file: file.number, commandNumber: command, bytes: bytes)
         return bytes
     }
 }
