@@ -77,7 +77,8 @@ extension Type4Emulator {
             let pcdCapabilities = Array((capabilities + [UInt8](repeating: 0, count: 6)).prefix(6))
             let proof = ti + rotatedA + [UInt8](repeating: 0, count: 6) + pcdCapabilities
             answer = try crypt { () throws(AES128Error) in try AES128.encryptCBC(key: key, proof) }
-            messaging = NTAG424SecureMessaging(encryptionKey: keys.encryption, macKey: keys.mac, transactionIdentifier: ti)
+            messaging = NTAG424SecureMessaging(
+                encryptionKey: keys.encryption, macKey: keys.mac, transactionIdentifier: ti)
         } else {
             guard let previous = session.authentication?.messaging else {
                 throw StatusFailure(Type4StatusWord.permissionDenied)

@@ -27,7 +27,8 @@ extension Type4Emulator {
         var counter = file.sdmReadCounter
         if sdm.mirrorsReadCounter {
             guard counter < min(sdm.readCounterLimit ?? 0xFF_FFFF, 0xFF_FFFF) else {
-                throw StatusFailure(kind == .readData ? Type4StatusWord.permissionDenied : Type4StatusWord.securityStatus)
+                throw StatusFailure(
+                    kind == .readData ? Type4StatusWord.permissionDenied : Type4StatusWord.securityStatus)
             }
             counter += 1
             application.files[index].sdmReadCounter = counter

@@ -11,7 +11,8 @@ import Testing
 /// journaled against tears, and the store keeping it all.
 @Suite(.serialized) struct NTAG424TagOnEmulatorTests {
     /// The Bolt-style template: `lnurlw://card.example/ln?p=<32×0>&c=<16×0>`; `p` at file offset 0x22, `c` at 0x45.
-    static let template = "lnurlw://card.example/ln?p=" + String(repeating: "0", count: 32) + "&c="
+    static let template =
+        "lnurlw://card.example/ln?p=" + String(repeating: "0", count: 32) + "&c="
         + String(repeating: "0", count: 16)
     /// One URI record, prefix `00` (no abbreviation).
     static var message: [UInt8] { [0xD1, 0x01, UInt8(template.utf8.count + 1), 0x55, 0x00] + Array(template.utf8) }
@@ -19,7 +20,8 @@ import Testing
     /// under K1, SDMMAC under K2 over the empty input.
     static let boltSettings = "40 00E0 C1 FF12 220000 450000 450000"
     /// New keys K0–K4.
-    static let keys: [[UInt8]] = (0..<5).map { n in (0..<16).map { UInt8(truncatingIfNeeded: 0xA0 + $0 * 13 + n * 57) } }
+    static let keys: [[UInt8]] = (0..<5).map { n in (0..<16).map { UInt8(truncatingIfNeeded: 0xA0 + $0 * 13 + n * 57) }
+    }
 
     /// Writes the template, enables SDM, changes K1–K4 then K0 (versions `01`), as the provisioner does.
     static func personalise(_ tag: Type4Emulator) throws {
@@ -39,7 +41,8 @@ import Testing
     static func tap(_ tag: Type4Emulator) throws -> (uid: [UInt8], counter: UInt32) {
         tag.halt()
         #expect(tag.activate() != nil)
-        let url = String(decoding: try Type4Tag(transceiver: Type4EmulatorTransceiver(tag)).readNDEF().dropFirst(5), as: UTF8.self)
+        let url = String(
+            decoding: try Type4Tag(transceiver: Type4EmulatorTransceiver(tag)).readNDEF().dropFirst(5), as: UTF8.self)
         #expect(url.hasPrefix("lnurlw://card.example/ln?p=") && url.count == template.count)
         let p = try #require(Hex.bytes(url.dropFirst(27).prefix(32)))
         let c = try #require(Hex.bytes(url.suffix(16)))
@@ -142,14 +145,16 @@ import Testing
         let directory = try Fixtures.temporaryDirectory("ntag424-old-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         var files = [UInt8](repeating: 0, count: 416)
-        files.replaceSubrange(0..<23, with: try hex("00 17 20 01 00 00 FF 04 06 E1 04 01 00 00 00 05 06 E1 05 00 80 82 83"))
+        files.replaceSubrange(
+            0..<23, with: try hex("00 17 20 01 00 00 FF 04 06 E1 04 01 00 00 00 05 06 E1 05 00 80 82 83"))
         files.replaceSubrange(32..<36, with: [0x00, 0x02, 0xAB, 0xCD])
         try Data(files).write(to: directory.appendingPathComponent("04968CAA5C5E81.bin"))
         let field = TagField(options: try SimulationOptions("sim:ntag424?uid=04968CAA5C5E81&store=\(directory.path)"))
         let tag = try #require(try field.arrive() as? Type4Emulator)
         #expect(tag.image == files)
         #expect(tag.application.keys == Type4EmulatedChip.ntag424.deliveryKeys)
-        #expect(tag.application.files.map(\.settings) == (try Type4EmulatedChip.ntag424.deliveryFiles().map(\.settings)))
+        #expect(
+            tag.application.files.map(\.settings) == (try Type4EmulatedChip.ntag424.deliveryFiles().map(\.settings)))
         #expect(tag.activate() != nil)
         let host = try hostNTAG424(tag)
         try host.authenticateEV2First(keyNumber: 0, key: AN12196.zeroKey)

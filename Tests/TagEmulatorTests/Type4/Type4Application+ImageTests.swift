@@ -7,7 +7,8 @@ import Testing
     static func personalised() throws -> Type4Emulator {
         let tag = try Type4Emulator(chip: .ntag424, uid: type4UID)
         try tag.setKey(2, to: [UInt8](repeating: 0x5A, count: 16), version: 9)
-        let settings = try Type4FileSettings(decoding: try hex("40 00E0 C1 FF12 200000 430000 430000"), sdmCapable: true)
+        let settings = try Type4FileSettings(
+            decoding: try hex("40 00E0 C1 FF12 200000 430000 430000"), sdmCapable: true)
         try tag.setFileSettings(settings, ofFile: 2)
         try tag.setSDMReadCounter(0x0A0B0C, ofFile: 2)
         return tag
@@ -65,7 +66,10 @@ import Testing
             _ = try Type4Emulator(image: image, chip: .ntag424, uid: type4UID)
             Issue.record("\(what) accepted")
         } catch {
-            guard case .imageTrailer = error else { Issue.record("\(what): \(error)"); return }
+            guard case .imageTrailer = error else {
+                Issue.record("\(what): \(error)")
+                return
+            }
         }
     }
 

@@ -134,7 +134,9 @@ import Testing
         #expect(try tag.send("90 F6 00 00 01 02 00") == hex("91 9D"), "SDM off again")
     }
 
-    @Test(arguments: [("90 F5 00 00 01 04 00", "91 F0"), ("90 F5 00 00 00", "91 7E"), ("90 F5 00 00 02 02 00 00", "91 7E")])
+    @Test(arguments: [
+        ("90 F5 00 00 01 04 00", "91 F0"), ("90 F5 00 00 00", "91 7E"), ("90 F5 00 00 02 02 00 00", "91 7E"),
+    ])
     func getFileSettingsRefusals(apdu: String, status: String) throws {
         let tag = try activeNTAG424()
         #expect(try tag.send(apdu) == hex(status))

@@ -20,11 +20,13 @@ import Testing
         tag.session.authentication = Type4Authentication(keyNumber: 0, messaging: messaging)
         var writes = 0
         tag.onMemoryWritten = { writes += 1 }
-        let case1 = "90 C4 00 00 29 02 2CF362B7BF4311FF3BE1DAA295E8C68DE09050560D19B9E16C2393AE9CD1FAC7 5D0CE20BCD1D06E6 00"
+        let case1 =
+            "90 C4 00 00 29 02 2CF362B7BF4311FF3BE1DAA295E8C68DE09050560D19B9E16C2393AE9CD1FAC7 5D0CE20BCD1D06E6 00"
         #expect(try tag.send(case1) == hex("203BB55D1089D587 91 00"))
         #expect(try tag.key(2) == Type4Key(value: try hex(Self.newKey2), version: 1))
         #expect(tag.messaging?.commandCounter == 3)
-        let case2 = "90 C4 00 00 29 00 C0EB4DEEFEDDF0B513A03A95A75491818580503190D4D05053FF75668A01D6FD A6610234BDED6432 00"
+        let case2 =
+            "90 C4 00 00 29 00 C0EB4DEEFEDDF0B513A03A95A75491818580503190D4D05053FF75668A01D6FD A6610234BDED6432 00"
         #expect(try tag.send(case2) == hex("91 00"))
         #expect(try tag.key(0) == Type4Key(value: try hex(Self.newKey0), version: 1))
         #expect(tag.session.authentication == nil)

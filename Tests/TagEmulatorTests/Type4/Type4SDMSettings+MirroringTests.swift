@@ -11,7 +11,8 @@ import Testing
 
     /// The static NDEF file of AN12196 Table 6: NLEN, a URI record (`https://www.`) with placeholders.
     static func an12196File() -> [UInt8] {
-        let text = "my424dna.com/?picc_data=" + String(repeating: "0", count: 32) + "&enc="
+        let text =
+            "my424dna.com/?picc_data=" + String(repeating: "0", count: 32) + "&enc="
             + String(repeating: "x", count: 16) + String(repeating: "0", count: 16) + "&cmac="
             + String(repeating: "0", count: 16)
         return [0x00, 0x78, 0xD1, 0x01, 0x74, 0x55, 0x02] + Array(text.utf8)
@@ -25,7 +26,8 @@ import Testing
         let out = try Self.an12196Settings.mirrored(
             Self.an12196File(), uid: try hex("04958CAA5C5E80"), counter: 8, padding: try hex("A243C86DFC")
         ) { _ in Self.zeroKey }
-        let expected = "my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40"
+        let expected =
+            "my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40"
             + "&enc=CEE9A53E3E463EF1F459635736738962&cmac=ECC1E7F6C6C73BF6"
         #expect(String(decoding: out[7...], as: UTF8.self) == expected)
         #expect(out.prefix(7) == Self.an12196File().prefix(7))
@@ -58,7 +60,9 @@ import Testing
     @Test func boltCardVector() throws {
         let keys = [1: try hex("0c3b25d92b38ae443229dd59ad34b85d"), 2: try hex("b45775776cb224c75bcde7ca3704e933")]
         let settings = Type4SDMSettingsTests.vectors[2].1
-        let url = "lnurlw://card.example/ln?p=" + String(repeating: "0", count: 32) + "&c=" + String(repeating: "0", count: 16)
+        let url =
+            "lnurlw://card.example/ln?p=" + String(repeating: "0", count: 32) + "&c="
+            + String(repeating: "0", count: 16)
         var file = [UInt8](repeating: 0, count: 0x2A - 27) + Array(url.utf8)
         file += [UInt8](repeating: 0, count: 128 - file.count)
         let out = try settings.mirrored(

@@ -34,24 +34,40 @@ import Testing
 
     static let vectors: [(String, Type4SDMSettings)] = [
         // AN12196 Table 19: UID and counter in PICCData under key 2, SDMMAC under key 1, CtrRet key 1.
-        ("C1 F121 200000 430000 430000",
-         sdm((true, true, false), meta: .key(2), file: .key(1), counterRight: .key(1), offsets: [0x20, 0x43, 0x43])),
+        (
+            "C1 F121 200000 430000 430000",
+            sdm((true, true, false), meta: .key(2), file: .key(1), counterRight: .key(1), offsets: [0x20, 0x43, 0x43])
+        ),
         // AN12196 Tables 6 and 8: encrypted file data, all keys 0, CtrRet free.
-        ("D1 FE00 1F0000 440000 440000 200000 6A0000",
-         sdm((true, true, true), meta: .key(0), file: .key(0), counterRight: .free,
-             offsets: [0x1F, 0x44, 0x44, 0x20, 0x6A])),
+        (
+            "D1 FE00 1F0000 440000 440000 200000 6A0000",
+            sdm(
+                (true, true, true), meta: .key(0), file: .key(0), counterRight: .free,
+                offsets: [0x1F, 0x44, 0x44, 0x20, 0x6A])
+        ),
         // Bolt card: K1 meta read, K2 file read, CtrRet F, empty MAC input.
-        ("C1 FF12 2A0000 4F0000 4F0000",
-         sdm((true, true, false), meta: .key(1), file: .key(2), counterRight: .never, offsets: [0x2A, 0x4F, 0x4F])),
+        (
+            "C1 FF12 2A0000 4F0000 4F0000",
+            sdm((true, true, false), meta: .key(1), file: .key(2), counterRight: .never, offsets: [0x2A, 0x4F, 0x4F])
+        ),
         // Plain UID and counter mirrors, SDMMAC under key 2.
-        ("C1 FEE2 100000 1F0000 100000 260000",
-         sdm((true, true, false), meta: .free, file: .key(2), counterRight: .free, offsets: [0x10, 0x1F, 0x10, 0x26])),
+        (
+            "C1 FEE2 100000 1F0000 100000 260000",
+            sdm(
+                (true, true, false), meta: .free, file: .key(2), counterRight: .free, offsets: [0x10, 0x1F, 0x10, 0x26])
+        ),
         // A read-counter limit of 1000.
-        ("E1 FF12 200000 430000 430000 E80300",
-         sdm((true, true, false), meta: .key(1), file: .key(2), counterRight: .never, offsets: [0x20, 0x43, 0x43],
-             limit: 1000)),
+        (
+            "E1 FF12 200000 430000 430000 E80300",
+            sdm(
+                (true, true, false), meta: .key(1), file: .key(2), counterRight: .never, offsets: [0x20, 0x43, 0x43],
+                limit: 1000)
+        ),
         // Counter only, counted but not mirrored.
-        ("41 FEEF FFFFFF", sdm((false, true, false), meta: .free, file: .never, counterRight: .free, offsets: [0xFF_FFFF])),
+        (
+            "41 FEEF FFFFFF",
+            sdm((false, true, false), meta: .free, file: .never, counterRight: .free, offsets: [0xFF_FFFF])
+        ),
     ]
 
     @Test(arguments: vectors)
@@ -72,7 +88,9 @@ import Testing
                 try Type4FileSettings(decoding: Array(whole.prefix(cut)), sdmCapable: true)
             }
         }
-        #expect(throws: Type4FileSettingsError.length) { try Type4FileSettings(decoding: whole + [0], sdmCapable: true) }
+        #expect(throws: Type4FileSettingsError.length) {
+            try Type4FileSettings(decoding: whole + [0], sdmCapable: true)
+        }
     }
 
     @Test(arguments: [
