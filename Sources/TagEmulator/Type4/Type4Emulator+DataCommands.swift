@@ -81,9 +81,9 @@ extension Type4Emulator {
         let access = try dataAccess(file.settings, writing: true)
         let offset = Self.littleEndian(apdu.data[1...3])
         let length = Self.littleEndian(apdu.data[4...6])
-        programmedFrames = timing.commandBlocks(bytes: 6 + apdu.data.count)
         if let delivered = tornDataLimit {
             guard delivered > 7, offset + length <= file.size else { return [] }
+            programmedFrames = timing.commandBlocks(bytes: 5 + delivered)
             let received = Array(apdu.data[7..<min(delivered, apdu.data.count)])
             program(try tornPlaintext(received, mode: access.mode).prefix(length), file: index, at: offset)
             return []
@@ -91,6 +91,7 @@ extension Type4Emulator {
         let (_, data) = try unwrapCommand(apdu, headerLength: 7, mode: access.mode)
         guard length > 0, data.count == length else { throw StatusFailure(Type4StatusWord.lengthError) }
         guard offset + length <= file.size else { throw StatusFailure(Type4StatusWord.boundaryError) }
+        programmedFrames = timing.commandBlocks(bytes: 6 + apdu.data.count)
         program(data[...], file: index, at: offset)
         return try secureAnswer([], mode: access.mode)
     }

@@ -30,8 +30,8 @@ import NFCTags
 /// fixed values to replay AN12196 (§5.2).
 ///
 /// Faults: an exchange is one APDU, counted from 1 (`exchangeCount`). A tear during APDU n + 1 delivers
-/// only its first k I-blocks (FSC − 3 INF bytes each): a chained ISOUpdateBinary writes those frames'
-/// data bytes, a single-frame one is atomic (old or new); k is `tearAfterFrames` or a seeded choice
+/// only its first k I-blocks (FSC − 3 INF bytes each): a chained ISOUpdateBinary or WriteData writes those
+/// frames' data bytes, a single-frame one (ChangeKey among them) is atomic (old or new); k is `tearAfterFrames` or a seeded choice
 /// (0…blocks on the APDU face; 0–3 on the raw face, where a chain shorter than k is carried out whole
 /// before the tag goes silent). A torn tag has left the field (`isPresent` false, `represent` brings it
 /// back). `noAnswerExchanges` make the tag silent without carrying the APDU out, still present.
@@ -111,13 +111,16 @@ public final class Type4Emulator: EmulatedTag {
             image: application.image, chip: chip, uid: uid, configuration: configuration, faults: faults)
     }
 
-    /// A tag whose files hold `image` (every file's bytes concatenated in file-number order).
+    /// A tag whose files hold `image` (every file's bytes concatenated in file-number order, then on the
+    /// NTAG 424 DNA the optional secure-state trailer, `Type4Application+Image`).
     ///
-    /// File settings are the delivery state's; a generic tag derives its write rights from the CC's write
-    /// byte. Faults apply only where the image cannot hold them: `unformatted` (no NDEF application) and,
-    /// on the NTAG 424 DNA, `preLocked`'s file 02 rights; a generic image keeps its own CC write byte.
+    /// Keys, file settings and SDMReadCtr come from the trailer, or are the delivery state's without one; a
+    /// generic tag derives its write rights from the CC's write byte. Faults apply only where the image
+    /// cannot hold them: `unformatted` (no NDEF application) and, on the NTAG 424 DNA, `preLocked`'s file 02
+    /// rights; a generic image keeps its own CC write byte.
     ///
-    /// - Throws: `Type4EmulatorError.imageSize` when `image` does not fit the chip's files, `.invalidUID`.
+    /// - Throws: `Type4EmulatorError.imageSize` when `image` does not fit the chip's files, `.imageTrailer`
+    ///   for a malformed trailer, `.invalidUID`.
     public init(
         image: [UInt8], chip: Type4EmulatedChip, uid: [UInt8], configuration: Type4EmulatorConfiguration = .init(),
         faults: TagFaults = .init()
@@ -141,7 +144,8 @@ public final class Type4Emulator: EmulatedTag {
     /// The chip as the pipeline names it (`type4`/`ntag424` or `type4`/`type4`).
     public var tagChip: TagChip { chip.tagChip }
 
-    /// The files' bytes concatenated in file-number order (what `store=DIR` saves).
+    /// The files' bytes concatenated in file-number order, with the secure-state trailer once the NTAG 424
+    /// DNA has left its delivery state (what `store=DIR` saves).
     public var image: [UInt8] { application.image }
 
     /// Programming time of one write frame, µs (an ASSUMPTION, `Type4EmulatorConfiguration`).
