@@ -246,10 +246,10 @@ public final class TagField {
     }
 
     /// Whether a stored image is a `type4` tag's rather than an NTAG21x's (a `wrongchip` tag of a Type 4
-    /// population is stored beside the others): its size is the Type 4 chip's, or no NTAG21x's.
+    /// population is stored beside the others): the Type 4 chip accepts it (its files, with or without the
+    /// NTAG 424 DNA's secure-state trailer), or its size is no NTAG21x's.
     private func isType4Image(_ bytes: [UInt8], _ type4: Type4EmulatedChip) -> Bool {
-        let size = (try? type4.deliveryFiles())?.reduce(0) { $0 + $1.bytes.count }
-        return bytes.count == size || !ChipModel.allCases.contains { $0.pageCount * 4 == bytes.count }
+        type4.accepts(image: bytes) || !ChipModel.allCases.contains { $0.pageCount * 4 == bytes.count }
     }
 
     /// An NTAG21x from its stored image (the chip from the image's size) and its hidden state, if saved.

@@ -58,7 +58,7 @@ public enum Type4EmulatedChip: Sendable, Hashable {
                     settings: Type4FileSettings(communicationMode: .plain, accessRights: 0xE000)),
                 Type4File(
                     number: 0x02, identifier: 0xE104, bytes: [UInt8](repeating: 0, count: 256),
-                    settings: Type4FileSettings(communicationMode: .plain, accessRights: 0xEEE0)),
+                    settings: Type4FileSettings(communicationMode: .plain, accessRights: 0xEEE0), supportsSDM: true),
                 Type4File(
                     number: 0x03, identifier: 0xE105, bytes: [UInt8](repeating: 0, count: 128),
                     settings: Type4FileSettings(communicationMode: .full, accessRights: 0x2330)),
@@ -86,6 +86,20 @@ public enum Type4EmulatedChip: Sendable, Hashable {
                     number: 0x02, identifier: 0xE104, bytes: [UInt8](repeating: 0, count: size), settings: open),
             ]
         }
+    }
+
+    /// The delivery-state application keys: K0–K4 all 16×`00` version `00` on the NTAG 424 DNA (§4.1), none
+    /// on a generic tag.
+    public var deliveryKeys: [Type4Key] {
+        speaksNativeCommands ? [Type4Key](repeating: .factory, count: Type4Key.count) : []
+    }
+
+    /// Whether `image` is a stored image of this chip: the files' bytes alone, or (NTAG 424 DNA) followed by a
+    /// well-formed secure-state trailer (`Type4Application+Image`).
+    public func accepts(image: [UInt8]) -> Bool {
+        guard let files = try? deliveryFiles() else { return false }
+        var application = Type4Application(files: files, keys: deliveryKeys)
+        return (try? application.restore(image: image)) != nil
     }
 
     /// `value` as `bytes` big-endian bytes.

@@ -1,7 +1,7 @@
 import NFCTags
 
-/// Non-volatile memory of the emulated Type 4 tag: programming file bytes, the generic tag's CC write
-/// byte, and the `preLocked` fault (`type4-ntag424.md` §1.3, §1.6, §1.8).
+/// Non-volatile memory of the emulated Type 4 tag: programming file bytes and the secure state, the generic
+/// tag's CC write byte, and the `preLocked` fault (`type4-ntag424.md` §1.3, §1.6, §1.8).
 extension Type4Emulator {
     /// Programs `bytes` into file `index` at `offset` (bounds checked by the caller) and calls
     /// `onMemoryWritten`.
@@ -12,6 +12,13 @@ extension Type4Emulator {
         guard !bytes.isEmpty else { return }
         application.write(bytes, file: index, at: offset)
         if chip.ccWriteAccessOffset != nil { deriveGenericRights() }
+        onMemoryWritten?()
+    }
+
+    /// Records one programming of the non-volatile secure state (keys, file settings, SDMReadCtr) for the
+    /// timing model and calls `onMemoryWritten`, so `store=DIR` saves it.
+    func persistNonVolatileState() {
+        programmedFrames += 1
         onMemoryWritten?()
     }
 

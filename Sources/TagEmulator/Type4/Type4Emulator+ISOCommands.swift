@@ -30,15 +30,15 @@ extension Type4Emulator {
             if session.file != nil {
                 session.file = nil
             } else {
-                session.level = .masterFile
+                session.select(.masterFile)
             }
             return Type4StatusWord.success
         case 0x04:
             guard (1...16).contains(apdu.data.count) else { return Type4StatusWord.wrongLength }
             if apdu.data == Type4Application.dfName && application.isInstalled {
-                session = Type4Session(level: .application)
+                session.select(.application)
             } else if apdu.data == Type4Application.masterFileName && chip.speaksNativeCommands {
-                session = Type4Session()
+                session.select(.masterFile)
             } else {
                 return Type4StatusWord.notFound
             }
@@ -54,9 +54,9 @@ extension Type4Emulator {
         let identifier = data.isEmpty ? Type4Application.masterFileIdentifier : UInt16(data[0]) << 8 | UInt16(data[1])
         switch identifier {
         case Type4Application.masterFileIdentifier where p1 == 0x00:
-            session = Type4Session()
+            session.select(.masterFile)
         case Type4Application.identifier where p1 != 0x02 && application.isInstalled:
-            session = Type4Session(level: .application)
+            session.select(.application)
         default:
             guard p1 != 0x01, session.level == .application, application.isInstalled,
                 let index = application.index(ofIdentifier: identifier)
@@ -85,9 +85,11 @@ extension Type4Emulator {
     }
 
     /// ISOReadBinary `00 B0 P1 P2 Le`: up to Le bytes (`00` = 256) from the offset; fewer, without an
-    /// error, where the file ends. `6982` without a free Read or ReadWrite right, `6985` with no file
+    /// error, where the file ends. `6982` without a free Read or ReadWrite right (unauthenticated, an
+    /// SDMFileRead key grants it too, §5.3) or once SDMReadCtr is at its limit, `6985` with no file
     /// selected or an offset beyond the file's end (ASSUMPTION: the data sheet names no word for it,
-    /// open question 5), `6700` without Le or with data.
+    /// open question 5), `6700` without Le or with data. Unauthenticated reads of an SDM file return its
+    /// mirrors (`sdmOutput`); authenticated reads its static bytes.
     func readBinary(_ apdu: ReceivedAPDU) -> [UInt8] {
         guard let le = apdu.le, apdu.data.isEmpty else { return Type4StatusWord.answer(Type4StatusWord.wrongLength) }
         let (index, offset): (Int, Int)
@@ -96,10 +98,19 @@ extension Type4Emulator {
         case .failure(let failure): return Type4StatusWord.answer(failure.status)
         }
         let file = application.files[index]
-        guard file.settings.freeRead else { return Type4StatusWord.answer(Type4StatusWord.securityStatus) }
+        let appliesSDM = session.authentication == nil && file.settings.sdm != nil
+        guard file.settings.freeRead || (appliesSDM && file.settings.sdm?.fileReadKey != nil) else {
+            return Type4StatusWord.answer(Type4StatusWord.securityStatus)
+        }
         guard offset <= file.size else { return Type4StatusWord.answer(Type4StatusWord.conditions) }
+        let bytes: [UInt8]
+        do throws(StatusFailure) {
+            bytes = appliesSDM ? try sdmOutput(file: index, kind: .isoReadBinary) : file.bytes
+        } catch {
+            return Type4StatusWord.answer(error.status)
+        }
         let end = min(file.size, offset + le)
-        return Type4StatusWord.answer(Array(file.bytes[offset..<end]), Type4StatusWord.success)
+        return Type4StatusWord.answer(Array(bytes[offset..<end]), Type4StatusWord.success)
     }
 
     /// ISOUpdateBinary `00 D6 P1 P2 Lc data`: writes the data at the offset. `6985` beyond the file's

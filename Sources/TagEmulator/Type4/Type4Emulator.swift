@@ -1,3 +1,4 @@
+import Crypto
 import NFCTags
 
 /// A chip-exact NXP NTAG 424 DNA in its delivery state, or a generic NFC Forum Type 4 tag, in an
@@ -12,14 +13,25 @@ import NFCTags
 /// Type4Emulator            state machine, faults, airtime     (this file)
 ///  +Air                    14443-3 frames, RATS, ISO-DEP blocks (ISODEPLink)
 ///  +ISOCommands            ISOSelectFile, ISOReadBinary, ISOUpdateBinary
-///  +NativeCommands         CLA 90 dispatch by INS (GetVersion)
-/// Type4Application/File    the NDEF application's files and settings (NVM; `image`)
-/// Type4Session             selection and pending multi-frame step (volatile)
+///  +NativeCommands         CLA 90 dispatch by INS, GetVersion, the error rule
+///  +Authentication         AuthenticateEV2First/NonFirst and their AF step
+///  +SecureMessaging        plain/MAC/full command and answer, CmdCtr
+///  +KeyCommands            ChangeKey, GetKeyVersion
+///  +FileSettingsCommands   GetFileSettings, ChangeFileSettings, GetFileCounters
+///  +DataCommands           ReadData, WriteData, access-rights evaluation
+///  +IdentityCommands       Read_Sig, GetCardUID
+///  +SDM                    SUN mirrors on unauthenticated reads, SDMReadCtr
+///  +Personalisation        public setters of keys, settings, counter (simulator side)
+/// Type4Application/File    files, settings, keys (NVM; `image` with its secure-state trailer)
+/// Type4Session             selection, pending step, authentication, SDM read tracker (volatile)
 /// ```
 ///
+/// Randomness (RndB, TI, SDM padding) comes from `random`, libcrypto's `RAND_bytes` unless a test injects
+/// fixed values to replay AN12196 (§5.2).
+///
 /// Faults: an exchange is one APDU, counted from 1 (`exchangeCount`). A tear during APDU n + 1 delivers
-/// only its first k I-blocks (FSC − 3 INF bytes each): a chained ISOUpdateBinary writes those frames'
-/// data bytes, a single-frame one is atomic (old or new); k is `tearAfterFrames` or a seeded choice
+/// only its first k I-blocks (FSC − 3 INF bytes each): a chained ISOUpdateBinary or WriteData writes those
+/// frames' data bytes, a single-frame one (ChangeKey among them) is atomic (old or new); k is `tearAfterFrames` or a seeded choice
 /// (0…blocks on the APDU face; 0–3 on the raw face, where a chain shorter than k is carried out whole
 /// before the tag goes silent). A torn tag has left the field (`isPresent` false, `represent` brings it
 /// back). `noAnswerExchanges` make the tag silent without carrying the APDU out, still present.
@@ -69,6 +81,9 @@ public final class Type4Emulator: EmulatedTag {
     public internal(set) var airtimeMicroseconds = 0.0
     /// Called after each write to non-volatile memory.
     public var onMemoryWritten: (() -> Void)?
+    /// The source of RndB, TI and SDM random padding: libcrypto's `RAND_bytes` by default; tests inject
+    /// AN12196's values (`type4-ntag424.md` §5.2).
+    public var random: (Type4RandomPurpose, Int) -> [UInt8] = { SecureRandom.bytes($1) }
 
     /// Write frames programmed by the command being processed (drives the processing time).
     var programmedFrames = 0
@@ -78,7 +93,7 @@ public final class Type4Emulator: EmulatedTag {
     var tornDataLimit: Int?
     /// The ISO-DEP block layer of the raw path.
     var link = ISODEPLink()
-    /// Seeded randomness: tear choices now, RndB/TI/SDM padding in later issues.
+    /// Seeded randomness of fault choices (tears); never the chip's cryptographic randomness (`random`).
     var rng: SplitMix64
 
     /// A delivery-state tag with `uid`; `unformatted` removes the NDEF application, `preLocked` makes the
@@ -90,25 +105,29 @@ public final class Type4Emulator: EmulatedTag {
         chip: Type4EmulatedChip, uid: [UInt8], configuration: Type4EmulatorConfiguration = .init(),
         faults: TagFaults = .init()
     ) throws(Type4EmulatorError) {
-        var application = Type4Application(files: try chip.deliveryFiles())
+        var application = Type4Application(files: try chip.deliveryFiles(), keys: chip.deliveryKeys)
         if faults.preLocked { Self.lockPermanently(&application, chip: chip) }
         try self.init(
             image: application.image, chip: chip, uid: uid, configuration: configuration, faults: faults)
     }
 
-    /// A tag whose files hold `image` (every file's bytes concatenated in file-number order).
+    /// A tag whose files hold `image` (every file's bytes concatenated in file-number order, then on the
+    /// NTAG 424 DNA the optional secure-state trailer, `Type4Application+Image`).
     ///
-    /// File settings are the delivery state's; a generic tag derives its write rights from the CC's write
-    /// byte. Faults apply only where the image cannot hold them: `unformatted` (no NDEF application) and,
-    /// on the NTAG 424 DNA, `preLocked`'s file 02 rights; a generic image keeps its own CC write byte.
+    /// Keys, file settings and SDMReadCtr come from the trailer, or are the delivery state's without one; a
+    /// generic tag derives its write rights from the CC's write byte. Faults apply only where the image
+    /// cannot hold them: `unformatted` (no NDEF application) and, on the NTAG 424 DNA, `preLocked`'s file 02
+    /// rights; a generic image keeps its own CC write byte.
     ///
-    /// - Throws: `Type4EmulatorError.imageSize` when `image` does not fit the chip's files, `.invalidUID`.
+    /// - Throws: `Type4EmulatorError.imageSize` when `image` does not fit the chip's files, `.imageTrailer`
+    ///   for a malformed trailer, `.invalidUID`.
     public init(
         image: [UInt8], chip: Type4EmulatedChip, uid: [UInt8], configuration: Type4EmulatorConfiguration = .init(),
         faults: TagFaults = .init()
     ) throws(Type4EmulatorError) {
         guard uid.count == 7 else { throw .invalidUID(uid) }
-        var application = Type4Application(files: try chip.deliveryFiles(), isInstalled: !faults.unformatted)
+        var application = Type4Application(
+            files: try chip.deliveryFiles(), isInstalled: !faults.unformatted, keys: chip.deliveryKeys)
         try application.restore(image: image)
         self.chip = chip
         self.uid = uid
@@ -125,7 +144,8 @@ public final class Type4Emulator: EmulatedTag {
     /// The chip as the pipeline names it (`type4`/`ntag424` or `type4`/`type4`).
     public var tagChip: TagChip { chip.tagChip }
 
-    /// The files' bytes concatenated in file-number order (what `store=DIR` saves).
+    /// The files' bytes concatenated in file-number order, with the secure-state trailer once the NTAG 424
+    /// DNA has left its delivery state (what `store=DIR` saves).
     public var image: [UInt8] { application.image }
 
     /// Programming time of one write frame, µs (an ASSUMPTION, `Type4EmulatorConfiguration`).
@@ -233,14 +253,15 @@ public final class Type4Emulator: EmulatedTag {
     }
 
     /// The torn APDU: carried out whole when every block arrived, else only the data of the delivered
-    /// bytes of an ISOUpdateBinary is written; then the tag leaves the field.
+    /// bytes of an ISOUpdateBinary or a WriteData is written; then the tag leaves the field.
     func tear(_ command: [UInt8], deliveredBytes: Int, complete: Bool) {
         if complete {
             _ = respond(to: command)
         } else if command.count >= 5 {
-            // The header and Lc arrived: complete the APDU's shape, but write only what was delivered.
+            // The header and Lc arrived: complete the APDU's shape (a native APDU ends with Le `00`, §2.1),
+            // but write only what was delivered.
             let whole = Array(command.prefix(deliveredBytes))
-            let padding = max(0, 5 + Int(command[4]) - whole.count)
+            let padding = max(0, 5 + Int(command[4]) + (command[0] == 0x90 ? 1 : 0) - whole.count)
             tornDataLimit = max(0, deliveredBytes - 5)
             _ = respond(to: whole + [UInt8](repeating: 0, count: padding))
             tornDataLimit = nil
@@ -250,6 +271,7 @@ public final class Type4Emulator: EmulatedTag {
 
     /// The R-APDU to one C-APDU: class and length checks, then the ISO or native dispatch.
     func respond(to command: [UInt8]) -> [UInt8] {
+        session.commandNumber += 1
         guard let (apdu, lengthValid) = ReceivedAPDU.parse(command) else {
             return Type4StatusWord.answer(Type4StatusWord.wrongLength)
         }
@@ -258,6 +280,7 @@ public final class Type4Emulator: EmulatedTag {
             guard lengthValid else { return Type4StatusWord.answer(Type4StatusWord.wrongLength) }
             if session.pending != nil {
                 session.pending = nil
+                session.authentication = nil
                 return Type4StatusWord.answer(Type4StatusWord.conditions)
             }
             return dispatchISO(apdu)

@@ -9,6 +9,7 @@ import NFCTags
 /// frameWaitingInteger              7 (FWT 38.66 ms)        TB1 high nibble of `ats`
 /// batchNumber / week / year        CD 65 93 5D 40, 21, 18  GetVersion part 3 (§2.3 example)
 /// requestsWaitingTimeExtension     false                   S(WTX) before answering a write (raw path)
+/// originalitySignature             nil                     Read_Sig answer r ‖ s (56 bytes); nil: `91 0B`
 /// commandMicroseconds              1000                    ASSUMPTION (no published figure)
 /// writeFrameMicroseconds           4000                    ASSUMPTION (§5.4: 3–6 ms)
 /// ```
@@ -31,6 +32,12 @@ public struct Type4EmulatorConfiguration: Sendable, Hashable {
     public var commandMicroseconds = 1_000.0
     /// ASSUMPTION: programming time per non-volatile write frame, µs (`ISODEPTiming.writeFrameMicroseconds`).
     public var writeFrameMicroseconds = 4_000.0
+    /// The Read_Sig answer `r ‖ s` (56 bytes, ECDSA secp224r1 over the UID; `type4-ntag424.md` §2.9).
+    ///
+    /// No emulator can make NXP's signature for its own UID: configure a recorded (UID, signature) pair, or
+    /// one signed with a test key whose public key the verifier is given. `nil` (the default): nothing is
+    /// recorded and Read_Sig answers `91 0B` COMMAND_NOT_FOUND (ASSUMPTION: a real chip always has one).
+    public var originalitySignature: [UInt8]?
 
     /// Creates the defaults above.
     public init() {}
@@ -66,4 +73,14 @@ public struct Type4EmulatorConfiguration: Sendable, Hashable {
             cardFrameSize: cardFrameSize, readerFrameSize: readerFrameSize, usesCID: usesCID,
             commandMicroseconds: commandMicroseconds, writeFrameMicroseconds: writeFrameMicroseconds)
     }
+}
+
+/// What the emulated chip draws random bytes for (`Type4Emulator.random`), so a test can inject each.
+public enum Type4RandomPurpose: Sendable, Hashable {
+    /// RndB, 16 bytes, in part 1 of AuthenticateEV2First/NonFirst (§2.4).
+    case rndB
+    /// TI, 4 bytes, in part 2 of AuthenticateEV2First (§2.4).
+    case transactionIdentifier
+    /// PICCData random padding, at the first read of an SDM read sequence (§3.3).
+    case sdmPadding
 }

@@ -16,15 +16,23 @@ public struct Type4File: Sendable, Hashable {
     public let identifier: UInt16
     /// The file's contents; its count is the file size and never changes.
     public internal(set) var bytes: [UInt8]
-    /// Communication mode and access rights.
+    /// Communication mode, access rights and SDM settings.
     public var settings: Type4FileSettings
+    /// SDMReadCtr (24 bits): unauthenticated read sequences of this file while SDM is on (§3.1).
+    public internal(set) var sdmReadCounter: UInt32 = 0
+
+    /// Whether ChangeFileSettings may enable SDM on this file (the NTAG 424 DNA's file 02 only, §2.7).
+    public let supportsSDM: Bool
 
     /// Creates a file.
-    public init(number: UInt8, identifier: UInt16, bytes: [UInt8], settings: Type4FileSettings) {
+    public init(
+        number: UInt8, identifier: UInt16, bytes: [UInt8], settings: Type4FileSettings, supportsSDM: Bool = false
+    ) {
         self.number = number
         self.identifier = identifier
         self.bytes = bytes
         self.settings = settings
+        self.supportsSDM = supportsSDM
     }
 
     /// The file size in bytes.

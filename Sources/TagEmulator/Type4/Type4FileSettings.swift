@@ -1,6 +1,6 @@
-/// The settings of one StandardData file of a Type 4 application: its communication mode and its four
-/// access rights (NT4H2421Gx §8.2.3, `type4-ntag424.md` §1.8, §2.7), as GetFileSettings will report
-/// them and ChangeFileSettings will change them.
+/// The settings of one StandardData file of a Type 4 application: its communication mode, its four
+/// access rights and its SDM settings (NT4H2421Gx §8.2.3, `type4-ntag424.md` §1.8, §2.7), as
+/// GetFileSettings reports them and ChangeFileSettings changes them.
 ///
 /// ```
 /// access-rights word = Read << 12 | Write << 8 | ReadWrite << 4 | Change
@@ -55,22 +55,28 @@ public struct Type4FileSettings: Sendable, Hashable {
     public var readWrite: Access
     /// Right to change these settings (ChangeFileSettings).
     public var change: Access
+    /// Secure Dynamic Messaging (FileOption bit 6 and the SDM block), NTAG 424 DNA file 02 only; `nil`: off.
+    public var sdm: Type4SDMSettings?
 
     /// Creates settings from their parts.
-    public init(communicationMode: CommunicationMode, read: Access, write: Access, readWrite: Access, change: Access) {
+    public init(
+        communicationMode: CommunicationMode, read: Access, write: Access, readWrite: Access, change: Access,
+        sdm: Type4SDMSettings? = nil
+    ) {
         self.communicationMode = communicationMode
         self.read = read
         self.write = write
         self.readWrite = readWrite
         self.change = change
+        self.sdm = sdm
     }
 
     /// Creates settings from the 16-bit access-rights word (`Read<<12 | Write<<8 | RW<<4 | Change`).
-    public init(communicationMode: CommunicationMode, accessRights word: UInt16) {
+    public init(communicationMode: CommunicationMode, accessRights word: UInt16, sdm: Type4SDMSettings? = nil) {
         self.init(
             communicationMode: communicationMode, read: Access(nibble: UInt8(word >> 12 & 0x0F)),
             write: Access(nibble: UInt8(word >> 8 & 0x0F)), readWrite: Access(nibble: UInt8(word >> 4 & 0x0F)),
-            change: Access(nibble: UInt8(word & 0x0F)))
+            change: Access(nibble: UInt8(word & 0x0F)), sdm: sdm)
     }
 
     /// The 16-bit access-rights word.

@@ -26,6 +26,27 @@ enum Type4StatusWord {
     static let lengthError: UInt16 = 0x917E
     /// `91 CA` COMMAND_ABORTED (native): a multi-frame command was interrupted.
     static let commandAborted: UInt16 = 0x91CA
+    /// `91 0B` COMMAND_NOT_FOUND (native): listed for Read_Sig only (NT4H2421Gx Table 95).
+    static let commandNotFound: UInt16 = 0x910B
+    /// `91 0C` COMMAND_FORMAT_ERROR (native): listed for Read_Sig only (NT4H2421Gx Table 95).
+    static let commandFormatError: UInt16 = 0x910C
+    /// `91 1E` INTEGRITY_ERROR (native): wrong MAC, padding or CRC; CmdCtr exhausted.
+    static let integrityError: UInt16 = 0x911E
+    /// `91 40` NO_SUCH_KEY (native): key number above 4.
+    static let noSuchKey: UInt16 = 0x9140
+    /// `91 9D` PERMISSION_DENIED (native): right `F`, MF selected, SDM on a file other than 02, limit reached.
+    static let permissionDenied: UInt16 = 0x919D
+    /// `91 9E` PARAMETER_ERROR (native): bad option, offset or overlap.
+    static let parameterError: UInt16 = 0x919E
+    /// `91 AE` AUTHENTICATION_ERROR (native): wrong key, or the command needs another authentication.
+    static let authenticationError: UInt16 = 0x91AE
+    /// `91 BE` BOUNDARY_ERROR (native): ReadData/WriteData beyond the file's end.
+    static let boundaryError: UInt16 = 0x91BE
+    /// `91 F0` FILE_NOT_FOUND (native): no file with that number.
+    static let fileNotFound: UInt16 = 0x91F0
+
+    /// Whether a native status word reports success (`91 00`, or `91 AF` for a step that continues).
+    static func isNativeSuccess(_ status: UInt16) -> Bool { status == operationOK || status == additionalFrame }
 
     /// `data` followed by the status word `status`.
     static func answer(_ data: [UInt8], _ status: UInt16) -> [UInt8] {

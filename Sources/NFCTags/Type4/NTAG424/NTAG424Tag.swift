@@ -91,7 +91,8 @@ public final class NTAG424Tag {
         guard mode == .plain || session != nil else { throw NTAG424Error(.notAuthenticated, instruction: ins) }
         guard let current = session else { return try native(ins, header + data, expect: 0x9100) }
         do {
-            let body = mode == .full ? try current.encryptCommandData(data) : data
+            // Full mode encrypts CmdData only: a command without data carries just its MAC (GetCardUID, Read_Sig).
+            let body = mode == .full && !data.isEmpty ? try current.encryptCommandData(data) : data
             let mac = mode == .plain ? [] : try current.commandMAC(command: ins, header: header, data: body)
             let answer: [UInt8]
             do {

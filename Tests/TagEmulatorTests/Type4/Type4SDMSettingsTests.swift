@@ -1,0 +1,123 @@
+import TagEmulator
+import Testing
+
+/// The SDM block of ChangeFileSettings/GetFileSettings both ways (`type4-ntag424.md` §2.7), and its
+/// malformed forms.
+@Suite struct Type4SDMSettingsTests {
+    /// Settings from their fields (offsets not named stay 0).
+    static func sdm(
+        _ options: (uid: Bool, counter: Bool, enc: Bool), meta: Type4FileSettings.Access,
+        file: Type4FileSettings.Access, counterRight: Type4FileSettings.Access, offsets: [Int], limit: UInt32? = nil
+    ) -> Type4SDMSettings {
+        var settings = Type4SDMSettings()
+        settings.mirrorsUID = options.uid
+        settings.mirrorsReadCounter = options.counter
+        settings.encryptsFileData = options.enc
+        settings.metaRead = meta
+        settings.fileRead = file
+        settings.counterRetrieval = counterRight
+        settings.readCounterLimit = limit
+        var next = offsets.makeIterator()
+        if settings.mirrorsUID && meta == .free { settings.uidOffset = next.next() ?? 0 }
+        if settings.mirrorsReadCounter && meta == .free { settings.readCounterOffset = next.next() ?? 0 }
+        if case .key = meta { settings.piccDataOffset = next.next() ?? 0 }
+        if file != .never {
+            settings.macInputOffset = next.next() ?? 0
+            if options.enc {
+                settings.encryptedDataOffset = next.next() ?? 0
+                settings.encryptedDataLength = next.next() ?? 0
+            }
+            settings.macOffset = next.next() ?? 0
+        }
+        return settings
+    }
+
+    static let vectors: [(String, Type4SDMSettings)] = [
+        // AN12196 Table 19: UID and counter in PICCData under key 2, SDMMAC under key 1, CtrRet key 1.
+        (
+            "C1 F121 200000 430000 430000",
+            sdm((true, true, false), meta: .key(2), file: .key(1), counterRight: .key(1), offsets: [0x20, 0x43, 0x43])
+        ),
+        // AN12196 Tables 6 and 8: encrypted file data, all keys 0, CtrRet free.
+        (
+            "D1 FE00 1F0000 440000 440000 200000 6A0000",
+            sdm(
+                (true, true, true), meta: .key(0), file: .key(0), counterRight: .free,
+                offsets: [0x1F, 0x44, 0x44, 0x20, 0x6A])
+        ),
+        // Bolt card: K1 meta read, K2 file read, CtrRet F, empty MAC input.
+        (
+            "C1 FF12 2A0000 4F0000 4F0000",
+            sdm((true, true, false), meta: .key(1), file: .key(2), counterRight: .never, offsets: [0x2A, 0x4F, 0x4F])
+        ),
+        // Plain UID and counter mirrors, SDMMAC under key 2.
+        (
+            "C1 FEE2 100000 1F0000 100000 260000",
+            sdm(
+                (true, true, false), meta: .free, file: .key(2), counterRight: .free, offsets: [0x10, 0x1F, 0x10, 0x26])
+        ),
+        // A read-counter limit of 1000.
+        (
+            "E1 FF12 200000 430000 430000 E80300",
+            sdm(
+                (true, true, false), meta: .key(1), file: .key(2), counterRight: .never, offsets: [0x20, 0x43, 0x43],
+                limit: 1000)
+        ),
+        // Counter only, counted but not mirrored.
+        (
+            "41 FEEF FFFFFF",
+            sdm((false, true, false), meta: .free, file: .never, counterRight: .free, offsets: [0xFF_FFFF])
+        ),
+    ]
+
+    @Test(arguments: vectors)
+    func decodesAndEncodesTheWireForm(wire: String, settings: Type4SDMSettings) throws {
+        let bytes = try hex(wire)
+        let file = Type4FileSettings(communicationMode: .plain, accessRights: 0xE0EE, sdm: settings)
+        #expect(settings.encoded == bytes)
+        #expect(file.encoded == [0x40, 0xEE, 0xE0] + bytes)
+        #expect(try Type4FileSettings(decoding: [0x40, 0xEE, 0xE0] + bytes, sdmCapable: true) == file)
+        #expect(file.fileSettingsAnswer(fileSize: 256) == [0x00, 0x40, 0xEE, 0xE0, 0x00, 0x01, 0x00] + bytes)
+    }
+
+    @Test(arguments: vectors.map(\.0))
+    func everyStrictPrefixIsALengthErrorAndATrailingByteToo(wire: String) throws {
+        let whole = [0x40, 0xEE, 0xE0] + (try hex(wire))
+        for cut in 0..<whole.count {
+            #expect(throws: Type4FileSettingsError.length) {
+                try Type4FileSettings(decoding: Array(whole.prefix(cut)), sdmCapable: true)
+            }
+        }
+        #expect(throws: Type4FileSettingsError.length) {
+            try Type4FileSettings(decoding: whole + [0], sdmCapable: true)
+        }
+    }
+
+    @Test(arguments: [
+        ("40 EEE0 C3 FF12 200000 430000 430000", "SDMOptions RFU bits 3–1 set"),
+        ("40 EEE0 C0 FF12 200000 430000 430000", "SDMOptions: only ASCII encoding is supported"),
+        ("40 EEE0 C1 FF52 200000 430000 430000", "SDM access nibble 5 names no key"),
+        ("C0 EEE0", "FileOption RFU bits set"),
+        ("00 EE70", "access nibble 7 names no key"),
+    ])
+    func malformedSettingsAreParameterErrors(wire: String, reason: String) throws {
+        #expect(throws: Type4FileSettingsError.parameter(reason)) {
+            try Type4FileSettings(decoding: try hex(wire), sdmCapable: true)
+        }
+    }
+
+    @Test func sdmOnAFileThatCannotHaveItIsAPermissionError() throws {
+        #expect(throws: Type4FileSettingsError.permission) {
+            try Type4FileSettings(decoding: try hex("40 EEE0 C1 FF12 200000 430000 430000"), sdmCapable: false)
+        }
+    }
+
+    /// The delivery GetFileSettings answers of files 01–03 (§2.7, a factory tag's dump).
+    @Test(arguments: zip([UInt8(1), 2, 3], ["00 00 00 E0 20 00 00", "00 00 E0 EE 00 01 00", "00 03 30 23 80 00 00"]))
+    func deliverySettingsBothWays(file: UInt8, answer: String) throws {
+        let bytes = try hex(answer)
+        let delivered = try #require(try Type4EmulatedChip.ntag424.deliveryFiles().first { $0.number == file })
+        #expect(delivered.settings.fileSettingsAnswer(fileSize: delivered.size) == bytes)
+        #expect(try Type4FileSettings(decoding: Array(bytes[1...3]), sdmCapable: false) == delivered.settings)
+    }
+}
