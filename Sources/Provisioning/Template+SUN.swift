@@ -90,15 +90,16 @@ extension Template {
     /// first token, row and the chip's rule when the chip would refuse them (`91 9E`).
     public func sunSettings(
         row: JobRow, late: LateBound?, manifest: Manifest, fileSize: Int
-    ) throws(JobInputError) -> NTAG424FileSettings? {
+    ) throws(JobInputError) -> Type4FileSettings? {
         guard let options = manifest.ntag424, let layout = try sunLayout(row: row, late: late) else { return nil }
         let settings = layout.fileSettings(lock: manifest.lock, macInput: options.macInput)
-        if let refusal = settings.sdmRefusal(fileSize: fileSize) {
-            let first = sunTokens[0].placeholder
+        do {
+            return try settings.validated(fileSize: fileSize, currentCounter: 0)
+        } catch {
+            let reason = if case .parameter(let rule) = error { rule } else { error.description }
             throw JobInputError(
-                .templateInvalid, file: file, position: first.position, row: row.row,
-                "the NTAG 424 DNA would refuse these SUN offsets: \(refusal)")
+                .templateInvalid, file: file, position: sunTokens[0].placeholder.position, row: row.row,
+                "the NTAG 424 DNA would refuse these SUN offsets: \(reason)")
         }
-        return settings
     }
 }

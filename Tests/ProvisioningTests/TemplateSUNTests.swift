@@ -46,9 +46,10 @@ import Testing
         let settings = try #require(
             try template.sunSettings(row: row, late: nil, manifest: manifest, fileSize: 256))
         let sdm = try #require(settings.sdm)
-        #expect(sdm.metaRead == 1 && sdm.fileRead == 2 && sdm.piccDataOffset == 23)
+        #expect(sdm.metaRead == .key(1) && sdm.fileRead == .key(2) && sdm.piccDataOffset == 23)
         #expect(sdm.macInputOffset == 23 && sdm.macOffset == 58)
-        #expect(settings.write == 0xF && settings.readWrite == 0xF && settings.change == 0xF && settings.read == 0xE)
+        #expect(settings.write == .never && settings.readWrite == .never && settings.change == .never)
+        #expect(settings.read == .free && sdm.mirrorsUID && sdm.mirrorsReadCounter)
         // The message written holds 0s where the chip mirrors.
         let message = try template.render(row: row, late: .sizing).bytes
         #expect(Array(message[21..<53]) == Array(repeating: UInt8(ascii: "0"), count: 32))
@@ -67,10 +68,10 @@ import Testing
         let row = JobRow(row: 1, line: 2, fields: [:])
         let settings = try #require(try template.sunSettings(row: row, late: nil, manifest: manifest, fileSize: 256))
         // D1 01 len 55 04 "e.io/" → UID at message 10, file 12; counter after "x"; MAC after "/".
-        #expect(settings.sdm?.uidOffset == 12 && settings.sdm?.counterOffset == 12 + 14 + 1)
+        #expect(settings.sdm?.uidOffset == 12 && settings.sdm?.readCounterOffset == 12 + 14 + 1)
         #expect(
             settings.sdm?.macOffset == 12 + 14 + 1 + 6 + 1 && settings.sdm?.macInputOffset == settings.sdm?.macOffset)
-        #expect(settings.sdm?.metaRead == 0xE && settings.write == 3 && settings.change == 0)
+        #expect(settings.sdm?.metaRead == .free && settings.write == .key(3) && settings.change == .key(0))
     }
 
     @Test(arguments: [

@@ -14,44 +14,49 @@ public struct SUNLayout: Sendable, Hashable {
         self.offsets = offsets
     }
 
-    /// The key numbers SDM uses.
+    /// The PICC data key number (SDMMetaRead).
     public static let metaReadKey: UInt8 = 1
-    /// The SUN MAC key number.
+    /// The SUN MAC key number (SDMFileRead).
     public static let fileReadKey: UInt8 = 2
     /// The NDEF write key number under `lock: keys`.
     public static let writeKey: UInt8 = 3
 
     /// The NDEF file's settings for a job's `lock` mode with these mirrors: Read free; Write/ReadWrite free (`none`),
     /// K3 (`keys`) or never (`permanent`); Change K0, or never for `permanent`; plain communication.
-    public func fileSettings(lock: Manifest.LockMode, macInput: NTAG424JobOptions.MACInput) -> NTAG424FileSettings {
-        let (write, change): (UInt8, UInt8) =
+    public func fileSettings(lock: Manifest.LockMode, macInput: NTAG424JobOptions.MACInput) -> Type4FileSettings {
+        let (write, change): (Type4FileSettings.Access, Type4FileSettings.Access) =
             switch lock {
-            case .none: (NTAG424FileSettings.free, 0)
-            case .keys: (Self.writeKey, 0)
-            case .permanent: (NTAG424FileSettings.never, NTAG424FileSettings.never)
+            case .none: (.free, .key(0))
+            case .keys: (.key(Self.writeKey), .key(0))
+            case .permanent: (.never, .never)
             }
-        return NTAG424FileSettings(
-            read: NTAG424FileSettings.free, write: write, readWrite: write, change: change, sdm: sdm(macInput: macInput)
-        )
+        return Type4FileSettings(
+            communicationMode: .plain, read: .free, write: write, readWrite: write, change: change,
+            sdm: sdm(macInput: macInput))
     }
 
     /// The SDM block; `nil` when the template has no SUN token.
-    func sdm(macInput: NTAG424JobOptions.MACInput) -> NTAG424FileSettings.SDM? {
+    func sdm(macInput: NTAG424JobOptions.MACInput) -> Type4SDMSettings? {
         guard !offsets.isEmpty else { return nil }
+        var sdm = Type4SDMSettings()
         let mac = offsets[.mac]
-        let fileRead = mac != nil ? Self.fileReadKey : NTAG424FileSettings.never
-        if let picc = offsets[.picc] {
-            return .init(
-                metaRead: Self.metaReadKey, fileRead: fileRead, piccDataOffset: picc,
-                macInputOffset: mac.map { macInput == .picc ? picc : $0 }, macOffset: mac)
+        if let mac {
+            sdm.fileRead = .key(Self.fileReadKey)
+            sdm.macOffset = mac
         }
-        let uid = offsets[.uid]
-        let counter = offsets[.counter]
-        let firstMirror = [uid, counter].compactMap { $0 }.min()
-        return .init(
-            metaRead: NTAG424FileSettings.free, fileRead: fileRead, mirrorsUID: uid != nil,
-            mirrorsCounter: counter != nil,
-            uidOffset: uid, counterOffset: counter,
-            macInputOffset: mac.map { macInput == .picc ? (firstMirror ?? $0) : $0 }, macOffset: mac)
+        let macInputStart: Int?
+        if let picc = offsets[.picc] {
+            sdm.metaRead = .key(Self.metaReadKey)
+            (sdm.mirrorsUID, sdm.mirrorsReadCounter) = (true, true)
+            sdm.piccDataOffset = picc
+            macInputStart = picc
+        } else {
+            sdm.metaRead = .free
+            if let uid = offsets[.uid] { (sdm.mirrorsUID, sdm.uidOffset) = (true, uid) }
+            if let counter = offsets[.counter] { (sdm.mirrorsReadCounter, sdm.readCounterOffset) = (true, counter) }
+            macInputStart = [offsets[.uid], offsets[.counter]].compactMap { $0 }.min()
+        }
+        if let mac { sdm.macInputOffset = macInput == .picc ? (macInputStart ?? mac) : mac }
+        return sdm
     }
 }

@@ -19,10 +19,10 @@ public enum SUNToken: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The characters the window takes.
     public var length: Int {
         switch self {
-        case .picc: NTAG424FileSettings.piccDataLength
-        case .mac: NTAG424FileSettings.macLength
-        case .uid: NTAG424FileSettings.uidMirrorLength
-        case .counter: NTAG424FileSettings.counterMirrorLength
+        case .picc: Type4SDMSettings.piccDataLength
+        case .mac: Type4SDMSettings.macLength
+        case .uid: Type4SDMSettings.uidMirrorLength
+        case .counter: Type4SDMSettings.counterMirrorLength
         }
     }
 

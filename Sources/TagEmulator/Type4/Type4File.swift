@@ -1,3 +1,5 @@
+import NFCTags
+
 /// One StandardData file of a Type 4 application: its native file number, its ISO file identifier, its
 /// bytes (fixed size) and its settings (`type4-ntag424.md` §1.8).
 ///

@@ -1,3 +1,5 @@
+import NFCTags
+
 /// The status words an emulated Type 4 tag answers (`type4-ntag424.md` §1.7 ISO, §2.2 native).
 enum Type4StatusWord {
     /// `90 00` success (ISO).
@@ -55,4 +57,15 @@ enum Type4StatusWord {
 
     /// The status word `status` alone.
     static func answer(_ status: UInt16) -> [UInt8] { answer([], status) }
+}
+
+extension Type4FileSettingsError {
+    /// The status word the chip answers for the refusal: `91 7E`, `91 9D` or `91 9E`.
+    var status: UInt16 {
+        switch self {
+        case .length: Type4StatusWord.lengthError
+        case .permission: Type4StatusWord.permissionDenied
+        case .parameter: Type4StatusWord.parameterError
+        }
+    }
 }

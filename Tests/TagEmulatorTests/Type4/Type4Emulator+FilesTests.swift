@@ -114,4 +114,13 @@ import Testing
         #expect(Type4FileSettings.Access(nibble: 0x0F) == .never)
         #expect(Type4FileSettings.Access(nibble: 0x07) == .never)
     }
+
+    /// The delivery GetFileSettings answers of files 01–03 (§2.7, a factory tag's dump).
+    @Test(arguments: zip([UInt8(1), 2, 3], ["00 00 00 E0 20 00 00", "00 00 E0 EE 00 01 00", "00 03 30 23 80 00 00"]))
+    func deliverySettingsBothWays(file: UInt8, answer: String) throws {
+        let bytes = try hex(answer)
+        let delivered = try #require(try Type4EmulatedChip.ntag424.deliveryFiles().first { $0.number == file })
+        #expect(delivered.settings.fileSettingsAnswer(fileSize: delivered.size) == bytes)
+        #expect(try Type4FileSettings(decoding: Array(bytes[1...3]), sdmCapable: false) == delivered.settings)
+    }
 }

@@ -1,3 +1,4 @@
+import NFCTags
 import TagEmulator
 import Testing
 

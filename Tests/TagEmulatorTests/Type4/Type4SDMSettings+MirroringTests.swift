@@ -2,6 +2,7 @@ import Crypto
 import NDEF
 import NFCTags
 import TagEmulator
+import TestSupport
 import Testing
 
 /// SUN mirrors as they leave the chip (`type4-ntag424.md` §3.2–3.7): AN12196's and the Bolt card's vectors,
@@ -19,7 +20,8 @@ import Testing
     }
 
     /// AN12196 Table 6's settings: UID, counter and encrypted file data; every key 0.
-    static let an12196Settings = Type4SDMSettingsTests.vectors[1].1
+    static let an12196Settings = Type4SDMSettings.fields(
+        (true, true, true), meta: .key(0), file: .key(0), counterRight: .free, offsets: [0x1F, 0x44, 0x44, 0x20, 0x6A])
 
     /// AN12196 Table 6 byte for byte: UID `04958CAA5C5E80`, SDMReadCtr 8, random padding `A243C86DFC`.
     @Test func an12196Table6GoldenURL() throws {
@@ -47,7 +49,7 @@ import Testing
 
     /// AN12196 Tables 3 and 5: PICCData and an SDMMAC over the empty input (SDMMACInputOffset = SDMMACOffset).
     @Test func an12196Tables3And5EmptyMACInput() throws {
-        let settings = Type4SDMSettingsTests.sdm(
+        let settings = Type4SDMSettings.fields(
             (true, true, false), meta: .key(0), file: .key(0), counterRight: .never, offsets: [0, 32, 32])
         let out = try settings.mirrored(
             [UInt8](repeating: 0x30, count: 48), uid: try hex("04DE5F1EACC040"), counter: 0x3D,
@@ -59,7 +61,8 @@ import Testing
     /// The Bolt card vectors (boltcard `docs/TEST_VECTORS.md`): K1 encrypts `p=`, K2 MACs `c=`.
     @Test func boltCardVector() throws {
         let keys = [1: try hex("0c3b25d92b38ae443229dd59ad34b85d"), 2: try hex("b45775776cb224c75bcde7ca3704e933")]
-        let settings = Type4SDMSettingsTests.vectors[2].1
+        let settings = Type4SDMSettings.fields(
+            (true, true, false), meta: .key(1), file: .key(2), counterRight: .never, offsets: [0x2A, 0x4F, 0x4F])
         let url =
             "lnurlw://card.example/ln?p=" + String(repeating: "0", count: 32) + "&c="
             + String(repeating: "0", count: 16)
@@ -74,7 +77,8 @@ import Testing
     }
 
     @Test func plainMirrorsAreUpperCaseHexCounterMostSignificantFirst() throws {
-        let settings = Type4SDMSettingsTests.vectors[3].1
+        let settings = Type4SDMSettings.fields(
+            (true, true, false), meta: .free, file: .key(2), counterRight: .free, offsets: [0x10, 0x1F, 0x10, 0x26])
         let fileKey = try hex("00112233445566778899AABBCCDDEEFF")
         let uid = try hex("04A1B2C3D4E5F6")
         let out = try settings.mirrored(

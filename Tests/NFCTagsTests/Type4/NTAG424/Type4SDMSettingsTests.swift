@@ -1,35 +1,19 @@
-import TagEmulator
+import NDEF
+import NFCTags
+import TestSupport
 import Testing
 
 /// The SDM block of ChangeFileSettings/GetFileSettings both ways (`type4-ntag424.md` §2.7), and its
 /// malformed forms.
 @Suite struct Type4SDMSettingsTests {
-    /// Settings from their fields (offsets not named stay 0).
+    static func hex(_ text: String) throws -> [UInt8] { try #require(Hex.bytes(text)) }
+
+    /// Settings from their fields (`Type4SDMSettings.fields`, TestSupport).
     static func sdm(
         _ options: (uid: Bool, counter: Bool, enc: Bool), meta: Type4FileSettings.Access,
         file: Type4FileSettings.Access, counterRight: Type4FileSettings.Access, offsets: [Int], limit: UInt32? = nil
     ) -> Type4SDMSettings {
-        var settings = Type4SDMSettings()
-        settings.mirrorsUID = options.uid
-        settings.mirrorsReadCounter = options.counter
-        settings.encryptsFileData = options.enc
-        settings.metaRead = meta
-        settings.fileRead = file
-        settings.counterRetrieval = counterRight
-        settings.readCounterLimit = limit
-        var next = offsets.makeIterator()
-        if settings.mirrorsUID && meta == .free { settings.uidOffset = next.next() ?? 0 }
-        if settings.mirrorsReadCounter && meta == .free { settings.readCounterOffset = next.next() ?? 0 }
-        if case .key = meta { settings.piccDataOffset = next.next() ?? 0 }
-        if file != .never {
-            settings.macInputOffset = next.next() ?? 0
-            if options.enc {
-                settings.encryptedDataOffset = next.next() ?? 0
-                settings.encryptedDataLength = next.next() ?? 0
-            }
-            settings.macOffset = next.next() ?? 0
-        }
-        return settings
+        .fields(options, meta: meta, file: file, counterRight: counterRight, offsets: offsets, limit: limit)
     }
 
     static let vectors: [(String, Type4SDMSettings)] = [
@@ -72,7 +56,7 @@ import Testing
 
     @Test(arguments: vectors)
     func decodesAndEncodesTheWireForm(wire: String, settings: Type4SDMSettings) throws {
-        let bytes = try hex(wire)
+        let bytes = try Self.hex(wire)
         let file = Type4FileSettings(communicationMode: .plain, accessRights: 0xE0EE, sdm: settings)
         #expect(settings.encoded == bytes)
         #expect(file.encoded == [0x40, 0xEE, 0xE0] + bytes)
@@ -82,7 +66,7 @@ import Testing
 
     @Test(arguments: vectors.map(\.0))
     func everyStrictPrefixIsALengthErrorAndATrailingByteToo(wire: String) throws {
-        let whole = [0x40, 0xEE, 0xE0] + (try hex(wire))
+        let whole = [0x40, 0xEE, 0xE0] + (try Self.hex(wire))
         for cut in 0..<whole.count {
             #expect(throws: Type4FileSettingsError.length) {
                 try Type4FileSettings(decoding: Array(whole.prefix(cut)), sdmCapable: true)
@@ -102,22 +86,13 @@ import Testing
     ])
     func malformedSettingsAreParameterErrors(wire: String, reason: String) throws {
         #expect(throws: Type4FileSettingsError.parameter(reason)) {
-            try Type4FileSettings(decoding: try hex(wire), sdmCapable: true)
+            try Type4FileSettings(decoding: try Self.hex(wire), sdmCapable: true)
         }
     }
 
     @Test func sdmOnAFileThatCannotHaveItIsAPermissionError() throws {
         #expect(throws: Type4FileSettingsError.permission) {
-            try Type4FileSettings(decoding: try hex("40 EEE0 C1 FF12 200000 430000 430000"), sdmCapable: false)
+            try Type4FileSettings(decoding: try Self.hex("40 EEE0 C1 FF12 200000 430000 430000"), sdmCapable: false)
         }
-    }
-
-    /// The delivery GetFileSettings answers of files 01–03 (§2.7, a factory tag's dump).
-    @Test(arguments: zip([UInt8(1), 2, 3], ["00 00 00 E0 20 00 00", "00 00 E0 EE 00 01 00", "00 03 30 23 80 00 00"]))
-    func deliverySettingsBothWays(file: UInt8, answer: String) throws {
-        let bytes = try hex(answer)
-        let delivered = try #require(try Type4EmulatedChip.ntag424.deliveryFiles().first { $0.number == file })
-        #expect(delivered.settings.fileSettingsAnswer(fileSize: delivered.size) == bytes)
-        #expect(try Type4FileSettings(decoding: Array(bytes[1...3]), sdmCapable: false) == delivered.settings)
     }
 }

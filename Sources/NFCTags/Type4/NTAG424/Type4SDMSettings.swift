@@ -63,17 +63,17 @@ public struct Type4SDMSettings: Sendable, Hashable {
     }
 
     /// Whether the UID travels in clear (its own offset on the wire).
-    var hasPlainUID: Bool { mirrorsUID && metaRead == .free }
+    public var hasPlainUID: Bool { mirrorsUID && metaRead == .free }
     /// Whether the counter travels in clear (its own offset on the wire).
-    var hasPlainCounterField: Bool { mirrorsReadCounter && metaRead == .free }
+    public var hasPlainCounterField: Bool { mirrorsReadCounter && metaRead == .free }
     /// Whether PICCData is encrypted with a key.
-    var metaReadKey: UInt8? { if case .key(let key) = metaRead { key } else { nil } }
+    public var metaReadKey: UInt8? { if case .key(let key) = metaRead { key } else { nil } }
     /// The SDM file-read key, when SDMMAC (and SDMENCFileData) are on.
-    var fileReadKey: UInt8? { if case .key(let key) = fileRead { key } else { nil } }
+    public var fileReadKey: UInt8? { if case .key(let key) = fileRead { key } else { nil } }
     /// Whether the UID goes into the SDM session vectors: mirrored in clear or inside PICCData (§3.4).
-    var uidIsMirrored: Bool { mirrorsUID && metaRead != .never }
+    public var uidIsMirrored: Bool { mirrorsUID && metaRead != .never }
     /// Whether the counter goes into the SDM session vectors: mirrored in clear or inside PICCData (§3.4).
-    var counterIsMirrored: Bool {
+    public var counterIsMirrored: Bool {
         mirrorsReadCounter && (metaReadKey != nil || (metaRead == .free && readCounterOffset != Self.unmirroredOffset))
     }
 
@@ -100,7 +100,7 @@ public struct Type4SDMSettings: Sendable, Hashable {
     ///
     /// - Throws: `.length` when the bytes run out, `.parameter` for RFU option bits, ASCII encoding off or
     ///   an access nibble that names no key (`5`–`D`).
-    init(decoding cursor: inout ArraySlice<UInt8>) throws(Type4FileSettingsError) {
+    public init(decoding cursor: inout ArraySlice<UInt8>) throws(Type4FileSettingsError) {
         func byte() throws(Type4FileSettingsError) -> UInt8 {
             guard let value = cursor.popFirst() else { throw .length }
             return value
@@ -149,15 +149,6 @@ public enum Type4FileSettingsError: Error, Hashable, Sendable, CustomStringConve
     case permission
     /// `91 9E`: an option, offset or combination the chip refuses (the reason names the rule).
     case parameter(String)
-
-    /// The status word the chip answers.
-    var status: UInt16 {
-        switch self {
-        case .length: Type4StatusWord.lengthError
-        case .permission: Type4StatusWord.permissionDenied
-        case .parameter: Type4StatusWord.parameterError
-        }
-    }
 
     public var description: String {
         switch self {

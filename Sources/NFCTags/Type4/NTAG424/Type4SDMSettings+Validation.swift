@@ -1,34 +1,45 @@
 /// The ChangeFileSettings checks of SDM settings that answer `91 9E` PARAMETER_ERROR (NT4H2421Gx §10.7.1,
 /// `type4-ntag424.md` §2.7, §3.2, §3.6).
 extension Type4SDMSettings {
+    /// ASCII characters of the plain UID mirror (§3.2).
+    public static let uidMirrorLength = 14
+    /// ASCII characters of the plain SDMReadCtr mirror.
+    public static let counterMirrorLength = 6
+    /// ASCII characters of the encrypted PICCData (AES).
+    public static let piccDataLength = 32
+    /// ASCII characters of the SDMMAC.
+    public static let macLength = 16
+
     /// One mirror window in the file: what it is, where it starts, how many ASCII characters it takes.
-    struct Window: Hashable {
+    public struct Window: Hashable, Sendable {
         /// The field's name, for messages.
-        let name: String
+        public let name: String
         /// First byte.
-        let offset: Int
+        public let offset: Int
         /// Bytes.
-        let length: Int
+        public let length: Int
 
         /// Whether the two windows share a byte.
-        func overlaps(_ other: Window) -> Bool {
+        public func overlaps(_ other: Window) -> Bool {
             offset < other.offset + other.length && other.offset < offset + length
         }
     }
 
     /// The mirror windows the settings place in the file: plain UID (14), plain SDMReadCtr (6), PICCData (32),
     /// SDMENCFileData (SDMENCLength) and SDMMAC (16).
-    var windows: [Window] {
+    public var windows: [Window] {
         var out: [Window] = []
-        if hasPlainUID { out.append(Window(name: "UID", offset: uidOffset, length: 14)) }
+        if hasPlainUID { out.append(Window(name: "UID", offset: uidOffset, length: Self.uidMirrorLength)) }
         if hasPlainCounterField && readCounterOffset != Self.unmirroredOffset {
-            out.append(Window(name: "SDMReadCtr", offset: readCounterOffset, length: 6))
+            out.append(Window(name: "SDMReadCtr", offset: readCounterOffset, length: Self.counterMirrorLength))
         }
-        if metaReadKey != nil { out.append(Window(name: "PICCData", offset: piccDataOffset, length: 32)) }
+        if metaReadKey != nil {
+            out.append(Window(name: "PICCData", offset: piccDataOffset, length: Self.piccDataLength))
+        }
         if fileReadKey != nil && encryptsFileData {
             out.append(Window(name: "SDMENCFileData", offset: encryptedDataOffset, length: encryptedDataLength))
         }
-        if fileReadKey != nil { out.append(Window(name: "SDMMAC", offset: macOffset, length: 16)) }
+        if fileReadKey != nil { out.append(Window(name: "SDMMAC", offset: macOffset, length: Self.macLength)) }
         return out
     }
 
@@ -36,7 +47,7 @@ extension Type4SDMSettings {
     /// `currentCounter`.
     ///
     /// - Throws: `.parameter` naming the first rule broken.
-    func validate(fileSize: Int, currentCounter: UInt32) throws(Type4FileSettingsError) {
+    public func validate(fileSize: Int, currentCounter: UInt32) throws(Type4FileSettingsError) {
         try validateOptions(currentCounter: currentCounter)
         let windows = windows
         for window in windows where window.offset + window.length > fileSize {
