@@ -306,9 +306,9 @@ public final class NTAGEmulator: EmulatedTag {
         case .idle, .halt:
             return .silence
         case .ready1:
-            return cascade(frame, level: 0x93, bytes: [0x88, uid[0], uid[1], uid[2]], sak: 0x04, next: .ready2)
+            return cascade(frame, level: 1, next: .ready2)
         case .ready2:
-            return cascade(frame, level: 0x95, bytes: [uid[3], uid[4], uid[5], uid[6]], sak: 0x00, next: .active)
+            return cascade(frame, level: 2, next: .active)
         case .active, .authenticated:
             if frame == [0x50, 0x00, 0x57, 0xCD] {
                 halt()
@@ -347,25 +347,14 @@ public final class NTAGEmulator: EmulatedTag {
     }
 
     /// Anticollision (`9x 20`) and SELECT (`9x 70 … CRC`) at one cascade level (`type2-ntag.md` §1).
-    private func cascade(_ frame: [UInt8], level: UInt8, bytes: [UInt8], sak: UInt8, next: State) -> TagAnswer {
-        let timing = configuration.timing
-        let withCheck = bytes + [bytes.reduce(0, ^)]
-        if frame == [level, 0x20] {
-            airtimeMicroseconds +=
-                timing.readerFrame(bytes: 2) + timing.readerToTagDelay + timing.tagFrame(bytes: 5)
-                + timing.tagToReaderGap
-            return .data(withCheck)
+    private func cascade(_ frame: [UInt8], level: Int, next: State) -> TagAnswer {
+        guard let step = Anticollision.step(frame, level: level, uid: uid, sak: 0x00, timing: configuration.timing)
+        else {
+            state = wokenFromHalt ? .halt : .idle
+            return .silence
         }
-        if frame.count == 9, frame[0] == level, frame[1] == 0x70, CRCA.isValid(frame),
-            Array(frame[2..<7]) == withCheck
-        {
-            state = next
-            airtimeMicroseconds +=
-                timing.readerFrame(bytes: 9) + timing.readerToTagDelay + timing.tagFrame(bytes: 3)
-                + timing.tagToReaderGap
-            return .data(CRCA.appending(to: [sak]))
-        }
-        state = wokenFromHalt ? .halt : .idle
-        return .silence
+        airtimeMicroseconds += step.airtime
+        if step.selected { state = next }
+        return .data(step.answer)
     }
 }

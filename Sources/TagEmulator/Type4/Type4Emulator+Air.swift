@@ -25,9 +25,9 @@ extension Type4Emulator {
         case .idle, .halt:
             return .silence
         case .ready1:
-            return cascade(frame, level: 0x93, bytes: [0x88, uid[0], uid[1], uid[2]], sak: 0x04, next: .ready2)
+            return cascade(frame, level: 1, next: .ready2)
         case .ready2:
-            return cascade(frame, level: 0x95, bytes: [uid[3], uid[4], uid[5], uid[6]], sak: 0x20, next: .active)
+            return cascade(frame, level: 2, next: .active)
         case .active, .protocolActive:
             guard CRCA.isValid(frame) else { return .silence }
             let body = Array(frame.dropLast(2))
@@ -113,7 +113,7 @@ extension Type4Emulator {
         }
         guard let answer = faultedAnswer(to: command) else { return nil }
         pendingProcessing = timing.processing(writeFrames: programmedFrames)
-        link.outgoing = answer.isEmpty ? [[]] : chunks(of: answer, size: link.answerPieceSize)
+        link.outgoing = answer.isEmpty ? [[]] : answer.chunked(link.answerPieceSize)
         if configuration.requestsWaitingTimeExtension && programmedFrames > 0 {
             link.heldAnswer = nextAnswerBlock()
             return remember(link.block(0xF2, [0x01]))
@@ -164,28 +164,14 @@ extension Type4Emulator {
         return block
     }
 
-    /// `bytes` cut into pieces of at most `size`.
-    private func chunks(of bytes: [UInt8], size: Int) -> [[UInt8]] {
-        stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) }
-    }
-
     /// Anticollision (`9x 20`) and SELECT (`9x 70 … CRC`) at one cascade level (ISO/IEC 14443-3).
-    private func cascade(_ frame: [UInt8], level: UInt8, bytes: [UInt8], sak: UInt8, next: State) -> TagAnswer {
-        let rf = timing.rf
-        let withCheck = bytes + [bytes.reduce(0, ^)]
-        if frame == [level, 0x20] {
-            airtimeMicroseconds +=
-                rf.readerFrame(bytes: 2) + rf.readerToTagDelay + rf.tagFrame(bytes: 5) + rf.tagToReaderGap
-            return .data(withCheck)
+    private func cascade(_ frame: [UInt8], level: Int, next: State) -> TagAnswer {
+        guard let step = Anticollision.step(frame, level: level, uid: uid, sak: 0x20, timing: timing.rf) else {
+            state = .idle
+            return .silence
         }
-        if frame.count == 9, frame[0] == level, frame[1] == 0x70, CRCA.isValid(frame), Array(frame[2..<7]) == withCheck
-        {
-            state = next
-            airtimeMicroseconds +=
-                rf.readerFrame(bytes: 9) + rf.readerToTagDelay + rf.tagFrame(bytes: 3) + rf.tagToReaderGap
-            return .data(CRCA.appending(to: [sak]))
-        }
-        state = .idle
-        return .silence
+        airtimeMicroseconds += step.airtime
+        if step.selected { state = next }
+        return .data(step.answer)
     }
 }
