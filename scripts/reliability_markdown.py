@@ -87,7 +87,8 @@ def render(report):
             total = sum(v["tearPoints"] for v in tears.values())
             lines += ["## 2. Tear test (whole cycle: claim, identify, write, verify, lock, commit)", ""] + provenance(report, "swift") + [
                       f"{len(tears)} configurations, **{total}** tear points (tag removed after exchange k, k = 0…n);"
-                      " each torn tag re-presented once.", "",
+                      " each torn tag re-presented once. Type 4 rows (`type4 …`, the pipeline on the emulator) tear"
+                      " inside APDU k after 0, 1 or 2 of its I-blocks, so a chained UPDATE can end half-written.", "",
                       "| configuration | message bytes | tear points | outcomes (tag content / ledger state) | violations |",
                       "|---|---|---|---|---|"]
             for name, v in sorted(tears.items()):
