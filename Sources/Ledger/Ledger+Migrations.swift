@@ -182,6 +182,27 @@ extension Ledger {
                    key_id, key_fingerprint, family
             FROM records WHERE state = 'done';
         """,
+        // 7: the key journal of NTAG 424 DNA personalisation (docs/ledger.md, "Key journal"): each ChangeKey's
+        // intent is durable before the command is sent, and resolved once the tag proves which key it holds.
+        // Keys are named by id, version and fingerprint, never by their bytes.
+        """
+        CREATE TABLE key_changes (
+            id              INTEGER PRIMARY KEY,
+            job             TEXT NOT NULL,
+            uid             TEXT NOT NULL,
+            key_number      INTEGER NOT NULL CHECK (key_number BETWEEN 0 AND 4),
+            old_version     INTEGER NOT NULL CHECK (old_version BETWEEN 0 AND 255),
+            new_version     INTEGER NOT NULL CHECK (new_version BETWEEN 0 AND 255),
+            key_id          TEXT NOT NULL,
+            old_fingerprint TEXT NOT NULL,
+            new_fingerprint TEXT NOT NULL,
+            state           TEXT NOT NULL CHECK (state IN ('intended', 'done', 'abandoned')),
+            intended_at     TEXT NOT NULL,
+            resolved_at     TEXT
+        );
+        CREATE UNIQUE INDEX key_changes_one_open ON key_changes(job, uid, key_number) WHERE state = 'intended';
+        CREATE INDEX key_changes_by_tag ON key_changes(job, uid);
+        """,
     ]
 
     /// The schema version this build writes.

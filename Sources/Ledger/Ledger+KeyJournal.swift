@@ -1,0 +1,137 @@
+import Foundation
+
+/// One journaled ChangeKey of a tag (schema version 7, table `key_changes`): which key, from which version to
+/// which, under which key id, with the old and new keys' fingerprints; never a key's bytes.
+public struct KeyChange: Sendable, Hashable {
+    /// Where the change stands.
+    public enum State: String, Sendable, Hashable {
+        /// Recorded durably before the ChangeKey was sent; not yet proven either way.
+        case intended
+        /// The tag proved it holds the new key (answer received, or authentication with it on resolution).
+        case done
+        /// The tag proved it still holds the old key; the change can be sent again.
+        case abandoned
+    }
+
+    /// The tag.
+    public var uid: [UInt8]
+    /// The application key number, 0–4.
+    public var keyNumber: Int
+    /// The key version the tag had (and keeps if the change did not happen).
+    public var oldVersion: Int
+    /// The key version the change sets.
+    public var newVersion: Int
+    /// The id of the new key (`<master id>.K<n>`).
+    public var keyID: String
+    /// The old and new keys' fingerprints.
+    public var oldFingerprint: String, newFingerprint: String
+    /// Where the change stands.
+    public var state: State
+
+    /// Creates a journal entry.
+    public init(
+        uid: [UInt8], keyNumber: Int, oldVersion: Int, newVersion: Int, keyID: String, oldFingerprint: String,
+        newFingerprint: String, state: State = .intended
+    ) {
+        self.uid = uid
+        self.keyNumber = keyNumber
+        self.oldVersion = oldVersion
+        self.newVersion = newVersion
+        self.keyID = keyID
+        self.oldFingerprint = oldFingerprint
+        self.newFingerprint = newFingerprint
+        self.state = state
+    }
+}
+
+/// The key journal: the intent of every ChangeKey is on disk before the command leaves, so a change whose answer
+/// was lost (tag pulled, crash, power loss) names the two keys the tag can hold (`type4-ntag424.md` §4.3).
+extension Ledger {
+    /// Records `change` as intended, in a synced commit, before its ChangeKey is sent.
+    ///
+    /// - Throws: `LedgerError` `.invalidState` when an unresolved change of the same key is already journaled
+    ///   (it must be resolved first: the tag could hold either of its keys).
+    public func intendKeyChange(job: String, _ change: KeyChange) async throws(LedgerError) {
+        let uid = LedgerFormat.uid(change.uid)
+        let now = LedgerFormat.time(Date())
+        try await perform { () throws(LedgerError) in
+            try connection.transaction(.immediate) { () throws(LedgerError) in
+                let open = try connection.queryFirst(
+                    "SELECT new_version FROM key_changes WHERE job = ? AND uid = ? AND key_number = ? AND state = 'intended'",
+                    [.text(job), .text(uid), .int(change.keyNumber)]
+                ) { $0.int(0) }
+                if let open {
+                    throw LedgerError(
+                        .invalidState,
+                        "key \(change.keyNumber) of tag \(uid) has an unresolved change to version \(open)")
+                }
+                _ = try connection.run(
+                    """
+                    INSERT INTO key_changes(job, uid, key_number, old_version, new_version, key_id, old_fingerprint,
+                                            new_fingerprint, state, intended_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'intended', ?)
+                    """,
+                    [
+                        .text(job), .text(uid), .int(change.keyNumber), .int(change.oldVersion),
+                        .int(change.newVersion), .text(change.keyID), .text(change.oldFingerprint),
+                        .text(change.newFingerprint), .text(now),
+                    ])
+            }
+        }
+    }
+
+    /// Resolves the unresolved change of key `keyNumber` on `uid` as `done` (the tag holds the new key) or
+    /// `abandoned` (it still holds the old one).
+    ///
+    /// - Throws: `LedgerError` `.invalidState` when no change of that key is unresolved.
+    public func resolveKeyChange(
+        job: String, uid: [UInt8], keyNumber: Int, as state: KeyChange.State
+    ) async throws(LedgerError) {
+        let uidText = LedgerFormat.uid(uid)
+        let now = LedgerFormat.time(Date())
+        try await perform { () throws(LedgerError) in
+            let changed = try connection.run(
+                """
+                UPDATE key_changes SET state = ?, resolved_at = ?
+                WHERE job = ? AND uid = ? AND key_number = ? AND state = 'intended'
+                """, [.text(state.rawValue), .text(now), .text(job), .text(uidText), .int(keyNumber)])
+            guard changed == 1 else {
+                throw LedgerError(.invalidState, "key \(keyNumber) of tag \(uidText) has no unresolved change")
+            }
+        }
+    }
+
+    /// Every journaled change of `uid`'s keys in `job`, oldest first.
+    public func keyChanges(job: String, uid: [UInt8]) async throws(LedgerError) -> [KeyChange] {
+        let uidText = LedgerFormat.uid(uid)
+        return try await perform { () throws(LedgerError) in
+            try connection.query(
+                """
+                SELECT key_number, old_version, new_version, key_id, old_fingerprint, new_fingerprint, state
+                FROM key_changes WHERE job = ? AND uid = ? ORDER BY id
+                """, [.text(job), .text(uidText)]
+            ) { row throws(LedgerError) in
+                guard let state = KeyChange.State(rawValue: row.text(6)) else {
+                    throw LedgerError(.invalidData, "key_changes state '\(row.text(6))'")
+                }
+                return KeyChange(
+                    uid: uid, keyNumber: row.int(0), oldVersion: row.int(1), newVersion: row.int(2),
+                    keyID: row.text(3), oldFingerprint: row.text(4), newFingerprint: row.text(5), state: state)
+            }
+        }
+    }
+
+    /// The changes of `uid` still unresolved: what its next presentation must settle before anything else.
+    public func unresolvedKeyChanges(job: String, uid: [UInt8]) async throws(LedgerError) -> [KeyChange] {
+        try await keyChanges(job: job, uid: uid).filter { $0.state == .intended }
+    }
+
+    /// The key version each key of `uid` holds by the journal (done changes; keys never changed are absent).
+    public func keyVersions(job: String, uid: [UInt8]) async throws(LedgerError) -> [Int: Int] {
+        var versions: [Int: Int] = [:]
+        for change in try await keyChanges(job: job, uid: uid) where change.state == .done {
+            versions[change.keyNumber] = change.newVersion
+        }
+        return versions
+    }
+}
