@@ -14,7 +14,8 @@ import Testing
         #expect(settings.schemaVersion == Ledger.schemaVersion)
         #expect(settings.busyTimeoutMilliseconds == 1_500)
         let tables = try await ledger.rawQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        #expect(tables.map { $0.first ?? nil } == ["attempts", "events", "jobs", "key_changes", "records", "seen_counters"])
+        #expect(
+            tables.map { $0.first ?? nil } == ["attempts", "events", "jobs", "key_changes", "records", "seen_counters"])
         let views = try await ledger.rawQuery("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
         #expect(views.map { $0.first ?? nil } == ["job_progress", "tags"])
     }

@@ -139,7 +139,8 @@ import Testing
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         #expect(
             indexes.map { $0[0] ?? "" } == [
-                "attempts_by_row", "events_by_job", "key_changes_by_tag", "key_changes_one_open", "records_closed", "records_live_uid", "records_open",
+                "attempts_by_row", "events_by_job", "key_changes_by_tag", "key_changes_one_open", "records_closed",
+                "records_live_uid", "records_open",
             ])
         var expected = StateCounts()
         expected.done = 1
