@@ -6,8 +6,8 @@ import NFCTags
 ///
 /// ```
 /// image    = file 01 ‖ file 02 ‖ file 03 [‖ trailer]        (no trailer: delivery keys and settings)
-/// trailer  = "N424" (4E 34 32 34) ‖ version 01 ‖ body length (2, big-endian) ‖ body
-/// body v1  = 5 × (key (16) ‖ key version (1))
+/// trailer  = "N424" (4E 34 32 34) ‖ version 02 ‖ body length (2, big-endian) ‖ body
+/// body v2  = 5 × (key (16) ‖ key version (1) ‖ TotFailCtr (2, big-endian))      (v1: without TotFailCtr)
 ///            ‖ file count (1)
 ///            ‖ per file: FileNo (1) ‖ SDMReadCtr (3, LE) ‖ n (1) ‖ ChangeFileSettings data (n)
 /// ```
@@ -22,11 +22,13 @@ extension Type4Application {
     /// The trailer's magic, ASCII `N424`.
     static let trailerMagic: [UInt8] = [0x4E, 0x34, 0x32, 0x34]
     /// The trailer version this code writes and reads.
-    static let trailerVersion: UInt8 = 0x01
+    static let trailerVersion: UInt8 = 0x02
 
     /// The trailer for the current keys, settings and counters.
     var secureStateTrailer: [UInt8] {
-        var body: [UInt8] = keys.flatMap { $0.value + [$0.version] }
+        var body: [UInt8] = keys.flatMap {
+            $0.value + [$0.version, UInt8($0.failures >> 8), UInt8($0.failures & 0xFF)]
+        }
         body.append(UInt8(files.count))
         for file in files {
             let settings = file.settings.encoded
@@ -46,7 +48,10 @@ extension Type4Application {
         guard trailer.count >= 7, Array(trailer.prefix(4)) == Self.trailerMagic else {
             throw .imageTrailer("no N424 trailer after the files")
         }
-        guard trailer[4] == Self.trailerVersion else { throw .imageTrailer("unknown version \(trailer[4])") }
+        guard (1...Self.trailerVersion).contains(trailer[4]) else {
+            throw .imageTrailer("unknown version \(trailer[4])")
+        }
+        let keyEntry = trailer[4] == 1 ? 17 : 19
         let length = Int(trailer[5]) << 8 | Int(trailer[6])
         guard trailer.count == 7 + length else {
             throw .imageTrailer("body of \(trailer.count - 7) bytes, \(length) announced")
@@ -59,8 +64,9 @@ extension Type4Application {
         }
         var restoredKeys: [Type4Key] = []
         for _ in keys.indices {
-            let entry = try take(17)
-            restoredKeys.append(Type4Key(value: Array(entry.prefix(16)), version: entry[16]))
+            let entry = try take(keyEntry)
+            let failures = keyEntry == 19 ? UInt16(entry[17]) << 8 | UInt16(entry[18]) : 0
+            restoredKeys.append(Type4Key(value: Array(entry.prefix(16)), version: entry[16], failures: failures))
         }
         var restoredFiles = files
         guard try take(1)[0] == files.count else { throw .imageTrailer("file count differs from the chip's") }

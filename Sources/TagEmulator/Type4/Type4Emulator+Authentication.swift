@@ -46,6 +46,9 @@ extension Type4Emulator {
         keyNumber: UInt8, first: Bool, capabilities: [UInt8]
     ) throws(StatusFailure) -> [UInt8] {
         let key = try applicationKey(keyNumber)
+        // ASSUMPTION: a key whose TotFailCtr reached its limit answers AUTHENTICATION_ERROR (the reference names
+        // no other status word for it).
+        if application.keys[Int(keyNumber)].isBlocked { throw StatusFailure(Type4StatusWord.authenticationError) }
         let rndB = drawn(.rndB, count: 16)
         let encrypted = try crypt { () throws(AES128Error) in try AES128.encryptCBC(key: key, rndB) }
         session.pending = .authentication(keyNumber: keyNumber, first: first, rndB: rndB, capabilities: capabilities)
@@ -64,8 +67,10 @@ extension Type4Emulator {
         let plain = try crypt { () throws(AES128Error) in try AES128.decryptCBC(key: key, apdu.data) }
         let rndA = Array(plain[0..<16])
         guard Array(plain[16..<32]) == NTAG424Authentication.rotatedLeft(rndB) else {
+            countAuthentication(keyNumber: keyNumber, failed: true)
             throw StatusFailure(Type4StatusWord.authenticationError)
         }
+        countAuthentication(keyNumber: keyNumber, failed: false)
         let keys = try crypt { () throws(AES128Error) in
             try NTAG424SecureMessaging.sessionKeys(key: key, rndA: rndA, rndB: rndB)
         }
@@ -90,6 +95,17 @@ extension Type4Emulator {
         }
         session.authentication = Type4Authentication(keyNumber: keyNumber, messaging: messaging)
         return Type4StatusWord.answer(answer, Type4StatusWord.operationOK)
+    }
+
+    /// TotFailCtr of key `keyNumber`: one up for a failure, `decrementOnSuccess` down for a success (NVM).
+    private func countAuthentication(keyNumber: UInt8, failed: Bool) {
+        var key = application.keys[Int(keyNumber)]
+        let before = key.failures
+        key.failures =
+            failed ? min(Type4Key.failureLimit, before + 1) : before - min(before, Type4Key.decrementOnSuccess)
+        guard key.failures != before else { return }
+        application.keys[Int(keyNumber)] = key
+        onMemoryWritten?()
     }
 
     /// The value of application key `keyNumber`.

@@ -10,10 +10,22 @@ public struct Type4Key: Sendable, Hashable {
     public var value: [UInt8]
     /// The key version GetKeyVersion reports and ChangeKey sets.
     public var version: UInt8
+    /// TotFailCtr: failed authentications with this key, less `decrementOnSuccess` per success; at `failureLimit`
+    /// the key refuses every authentication until ChangeKey resets it (`type4-ntag424.md` §2.4).
+    public var failures: UInt16
+
+    /// TotFailCtrLimit at delivery.
+    public static let failureLimit: UInt16 = 1000
+    /// TotFailCtrDecr at delivery.
+    public static let decrementOnSuccess: UInt16 = 10
 
     /// A key; `value` must be 16 bytes (the emulator's setters check it).
-    public init(value: [UInt8], version: UInt8) {
+    public init(value: [UInt8], version: UInt8, failures: UInt16 = 0) {
         self.value = value
         self.version = version
+        self.failures = failures
     }
+
+    /// Whether TotFailCtr has reached its limit (the key is unusable).
+    public var isBlocked: Bool { failures >= Self.failureLimit }
 }

@@ -125,7 +125,7 @@ import Testing
         _ = try tag.send(selectNDEFApplication)
         try Self.personalise(tag)
         let saved = [UInt8](try Data(contentsOf: file))
-        #expect(saved.count > 416 && Array(saved[416..<421]) == [0x4E, 0x34, 0x32, 0x34, 0x01], "saved on write")
+        #expect(saved.count > 416 && Array(saved[416..<421]) == [0x4E, 0x34, 0x32, 0x34, 0x02], "saved on write")
         #expect(try Self.tap(tag).counter == 1)
         try first.removeCurrent()
 

@@ -18,12 +18,13 @@ import Testing
     @Test func theTrailerHoldsKeysSettingsAndCounters() throws {
         let image = try Self.personalised().image
         let trailer = Array(image[416...])
-        #expect(trailer.prefix(5) == [0x4E, 0x34, 0x32, 0x34, 0x01])
+        #expect(trailer.prefix(5) == [0x4E, 0x34, 0x32, 0x34, 0x02])
         #expect(Int(trailer[5]) << 8 | Int(trailer[6]) == trailer.count - 7)
-        let zeroKey = [UInt8](repeating: 0, count: 17)
-        #expect(Array(trailer[7..<41]) == zeroKey + zeroKey)
-        #expect(Array(trailer[41..<58]) == [UInt8](repeating: 0x5A, count: 16) + [0x09])
-        var files = Array(trailer[(7 + 85)...])
+        // Per key: value, version, TotFailCtr (2).
+        let zeroKey = [UInt8](repeating: 0, count: 19)
+        #expect(Array(trailer[7..<45]) == zeroKey + zeroKey)
+        #expect(Array(trailer[45..<64]) == [UInt8](repeating: 0x5A, count: 16) + [0x09, 0x00, 0x00])
+        var files = Array(trailer[(7 + 95)...])
         #expect(files.removeFirst() == 3)
         #expect(Array(files.prefix(8)) == (try hex("01 000000 03 00 00E0")))
         #expect(Array(files[8..<28]) == (try hex("02 0C0B0A 0F 40 00E0 C1 FF12 200000 430000 430000")))
@@ -39,11 +40,27 @@ import Testing
         #expect(try restored.key(2) == Type4Key(value: [UInt8](repeating: 0x5A, count: 16), version: 9))
     }
 
+    @Test func aVersionOneTrailerWithoutFailureCountersStillLoads() throws {
+        let image = try Self.personalised().image
+        let trailer = Array(image[416...])
+        var body: [UInt8] = []
+        for key in 0..<5 {
+            let start = 7 + 19 * key
+            body += trailer[start..<(start + 17)]
+        }
+        body += trailer[(7 + 95)...]
+        let header: [UInt8] = [0x4E, 0x34, 0x32, 0x34, 0x01, UInt8(body.count >> 8), UInt8(body.count & 0xFF)]
+        let v1: [UInt8] = Array(image[..<416]) + header + body
+        let restored = try Type4Emulator(image: v1, chip: .ntag424, uid: type4UID)
+        #expect(try restored.key(2) == Type4Key(value: [UInt8](repeating: 0x5A, count: 16), version: 9))
+        #expect(restored.image == image, "saved again as version 2")
+    }
+
     @Test func backInTheDeliveryStateTheTrailerIsLeftOut() throws {
         let tag = try Self.personalised()
         try tag.setKey(2, to: [UInt8](repeating: 0, count: 16), version: 0)
         try tag.setFileSettings(Type4FileSettings(communicationMode: .plain, accessRights: 0xEEE0), ofFile: 2)
-        #expect(tag.image.count == 416 + 7 + 85 + 1 + 3 * 8, "the counter is not a delivery value yet")
+        #expect(tag.image.count == 416 + 7 + 95 + 1 + 3 * 8, "the counter is not a delivery value yet")
         try tag.setSDMReadCounter(0, ofFile: 2)
         #expect(tag.image.count == 416)
         #expect(Type4EmulatedChip.ntag424.accepts(image: tag.image))
@@ -52,12 +69,12 @@ import Testing
     /// Edits of a good trailer (offsets into the trailer) and what the chip says about them.
     @Test(arguments: [
         ("magic", 0, UInt8(0x00)),
-        ("version", 4, 0x02),
+        ("version", 4, 0x03),
         ("length", 6, 0x00),
-        ("file count", 92, 0x02),
-        ("file number", 93, 0x07),
-        ("SDM on file 01", 98, 0x40),
-        ("an RFU option", 98, 0x04),
+        ("file count", 102, 0x02),
+        ("file number", 103, 0x07),
+        ("SDM on file 01", 108, 0x40),
+        ("an RFU option", 108, 0x04),
     ])
     func aMalformedTrailerIsRefused(what: String, offset: Int, value: UInt8) throws {
         var image = try Self.personalised().image
