@@ -6,8 +6,8 @@ import NFCTags
 public protocol KeyJournal {
     /// Records `change` as intended; returns only once it is durable.
     func intend(_ change: KeyChange) throws
-    /// Resolves the open change of key `keyNumber` as `done` or `abandoned`.
-    func resolve(keyNumber: Int, as state: KeyChange.State) throws
+    /// Resolves the open change of key `keyNumber` of the tag `uid` as `done` or `abandoned`.
+    func resolve(uid: [UInt8], keyNumber: Int, as state: KeyChange.State) throws
 }
 
 /// Changes an NTAG 424 DNA's application keys from the keys it holds to a job's keys, journaled: K1–K4 first and
@@ -58,7 +58,7 @@ public struct NTAG424KeyRollout {
             let index = Int(number)
             try journal.intend(change(number, uid: uid, oldVersion: oldVersion))
             try tag.changeKey(number, to: target[index].bytes, from: current[index].bytes, version: version)
-            try journal.resolve(keyNumber: index, as: .done)
+            try journal.resolve(uid: uid, keyNumber: index, as: .done)
         }
     }
 
@@ -87,7 +87,7 @@ public struct NTAG424KeyRollout {
             }
             tag.endSession()
             guard let isNew = settled else { throw KeyRolloutError.neitherKey(keyNumber: change.keyNumber) }
-            try journal.resolve(keyNumber: change.keyNumber, as: isNew ? .done : .abandoned)
+            try journal.resolve(uid: change.uid, keyNumber: change.keyNumber, as: isNew ? .done : .abandoned)
             if isNew { changed.insert(change.keyNumber) }
         }
         return changed
