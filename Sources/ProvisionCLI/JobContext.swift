@@ -119,7 +119,7 @@ struct JobContext: Sendable {
 
     /// Whether the template has a `{{uidMirror}}`, `{{counterMirror}}` or `{{uidCounterMirror}}` token.
     var hasMirror: Bool {
-        template.placeholders.contains { if case .mirror = $0.source { true } else { false } }
+        !template.mirrorTokens.isEmpty
     }
 
     /// The line worker's view of this job.

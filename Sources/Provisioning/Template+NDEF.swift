@@ -64,20 +64,26 @@ extension Template {
         }
     }
 
+    /// The template's NTAG21x mirror tokens (`{{uidMirror}}`, `{{counterMirror}}`, `{{uidCounterMirror}}`) with
+    /// what each mirrors.
+    public var mirrorTokens: [(placeholder: Placeholder, kind: MirrorKind)] {
+        placeholders.compactMap { placeholder in
+            if case .mirror(let kind) = placeholder.source { return (placeholder, kind) }
+            return nil
+        }
+    }
+
     /// Where the template's mirror token lands in a row's encoded message (`nil`: no mirror).
     ///
     /// Renders the message twice — placeholder bytes, then a marker — and takes the first differing byte.
     ///
     /// - Throws: `templateInvalid` when the template holds more than one mirror token.
     public func mirrorPlan(row: JobRow, late: LateBound?) throws(JobInputError) -> MirrorPlan? {
-        let mirrors = placeholders.compactMap { placeholder -> (Placeholder, MirrorKind)? in
-            if case .mirror(let kind) = placeholder.source { return (placeholder, kind) }
-            return nil
-        }
+        let mirrors = mirrorTokens
         guard let (first, kind) = mirrors.first else { return nil }
         guard mirrors.count == 1 else {
             throw JobInputError(
-                .templateInvalid, file: file, position: mirrors[1].0.position,
+                .templateInvalid, file: file, position: mirrors[1].placeholder.position,
                 "a tag has one mirror; use {{uidCounterMirror}} for both UID and counter")
         }
         var marked = late ?? .sizing

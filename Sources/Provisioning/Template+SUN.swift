@@ -24,9 +24,7 @@ extension Template {
         func refuse(_ placeholder: Placeholder, _ message: String) -> JobInputError {
             JobInputError(.templateInvalid, file: file, position: placeholder.position, message)
         }
-        if manifest.tag == .ntag424,
-            let mirror = placeholders.first(where: { if case .mirror = $0.source { true } else { false } })
-        {
+        if manifest.tag == .ntag424, let mirror = mirrorTokens.first?.placeholder {
             throw refuse(
                 mirror,
                 "'\(mirror.name)' is an NTAG21x mirror; an NTAG 424 DNA mirrors with {{sun.uid}} and {{sun.counter}}, "

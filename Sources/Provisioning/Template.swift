@@ -50,7 +50,7 @@ public struct Template: Sendable {
             throw JobInputError.missing(file: file, url: manifest.templateURL)
         }
         let template = try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
-        let mirrors = template.placeholders.filter { if case .mirror = $0.source { true } else { false } }
+        let mirrors = template.mirrorTokens.map(\.placeholder)
         if mirrors.count > 1 {
             throw JobInputError(
                 .templateInvalid, file: file, position: mirrors[1].position,
