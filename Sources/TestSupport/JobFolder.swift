@@ -40,17 +40,5 @@ public struct JobFolder: Sendable {
     }
 
     /// Runs `sqlite3 -separator , <ledger> <sql>` and returns its rows.
-    public func query(_ sql: String) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-separator", ",", ledger.path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map {
-            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        }
-    }
+    public func query(_ sql: String) throws -> [[String]] { try SQLiteShell.query(ledger.path, sql) }
 }

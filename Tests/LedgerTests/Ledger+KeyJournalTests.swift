@@ -50,30 +50,15 @@ import Testing
         let path = folder.appendingPathComponent("l.sqlite").path
         let ledger = try await Ledger.open(path: path)
         try await ledger.intendKeyChange(job: "j", Self.change(2, 0, 7))
-        let columns = try JobFolderQuery.run(path, "SELECT name FROM pragma_table_info('key_changes')")
+        let columns = try SQLiteShell.query(path, "SELECT name FROM pragma_table_info('key_changes')").map { $0[0] }
         #expect(
             columns == [
                 "id", "job", "uid", "key_number", "old_version", "new_version", "key_id", "old_fingerprint",
                 "new_fingerprint", "state", "intended_at", "resolved_at",
             ])
         #expect(
-            try JobFolderQuery.run(path, "SELECT uid, key_id, state FROM key_changes") == [
-                "04242400000001|brand.K2|intended"
+            try SQLiteShell.query(path, "SELECT uid, key_id, state FROM key_changes") == [
+                ["04242400000001", "brand.K2", "intended"]
             ])
-    }
-}
-
-/// `sqlite3 PATH SQL`, one line per row.
-enum JobFolderQuery {
-    static func run(_ path: String, _ sql: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

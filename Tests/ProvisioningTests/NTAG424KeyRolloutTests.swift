@@ -1,9 +1,9 @@
 import Crypto
-import Dispatch
 import Foundation
 import Ledger
 import NFCTags
 import Provisioning
+import Support
 import TagEmulator
 import TestSupport
 import Testing
@@ -128,7 +128,7 @@ import Testing
         // Another process: the ledger names K0's two candidates; the tag settles which it holds.
         let ledger = try Self.openLedger(path)
         let journal = LedgerKeyJournal(ledger: ledger, job: "j")
-        let open = try Self.blocking { try await ledger.unresolvedKeyChanges(job: "j", uid: Self.uid) }
+        let open = try waitBlocking { try await ledger.unresolvedKeyChanges(job: "j", uid: Self.uid) }
         #expect(open.map(\.keyNumber) == [0])
         emulator.represent()
         let tag = try Self.selected(emulator)
@@ -138,30 +138,13 @@ import Testing
             try rollout.authenticate(again, keyNumber: 0, new: false)
             try rollout.run(on: again, uid: Self.uid, oldVersion: 0, journal: journal, done: [1, 2, 3, 4])
         }
-        let versions = try Self.blocking { try await ledger.keyVersions(job: "j", uid: Self.uid) }
+        let versions = try waitBlocking { try await ledger.keyVersions(job: "j", uid: Self.uid) }
         #expect(versions == [0: 1, 1: 1, 2: 1, 3: 1, 4: 1])
-        #expect(try Self.blocking { try await ledger.unresolvedKeyChanges(job: "j", uid: Self.uid) }.isEmpty)
+        #expect(try waitBlocking { try await ledger.unresolvedKeyChanges(job: "j", uid: Self.uid) }.isEmpty)
         try Self.expectTargetKeys(emulator, rollout.target, "after the ledger-journaled resolution")
     }
 
     static func openLedger(_ path: String) throws -> Ledger {
-        try blocking { try await Ledger.open(path: path) }
-    }
-
-    /// Runs an async ledger call from this synchronous test (as the reader queue does through the journal).
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox<T>()
-        Task {
-            do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try box.result!.get()
-    }
-
-    final class ResultBox<T>: @unchecked Sendable {
-        // @unchecked: written once before the semaphore is signalled, read after the wait.
-        var result: Result<T, any Error>?
+        try waitBlocking { try await Ledger.open(path: path) }
     }
 }

@@ -1,5 +1,5 @@
-import Dispatch
 import Ledger
+import Support
 
 /// The ledger's key journal (`key_changes`) as the `KeyJournal` of a key rollout, which runs synchronously on a
 /// reader's queue: each call waits until the ledger has committed (an intent with a full sync), so no ChangeKey
@@ -21,31 +21,13 @@ public final class LedgerKeyJournal: KeyJournal {
 
     public func intend(_ change: KeyChange) throws {
         let (ledger, job) = (ledger, job)
-        try Self.wait { () async throws(LedgerError) in try await ledger.intendKeyChange(job: job, change) }
+        try waitBlocking { try await ledger.intendKeyChange(job: job, change) }
     }
 
     public func resolve(uid: [UInt8], keyNumber: Int, as state: KeyChange.State) throws {
         let (ledger, job) = (ledger, job)
-        try Self.wait { () async throws(LedgerError) in
+        try waitBlocking {
             try await ledger.resolveKeyChange(job: job, uid: uid, keyNumber: keyNumber, as: state)
         }
-    }
-
-    /// Runs `operation` to completion and returns its error, if any, on this thread.
-    private static func wait(_ operation: @escaping @Sendable () async throws(LedgerError) -> Void) throws {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
-        Task {
-            do { try await operation() } catch { outcome.error = error }
-            done.signal()
-        }
-        done.wait()
-        if let error = outcome.error { throw error }
-    }
-
-    /// The error a waited operation left (written before the semaphore is signalled, read after the wait).
-    private final class Outcome: @unchecked Sendable {
-        // @unchecked: one write before `signal`, one read after `wait`, ordered by the semaphore.
-        var error: (any Error)?
     }
 }
