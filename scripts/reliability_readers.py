@@ -149,6 +149,12 @@ class VPCDCard:
 
 # --- one kind through one path
 
+def sim_spec(family, rows, base, folder):
+    """The `sim:` population of `rows` tags of `family` from UID `base`, images in `folder`/tags."""
+    chip = SIM_CHIPS[family]
+    return f"sim:{chip}{'&' if '?' in chip else '?'}count={rows}&uid={base}&store={folder}/tags"
+
+
 def split_path(path):
     """`pn532` → (`pn532`, `type2`); `vpcd-type4` → (`vpcd`, `type4`)."""
     reader, _, family = path.partition("-")
@@ -210,8 +216,7 @@ def kind_run(path, provision, make_job, check_invariants, kind, positions, index
     folder = job_folder(make_job, rows, family)
     entries = ",".join(f"{kind}@{k},-" for k in positions)
     plan = "" if kind in reader_kinds else f"&plan={entries}"
-    spec = (f"sim:{SIM_CHIPS[family]}{'&' if '?' in SIM_CHIPS[family] else '?'}count={rows}&uid={base}"
-            f"&store={folder}/tags{plan}" + ("&line" if path == "vpcd" else ""))
+    spec = sim_spec(family, rows, base, folder) + plan + ("&line" if path == "vpcd" else "")
     misbehave = entries if kind in reader_kinds else None
     started = time.time()
     if path == "pn532":
@@ -262,8 +267,7 @@ def vanish_case(path, provision, make_job, check_invariants, exchange, rows=6):
     path, family = split_path(path)
     base = f"04{0xE0 + (path == 'vpcd') + 2 * (family == 'type4'):02X}{exchange:02X}00000000"
     folder = job_folder(make_job, rows, family)
-    chip = SIM_CHIPS[family]
-    spec = f"sim:{chip}{'&' if '?' in chip else '?'}count={rows}&uid={base}&store={folder}/tags"
+    spec = sim_spec(family, rows, base, folder)
     started, violations = time.time(), []
     daemon = None
     if path == "pn532":
