@@ -131,14 +131,15 @@ private func phases(_ folder: JobFolder) throws -> String {
             #expect((object["chip"] as? [String: Any])?["model"] as? String == "ntag424", "\(inspect.stdout)")
             #expect(inspect.stdout.contains("https://example.com/p/SKU-1/"))
 
-            let audit = try await station.withCard(spec) { _ in
-                try await provision(
+            let (audit, auditStats) = try await station.withCard(spec) { card in
+                let outcome = try await provision(
                     folder, ["audit", "job.json", "--reader", "pcsc:#0?style=acr122u", "--count", "\(rows)", "--json"]
                 ).0
+                return (outcome, await card.command("stats"))
             }
             #expect(audit.status == 0, "\(audit.stderr)")
             let verdict = try json(audit)
-            #expect(verdict["passed"] as? Bool == true, "\(audit.stdout)")
+            #expect(verdict["passed"] as? Bool == true, "\(audit.stdout)\ncard: \(auditStats)")
             #expect((verdict["counts"] as? [String: Int])?["pass"] == rows, "\(audit.stdout)")
         }
     }

@@ -6,15 +6,23 @@
 /// opens the slave path (`pn532-libnfc.md` §8.1, §9 pitfall 1).
 ///
 /// The slave is opened at once, made raw, and kept open for the pair's whole life, so reads on the
-/// master never fail with `EIO` and the line discipline never echoes or rewrites bytes.
+/// master never fail with `EIO` and the line discipline never echoes or rewrites bytes. The host is given
+/// a link of its own (`/tmp/pn532.XXXXXX/tty` → `/dev/pts/N`), removed at hang-up: pty numbers are reused
+/// at once, so a host still reopening a gone emulator's `/dev/pts/N` would otherwise claim the next
+/// emulator's pty (libnfc marks a port it holds as claimed and refuses it to every other opener).
 /// Not `Sendable`: it owns two descriptors closed in `deinit`.
 public final class PseudoTerminal {
     /// The master descriptor (non-blocking).
     public let master: Int32
     /// The slave descriptor this object keeps open.
     public let slave: Int32
-    /// The slave's path, e.g. `/dev/pts/3`.
+    /// The path the host opens: the pair's own link to the slave, or the slave (`/dev/pts/3`) when no
+    /// link could be made.
     public let slavePath: String
+    /// The slave device, e.g. `/dev/pts/3`.
+    public let devicePath: String
+    /// The folder holding the link (`nil`: no link).
+    private let linkFolder: String?
 
     /// Opens a pty pair (`posix_openpt`, `grantpt`, `unlockpt`, `ptsname_r`) with a raw slave.
     ///
@@ -50,7 +58,21 @@ public final class PseudoTerminal {
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         self.master = master
         self.slave = slave
-        self.slavePath = path
+        devicePath = path
+        linkFolder = Self.link(to: path)
+        slavePath = linkFolder.map { $0 + "/tty" } ?? path
+    }
+
+    /// A fresh folder under `/tmp` holding `tty` → `device`; `nil` when either cannot be made.
+    private static func link(to device: String) -> String? {
+        var template = Array("/tmp/pn532.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let folder = String(cString: made)
+        guard symlink(device, folder + "/tty") == 0 else {
+            rmdir(folder)
+            return nil
+        }
+        return folder
     }
 
     /// Whether `hangUp()` closed the pair.
@@ -65,6 +87,10 @@ public final class PseudoTerminal {
     public func hangUp() {
         guard !isHungUp else { return }
         isHungUp = true
+        if let linkFolder {
+            unlink(linkFolder + "/tty")
+            rmdir(linkFolder)
+        }
         close(slave)
         close(master)
     }

@@ -114,6 +114,9 @@ public final class VPCDCard {
             return nil
         case .atrRequest:
             statistics.atrRequests += 1
+            // A reader builds the ATR from an activated tag: one in the field but not yet activated is
+            // activated first, so its ATR is never the storage-card default by accident.
+            if tag != nil, activation == nil { activate() }
             return answerToReset
         case .unknownControl:
             return nil
