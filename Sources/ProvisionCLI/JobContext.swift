@@ -108,8 +108,10 @@ struct JobContext: Sendable {
     /// The serial of a row as the template renders it.
     func serial(row: Int) -> String { manifest.serial.value(forRow: row) ?? "" }
 
-    /// The key recorded per tag: the protection key, else the first key a `{{mac:…}}` uses.
+    /// The key recorded per tag: the NTAG 424 DNA master key, the protection key, else the first key a
+    /// `{{mac:…}}` uses.
     var recordedKey: SecretKey? {
+        if let id = manifest.ntag424?.master, let key = keys[id] { return key }
         if let id = manifest.security.protection?.key, let key = keys[id] { return key }
         for placeholder in template.placeholders {
             if case .mac(let id, _, _) = placeholder.source, let key = keys[id] { return key }
@@ -149,7 +151,23 @@ struct JobContext: Sendable {
         if let settings = manifest.security.protection, let key = keys[settings.key] {
             job.protection = (settings, key)
         }
+        job.ntag424 = ntag424LineOptions()
+        if job.ntag424 != nil { job.lock = false }  // the lock mode is the personalisation's
         return job
+    }
+
+    /// The keyed NTAG 424 DNA options of a job with an `ntag424` section (its master key loaded), else `nil`.
+    func ntag424LineOptions() -> NTAG424LineOptions? {
+        guard let options = manifest.ntag424, let master = keys[options.master] else { return nil }
+        let (template, manifest) = (self.template, self.manifest)
+        let jobKeys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
+        return NTAG424LineOptions(keys: jobKeys, permanent: manifest.lock == .permanent) { row, fields, uid in
+            let jobRow = JobRow(row: row, line: 0, fields: fields)
+            let late = LateBound(uid: uid, timestamp: Date())
+            return try template.sunSettings(
+                row: jobRow, late: late, manifest: manifest, fileSize: NTAG424Personalisation.ndefFileSize)
+                ?? SUNLayout(offsets: [:]).fileSettings(lock: manifest.lock, macInput: options.macInput)
+        }
     }
 
     /// Opens (creating the folder if `create`) the job's ledger.

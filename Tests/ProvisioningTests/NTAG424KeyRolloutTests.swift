@@ -22,7 +22,7 @@ import Testing
     }
 
     /// A journal in memory with the ledger's rules: one open change per key, resolved once.
-    final class MemoryJournal: KeyJournal {
+    final class MemoryJournal: KeyJournal, @unchecked Sendable {
         var changes: [KeyChange] = []
         func intend(_ change: KeyChange) throws {
             #expect(!changes.contains { $0.keyNumber == change.keyNumber && $0.state == .intended })

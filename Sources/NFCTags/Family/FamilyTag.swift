@@ -58,6 +58,8 @@ public protocol FamilyTag: AnyObject {
     var mirror: (any MirrorConfigurable)? { get }
     /// The originality signature, where the chip has one.
     var originality: (any OriginalitySigned)? { get }
+    /// The NTAG 424 DNA native commands (keys, file settings, secure messaging), where the chip is one.
+    var ntag424: NTAG424Tag? { get }
     /// The configuration read-back an audit compares, where the chip has configuration memory.
     var configuration: (any ConfigurationReadable)? { get }
     /// The family's full inspection (`provision inspect`), where it has more to show than the seam.
@@ -141,4 +143,5 @@ extension FamilyTag {
     public var passwordProtection: (any PasswordProtectable)? { nil }
     public var mirror: (any MirrorConfigurable)? { nil }
     public var originality: (any OriginalitySigned)? { nil }
+    public var ntag424: NTAG424Tag? { nil }
 }

@@ -31,6 +31,8 @@ public final class Type4FamilyTag: FamilyTag {
     public var readsWholeCC = false
     /// Whether GetVersion was left open (a fourth part wanted) and the first SELECT may still meet it.
     private var getVersionOpen = false
+    /// The native command set of an NTAG 424 DNA, made on first use.
+    private var native: NTAG424Tag?
 
     /// Wraps `tag`, opened from `activation` for a job with `options`.
     public init(_ tag: Type4Tag, activation: DetectedTag? = nil, options: Type4Options = Type4Options()) {
@@ -40,6 +42,15 @@ public final class Type4FamilyTag: FamilyTag {
     }
 
     public var chip: TagChip? { model?.chip }
+
+    /// The NTAG 424 DNA native commands over this tag's ISO layer, once `identify()` named the chip.
+    public var ntag424: NTAG424Tag? {
+        guard model == .ntag424DNA else { return nil }
+        if let native { return native }
+        let made = NTAG424Tag(tag)
+        native = made
+        return made
+    }
     public var cost: TagOperationCost { tag.total }
     /// The chip model, the generic one until identified.
     public var chipModel: Type4ChipModel { model ?? .generic }

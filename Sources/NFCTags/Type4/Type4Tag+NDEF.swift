@@ -95,6 +95,15 @@ extension Type4Tag {
         return Array(file[container.lengthFieldSize..<(container.lengthFieldSize + length)])
     }
 
+    /// The NDEF file's first `count` bytes read again from the tag as a phone reads them, nothing taken from
+    /// what was read or written before: SELECT `00 A4 00 0C` of the NDEF file, then READ BINARY `00 B0` in MLe
+    /// pieces (an NTAG 424 DNA fills its SUN mirrors into exactly these unauthenticated reads).
+    public func rereadNDEFFile(count: Int) throws -> [UInt8] {
+        knownFile = []
+        selectedFile = nil
+        return Array(try readNDEFFile(atLeast: count).prefix(count))
+    }
+
     /// NLEN (or ENLEN) as the file holds it.
     func messageLength(_ container: Type4CapabilityContainer) throws -> Int {
         let field = try readNDEFFile(atLeast: container.lengthFieldSize).prefix(container.lengthFieldSize)

@@ -113,13 +113,6 @@ struct RunCommand: Command {
         let err = output.diagnostics
         var job = try JobContext.load(manifest, context: context)
         try Self.preflight(job, context: context)
-        if job.manifest.ntag424 != nil {
-            // Validated so that manifests and templates can be prepared; running it needs the key journal.
-            throw CLIError(
-                .unavailable,
-                "keyed NTAG 424 DNA personalisation (the manifest's \"ntag424\" section) passes validation in this "
-                    + "build but does not run yet; nothing was written (remove the section to write the plain face)")
-        }
         try job.loadKeys(environment: context.environment)
         let specs =
             readers.isEmpty

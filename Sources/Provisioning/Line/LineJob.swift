@@ -41,6 +41,8 @@ public struct LineJob: Sendable {
     public var protection: (settings: ManifestSecurity.Protection, key: SecretKey)?
     /// The key recorded with every tag (id and fingerprint only), when the job uses one.
     public var keyRecord: (id: String, fingerprint: String)?
+    /// Keyed NTAG 424 DNA personalisation (the manifest's `ntag424` section), in place of `lock`.
+    public var ntag424: NTAG424LineOptions?
 
     /// Creates a job description.
     public init(
@@ -54,6 +56,27 @@ public struct LineJob: Sendable {
         self.tries = max(tries, 1)
         self.onFailure = onFailure
         self.render = render
+    }
+}
+
+/// What a keyed NTAG 424 DNA job gives every tag: the job's keys, the lock mode, and the NDEF file settings of a
+/// row (its SUN mirrors and the lock mode's rights).
+public struct NTAG424LineOptions: Sendable {
+    /// The row's file settings: `(row, fields, uid) → settings`.
+    public typealias Settings = @Sendable (Int, [String: String], [UInt8]) throws -> Type4FileSettings
+
+    /// The job's keys.
+    public var keys: NTAG424JobKeys
+    /// Whether the lock mode is `permanent` (the CC's write byte `FF` too).
+    public var permanent: Bool
+    /// The row's file settings.
+    public var settings: Settings
+
+    /// Creates the options.
+    public init(keys: NTAG424JobKeys, permanent: Bool, settings: @escaping Settings) {
+        self.keys = keys
+        self.permanent = permanent
+        self.settings = settings
     }
 }
 

@@ -184,11 +184,14 @@ public struct LineWorker: Sendable {
         while true {
             attempt += 1
             let attemptStart = Date()
-            let plan = TagPipeline.Plan(
+            var plan = TagPipeline.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
                 signature: job.signature, uid: uid, identityCheck: job.identityCheck,
                 protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror,
                 writeGate: gate)
+            if let options = job.ntag424 {
+                plan.personalisation = try await personalisation(options, claim: claim, uid: uid, retry: attempt > 1)
+            }
             let outcome = try await TagPipeline.run(plan, on: reader, activation: detected, families: families)
             // The claim could not be made durable: nothing was written; the ledger cannot record, stop the line.
             if let failure = outcome.gateFailure { throw failure }
@@ -251,7 +254,9 @@ public struct LineWorker: Sendable {
             } else {
                 usable.usable()
             }
-            try await resolve(claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed)
+            try await resolve(
+                claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed,
+                keysChanged: outcome.keysChanged)
             if failure.failureClass != .tagLost {
                 await signal(.fail)
                 try await remove(uidText)
@@ -281,10 +286,15 @@ public struct LineWorker: Sendable {
     }
 
     /// Decides what happens to the row after the last failed try.
-    private func resolve(claim: ClaimedRow, after failure: CycleFailure, wroteSomething: Bool) async throws {
+    private func resolve(
+        claim: ClaimedRow, after failure: CycleFailure, wroteSomething: Bool, keysChanged: Bool = false
+    ) async throws {
         switch failure.failureClass {
         case .tagLost:
             // The tag may hold a partial write: the claim stays with its UID until it comes back.
+            return
+        case _ where keysChanged && job.onFailure == .reuse:
+            // The tag holds some of the row's keys (the key journal names them): only this row can finish it.
             return
         default:
             if !wroteSomething {

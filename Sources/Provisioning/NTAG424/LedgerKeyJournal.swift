@@ -7,7 +7,7 @@ import Support
 ///
 /// The wait blocks the calling thread, never the ledger's own executor, so it cannot deadlock with it; do not
 /// call it from inside the ledger actor.
-public final class LedgerKeyJournal: KeyJournal {
+public final class LedgerKeyJournal: KeyJournal, Sendable {
     /// The ledger.
     public let ledger: Ledger
     /// The job whose tags the journal entries belong to.

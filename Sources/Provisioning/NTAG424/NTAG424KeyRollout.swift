@@ -3,7 +3,7 @@ import NFCTags
 
 /// Where a key rollout records its intents: durable before each ChangeKey is sent (the ledger's key journal, a
 /// synced commit), and resolved once the tag proves which key it holds (`type4-ntag424.md` §4.3).
-public protocol KeyJournal {
+public protocol KeyJournal: Sendable {
     /// Records `change` as intended; returns only once it is durable.
     func intend(_ change: KeyChange) throws
     /// Resolves the open change of key `keyNumber` of the tag `uid` as `done` or `abandoned`.
@@ -15,7 +15,7 @@ public protocol KeyJournal {
 /// answer was lost is settled on the tag's next presentation by `resolve`: GetKeyVersion `90 64` names the
 /// candidate, at most one authentication with it, then with the other; never a third guess (failed
 /// authentications count toward the chip's permanent limit).
-public struct NTAG424KeyRollout {
+public struct NTAG424KeyRollout: Sendable {
     /// The keys the tag holds now (factory: all zero, version 0), K0…K4.
     public var current: [SecretKey]
     /// The keys it is to hold, K0…K4.

@@ -34,6 +34,8 @@ final class PipelineRun {
     var onlyLockRemains = false
     var gateWait: Duration = .zero
     var gateFailure: LedgerError?
+    var keysChanged = false
+    var sunCounter: UInt32?
 
     init(plan: TagPipeline.Plan, transceiver: any Transceiver, activation: DetectedTag?, families: TagFamilies) {
         self.plan = plan
@@ -60,6 +62,10 @@ final class PipelineRun {
         attempt {
             if plan.mode == .lockOnly || onlyLockRemains {
                 try lockStep()
+                return
+            }
+            if let personalisation = plan.personalisation {
+                try personaliseStep(personalisation)
                 return
             }
             try writeStep()
@@ -143,7 +149,7 @@ final class PipelineRun {
 
     func outcome() -> TagPipeline.Outcome {
         let cost = tag?.cost
-        return TagPipeline.Outcome(
+        var outcome = TagPipeline.Outcome(
             failure: failure, chip: chip, wroteSomething: wroteSomething, alreadyWritten: alreadyWritten,
             locked: locked, phaseMicroseconds: micros,
             exchanges: (cost?.exchanges ?? 0) + (cost?.reactivations ?? 0),
@@ -151,6 +157,9 @@ final class PipelineRun {
             signature: signature, identityAnomalies: identityAnomalies,
             gateWaitMicroseconds: gateWait.microseconds, gateFailure: gateFailure, capacity: capacity,
             written: written, phaseCosts: costs, lockReadBack: lockReadBack, family: tag?.family)
+        outcome.keysChanged = keysChanged
+        outcome.sunCounter = sunCounter
+        return outcome
     }
 
     /// The reader found its tag gone around the calls after the pipeline ran: never committed; the write

@@ -45,6 +45,8 @@ public enum TagPipeline {
         public var mirror: MirrorPlan?
         /// Holds the first changing step until the row's claim is durable (`nil`: it already is).
         public var writeGate: WriteGate?
+        /// Keyed NTAG 424 DNA personalisation in place of lock and protection (`nil`: none).
+        public var personalisation: NTAG424Personalisation?
 
         /// Creates a plan.
         public init(
@@ -103,6 +105,10 @@ public enum TagPipeline {
         public var lockReadBack: [LockedUnit] = []
         /// The family that handled the tag (`type2`), `nil` when none did.
         public var family: String?
+        /// Whether a ChangeKey may have reached the tag (its keys are then the journal's to name).
+        public var keysChanged = false
+        /// The SUN read counter the read-back showed, when it showed one.
+        public var sunCounter: UInt32?
     }
 
     /// A unit read back after the lock.

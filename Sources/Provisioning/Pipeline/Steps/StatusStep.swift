@@ -11,6 +11,8 @@ extension PipelineRun {
         let (status, capacity) = try timed(.identify) { try tag.detectNDEF() }
         self.capacity = capacity
         if status == .readOnly {
+            // A keyed NTAG 424 DNA made read-only by an earlier attempt: the personalisation step knows.
+            guard plan.personalisation == nil else { return }
             try resumeOnReadOnlyTag(tag)
             return
         }

@@ -1,0 +1,70 @@
+import Ledger
+import NFCTags
+
+/// One NTAG 424 DNA's keyed personalisation in `run` (docs/authentication.md): the row's NDEF template, the
+/// NDEF file's settings (SDM and the lock mode's rights), the CC's write byte for `permanent`, then the job's
+/// keys K1–K4 and K0 through the ledger's key journal, and the read-back a phone would make.
+///
+/// What an earlier attempt on the same tag left is part of the plan: `open` key changes whose answer was lost
+/// (settled first, `NTAG424KeyRollout.resolve`) and the keys already `done`. The pipeline runs it
+/// (`PipelineRun.personaliseStep`).
+public struct NTAG424Personalisation: Sendable {
+    /// The job's keys K0–K4 for this tag (diversified), and their version.
+    public var keys: [SecretKey]
+    /// The key version the job's keys carry.
+    public var version: UInt8
+    /// The NDEF file's settings (file 02).
+    public var settings: Type4FileSettings
+    /// Whether the CC's NDEF write byte becomes `FF` (lock `permanent`).
+    public var permanent: Bool
+    /// The ledger's key journal.
+    public var journal: any KeyJournal
+    /// Key changes of this tag left intended (their answer was lost).
+    public var open: [KeyChange]
+    /// Key numbers already at the job's key.
+    public var done: Set<Int>
+    /// Whether an earlier attempt may have changed the tag (the file settings are then read before writing).
+    public var resumed: Bool
+    /// The unauthenticated read-back check.
+    public var readBack: SUNReadBack
+
+    /// The NTAG 424 DNA's NDEF file number and the CC file's.
+    static let ndefFile: UInt8 = 0x02
+    static let ccFile: UInt8 = 0x01
+    /// The NDEF file's size (bytes), which SDM offsets must fit; the GetFileSettings answer carries it.
+    public static let ndefFileSize = Type4ChipModel.ntag424DNA.ndefFileSize ?? 256
+
+    /// Creates the plan for the tag `uid` of a job with `keys`; `history` is the tag's key journal so far.
+    public init(
+        keys jobKeys: NTAG424JobKeys, uid: [UInt8], settings: Type4FileSettings, permanent: Bool,
+        journal: any KeyJournal, history: [KeyChange], resumed: Bool
+    ) throws {
+        keys = try jobKeys.keys(uid: uid)
+        version = jobKeys.version
+        self.settings = settings
+        self.permanent = permanent
+        self.journal = journal
+        open = history.filter { $0.state == .intended }
+        let targets = keys
+        done = Set(
+            history.filter { $0.state == .done && $0.newFingerprint == targets[$0.keyNumber].fingerprint }
+                .map(\.keyNumber))
+        self.resumed = resumed || !history.isEmpty
+        readBack = SUNReadBack(sdm: settings.sdm, metaReadKey: keys[1], fileReadKey: keys[2])
+    }
+
+    /// The rollout from the keys the tag holds (the job's for `changed`, the delivery keys otherwise).
+    public func rollout(changed: Set<Int>) -> NTAG424KeyRollout {
+        let current = (0..<5).map { changed.contains($0) ? keys[$0] : NTAG424JobKeys.factory[$0] }
+        return NTAG424KeyRollout(current: current, target: keys, version: version)
+    }
+
+    /// Whether a GetFileSettings `90 F5` answer (FileType ‖ FileOption ‖ AccessRights ‖ FileSize ‖ SDM fields)
+    /// shows exactly `settings`.
+    public func holdsSettings(_ answer: [UInt8]) -> Bool {
+        answer == settings.fileSettingsAnswer(fileSize: Self.ndefFileSize)
+    }
+
+    /// The journal entry's old version: the delivery keys' `00`.
+    static let deliveryVersion: UInt8 = 0x00
+}
