@@ -15,8 +15,9 @@ A run of some sections (--only) keeps the other sections of the existing reports
 each section saying which command and run produced it.
 
   crash4    the crash test on Type 4 tags (a generic T4T, locked through its CC write byte)
+  crash424  the crash test on keyed NTAG 424 DNA personalisation (every key a tag holds is one the ledger names)
 
-Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,corpus,env,swift,readers]
+Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,crash424,corpus,env,swift,readers]
                               [--positions 1-16] [--paths pn532,vpcd,pn532-type4,vpcd-type4]
        scripts/reliability.py crash [--family type4] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
@@ -35,6 +36,13 @@ FAMILIES = {
     "type2": {"tag": "ntag215", "extra": {}, "sim": "ntag215"},
     "type4": {"tag": "type4", "extra": {"type4": {"minimumFileSize": 512, "honoursCCWriteByte": True}},
               "sim": "type4?size=512"},
+    # Keyed NTAG 424 DNA personalisation (SUN URL, lock permanent): the sample master key is for this test only.
+    "ntag424": {"tag": "ntag424", "sim": "ntag424",
+                "extra": {"keys": {"brand": {"env": "PROVISION_CRASH_MASTER"}}, "ntag424": {"master": "brand"}},
+                "env": {"PROVISION_CRASH_MASTER": "000102030405060708090A0B0C0D0E0F"},
+                "template": ('{"records": [{"type": "uri", "uri": '
+                             '"https://example.com/p/{{sku}}/{{serial}}?e={{sun.picc}}&c={{sun.mac}}"},\n'
+                             '             {"type": "text", "text": "{{name}}", "lang": "en"}]}\n')},
 }
 
 
@@ -42,7 +50,7 @@ def make_job(folder, rows, lock=True, family="type2"):
     with open(os.path.join(folder, "rows.csv"), "w") as handle:
         handle.write("sku,name\n" + "".join(f"SKU-{i},Item {i}\n" for i in range(1, rows + 1)))
     with open(os.path.join(folder, "template.json"), "w") as handle:
-        handle.write(TEMPLATE)
+        handle.write(FAMILIES[family].get("template", TEMPLATE))
     manifest = {"job": "t", "template": "template.json", "records": "rows.csv", "tag": FAMILIES[family]["tag"],
                 "lock": "permanent" if lock else "none", "retries": 2, "onFailure": "reuse",
                 "serial": {"start": 1, "width": 5, "prefix": "S"}, **FAMILIES[family]["extra"]}
@@ -112,6 +120,10 @@ def image_state(store, uid):
     if not os.path.exists(path):
         return None, False, False
     image = open(path, "rb").read()
+    if len(image) >= NTAG424_FILES and image[:2] == b"\x00\x17":  # NTAG 424 DNA: CC 32, NDEF file 256, file 03
+        length = int.from_bytes(image[32:34], "big")
+        message = bytes(image[34:34 + length]) if 0 < length <= 254 else None
+        return message, image[14] == 0xFF, image[14] == 0xFF
     if len(image) == 15 + 512:  # FAMILIES["type4"]: NLEN 0 is no message, as an empty TLV is
         length = int.from_bytes(image[15:17], "big")
         message = bytes(image[17:17 + length]) if 0 < length <= 510 else None
@@ -120,6 +132,53 @@ def image_state(store, uid):
     fully_locked = image[10:12] == b"\xff\xff" and image[15] == 0x0F
     partly_locked = image[10:12] != b"\x00\x00" or image[15] == 0x0F
     return message, fully_locked, partly_locked
+
+
+NTAG424_FILES = 32 + 256 + 128
+
+
+def ntag424_keys(image):
+    """(fingerprint, version) of K0–K4 from an NTAG 424 DNA image's N424 trailer; delivery keys without one."""
+    factory = [(fingerprint(bytes(16)), 0)] * 5
+    trailer = image[NTAG424_FILES:]
+    if trailer[:4] != b"N424":
+        return factory
+    entry = 17 if trailer[4] == 1 else 19
+    return [(fingerprint(trailer[7 + k * entry:7 + k * entry + 16]), trailer[7 + k * entry + 16]) for k in range(5)]
+
+
+def fingerprint(key):
+    """The ledger's key fingerprint: the first 8 bytes of SHA-256, upper-case hex."""
+    return hashlib.sha256(key).hexdigest()[:16].upper()
+
+
+def key_violations(db, store, final):
+    """Keyed NTAG 424 DNA tags: every key a tag holds is the delivery key or one the key journal names for it;
+    at the end every done tag holds the journal's new keys (version 01) and no change is left open."""
+    problems, factory = [], fingerprint(bytes(16))
+    named = {}
+    for uid, number, old, new, state in db.execute(
+            "SELECT uid, key_number, old_fingerprint, new_fingerprint, state FROM key_changes"):
+        named.setdefault((uid.upper(), number), []).append((old, new, state))
+    done = {uid.upper() for (uid,) in db.execute("SELECT uid FROM tags")}
+    for name in sorted(os.listdir(store)) if os.path.isdir(store) else []:
+        if not name.endswith(".bin"):
+            continue
+        uid, image = name[:-4].upper(), open(os.path.join(store, name), "rb").read()
+        if len(image) < NTAG424_FILES or image[:2] != b"\x00\x17":  # an NTAG 424 DNA's CC starts 00 17
+            continue
+        for number, (held, version) in enumerate(ntag424_keys(image)):
+            changes = named.get((uid, number), [])
+            allowed = {factory} | {fp for old, new, _ in changes for fp in (old, new)}
+            if held not in allowed:
+                problems.append(f"tag {uid}: K{number} is a key the ledger cannot name")
+            if final and uid in done:
+                wanted = [new for _, new, state in changes if state == "done"]
+                if not wanted or held != wanted[-1] or version != 1:
+                    problems.append(f"tag {uid}: K{number} is not the job's key (version {version})")
+            if final and any(state == "intended" for _, _, state in changes):
+                problems.append(f"tag {uid}: K{number} has a change left open")
+    return problems
 
 
 def sha(data):
@@ -159,6 +218,10 @@ def check_invariants(folder, rows, final, ledger=None):
                 problems.append(f"row {row}: tag {uid} image message does not decode")
             if locked and not fully_locked:
                 problems.append(f"row {row}: ledger says locked, image is not")
+        keyed = db.execute("SELECT count(*) FROM sqlite_master WHERE name='key_changes'").fetchone()[0] and \
+            db.execute("SELECT count(*) FROM key_changes").fetchone()[0]
+        if keyed:
+            problems += key_violations(db, store, final)
         if final and states.get("done", 0) != rows:
             problems.append(f"job not complete: {states}")
     finally:
@@ -214,9 +277,11 @@ def crash_test(kills, rows, seed, keep=None, family="type2"):
     chip = FAMILIES[family]["sim"]
     spec = f"sim:{chip}{'&' if '?' in chip else '?'}uid=04000000000001&store={folder}/tags&timing=datasheet"
     command = [PROVISION, "run", "job.json", "--reader", spec, "--quiet"]
+    environment = {**os.environ, **FAMILIES[family].get("env", {})}
     snapshots, violations, done_runs, started = [], [], 0, time.time()
     for index in range(kills):
-        process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env=environment)
         time.sleep(rng.uniform(0.05, 0.8))
         if process.poll() is not None:
             done_runs += 1
@@ -228,7 +293,7 @@ def crash_test(kills, rows, seed, keep=None, family="type2"):
         snapshots.append((claims, images))
         for problem in check_invariants(folder, rows, final=False):
             violations.append(f"after kill {index + 1}: {problem}")
-    final_run = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+    final_run = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=environment)
     violations += [f"final: {p}" for p in check_invariants(folder, rows, final=True)]
     db = sqlite3.connect(os.path.join(folder, "reports", "t", "ledger.sqlite"))
     final_digests = {row: digest.lower() for row, digest in db.execute("SELECT row, bytes_sha256 FROM tags")}
@@ -339,7 +404,7 @@ def main():
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--json")
-    parser.add_argument("--only", default="crash,crash4,corpus,env,swift,readers")
+    parser.add_argument("--only", default="crash,crash4,crash424,corpus,env,swift,readers")
     parser.add_argument("--positions", default="1-16", help="exchange positions for the readers section: A-B or a list")
     parser.add_argument("--paths", default="pn532,vpcd,pn532-type4,vpcd-type4")
     parser.add_argument("--family", default="type2", choices=sorted(FAMILIES), help="crash section: the tag family")
@@ -356,7 +421,7 @@ def main():
     run = {"command": command, "startedAt": now()}
     existing = os.path.join(ROOT, "reports", "reliability.json")
     report = json.load(open(existing)) if os.path.exists(existing) and set(sections) != {
-        "crash", "crash4", "corpus", "env", "swift", "readers"} else {}
+        "crash", "crash4", "crash424", "corpus", "env", "swift", "readers"} else {}
     runs = report.setdefault("sectionRuns", {})
     for old in ("crash", "corpus", "environment", "swift"):  # reports of version 1 name their run at the top
         if old in report and old not in runs:
@@ -369,6 +434,8 @@ def main():
         section("crash", crash_test(args.kills, args.rows, args.seed))
     if "crash4" in sections:
         section("crash4", crash_test(args.kills, args.rows, args.seed, family="type4"))
+    if "crash424" in sections:
+        section("crash424", crash_test(args.kills, args.rows, args.seed, family="ntag424"))
     if "corpus" in sections:
         section("corpus", corpus_test())
     if "env" in sections:

@@ -7,8 +7,9 @@ import Testing
 /// checks the invariants after every kill and at the end (no row lost or done twice, every tag image
 /// holding the message its ledger row says, every claim left by a kill finished by its own UID).
 @Suite(.serialized) struct CrashTests {
-    /// Type 2 (NTAG215) and Type 4 (a generic T4T locked through its CC write byte).
-    @Test(arguments: ["type2", "type4"])
+    /// Type 2 (NTAG215), Type 4 (a generic T4T locked through its CC write byte) and keyed NTAG 424 DNA
+    /// personalisation (SUN URL, journaled keys: every key a tag holds is one the ledger names).
+    @Test(arguments: ["type2", "type4", "ntag424"])
     func fiveRandomKillsLoseNothingAndEveryImageMatchesItsLedgerRow(family: String) throws {
         let folder = try Fixtures.temporaryDirectory("crash-short-\(family)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -104,6 +104,12 @@ extension Type4Tag {
         return Array(try readNDEFFile(atLeast: count).prefix(count))
     }
 
+    /// The NDEF file's length field as last read or written here (`nil`: not known).
+    public var knownLengthField: [UInt8]? {
+        guard let size = capabilityContainer?.lengthFieldSize, knownFile.count >= size else { return nil }
+        return Array(knownFile.prefix(size))
+    }
+
     /// NLEN (or ENLEN) as the file holds it.
     func messageLength(_ container: Type4CapabilityContainer) throws -> Int {
         let field = try readNDEFFile(atLeast: container.lengthFieldSize).prefix(container.lengthFieldSize)

@@ -5,7 +5,7 @@ import Crypto
 /// verifier can decrypt the PICC data before it knows the UID), every other key over
 /// `UID(7) ‖ key number ‖ systemIdentifier`.
 ///
-/// Keys are named `<master id>.k<n>` (the ledger's key journal records them by that id, a version and a
+/// Keys are named `<master id>.K<n>` (the ledger's key journal records them by that id, a version and a
 /// fingerprint, never the bytes).
 public struct NTAG424JobKeys: Sendable {
     /// The master key (the manifest's `ntag424.master`).
@@ -29,25 +29,16 @@ public struct NTAG424JobKeys: Sendable {
         self.version = version
     }
 
-    /// Key `number` (0–4) of the tag `uid` (7 bytes; K1 ignores it).
+    /// K0–K4 of the tag `uid` (`NTAG424KeySet`).
     ///
-    /// - Throws: `AES128Error` when the master key is not 16 bytes or the input is too long.
-    public func key(_ number: UInt8, uid: [UInt8]) throws(AES128Error) -> SecretKey {
-        let diversifier = number == 1 ? [UInt8](repeating: 0, count: 7) : uid
-        return try master.diversified(
-            input: diversifier + [number] + systemIdentifier, id: "\(master.id).k\(number)")
-    }
-
-    /// K0–K4 of the tag `uid`.
+    /// - Throws: `AES128Error` when the master key is not 16 bytes, the UID not 7 or the identifier not 1–20.
     public func keys(uid: [UInt8]) throws(AES128Error) -> [SecretKey] {
-        var keys: [SecretKey] = []
-        for number in UInt8(0)...4 { keys.append(try key(number, uid: uid)) }
-        return keys
+        try NTAG424KeySet(master: master, uid: uid, systemIdentifier: systemIdentifier).keys
     }
 
     /// K1, the SDM meta-read key: decrypts every tag's PICC data.
-    public func metaReadKey() throws(AES128Error) -> SecretKey { try key(1, uid: []) }
+    public func metaReadKey() throws(AES128Error) -> SecretKey { try keys(uid: Array(repeating: 0, count: 7))[1] }
 
     /// K2 of `uid`, the SDM file-read key its SUN MAC's session key comes from.
-    public func fileReadKey(uid: [UInt8]) throws(AES128Error) -> SecretKey { try key(2, uid: uid) }
+    public func fileReadKey(uid: [UInt8]) throws(AES128Error) -> SecretKey { try keys(uid: uid)[2] }
 }

@@ -65,6 +65,26 @@ public struct NTAG424Personalisation: Sendable {
         answer == settings.fileSettingsAnswer(fileSize: Self.ndefFileSize)
     }
 
+    /// The largest WriteData piece: 255 bytes of APDU data less FileNo, Offset and Length (7).
+    static let writePiece = 248
+
+    /// Writes `message` into the NDEF file with WriteData `90 8D 02` in plain mode (an open session, file 02's
+    /// free write right), in the tear-safe order of the T4T update: NLEN `0000` unless detection read it as 0,
+    /// the body in pieces, the real NLEN last.
+    public func writeTemplate(_ message: [UInt8], on tag: NTAG424Tag) throws {
+        if tag.tag.knownLengthField.map({ $0.contains { $0 != 0 } }) ?? true {
+            try tag.writeData(Self.ndefFile, offset: 0, [0, 0], mode: .plain)
+        }
+        var offset = 0
+        while offset < message.count {
+            let piece = Array(message[offset..<min(offset + Self.writePiece, message.count)])
+            try tag.writeData(Self.ndefFile, offset: 2 + offset, piece, mode: .plain)
+            offset += piece.count
+        }
+        try tag.writeData(
+            Self.ndefFile, offset: 0, [UInt8(message.count >> 8), UInt8(message.count & 0xFF)], mode: .plain)
+    }
+
     /// The journal entry's old version: the delivery keys' `00`.
     static let deliveryVersion: UInt8 = 0x00
 }

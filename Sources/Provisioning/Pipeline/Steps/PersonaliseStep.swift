@@ -5,18 +5,20 @@ import NFCTags
 /// APDUs AN12196's sequence allows, every key change journaled before it leaves.
 ///
 /// ```
-/// (resumed)  GetKeyVersion 90 64 + ≤ 2 × EV2First   settle each key change whose answer was lost
+/// (resumed)  GetKeyVersion 90 64 + ≤ 2 × EV2First   settle each key change whose answer was lost, then
+///            re-activation + SELECT 00 A4 04 00          leave the session that opened (the chip keeps it)
 /// (resumed)  GetFileSettings 90 F5 02                were the settings (so the template) already made?
-/// write      UPDATE BINARY 00 D6 …                   the template, tear-safe (NLEN 0, body, NLEN)
 /// lock       AuthenticateEV2First 90 71/AF, K0       the key the tag holds (delivery or job)
-///            ChangeFileSettings 90 5F 02             SDM and the lock mode's rights (resets SDMReadCtr)
+/// write      WriteData 90 8D 02 (plain)              the template, tear-safe (NLEN 0 if set, body, NLEN)
+/// lock       ChangeFileSettings 90 5F 02             SDM and the lock mode's rights (resets SDMReadCtr)
 ///            WriteData 90 8D 01 @0E FF               permanent: the CC's NDEF write byte, same session
 ///            ChangeKey 90 C4 × 5                     K1–K4, then K0 (ends the session), each journaled first
 /// verify     SELECT 00 A4 + READ BINARY 00 B0        unauthenticated, as a phone: bytes and SUN checked
 /// ```
 ///
-/// The template is written with the delivery face's free UPDATE BINARY before the session opens (whether ISO
-/// commands keep an EV2 session is not settled, `type4-ntag424.md` open point 4). Without a row's SUN tokens
+/// The template goes in with WriteData inside the K0 session (AN12196 §6), so a tag whose K0 is not the expected
+/// one is refused before anything is written; ISO UPDATE BINARY is not used there, because whether ISO commands
+/// keep an EV2 session is not settled (`type4-ntag424.md` open point 4). Without a row's SUN tokens
 /// the read-back compares bytes only. The read counter must be exactly 1 when this attempt reset it; a tag whose
 /// settings an earlier attempt made shows any counter from 1 up.
 ///
@@ -41,6 +43,11 @@ extension PipelineRun {
                 }
             }
             changed.formUnion(settled)
+            // The chip keeps the session a settling authentication opened (and SDM stays off in it): start again.
+            try timed(.lock) {
+                try family.reactivate()
+                try tag.tag.selectNDEFApplication()
+            }
         }
         var counter: UInt32? = 1
         if changed.contains(0) {
@@ -51,18 +58,14 @@ extension PipelineRun {
             let rollout = plan424.rollout(changed: changed)
             let settingsMade =
                 try plan424.resumed && timed(.identify) { plan424.holdsSettings(try tag.getFileSettings(2)) }
-            if settingsMade {
-                counter = nil
-                alreadyWritten = true
-            } else {
-                let result = try timed(.write) { try family.writeNDEF(plan.message) }
-                written = result
-                wroteSomething = wroteSomething || !result.writtenPages.isEmpty
+            if settingsMade { (counter, alreadyWritten) = (nil, true) }
+            try timed(.lock) { try keyed { try rollout.authenticate(tag, keyNumber: 0, new: false) } }
+            if !settingsMade {
+                wroteSomething = true
+                try timed(.write) { try plan424.writeTemplate(plan.message, on: tag) }
             }
             try timed(.lock) {
-                try keyed { try rollout.authenticate(tag, keyNumber: 0, new: false) }
                 if !settingsMade {
-                    wroteSomething = true
                     try refusedAsLockFailure { try tag.changeFileSettings(2, settings: plan424.settings.encoded) }
                 }
                 if plan424.permanent, let container = tag.tag.capabilityContainer, container.writeAccess != .denied {
