@@ -95,11 +95,11 @@ def rnd(x, n=3):
     return None if x is None else round(x, n)
 
 
-def provision_run(manifest, readers, timeout=1200, idle=20):
+def provision_run(manifest, readers, timeout=1200, idle=20, env=None):
     cmd = [BIN, "run", manifest, "--quiet", "--json", "--idle", str(idle)]
     for r in readers:
         cmd += ["--reader", r]
-    done, wall, cpu = run(cmd, timeout=timeout)
+    done, wall, cpu = run(cmd, timeout=timeout, env=dict(ENV, **env) if env else None)
     if done.returncode not in (0, 1) or not done.stdout.strip():
         raise RuntimeError(f"provision run exit {done.returncode}: {done.stderr[-2000:]}")
     return json.loads(done.stdout), wall, cpu, cmd

@@ -225,15 +225,38 @@ def write_reports(data, out_dir):
               f"| APDUs per tag (mean / max) | = {b['minimum_apdus']} | {b['apdus_per_tag_mean']} / "
               f"{b['apdus_per_tag_max']} | {verdict(b['apdus_per_tag_max'] <= b['minimum_apdus'])} |", ""]
         L += data.get("B6a_notes", [])
-    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5", "B6a") if k in data):
+    b = data.get("B6b")
+    if b:
+        L += ["## B6b — keyed NTAG 424 DNA personalisation against its radio floor", "",
+              f"{b['tags']} tags, `sim:ntag424?timing=datasheet`, ≈{b['message_bytes_typical']}-byte SUN URL message "
+              "({{sun.picc}}, {{sun.mac}}), lock `permanent`: K0 session, template, SDM file settings, CC byte, "
+              "K1–K4 and K0 each journaled, then the unauthenticated read-back whose SUN must verify. Measured = "
+              "identify + write + verify + lock phases; the key journal's synced commits are ledger time, reported "
+              "apart. Floor = airtime of the minimal APDU sequence with the emulator's ISO-DEP parameters (the "
+              f"B6a assumptions) = {b['floor_ms_typical']} ms:", ""]
+        L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
+        L += ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+              f"| measured ÷ floor, median | ≤ 1.05 | {b['measured_over_floor_median']} | "
+              f"{verdict(b['measured_over_floor_median'] <= 1.05)} |",
+              f"| measured ÷ floor, p95 | | {b['measured_over_floor_p95']} | |",
+              f"| line's modelled airtime ÷ floor, median | = 1 | {b['line_airtime_over_floor_median']} | "
+              f"{verdict(b['line_airtime_over_floor_median'] is not None and abs(b['line_airtime_over_floor_median'] - 1) < 0.001)} |",
+              f"| software time per tag (measured − modelled airtime), median / p95 | | "
+              f"{b['software_ms_per_tag_median']} / {b['software_ms_per_tag_p95']} ms | |",
+              f"| ledger time per tag (claim, 10 synced journal commits, done commit), median / p95 | | "
+              f"{b['ledger_ms_per_tag_median']} / {b['ledger_ms_per_tag_p95']} ms | |",
+              f"| APDUs per tag (mean / max) | = {b['minimum_apdus']} | {b['apdus_per_tag_mean']} / "
+              f"{b['apdus_per_tag_max']} | {verdict(b['apdus_per_tag_max'] <= b['minimum_apdus'])} |", ""]
+        L += data.get("B6b_notes", [])
+    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k in data):
         L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
             f"- {k}: {data[k + '_run']['date']} · `{data[k + '_run']['command']}`"
-            for k in ("B1", "B2", "B3", "B4", "B5", "B6a") if k + "_run" in data and k in data] + [""]
+            for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k + "_run" in data and k in data] + [""]
     errors = [(k[:-6], v) for k, v in data.items() if k.endswith("_error")]
     if errors:
         L += ["## Benchmarks that failed in this run", ""] + [f"- {k}: `{v}`" for k, v in errors] + [""]
     L += ["Seconds per benchmark: "
-          + ", ".join(f"{k} {data[k + '_s']} s" for k in ("B1", "B2", "B3", "B4", "B5", "B6a") if k + "_s" in data), ""]
+          + ", ".join(f"{k} {data[k + '_s']} s" for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k + "_s" in data), ""]
     with open(os.path.join(out_dir, "bench.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     with open(os.path.join(out_dir, "bench.json"), "w") as f:

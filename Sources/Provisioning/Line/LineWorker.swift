@@ -203,7 +203,13 @@ public struct LineWorker: Sendable {
                     syncMicroseconds: syncCost.map { Double($0.wholeMicroseconds) })
             }
             claimDuration += .microseconds(outcome.gateWaitMicroseconds)
-            Self.add(outcome.phaseMicroseconds, to: &durations)
+            // The key journal's synced commits are ledger time, not the tag's lock phase.
+            var phases = outcome.phaseMicroseconds
+            if outcome.journalMicroseconds > 0 {
+                phases[.lock] = max((phases[.lock] ?? 0) - outcome.journalMicroseconds, 0)
+                claimDuration += .microseconds(outcome.journalMicroseconds)
+            }
+            Self.add(phases, to: &durations)
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }
             guard let failure = outcome.failure else {
                 let ledgerStart = clock.now

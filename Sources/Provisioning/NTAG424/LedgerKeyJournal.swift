@@ -1,5 +1,6 @@
 import Ledger
 import Support
+import Synchronization
 
 /// The ledger's key journal (`key_changes`) as the `KeyJournal` of a key rollout, which runs synchronously on a
 /// reader's queue: each call waits until the ledger has committed (an intent with a full sync), so no ChangeKey
@@ -12,6 +13,11 @@ public final class LedgerKeyJournal: KeyJournal, Sendable {
     public let ledger: Ledger
     /// The job whose tags the journal entries belong to.
     public let job: String
+    /// Time spent waiting for the ledger's synced commits, all calls together.
+    private let waited = Mutex(Duration.zero)
+
+    /// Microseconds spent waiting for the ledger so far (a tag's journal time, reported apart from its radio time).
+    public var waitedMicroseconds: Double { waited.withLock { Double($0.wholeMicroseconds) } }
 
     /// A journal for `job` in `ledger`.
     public init(ledger: Ledger, job: String) {
@@ -21,13 +27,19 @@ public final class LedgerKeyJournal: KeyJournal, Sendable {
 
     public func intend(_ change: KeyChange) throws {
         let (ledger, job) = (ledger, job)
-        try waitBlocking { try await ledger.intendKeyChange(job: job, change) }
+        try timed { try waitBlocking { try await ledger.intendKeyChange(job: job, change) } }
     }
 
     public func resolve(uid: [UInt8], keyNumber: Int, as state: KeyChange.State) throws {
         let (ledger, job) = (ledger, job)
-        try waitBlocking {
-            try await ledger.resolveKeyChange(job: job, uid: uid, keyNumber: keyNumber, as: state)
+        try timed {
+            try waitBlocking { try await ledger.resolveKeyChange(job: job, uid: uid, keyNumber: keyNumber, as: state) }
         }
+    }
+
+    private func timed(_ body: () throws -> Void) throws {
+        let start = ContinuousClock.now
+        defer { waited.withLock { $0 += ContinuousClock.now - start } }
+        try body()
     }
 }

@@ -8,6 +8,12 @@ public protocol KeyJournal: Sendable {
     func intend(_ change: KeyChange) throws
     /// Resolves the open change of key `keyNumber` of the tag `uid` as `done` or `abandoned`.
     func resolve(uid: [UInt8], keyNumber: Int, as state: KeyChange.State) throws
+    /// Microseconds the calls so far waited for durability (0 for a journal in memory).
+    var waitedMicroseconds: Double { get }
+}
+
+extension KeyJournal {
+    public var waitedMicroseconds: Double { 0 }
 }
 
 /// Changes an NTAG 424 DNA's application keys from the keys it holds to a job's keys, journaled: K1–K4 first and

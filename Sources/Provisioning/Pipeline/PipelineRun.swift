@@ -159,6 +159,7 @@ final class PipelineRun {
             written: written, phaseCosts: costs, lockReadBack: lockReadBack, family: tag?.family)
         outcome.keysChanged = keysChanged
         outcome.sunCounter = sunCounter
+        outcome.journalMicroseconds = plan.personalisation?.journal.waitedMicroseconds ?? 0
         return outcome
     }
 

@@ -109,6 +109,8 @@ public enum TagPipeline {
         public var keysChanged = false
         /// The SUN read counter the read-back showed, when it showed one.
         public var sunCounter: UInt32?
+        /// Microseconds the key journal waited for the ledger (inside the lock phase's wall time).
+        public var journalMicroseconds = 0.0
     }
 
     /// A unit read back after the lock.
