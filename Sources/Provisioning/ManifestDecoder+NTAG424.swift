@@ -1,19 +1,13 @@
 import JSONReader
 
 extension ManifestDecoder {
-    /// The `ntag424` section, allowed only for an NTAG 424 DNA job, and the lock modes that need it: `permanent`
-    /// changes the file settings with key 0, `keys` hands writes to K3 (docs/authentication.md).
+    /// The `ntag424` section, allowed only for an NTAG 424 DNA job, and the lock mode that needs it: `keys` hands
+    /// writes to K3 (docs/authentication.md). `permanent` without the section uses the delivery K0.
     func decodeNTAG424(
         _ root: JSONNode, job: String, tag: TagTarget, lock: Manifest.LockMode, keys: [String: KeySource]
     ) throws(JobInputError) -> NTAG424JobOptions? {
         let lockNode = root["lock"]
         guard let node = root["ntag424"] else {
-            if tag == .ntag424, lock != .none, let lockNode {
-                throw fail(
-                    lockNode, "lock",
-                    "an NTAG 424 DNA lock changes its file settings with key 0, which needs keyed personalisation: "
-                        + "add an \"ntag424\" section naming the master key, or use \"lock\": \"none\"")
-            }
             if lock == .keys, let lockNode {
                 throw fail(lockNode, "lock", "\"keys\" applies only to an NTAG 424 DNA job with an \"ntag424\" section")
             }

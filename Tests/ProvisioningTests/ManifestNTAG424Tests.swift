@@ -43,8 +43,7 @@ import Testing
         (#", "ntag424": {"master": "brand"}"#, "a-job-name-over-20-bytes", "set \"systemIdentifier\""),
         (#", "ntag424": {"master": "brand", "macInput": "uid"}"#, "j", "ntag424.macInput"),
         (#", "ntag424": {"master": "brand", "key": "x"}"#, "j", "key: unknown key"),
-        (#", "lock": "permanent""#, "j", "add an \"ntag424\" section naming the master key"),
-        (#", "lock": "keys""#, "j", "add an \"ntag424\" section"),
+        (#", "lock": "keys""#, "j", "applies only to an NTAG 424 DNA job with an \"ntag424\" section"),
     ])
     func badSectionsAreRefusedNamingTheField(extra: String, job: String, expected: String) {
         let text = Self.message(Self.keys + extra, job: job)

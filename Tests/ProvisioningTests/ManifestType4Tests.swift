@@ -46,7 +46,7 @@ import Testing
         (#", "type4": {"honoursCCWriteByte": "yes"}"#, "type4", "must be true or false, found a string"),
         (#", "type4": {"size": 512}"#, "type4", "size: unknown key"),
         (#", "type4": {"minimumFileSize": 512}"#, "ntag215", "applies only to a Type 4 tag"),
-        (#", "lock": "permanent""#, "ntag424", "needs keyed personalisation: add an \"ntag424\" section"),
+        (#", "lock": "keys""#, "ntag424", "applies only to an NTAG 424 DNA job with an \"ntag424\" section"),
         (#", "protect": {"key": "k"}"#, "type4", "applies only to Type 2 tags"),
         (#", "signature": "require""#, "ntag424", "applies only to Type 2 tags"),
     ])

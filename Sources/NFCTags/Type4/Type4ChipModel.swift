@@ -11,8 +11,11 @@ public struct Type4ChipModel: Sendable, Hashable {
         /// Setting the CC's NDEF write byte to `FF` makes the file refuse UPDATE BINARY (`6982`): `writeLock`
         /// sets it and confirms it with a refused no-change UPDATE.
         case ccWriteByte
-        /// The file's write right is a keyed access right (NTAG 424 DNA: ChangeFileSettings `5F` with K0).
+        /// The file's write right is a keyed access right that only the application's keys change (DESFire).
         case needsKeys
+        /// NTAG 424 DNA in its delivery state: ChangeFileSettings `90 5F` under the delivery K0 sets the NDEF
+        /// file's Write, ReadWrite and Change rights to never, and WriteData sets the CC's write byte.
+        case deliveryKey
         /// Nothing known: the chip may or may not honour the CC byte.
         case unknown
     }
@@ -43,12 +46,12 @@ public struct Type4ChipModel: Sendable, Hashable {
     }
 
     /// NXP NTAG 424 DNA: NDEF file E104 of 256 bytes, CC file E103 of 32 (§1.8); its NDEF file is made
-    /// read-only by ChangeFileSettings with K0, and its CC file itself needs K0 to be written.
+    /// read-only by ChangeFileSettings with K0, and its CC file itself needs K0 to be written. Without job keys
+    /// that is the delivery K0; a tag whose K0 was changed is locked by its keyed job (the `ntag424` section).
     public static let ntag424DNA = Type4ChipModel(
         chip: TagChip(family: Type4Family.name, id: "ntag424", displayName: "NTAG 424 DNA"), ndefFileSize: 256,
-        ccFileSize: 32, lockMethod: .needsKeys,
-        lockRefusal: "NTAG 424 DNA: making the NDEF file read-only needs the file's Change key (K0); "
-            + "keyed locks come with NTAG 424 DNA personalisation")
+        ccFileSize: 32, lockMethod: .deliveryKey,
+        lockRefusal: "NTAG 424 DNA: making the NDEF file read-only needs the file's Change key (K0)")
 
     /// A Type 4 tag GetVersion does not name: handled by the NFC Forum procedure alone.
     public static let generic = Type4ChipModel(

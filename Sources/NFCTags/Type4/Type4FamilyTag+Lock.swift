@@ -16,9 +16,11 @@ extension Type4FamilyTag {
         if lock { try checkLockable() }
     }
 
-    /// `TagError.lockUnsupported` unless the lock method is `.ccWriteByte`.
+    /// `TagError.lockUnsupported` unless the lock method is `.ccWriteByte` or `.deliveryKey`.
     func checkLockable() throws {
-        guard lockMethod == .ccWriteByte else { throw TagError(.lockUnsupported, chipModel.lockRefusal) }
+        guard lockMethod == .ccWriteByte || lockMethod == .deliveryKey else {
+            throw TagError(.lockUnsupported, chipModel.lockRefusal)
+        }
     }
 
     /// Sets the CC's NDEF write byte to `FF` and proves the file refuses writes, for a chip that honours the byte.
@@ -39,7 +41,13 @@ extension Type4FamilyTag {
     public func writeLock() throws {
         try checkLockable()
         var container = try tag.capabilityContainer ?? tag.readCapabilityContainer()
-        if container.writeAccess != .denied {
+        if lockMethod == .deliveryKey {
+            try lockWithDeliveryKey(container)
+            container = try tag.readCapabilityContainer()
+            guard container.writeAccess == .denied else {
+                throw TagError(.lockFailed, "the CC's NDEF write access reads back \(container.writeAccess), not FFh")
+            }
+        } else if container.writeAccess != .denied {
             try tag.selectFile(Type4CapabilityContainer.fileIdentifier)
             do {
                 try tag.updateBinary(offset: container.writeAccessOffset, [0xFF])

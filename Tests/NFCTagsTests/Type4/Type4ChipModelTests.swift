@@ -18,7 +18,7 @@ import Testing
         let tag = try V.identified(script)
         #expect(tag.chip == TagChip(family: "type4", id: "ntag424", displayName: "NTAG 424 DNA"))
         #expect(tag.chip == Type4Family.ntag424 && tag.genericReason == nil)
-        #expect(tag.chipModel.ndefFileSize == 256 && tag.chipModel.lockMethod == .needsKeys)
+        #expect(tag.chipModel.ndefFileSize == 256 && tag.chipModel.lockMethod == .deliveryKey)
         #expect(tag.versionAnswer?.version?.uid == V.uid424)
         #expect(tag.cost.exchanges == 3 && tag.cost.writes == 0)
         Self.finished(script)

@@ -83,21 +83,12 @@ import Testing
         finished(script)
     }
 
-    @Test func aNTAG424LockIsRefusedBeforeAnythingIsWritten() throws {
+    @Test func aNTAG424LockIsAcceptedBeforeWritingItsLockUsesTheDeliveryK0() throws {
         let script = ScriptedTransceiver(V.getVersion424)
         let tag = try V.identified(script)
-        try tag.prepareWrite(hasCredentials: false, lock: false)
-        #expect {
-            try tag.prepareWrite(hasCredentials: false, lock: true)
-        } throws: { error in
-            let error = error as? TagError
-            return error?.code == .lockUnsupported
-                && error?.message.contains(
-                    "needs the file's Change key (K0); keyed locks come with NTAG 424 DNA "
-                        + "personalisation") == true
-        }
-        #expect(throws: TagError(.lockUnsupported, "")) { try tag.writeLock() }
-        #expect(script.sent.count == 3, "GetVersion only: nothing written")
+        #expect(tag.lockMethod == .deliveryKey)
+        try tag.prepareWrite(hasCredentials: false, lock: true)
+        #expect(script.sent.count == 3, "GetVersion only: the check itself sends nothing")
         finished(script)
     }
 

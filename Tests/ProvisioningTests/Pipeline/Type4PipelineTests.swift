@@ -2,6 +2,7 @@ import NDEF
 import NFCTags
 import Provisioning
 import TestSupport
+import TagEmulator
 import Testing
 
 /// The tag pipeline on a Type 4 tag through the seam alone, scripted APDU by APDU: a write and its read-back,
@@ -68,15 +69,29 @@ import Testing
         Self.finished(script)
     }
 
-    @Test func aLockOnA424IsRefusedAfterGetVersionBeforeAnythingIsWritten() throws {
-        let script = ScriptedTransceiver(Self.getVersion424)
-        let outcome = TagPipeline.run(
-            Self.plan(lock: true), on: script, activation: Self.activation, families: Self.families())
+    @Test func aLockOnA424UsesItsDeliveryK0AndAWriteIsRefusedAfterwards() throws {
+        let emulator = try Type4Emulator(chip: .ntag424, uid: [0x04, 0x24, 0x1C, 0, 0, 0, 1])
+        let plan = TagPipeline.Plan(message: Self.message, acceptedChips: [], lock: true, uid: emulator.uid)
+        let outcome = TagPipeline.run(plan, on: EmulatorTransceiver(tag: emulator), activation: emulator.activate())
+        #expect(outcome.failure == nil && outcome.locked, "\(String(describing: outcome.failure))")
+        #expect(emulator.image[14] == 0xFF, "the CC's NDEF write byte")
+        // A phone's write: the file refuses it (Write and ReadWrite never), so does a second lock's settings change.
+        _ = emulator.activate()
+        let phone = Type4Tag(transceiver: EmulatorTransceiver(tag: emulator))
+        _ = try phone.detectNDEF()
+        #expect(throws: StatusWordError.self) { try phone.updateBinary(offset: 0, [0x00, 0x00]) }
+        let again = TagPipeline.run(plan, on: EmulatorTransceiver(tag: emulator), activation: emulator.activate())
+        #expect(again.failure == nil && again.locked, "a resumed lock finds both changes made")
+    }
+
+    @Test func aLockOnA424WhoseK0WasChangedFailsNamingTheKeyedJob() throws {
+        let emulator = try Type4Emulator(chip: .ntag424, uid: [0x04, 0x24, 0x1C, 0, 0, 0, 2])
+        try emulator.setKey(0, to: [UInt8](repeating: 0x5A, count: 16), version: 1)
+        let plan = TagPipeline.Plan(message: Self.message, acceptedChips: [], lock: true, uid: emulator.uid)
+        let outcome = TagPipeline.run(plan, on: EmulatorTransceiver(tag: emulator), activation: emulator.activate())
         let failure = try #require(outcome.failure)
-        #expect(failure.failureClass == .lockUnsupported && failure.phase == .identify)
-        #expect(failure.detail.contains("Change key (K0)"), "\(failure.detail)")
-        #expect(!outcome.wroteSomething && script.sent.count == 3)
-        Self.finished(script)
+        #expect(failure.failureClass == .lockFailed && failure.detail.contains("refused its delivery K0"))
+        #expect(emulator.image[14] == 0x00 && !outcome.locked)
     }
 
     @Test func aLockTheJobVouchesForIsSetAndProven() throws {
