@@ -76,4 +76,26 @@ import Testing
                 + "\(emulatorAirtime / rows) µs/tag (activations and releases included); simulator "
                 + "\(inSimulator.map(\.exchanges)) APDUs, airtime \(inSimulator.map { $0.airtime ?? -1 }) µs")
     }
+
+    @Test func keyedNTAG424PersonalisationRunsThroughLibnfcInTwentyOneAPDUs() async throws {
+        let rows = 2
+        let folder = try RunNTAG424Tests.folder(rows: rows)
+        let (emulator, slave) = try await ChildProvision.pn532(
+            ["--tags", "sim:ntag424?count=\(rows)&uid=04D60000000001&store=\(folder.store.path)", "--line"])
+        try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20"],
+                directory: folder.url, environment: RunNTAG424Tests.environment)
+        }
+        #expect(try await emulator.stop() == 0)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+        #expect(
+            try folder.query("SELECT count(*), min(state), max(state) FROM key_changes") == [["10", "done", "done"]])
+        #expect(
+            try folder.query("SELECT DISTINCT exchanges, locked FROM attempts JOIN tags USING (job, row)") == [
+                ["21", "1"]
+            ])
+    }
 }

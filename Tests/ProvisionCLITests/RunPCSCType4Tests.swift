@@ -144,6 +144,32 @@ private func phases(_ folder: JobFolder) throws -> String {
         }
     }
 
+    @Test func keyedNTAG424PersonalisationRunsThroughPCSCWithEveryAPDUPassedUnchanged() async throws {
+        let rows = 2
+        let folder = try RunNTAG424Tests.folder(rows: rows)
+        let spec = "sim:ntag424?count=\(rows)&uid=04D30000000001&store=\(folder.store.path)"
+        try await withStation(style: .plain) { station in
+            let (run, stats) = try await station.withCard(spec) { card in
+                let outcome = try await onThread {
+                    try ProvisionProcess.run(
+                        ["run", "job.json", "--quiet", "--idle", "15", "--reader", "pcsc:#0?style=plain"],
+                        directory: folder.url, environment: RunNTAG424Tests.environment)
+                }
+                return (outcome, await card.command("stats"))
+            }
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+            #expect(
+                try folder.query("SELECT count(*), min(state), max(state) FROM key_changes") == [
+                    ["10", "done", "done"]
+                ])
+            let values = counters(stats)
+            // A plain reader has no raw path: EV2 authentication, ChangeKey and SUN all went as ordinary APDUs.
+            #expect(values["read"] == 0 && values["update"] == 0, "\(stats)")
+            #expect((values["iso"] ?? 0) >= 21 * rows, "\(stats)")
+        }
+    }
+
     @Test func genericType4JobWithSmallMLeAndMLcRunsOnAPlainReader() async throws {
         let rows = 2
         let folder = try JobFolder(job: "g4", rows: rows, tag: "type4", lock: false)
