@@ -1,8 +1,8 @@
 import NDEF
 import NFCTags
 import Provisioning
-import TestSupport
 import TagEmulator
+import TestSupport
 import Testing
 
 /// The tag pipeline on a Type 4 tag through the seam alone, scripted APDU by APDU: a write and its read-back,
