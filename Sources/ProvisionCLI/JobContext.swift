@@ -156,6 +156,15 @@ struct JobContext: Sendable {
         return job
     }
 
+    /// How `audit` judges a keyed NTAG 424 DNA job's tags (its master key loaded), else `nil`.
+    func ntag424Audit(deep: Bool) -> NTAG424Audit? {
+        guard let options = ntag424LineOptions() else { return nil }
+        let render = lineJob().render
+        return NTAG424Audit(
+            keys: options.keys, template: { row, fields, uid in try render(row, fields, uid, Date()) },
+            settings: options.settings, deep: deep)
+    }
+
     /// The keyed NTAG 424 DNA options of a job with an `ntag424` section (its master key loaded), else `nil`.
     func ntag424LineOptions() -> NTAG424LineOptions? {
         guard let options = manifest.ntag424, let master = keys[options.master] else { return nil }

@@ -109,4 +109,41 @@ import Testing
         let after = try Data(contentsOf: folder.store.appendingPathComponent("04C40000000009.bin"))
         #expect(after.prefix(416) == before.prefix(416), "the files are untouched")
     }
+
+    @Test func theAuditReadsTagsAsAPhoneAndTheDeepAuditProvesK0() throws {
+        let folder = try Self.folder(rows: 3)
+        let reader = folder.sim("ntag424", uid: "04C50000000001", options: "count=3")
+        let run = try ProvisionProcess.run(
+            ["run", "job.json", "--quiet", "--reader", reader], directory: folder.url, environment: Self.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        // Tag 2's template byte changed (after the SUN, so only the bytes compare fails); tag 3's K0 replaced in
+        // the chip's secure-state trailer (only --deep can tell).
+        let two = folder.store.appendingPathComponent("04C50000000002.bin")
+        var image = [UInt8](try Data(contentsOf: two))
+        image[34 + 7] ^= 0x01
+        try Data(image).write(to: two)
+        let three = folder.store.appendingPathComponent("04C50000000003.bin")
+        var other = [UInt8](try Data(contentsOf: three))
+        try #require(Array(other[416..<420]) == Array("N424".utf8))
+        other[423] ^= 0xFF
+        try Data(other).write(to: three)
+        func audit(_ extra: [String]) throws -> [String: String] {
+            let outcome = try ProvisionProcess.run(
+                [
+                    "audit", "job.json", "--json", "--count", "3", "--reader",
+                    folder.sim("ntag424", uid: "04C50000000001"),
+                ]
+                    + extra, directory: folder.url, environment: Self.environment)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+            let findings = try #require(object["findings"] as? [[String: Any]], "\(outcome.stdout)\(outcome.stderr)")
+            return Dictionary(
+                uniqueKeysWithValues: findings.map { ($0["uid"] as? String ?? "", $0["status"] as? String ?? "") })
+        }
+        #expect(
+            try audit([]) == [
+                "04C50000000001": "pass", "04C50000000002": "mismatch", "04C50000000003": "pass",
+            ])
+        #expect(try audit(["--deep"])["04C50000000003"] == "authFailed")
+    }
 }

@@ -13,7 +13,8 @@ struct AuditCommand: Command {
     static let stopsBetweenTags = true
     static let summary = "read tags back and check content, lock and protection against the ledger (never writes)"
     static let usage =
-        "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--max-unknown N] [--json] [--quiet]"
+        "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--max-unknown N] [--deep] [--json] "
+        + "[--quiet]"
     static let help = """
         Usage: \(usage)
 
@@ -28,6 +29,12 @@ struct AuditCommand: Command {
         the configuration pages checks what 'run' set: AUTH0, PROT, AUTHLIM and CFGLCK from 'protect',
         and for a template with a mirror token MIRROR_CONF, MIRROR_BYTE, MIRROR_PAGE and NFC_CNT_EN
         (the mirrored UID/counter in the message is then expected; such a job needs the keys 'run' needs).
+        A keyed NTAG 424 DNA job (an "ntag424" section) loads its master key and reads each tag
+        unauthenticated, as a phone does: the message must be the row's template outside the SUN
+        mirrors, the SUN must verify under K1 and the tag's K2, and GetFileSettings and GetKeyVersion
+        must show the settings and key versions the ledger's key journal recorded. The tag is not
+        authenticated unless --deep is given: then one AuthenticateEV2First with its job K0 (a
+        refusal counts toward the chip's failure counter).
 
         Each tag gets one finding:
           pass            content as recorded, locked (or not) and configured as the job sets
@@ -55,6 +62,7 @@ struct AuditCommand: Command {
           --count N         stop after N tags
           --idle SECONDS    stop after this long without a tag
           --max-unknown N   stop after N unknown tags in a row, exit 1 (default 20; 0 never stops)
+          --deep            keyed NTAG 424 DNA jobs: also authenticate each tag with its job K0
           --json            print a stable JSON object (version 1) instead of the table; each
                             finding lists the records read ("records": the objects 'provision
                             ndef decode --json' prints; absent when no message was read); when
@@ -87,10 +95,12 @@ struct AuditCommand: Command {
     var json = false
     /// `--quiet`, `-q`: no prompts or per-tag lines.
     var quiet = false
+    /// `--deep`: authenticate each keyed NTAG 424 DNA with its job K0.
+    var deep = false
 
     static func parse(_ arguments: [String]) throws(CLIError) -> AuditCommand {
         let args = try Arguments(
-            arguments, flags: ["json", "quiet"], options: ["reader", "count", "idle", "max-unknown"],
+            arguments, flags: ["json", "quiet", "deep"], options: ["reader", "count", "idle", "max-unknown"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: usage)
         let readers = args.all("reader")
@@ -99,7 +109,7 @@ struct AuditCommand: Command {
             manifest: args.positionals[0], readers: readers, count: try args.integer("count", in: 1...Int.max),
             idle: try args.seconds("idle") { "option '--idle' needs a positive number of seconds, got '\($0)'" },
             maxUnknown: try args.integer("max-unknown", in: 0...Int.max) ?? 20, json: args.flag("json"),
-            quiet: args.flag("quiet"))
+            quiet: args.flag("quiet"), deep: args.flag("deep"))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -108,7 +118,7 @@ struct AuditCommand: Command {
         let manifest = job.manifest
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
         // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
-        if job.hasMirror { try job.loadKeys(environment: context.environment) }
+        if job.hasMirror || manifest.ntag424 != nil { try job.loadKeys(environment: context.environment) }
         let ledger = try await JobContext.openLedger(
             at: manifest.ledgerURL, create: false, readOnly: true, notes: output.diagnostics)
         do {
@@ -137,6 +147,7 @@ struct AuditCommand: Command {
             job: manifest.job, lockRequired: manifest.lock == .permanent,
             protectionKey: protectionKey, protection: manifest.security.protection, mirror: job.lineJob().mirror)
         auditor.identityCheck = manifest.identityCheck
+        auditor.ntag424 = job.ntag424Audit(deep: deep)
         let failure = await Self.runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
             settings: WorkerSettings(idleSeconds: idle), stop: context.stop)

@@ -96,9 +96,11 @@ public struct AuditWorker: Sendable {
                 await finish(conflict)
             } else if let record {
                 let expected: ExpectedConfiguration?
+                let sun: SUNExpectation?
                 do {
                     let mirror = try await mirrorPlan(uid: uid, row: record.row)
                     expected = auditor.expectedConfiguration(uid: uid, mirror: mirror)
+                    sun = try await sunExpectation(uid: uid, row: record.row)
                 } catch let error as LedgerError {
                     throw error
                 } catch {
@@ -116,7 +118,7 @@ public struct AuditWorker: Sendable {
                     reading = try await reader.withTransceiver {
                         try TagReadBack.read(
                             on: $0, activation: detected, families: families, password: password,
-                            configuration: expected != nil, anticollisionUID: uid)
+                            configuration: expected != nil, anticollisionUID: uid, ntag424Audit: sun)
                     }
                 } catch let error as TransportError {
                     await session.abandon(uid)
@@ -124,7 +126,8 @@ public struct AuditWorker: Sendable {
                     try await remove(uidText)
                     return true
                 }
-                await finish(auditor.classify(reading, recorded: record.tag, row: record.row, expected: expected))
+                await finish(
+                    auditor.classify(reading, recorded: record.tag, row: record.row, expected: expected, sun: sun))
             } else {
                 await finish(
                     auditor.verdictWithoutRecord(
@@ -141,6 +144,15 @@ public struct AuditWorker: Sendable {
         guard let mirror = auditor.mirror else { return nil }
         let fields = try await ledger.record(job: auditor.job, row: row)?.fields ?? [:]
         return try mirror(row, fields, uid)
+    }
+
+    /// What a keyed NTAG 424 DNA of `row` must show (its template, settings, journaled key versions), `nil` for
+    /// other jobs.
+    private func sunExpectation(uid: [UInt8], row: Int) async throws -> SUNExpectation? {
+        guard let rules = auditor.ntag424 else { return nil }
+        let fields = try await ledger.record(job: auditor.job, row: row)?.fields ?? [:]
+        let versions = try await ledger.keyVersions(job: auditor.job, uid: uid)
+        return try rules.expectation(row: row, fields: fields, uid: uid, keyVersions: versions, lastSeen: nil)
     }
 
     private func finish(_ verdict: TagVerdict) async {

@@ -26,6 +26,8 @@ public struct TagAuditor: Sendable {
     /// The job's `identityCheck`: under `record` the run wrote clones knowingly, so the audit does not
     /// judge identity either.
     public var identityCheck: IdentityCheck = .refuse
+    /// How a keyed NTAG 424 DNA job's tags are judged (SUN, settings, key versions), when the job has keys.
+    public var ntag424: NTAG424Audit?
 
     /// Creates an auditor for `job`.
     public init(
@@ -87,16 +89,17 @@ public struct TagAuditor: Sendable {
     /// for, the configuration pages against `expected`. The verdict carries the message as read, so
     /// reports can show what the tag holds.
     public func classify(
-        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration? = nil
+        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration? = nil,
+        sun: SUNExpectation? = nil
     ) -> TagVerdict {
-        var verdict = judge(reading, recorded: recorded, row: row, expected: expected)
+        var verdict = judge(reading, recorded: recorded, row: row, expected: expected, sun: sun)
         verdict.message = reading.message
         return verdict
     }
 
     /// The verdict of `classify`, without the message.
     private func judge(
-        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration?
+        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration?, sun: SUNExpectation?
     ) -> TagVerdict {
         let uid = recorded.uid
         if let refused = reading.authenticationRefused {
@@ -114,6 +117,14 @@ public struct TagAuditor: Sendable {
         guard var message = reading.message else {
             let why = reading.unreadable ?? "no NDEF message"
             return TagVerdict(uid: uid, row: row, status: .mismatch, detail: "NDEF unreadable: \(why)")
+        }
+        if let sun {
+            guard Digest.sha256(sun.message) == recorded.bytesSHA256 else {
+                return TagVerdict(
+                    uid: uid, row: row, status: .mismatch,
+                    detail: "the row's template no longer renders to the message the run wrote (ledger SHA-256)")
+            }
+            return judgeSUN(reading, message: message, uid: uid, row: row, expected: sun)
         }
         if let mirror = expected?.mirror {
             switch mirror.restoringPlaceholder(in: message, uid: uid) {

@@ -26,6 +26,8 @@ public struct TagReadBack: Sendable {
     /// The identity anomalies the family refuses, in words, from the units the read brought anyway;
     /// empty when they are consistent or were not read.
     public var identityAnomalies: [String] = []
+    /// A keyed NTAG 424 DNA's settings and key versions (`ntag424Audit` reads), `nil` otherwise.
+    public var ntag424: NTAG424Reading?
 
     /// Creates a read-back result.
     public init(
@@ -62,7 +64,8 @@ public struct TagReadBack: Sendable {
     ///   tag should be presented again.
     public static func read(
         on transceiver: any Transceiver, activation: DetectedTag? = nil, families: TagFamilies = .standard,
-        password: TagPassword? = nil, configuration: Bool = false, anticollisionUID: [UInt8]? = nil
+        password: TagPassword? = nil, configuration: Bool = false, anticollisionUID: [UInt8]? = nil,
+        ntag424Audit: SUNExpectation? = nil
     ) throws(TransportError) -> TagReadBack {
         var result = TagReadBack(message: nil)
         let tag: any FamilyTag
@@ -86,6 +89,7 @@ public struct TagReadBack: Sendable {
             }
             _ = try tag.detectNDEF()
             result.message = try tag.readNDEF()
+            if let ntag424Audit { result.ntag424 = try Self.readNTAG424(tag, deepKey: ntag424Audit.deepKey) }
         } catch let error as TransportError {
             guard case .nak(let code) = error else { throw error }
             result.unreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to a READ"
