@@ -25,10 +25,23 @@ public enum OriginalityCurve: Sendable, Hashable {
     /// SEC 2 secp224r1 (NIST P-224): 28-byte scalars, 57-byte uncompressed points.
     case secp224r1
 
+    /// The curve of an uncompressed public key `04 ‖ X ‖ Y` by its length: 33 bytes secp128r1, 57 bytes secp224r1.
+    ///
+    /// `nil` for any other length (compressed points, raw coordinates), which no trusted key may have.
+    public init?(publicKeyBytes count: Int) {
+        switch count {
+        case OriginalityCurve.secp128r1.publicKeyBytes: self = .secp128r1
+        case OriginalityCurve.secp224r1.publicKeyBytes: self = .secp224r1
+        default: return nil
+        }
+    }
+
     /// Bytes of a scalar (r, s, a private key).
     public var scalarBytes: Int { self == .secp128r1 ? 16 : 28 }
     /// Bytes of an uncompressed public key `04 ‖ X ‖ Y`.
     public var publicKeyBytes: Int { 1 + 2 * scalarBytes }
+    /// Bytes of a signature `r ‖ s` (READ_SIG: 32, Read_Sig: 56).
+    public var signatureBytes: Int { 2 * scalarBytes }
 
     var nid: Int32 { self == .secp128r1 ? NID_secp128r1 : NID_secp224r1 }
 
@@ -49,9 +62,10 @@ public enum OriginalityCurve: Sendable, Hashable {
 /// `type4-ntag424.md` §2.9) on the raw UID.
 ///
 /// The signed "digest" is the 7-byte UID itself, taken as a big-endian integer, with no hash. The
-/// signature is `r ‖ s`, 16 bytes each, big-endian, as READ_SIG `3C 00` returns it. Public keys are
-/// uncompressed points `04 ‖ X ‖ Y` (33 bytes). Everything goes through libcrypto: the curve by
-/// `NID_secp128r1`, `ECDSA_do_sign` and `ECDSA_do_verify`.
+/// signature is `r ‖ s`, big-endian, as READ_SIG `3C 00` (16 bytes each) or Read_Sig `90 3C` (28 bytes each)
+/// returns it. Public keys are uncompressed points `04 ‖ X ‖ Y` (33 or 57 bytes), and a key's length names its
+/// curve. Everything goes through libcrypto: the curve by `NID_secp128r1` / `NID_secp224r1`, `ECDSA_do_sign`
+/// and `ECDSA_do_verify`.
 public enum OriginalitySignature {
     /// NXP's NTAG21x originality public key (AN11350).
     public static let ntag21xPublicKey: [UInt8] = [
@@ -80,6 +94,18 @@ public enum OriginalitySignature {
         0x3F, 0x7B, 0x88, 0x0D, 0xEA, 0xCD, 0x9C, 0x71, 0x63, 0x3B, 0x87, 0xFC, 0xAE, 0x3C, 0xAA, 0xD7,
     ]
 
+    /// The repository's own secp224r1 test key for emulated NTAG 424 DNA tags (`TagEmulator.NTAG424TestSigningKey`):
+    /// public material like `repositoryTestPublicKey`, refused on a real reader in the same way.
+    public static let repositoryNTAG424TestPublicKey: [UInt8] = [
+        0x04, 0x0A, 0xA0, 0x54, 0x85, 0xE5, 0x8B, 0x49, 0x8C, 0x51, 0x8A, 0xEF, 0x85, 0x03, 0x75, 0x0C, 0x6E,
+        0x03, 0xD9, 0x5F, 0xF7, 0x97, 0x50, 0xD3, 0x8E, 0xDB, 0xB6, 0x60, 0xAE, 0xB5, 0xBC, 0x77, 0xA5, 0xF5,
+        0x26, 0x1D, 0x86, 0x12, 0x5D, 0x6D, 0xA7, 0x7A, 0xB4, 0x9A, 0xB6, 0xFE, 0xC9, 0xD0, 0x0F, 0x11, 0xB6,
+        0xD5, 0x50, 0x2A, 0x50, 0x8B, 0x6B,
+    ]
+
+    /// Both repository test keys (secp128r1, secp224r1): their private halves are in the sources.
+    public static let repositoryTestPublicKeys = [repositoryTestPublicKey, repositoryNTAG424TestPublicKey]
+
     /// Signs `uid` with `privateKey` (big-endian scalar, up to the curve's scalar size); returns `r ‖ s`.
     ///
     /// ECDSA uses a fresh random nonce, so two signatures of one UID differ; both verify.
@@ -101,13 +127,15 @@ public enum OriginalitySignature {
         return try bigEndian(r, width: curve.scalarBytes) + bigEndian(s, width: curve.scalarBytes)
     }
 
-    /// Whether `signature` (`r ‖ s`) is valid for `uid` under `publicKey` (`04 ‖ X ‖ Y`) on `curve`.
+    /// Whether `signature` (`r ‖ s`) is valid for `uid` under `publicKey` (`04 ‖ X ‖ Y`) on `curve`, by default
+    /// the curve the key's length names (`OriginalityCurve(publicKeyBytes:)`).
     ///
-    /// Any malformed input (wrong lengths, a point not on the curve) gives `false`.
+    /// Any malformed input (wrong lengths, a signature of the other curve, a point not on the curve) gives `false`.
     /// The corresponding C function is `ECDSA_do_verify`.
     public static func verify(
-        uid: [UInt8], signature: [UInt8], publicKey: [UInt8], curve: OriginalityCurve = .secp128r1
+        uid: [UInt8], signature: [UInt8], publicKey: [UInt8], curve: OriginalityCurve? = nil
     ) -> Bool {
+        guard let curve = curve ?? OriginalityCurve(publicKeyBytes: publicKey.count) else { return false }
         let width = curve.scalarBytes
         guard !uid.isEmpty, uid.count <= 16, signature.count == 2 * width,
             let key = try? makeKey(publicKey: publicKey, curve: curve)

@@ -3,7 +3,6 @@ import Foundation
 import NDEF
 import NFCTags
 import Reports
-import TagEmulator
 
 /// Turning the raw facts read from a tag into the report (off the reader's queue; signature checks
 /// run here).
@@ -28,7 +27,7 @@ extension InspectReport {
         protection = inspection.protection.map { Section(base: $0) }
         signature = Self.signature(
             inspection.signature, uid: detected.uid, keys: inspection.signatureKeys,
-            rawCommands: reader.capabilities.rawCommands)
+            rawCommands: reader.capabilities.rawCommands, error: inspection.signatureError)
         authentication = inspection.authentication.flatMap { outcome in
             facts.keyID.map { Authentication(key: $0, status: outcome.status, detail: outcome.detail) }
         }
@@ -69,21 +68,23 @@ extension InspectReport {
     }
 
     /// Checks the signature against NXP's key for the chip family and against the repository's test
-    /// key (which only the simulator uses), and says which one matched.
+    /// keys (which only the simulator uses), each on the curve its length names, and says which one matched.
     static func signature(
-        _ value: [UInt8]?, uid: [UInt8], keys: [OriginalityKey], rawCommands: Bool
+        _ value: [UInt8]?, uid: [UInt8], keys: [OriginalityKey], rawCommands: Bool, error: String? = nil
     ) -> Signature {
         guard let value else {
             let why =
                 keys.isEmpty
                 ? "provision has no originality check for this chip"
-                : rawCommands ? "the tag did not return a signature" : "this reader path cannot send READ_SIG"
+                : error
+                    ?? (rawCommands ? "the tag did not return a signature" : "this reader path cannot send READ_SIG")
             return Signature(status: "unavailable", value: nil, detail: why)
         }
         let nxpKeys: [(String, [UInt8])] = keys.map { key in
             switch key {
             case .ntag21x: ("NXP NTAG21x key", OriginalitySignature.ntag21xPublicKey)
             case .ultralightEV1: ("NXP MIFARE Ultralight EV1 key", OriginalitySignature.ultralightEV1PublicKey)
+            case .ntag424: ("NXP NTAG 424 DNA key", OriginalitySignature.ntag424PublicKey)
             }
         }
         let hex = Hex.string(value)
@@ -91,7 +92,8 @@ extension InspectReport {
             return Signature(status: "nxp", value: hex, detail: "valid under the \(name): genuine NXP silicon")
         }
         let tried = nxpKeys.map(\.0).joined(separator: " and ")
-        if OriginalitySignature.verify(uid: uid, signature: value, publicKey: TestSigningKey.publicKey) {
+        let testKeys = OriginalitySignature.repositoryTestPublicKeys
+        if testKeys.contains(where: { OriginalitySignature.verify(uid: uid, signature: value, publicKey: $0) }) {
             return Signature(
                 status: "testKey", value: hex,
                 detail: "valid under the repository's test key only (a simulated tag; fails the \(tried))")

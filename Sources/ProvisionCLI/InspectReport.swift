@@ -63,11 +63,11 @@ struct InspectReport: Encodable, Sendable {
         func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
     }
 
-    /// Originality signature (READ_SIG `3C 00`).
+    /// Originality signature (Type 2 READ_SIG `3C 00`, NTAG 424 DNA Read_Sig `90 3C`).
     struct Signature: Encodable, Sendable {
-        /// `nxp` (NXP's key), `testKey` (the repository's simulator key), `invalid`, or `unavailable`.
+        /// `nxp` (NXP's key), `testKey` (a repository simulator key), `invalid`, or `unavailable`.
         var status: String
-        /// The 32-byte r ‖ s as hex.
+        /// The r ‖ s as hex: 32 bytes (secp128r1) or 56 bytes (secp224r1).
         var value: String?
         /// What was checked, in words.
         var detail: String

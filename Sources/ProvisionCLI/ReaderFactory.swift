@@ -32,7 +32,10 @@ enum ReaderFactory {
               removal=MS    modelled time for the operator to take a tag away (default 0)
               config=next|immediate  locks=immediate|next  wrongpwd=nak|silence
               unknown=nak|silence    rfui=ignore|store   (chip behaviours still open in the datasheets)
-              signer=HEX    secp128r1 private key (32 hex digits) tags sign READ_SIG with (default: test key)
+              signer=HEX    private key the tags sign their originality signature with (default: the
+                            repository's test key of the chip): secp128r1, 32 hex digits (Type 2,
+                            READ_SIG); secp224r1, 56 hex digits (ntag424, Read_Sig); another key
+                            simulates chips from an untrusted source
               Type 4 only: size=N mapping=2|3 mle=N mlc=N (sim:type4: NDEF file bytes, T4T mapping,
                             frame limits the CC announces; default 2048, 2, 246, 246), fwi=N (ATS
                             frame waiting integer), wtx=on (the tag asks for waiting-time extensions);

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSONReader
 import NDEF
@@ -72,10 +73,13 @@ extension ManifestDecoder {
             }
             for (index, element) in elements.enumerated() {
                 let text = try string(element, "signature.trust[\(index)]")
-                guard let bytes = Hex.bytes(text), bytes.count == 33, bytes[0] == 0x04 else {
+                guard let bytes = Hex.bytes(text), OriginalityCurve(publicKeyBytes: bytes.count) != nil,
+                    bytes[0] == 0x04
+                else {
                     throw fail(
                         element, "signature.trust[\(index)]",
-                        "must be an uncompressed secp128r1 public key: 66 hex digits starting with 04")
+                        "must be an uncompressed public key starting with 04: secp128r1 (NTAG21x, Ultralight EV1), "
+                            + "66 hex digits, or secp224r1 (NTAG 424 DNA), 114 hex digits")
                 }
                 trusted.append(bytes)
             }

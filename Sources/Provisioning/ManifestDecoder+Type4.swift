@@ -2,15 +2,18 @@ import JSONReader
 
 extension ManifestDecoder {
     /// The `type4` section, allowed only for a Type 4 target; checks the file size against the chip,
-    /// and refuses what a Type 4 job cannot do yet: password protection and originality signatures
-    /// are NTAG21x features (an NTAG 424 DNA lock needs its keys: `decodeNTAG424`).
+    /// and refuses what a Type 4 job cannot do: password protection is an NTAG21x feature (an NTAG 424 DNA lock
+    /// needs its keys: `decodeNTAG424`), and of the Type 4 chips only the NTAG 424 DNA has an originality
+    /// signature (Read_Sig, `type4-ntag424.md` §2.9), so `signature` is refused on a generic `type4` job.
     func decodeType4(_ root: JSONNode, tag: TagTarget) throws(JobInputError) -> Type4JobOptions {
-        if tag.isType4 {
-            for key in ["protect", "signature"] {
-                if let node = root[key] {
-                    throw fail(node, key, "applies only to Type 2 tags (NTAG21x, Ultralight EV1), not \(tag)")
-                }
-            }
+        if tag.isType4, let node = root["protect"] {
+            throw fail(node, "protect", "applies only to Type 2 tags (NTAG21x, Ultralight EV1), not \(tag)")
+        }
+        if tag == .type4, let node = root["signature"] {
+            throw fail(
+                node, "signature",
+                "a generic Type 4 tag has no originality signature provision can check; only NTAG 424 DNA has one "
+                    + "(\"tag\": \"ntag424\") among Type 4 tags, NTAG21x and Ultralight EV1 among Type 2 tags")
         }
         guard let node = root["type4"] else { return Type4JobOptions() }
         guard tag.isType4 else {

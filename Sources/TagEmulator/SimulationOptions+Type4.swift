@@ -1,3 +1,5 @@
+import Crypto
+import NDEF
 import NFCTags
 
 /// The `sim:` spec for Type 4 (ISO-DEP) tags: chips `ntag424` and `type4`, and their own options.
@@ -11,16 +13,19 @@ import NFCTags
 /// mle=N, mlc=N      generic: the largest R-APDU data (15…65535) and C-APDU data (1…65535) the CC announces
 /// fwi=N             FWI the ATS announces (0…14): the frame waiting time the reader allows
 /// wtx=on            the tag asks for a waiting-time extension (S(WTX)) before each answer
+/// signer=HEX        ntag424: secp224r1 private key (56 hex digits) the tags sign Read_Sig with (default: the
+///                   repository's `NTAG424TestSigningKey`); another key simulates chips from an untrusted source
 /// ```
 ///
 /// The other options apply as to Type 2 tags, except the Type 2 chip switches (identity, config, locks,
-/// wrongpwd, unknown, rfui, signer), which a Type 4 population refuses. `prog=MS` is the programming
+/// wrongpwd, unknown, rfui), which a Type 4 population refuses; `sim:type4` refuses `signer` too (a generic
+/// Type 4 tag has no originality signature). `prog=MS` is the programming
 /// time of one write frame. Faults: `tear` (the tag leaves during one of its first 16 frames), `noanswer`,
 /// `readonly` (NDEF file refused for writing), `unformatted` (no NDEF application), `wrongchip` (an
 /// NTAG21x arrives instead: a Type 2 tag the job must refuse) and `multi`.
 extension SimulationOptions {
     /// The Type 2 chip switches a Type 4 population refuses.
-    static let type2OnlyOptions: Set<String> = ["identity", "config", "locks", "wrongpwd", "unknown", "rfui", "signer"]
+    static let type2OnlyOptions: Set<String> = ["identity", "config", "locks", "wrongpwd", "unknown", "rfui"]
 
     /// The chip as the spec names it (`ntag215`, `ntag424`, `type4`).
     public var chipName: String { type4?.tagChip.id ?? chip.rawValue }
@@ -52,6 +57,12 @@ extension SimulationOptions {
             return n
         }
         switch key {
+        case "signer":
+            guard current == .ntag424 else {
+                throw bad(
+                    "option 'signer' is for chips with an originality signature (ntag424, NTAG21x), not \(chipName)")
+            }
+            type4Configuration.signingKey = try Self.secp224r1Signer(value, bad)
         case "fwi": type4Configuration.frameWaitingInteger = UInt8(try number(0...14))
         case "wtx":
             guard value == "on" || value == "off" else { throw bad("wtx must be 'on' or 'off', got '\(value)'") }
@@ -77,5 +88,18 @@ extension SimulationOptions {
         default: return false
         }
         return true
+    }
+
+    /// A `signer=` value for NTAG 424 DNA tags: a secp224r1 private scalar, 56 hex digits, non-zero and below the
+    /// curve order (checked by deriving its public key with libcrypto).
+    private static func secp224r1Signer(
+        _ value: String, _ bad: (String) -> ReaderSpecError
+    ) throws(ReaderSpecError) -> [UInt8] {
+        guard value.count == 56, let bytes = Hex.bytes(value), bytes.count == 28,
+            (try? OriginalitySignature.publicKey(forPrivateKey: bytes, curve: .secp224r1)) != nil
+        else {
+            throw bad("signer must be a secp224r1 private key for ntag424: 56 hex digits, non-zero, below the order")
+        }
+        return bytes
     }
 }

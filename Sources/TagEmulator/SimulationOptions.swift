@@ -47,6 +47,7 @@ import NFCTags
 /// rfui=MODE     ignore (default) | store: whether RFUI dynamic lock bits are kept
 /// signer=HEX    secp128r1 private key (32 hex digits) the tags sign READ_SIG with (default: the
 ///               repository's `TestSigningKey`); another key simulates chips from an untrusted source
+///               (ntag424: a secp224r1 key of 56 hex digits, SimulationOptions+Type4.swift)
 /// ```
 ///
 /// Example: `sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02,nak5:0.01`.
@@ -214,7 +215,7 @@ public struct SimulationOptions: Sendable, Hashable {
                 configuration.storeRFUILockBits = value == "store"
             case "signer":
                 guard value.count == 32, let bytes = Hex.bytes(value), bytes.count == 16 else {
-                    throw bad("signer must be a secp128r1 private key, 32 hex digits")
+                    throw bad("signer must be a secp128r1 private key, 32 hex digits (ntag424: secp224r1, 56)")
                 }
                 signingKey = bytes
             default:

@@ -97,7 +97,35 @@ func realNTAGSignaturesVerifyAgainstNXPKey(index: Int) throws {
         var uid = Self.uid
         uid[6] ^= 0x01
         #expect(!OriginalitySignature.verify(uid: uid, signature: Self.signature, publicKey: key, curve: .secp224r1))
-        #expect(!OriginalitySignature.verify(uid: Self.uid, signature: Self.signature, publicKey: key))
+        #expect(
+            !OriginalitySignature.verify(uid: Self.uid, signature: Self.signature, publicKey: key, curve: .secp128r1))
+    }
+
+    @Test func theKeysLengthNamesTheCurveWhenNoneIsGiven() {
+        let key = OriginalitySignature.ntag424PublicKey
+        #expect(OriginalitySignature.verify(uid: Self.uid, signature: Self.signature, publicKey: key))
+        var forged = Self.signature
+        forged[0] ^= 0x80
+        #expect(!OriginalitySignature.verify(uid: Self.uid, signature: forged, publicKey: key))
+        // A 56-byte signature under a 33-byte key, and a key of neither length, never verify.
+        #expect(
+            !OriginalitySignature.verify(
+                uid: Self.uid, signature: Self.signature, publicKey: OriginalitySignature.ntag21xPublicKey))
+        #expect(
+            !OriginalitySignature.verify(uid: Self.uid, signature: Self.signature, publicKey: Array(key.prefix(29))))
+    }
+
+    /// Public-key length ↔ curve, both ways; every other length names none.
+    @Test(arguments: [(33, OriginalityCurve.secp128r1), (57, .secp224r1)])
+    func publicKeyLengthAndCurveMapBothWays(length: Int, curve: OriginalityCurve) {
+        #expect(OriginalityCurve(publicKeyBytes: length) == curve)
+        #expect(curve.publicKeyBytes == length)
+        #expect(curve.signatureBytes == (length - 1))
+    }
+
+    @Test(arguments: [0, 1, 29, 32, 56, 65])
+    func otherLengthsNameNoCurve(length: Int) {
+        #expect(OriginalityCurve(publicKeyBytes: length) == nil)
     }
 
     @Test func aTestKeySignsAndVerifiesOnP224() throws {

@@ -195,6 +195,30 @@ private func phases(_ folder: JobFolder) throws -> String {
         }
     }
 
+    /// Read_Sig is an ordinary APDU: a plain PC/SC reader (no raw path) still sends it, so an NTAG 424 DNA job
+    /// requiring the signature runs there and records it (a Type 2 job would stop before the first tag).
+    @Test func ntag424SignatureIsRequiredThroughAPlainReader() async throws {
+        let rows = 2
+        let trust = #"{"mode": "require", "trust": ["\#(ntag424TestTrustHex)"]}"#
+        let folder = try JobFolder(
+            job: "s4", rows: rows, tag: "ntag424", lock: false, extra: ", \"signature\": \(trust)")
+        let spec = "sim:ntag424?count=\(rows)&uid=04D40000000001&store=\(folder.store.path)"
+        try await withStation(style: .plain) { station in
+            let run = try await station.withCard(spec) { _ in
+                try await provision(
+                    folder,
+                    [
+                        "run", "job.json", "--quiet", "--idle", "15", "--allow-test-keys", "--reader",
+                        "pcsc:#0?style=plain",
+                    ]
+                ).0
+            }
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try folder.query("SELECT signature_status FROM tags") == [["valid"], ["valid"]])
+            try expectType4LedgerAndImagesAgree(folder, rows: rows, chip: "ntag424", ndefFileOffset: 32)
+        }
+    }
+
     /// The same ntag424 job on the in-process simulator and through pcscd + vpcd: the same exchanges per tag
     /// reach the tag; PC/SC adds only the reader's own pseudo-APDUs (UID and ATS reads).
     @Test func exchangesPerTagMatchTheSimulatorAndWallTimeIsMeasured() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 import Provisioning
 import Testing
@@ -38,6 +39,17 @@ private func problem(_ extra: String) -> String {
                 key: "brand", auth0: .ndef, access: .readwrite, authLimit: 3, configLock: true))
 }
 
+/// Both accepted trust-key forms, as the manifest writes them and as the decoder returns them.
+@Test(arguments: [
+    ("04" + String(repeating: "AB", count: 32), 33),
+    ("04" + String(repeating: "cd", count: 56), 57),
+])
+func trustKeysOfEitherCurveDecode(hex: String, bytes: Int) throws {
+    let manifest = try parse(#""signature": {"mode": "require", "trust": ["\#(hex)"]}"#)
+    let key = try #require(manifest.security.trustedKeys.first)
+    #expect(key.count == bytes && key[0] == 0x04 && Hex.compact(key) == hex.uppercased())
+}
+
 @Test func securityDefaultsAndShortForms() throws {
     let plain = try parse(#""lock": "none""#)
     #expect(plain.security.keys.isEmpty && plain.security.signature == .off && plain.security.protection == nil)
@@ -55,6 +67,16 @@ private func problem(_ extra: String) -> String {
     (#""keys": []"#, "keys: must be an object"),
     (#""signature": "maybe""#, "signature: unknown value 'maybe'"),
     (#""signature": {"mode": "require", "trust": ["0411"]}"#, "signature.trust[0]: must be an uncompressed"),
+    (
+        #""signature": {"mode": "require", "trust": ["04\#(String(repeating: "AB", count: 40))"]}"#,
+        "signature.trust[0]: must be an uncompressed public key starting with 04: secp128r1 (NTAG21x, Ultralight EV1), "
+            + "66 hex digits, or secp224r1 (NTAG 424 DNA), 114 hex digits"
+    ),
+    (
+        #""signature": {"mode": "record", "trust": ["03\#(String(repeating: "AB", count: 56))"]}"#,
+        "signature.trust[0]: must be an uncompressed public key starting with 04"
+    ),
+    (#""signature": {"mode": "record", "trust": ["04AB", 7]}"#, "signature.trust[0]: must be an uncompressed"),
     (#""signature": {"trust": []}"#, "signature.mode: missing"),
     (#""protect": {"key": "nope", "auth0": 4}"#, "protect.key: 'nope' is not in keys"),
     (

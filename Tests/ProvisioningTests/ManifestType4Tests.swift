@@ -48,12 +48,22 @@ import Testing
         (#", "type4": {"minimumFileSize": 512}"#, "ntag215", "applies only to a Type 4 tag"),
         (#", "lock": "keys""#, "ntag424", "applies only to an NTAG 424 DNA job with an \"ntag424\" section"),
         (#", "protect": {"key": "k"}"#, "type4", "applies only to Type 2 tags"),
-        (#", "signature": "require""#, "ntag424", "applies only to Type 2 tags"),
+        (#", "protect": {"key": "k"}"#, "ntag424", "applies only to Type 2 tags"),
+        (#", "signature": "require""#, "type4", "signature: a generic Type 4 tag has no originality signature"),
+        (#", "signature": {"mode": "record"}"#, "type4", "only NTAG 424 DNA has one (\"tag\": \"ntag424\")"),
     ])
     func badSectionsAreRefusedNamingTheField(extra: String, tag: String, expected: String) {
         let text = Self.message(extra, tag: tag)
         #expect(text.contains(expected), "\(text)")
         #expect(text.hasPrefix("jobs/x.json:1:"), "\(text)")
+    }
+
+    @Test func anNTAG424JobMayRequireOrRecordItsOriginalitySignature() throws {
+        let key424 = "04" + String(repeating: "AB", count: 56)
+        let require = try Self.parse(#", "signature": {"mode": "require", "trust": ["\#(key424)"]}"#, tag: "ntag424")
+        #expect(require.security.signature == .require && require.security.trustedKeys.first?.count == 57)
+        #expect(try Self.parse(#", "signature": "record""#, tag: "ntag424").security.signature == .record)
+        #expect(try Self.parse(#", "signature": "off""#, tag: "ntag424").security.signature == .off)
     }
 
     @Test func aGenericType4JobMayLockAndANTAG424OneMayNot() {

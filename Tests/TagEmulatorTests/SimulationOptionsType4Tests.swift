@@ -19,6 +19,14 @@ import Testing
         #expect(try SimulationOptions("sim:ntag215").type4 == nil)
     }
 
+    @Test func anNTAG424SignerIsASecp224r1KeyAndTheTestKeyIsTheDefault() throws {
+        #expect(try SimulationOptions("sim:ntag424").type4Configuration.signingKey == NTAG424TestSigningKey.privateKey)
+        let key = String(repeating: "5A", count: 28)
+        let options = try SimulationOptions("sim:ntag424?signer=\(key)")
+        #expect(options.type4Configuration.signingKey == [UInt8](repeating: 0x5A, count: 28))
+        #expect(options.signingKey == TestSigningKey.privateKey, "the wrongchip NTAG21x tags keep theirs")
+    }
+
     @Test(arguments: [
         ("sim:ntag424?size=300", "is for sim:type4"),
         ("sim:ntag215?size=300", "is for Type 4 chips"),
@@ -27,7 +35,11 @@ import Testing
         ("sim:type4?mle=14", "mle must be an integer in 15…65535"),
         ("sim:type4?fwi=15", "fwi must be an integer in 0…14"),
         ("sim:type4?wtx=maybe", "wtx must be 'on' or 'off'"),
-        ("sim:ntag424?signer=00", "is for Type 2 chips, not ntag424"),
+        ("sim:ntag424?signer=00", "signer must be a secp224r1 private key for ntag424: 56 hex digits"),
+        ("sim:ntag424?signer=\(String(repeating: "FF", count: 28))", "non-zero, below the order"),
+        ("sim:ntag424?signer=\(String(repeating: "00", count: 28))", "non-zero, below the order"),
+        ("sim:ntag424?signer=0F1E2D3C4B5A69788796A5B4C3D2E1F0", "56 hex digits"),
+        ("sim:type4?signer=\(String(repeating: "11", count: 28))", "is for chips with an originality signature"),
         ("sim:ntag424?identity=uid", "is for Type 2 chips"),
         ("sim:ntag425", "use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424 or type4"),
     ])

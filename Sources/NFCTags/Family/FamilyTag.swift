@@ -115,14 +115,21 @@ public protocol MirrorConfigurable: AnyObject {
     func configureMirror(_ mirror: MirrorPlan, uid: [UInt8]) throws
 }
 
-/// A chip's originality signature (NTAG21x READ_SIG `3Ch`).
+/// A chip's originality signature (NTAG21x READ_SIG `3Ch`, NTAG 424 DNA Read_Sig `90 3C`).
 public protocol OriginalitySigned: AnyObject {
+    /// The command's name as the chip's data sheet spells it (`READ_SIG`, `Read_Sig`), for messages.
+    var signatureCommand: String { get }
     /// Whether the reader path can send the command.
     var canReadSignature: Bool { get }
     /// The signature bytes as the chip answers them.
     func readSignature() throws -> [UInt8]
     /// The UID the signature signs, from the tag's memory.
     func signedUID() throws -> [UInt8]
+}
+
+extension OriginalitySigned {
+    /// NTAG21x and Ultralight EV1 spelling.
+    public var signatureCommand: String { "READ_SIG" }
 }
 
 extension PasswordProtectable {

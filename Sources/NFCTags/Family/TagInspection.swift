@@ -63,6 +63,8 @@ public struct TagInspection: Sendable {
     public var signature: [UInt8]?
     /// The published keys the signature is checked against, most likely first.
     public var signatureKeys: [OriginalityKey] = []
+    /// Why the signature is missing although the chip has one (the command failed, Random ID hides it).
+    public var signatureError: String?
     /// The authentication, when a password was given.
     public var authentication: Authentication?
     /// The lock state section (Type 2: static and dynamic lock bytes, CC).
@@ -90,6 +92,8 @@ public enum OriginalityKey: String, Sendable, Hashable, CaseIterable {
     case ntag21x
     /// NXP's MIFARE Ultralight EV1 key.
     case ultralightEV1
+    /// NXP's NTAG 424 DNA key (secp224r1).
+    case ntag424
 }
 
 /// One family-specific section of an inspection report: its JSON object, and its lines for people.

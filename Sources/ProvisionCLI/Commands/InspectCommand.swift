@@ -22,7 +22,9 @@ struct InspectCommand: Command {
         Type 4 tags (ISO-DEP: NTAG 424 DNA, any T4T) show the chip from the native GetVersion
         (none on a generic tag), the CC (mapping, MLe, MLc, the NDEF file's size and read/write
         access, proprietary files) and NLEN, the ATS decoded (frame size, bit rates, FWI and FWT,
-        SFGI, CID/NAD, historical bytes) and GetVersion's fields. In --json the CC section is
+        SFGI, CID/NAD, historical bytes) and GetVersion's fields. An NTAG 424 DNA's originality
+        signature (Read_Sig, ECDSA secp224r1) is checked against NXP's NTAG 424 DNA key and the
+        repository's secp224r1 test key, on any reader path (it is an ordinary APDU). In --json the CC section is
         under 'locks' and the ATS and GetVersion under 'protection' (the family's two sections).
 
         With --manifest of a job that has a 'protect' section, the job's key is loaded (as 'run'

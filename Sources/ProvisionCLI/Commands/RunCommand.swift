@@ -128,7 +128,8 @@ struct RunCommand: Command {
         try Self.refuseTestKeys(job, specs: specs, allowed: allowTestKeys)
         try job.prepareOutputFolders()
         let readers = try await ReaderFactory.open(specs)
-        if job.manifest.security.signature == .require {
+        // Read_Sig to a Type 4 tag is an ordinary APDU every ISO-DEP path passes; READ_SIG `3C` to a Type 2 tag is not.
+        if job.manifest.security.signature == .require, !job.manifest.tag.isType4 {
             for reader in readers where !reader.capabilities.rawCommands {
                 throw CLIError(
                     .unavailable,

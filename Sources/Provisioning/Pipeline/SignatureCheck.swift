@@ -1,19 +1,28 @@
 import Crypto
 import NFCTags
 
-/// The originality-signature check of a job: its policy and trust anchors (`type2-ntag.md` §3.8).
+/// The originality-signature check of a job: its policy and trust anchors (`type2-ntag.md` §3.8,
+/// `type4-ntag424.md` §2.9).
+///
+/// The curve is never configured: a trusted key's length names it (33 bytes secp128r1, 57 bytes secp224r1), and
+/// a signature verifies only under keys of its own size (READ_SIG's 32 bytes, Read_Sig's 56).
 public struct SignatureCheck: Sendable, Hashable {
     /// `require` or `record` (`off` means no check at all: no `SignatureCheck`).
     public var policy: ManifestSecurity.SignaturePolicy
-    /// Public keys (`04 ‖ X ‖ Y`) a signature may verify under: NXP's NTAG21x and EV1 keys first,
-    /// then the job's `signature.trust` keys.
+    /// Public keys (`04 ‖ X ‖ Y`) a signature may verify under: NXP's NTAG21x, Ultralight EV1 and NTAG 424 DNA
+    /// keys first, then the job's `signature.trust` keys.
     public var trustedKeys: [[UInt8]]
+
+    /// NXP's published originality keys (secp128r1 NTAG21x and Ultralight EV1, secp224r1 NTAG 424 DNA).
+    public static let nxpKeys = [
+        OriginalitySignature.ntag21xPublicKey, OriginalitySignature.ultralightEV1PublicKey,
+        OriginalitySignature.ntag424PublicKey,
+    ]
 
     /// Creates a check trusting NXP's keys plus `extraKeys`.
     public init(policy: ManifestSecurity.SignaturePolicy, extraKeys: [[UInt8]] = []) {
         self.policy = policy
-        self.trustedKeys =
-            [OriginalitySignature.ntag21xPublicKey, OriginalitySignature.ultralightEV1PublicKey] + extraKeys
+        self.trustedKeys = Self.nxpKeys + extraKeys
     }
 
     /// The check a manifest asks for (`nil` for `off`).
@@ -22,9 +31,13 @@ public struct SignatureCheck: Sendable, Hashable {
         self.init(policy: security.signature, extraKeys: security.trustedKeys)
     }
 
-    /// Whether `signature` (r ‖ s) verifies for `uid` under any trusted key.
+    /// Whether `signature` (r ‖ s) verifies for `uid` under any trusted key of its curve.
     public func verify(uid: [UInt8], signature: [UInt8]) -> Bool {
-        trustedKeys.contains { OriginalitySignature.verify(uid: uid, signature: signature, publicKey: $0) }
+        trustedKeys.contains { key in
+            guard let curve = OriginalityCurve(publicKeyBytes: key.count), signature.count == curve.signatureBytes
+            else { return false }
+            return OriginalitySignature.verify(uid: uid, signature: signature, publicKey: key, curve: curve)
+        }
     }
 }
 
@@ -34,8 +47,9 @@ public enum SignatureStatus: String, Sendable, Hashable {
     case valid
     /// Answered, but verifies under no trusted key.
     case invalid
-    /// READ_SIG failed (NAK or no answer).
+    /// READ_SIG / Read_Sig failed (NAK, no answer, a refusal, Random ID on an NTAG 424 DNA).
     case unreadable
-    /// The reader path cannot send READ_SIG (a PC/SC reader without raw commands, style `plain`).
+    /// The reader path cannot send READ_SIG (a PC/SC reader without raw commands, style `plain`, and a Type 2
+    /// tag; Read_Sig to a Type 4 tag is an ordinary APDU every path passes).
     case unavailable
 }

@@ -95,6 +95,8 @@ public final class Type4Emulator: EmulatedTag {
     var link = ISODEPLink()
     /// Seeded randomness of fault choices (tears); never the chip's cryptographic randomness (`random`).
     var rng: SplitMix64
+    /// The Read_Sig signature made with `configuration.signingKey`, and that key (`originalitySignature`).
+    var signedUID: (key: [UInt8], signature: [UInt8])?
 
     /// A delivery-state tag with `uid`; `unformatted` removes the NDEF application, `preLocked` makes the
     /// NDEF file read-only (generic: CC write byte `FF`; NTAG 424 DNA: file 02 Write and RW `F`, and

@@ -9,7 +9,9 @@ import NFCTags
 /// frameWaitingInteger              7 (FWT 38.66 ms)        TB1 high nibble of `ats`
 /// batchNumber / week / year        CD 65 93 5D 40, 21, 18  GetVersion part 3 (§2.3 example)
 /// requestsWaitingTimeExtension     false                   S(WTX) before answering a write (raw path)
-/// originalitySignature             nil                     Read_Sig answer r ‖ s (56 bytes); nil: `91 0B`
+/// originalitySignature             nil                     fixed Read_Sig answer r ‖ s (56 bytes)
+/// signingKey                       NTAG424TestSigningKey   secp224r1 key signing the UID when no fixed answer;
+///                                                          nil as well: Read_Sig answers `91 0B`
 /// commandMicroseconds              1000                    ASSUMPTION (no published figure)
 /// writeFrameMicroseconds           4000                    ASSUMPTION (§5.4: 3–6 ms)
 /// ```
@@ -32,12 +34,16 @@ public struct Type4EmulatorConfiguration: Sendable, Hashable {
     public var commandMicroseconds = 1_000.0
     /// ASSUMPTION: programming time per non-volatile write frame, µs (`ISODEPTiming.writeFrameMicroseconds`).
     public var writeFrameMicroseconds = 4_000.0
-    /// The Read_Sig answer `r ‖ s` (56 bytes, ECDSA secp224r1 over the UID; `type4-ntag424.md` §2.9).
+    /// A fixed Read_Sig answer `r ‖ s` (56 bytes, ECDSA secp224r1 over the UID; `type4-ntag424.md` §2.9).
     ///
-    /// No emulator can make NXP's signature for its own UID: configure a recorded (UID, signature) pair, or
-    /// one signed with a test key whose public key the verifier is given. `nil` (the default): nothing is
-    /// recorded and Read_Sig answers `91 0B` COMMAND_NOT_FOUND (ASSUMPTION: a real chip always has one).
+    /// No emulator can make NXP's signature for its own UID: configure a recorded (UID, signature) pair here, or
+    /// leave it `nil` (the default) and the tag signs its UID with `signingKey`.
     public var originalitySignature: [UInt8]?
+    /// The secp224r1 private key (28 bytes big-endian) the tag signs its UID with when `originalitySignature` is
+    /// `nil`: the repository's `NTAG424TestSigningKey` by default, whose public key only a verifier told to
+    /// trust it accepts. `nil` as well: no signature is recorded and Read_Sig answers `91 0B` COMMAND_NOT_FOUND
+    /// (ASSUMPTION: a real chip always has one).
+    public var signingKey: [UInt8]? = NTAG424TestSigningKey.privateKey
 
     /// Creates the defaults above.
     public init() {}

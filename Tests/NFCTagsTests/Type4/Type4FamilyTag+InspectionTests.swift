@@ -10,12 +10,15 @@ import Testing
     private typealias V = Type4Vectors
     private let finished = Type4ChipModelTests.finished
     private let message = V.hex("D1 01 04 55 04 61 2E 62")
+    /// A Read_Sig answer (any 56 bytes: the CLI judges it, not the family).
+    private let signature = (0..<56).map { UInt8($0) }
 
     private func inspected(dump: Bool = false, extra: [ScriptedTransceiver.Step] = []) throws
         -> (TagInspection, ScriptedTransceiver)
     {
         let script = ScriptedTransceiver(
-            V.getVersion424 + V.detection424(nlen: [0, 8], whole: true)
+            V.getVersion424 + [.exchange(V.hex("90 3C 00 00 01 00 00"), signature + V.hex("91 00"))]
+                + V.detection424(nlen: [0, 8], whole: true)
                 + [.exchange(V.hex("00 B0 00 02 08"), message + V.ok)] + extra)
         let tag = Type4FamilyTag(
             Type4Tag(transceiver: script), activation: DetectedTag(uid: V.uid424, sak: 0x20, ats: V.ats424))
@@ -29,8 +32,13 @@ import Testing
         #expect(result.identity.version?.count == 28 && result.anomalies.isEmpty)
         #expect(result.status == .readWrite && result.capacity == 254)
         #expect(result.messageLength == 8 && result.message == message && result.ndefError == nil)
-        #expect(result.identifyCost.exchanges == 3 && result.cost.exchanges == 6)
+        #expect(result.identifyCost.exchanges == 3 && result.cost.exchanges == 7)
         finished(script)
+    }
+
+    @Test func anNTAG424ShowsItsReadSigAnswerForItsOwnKey() throws {
+        let (result, _) = try inspected()
+        #expect(result.signature == signature && result.signatureKeys == [.ntag424] && result.signatureError == nil)
     }
 
     @Test func theChipSectionDecodesTheATSAndGetVersion() throws {
@@ -68,6 +76,18 @@ import Testing
         finished(script)
     }
 
+    @Test func aRefusedReadSigIsNotedAndTheInspectionGoesOn() throws {
+        let script = ScriptedTransceiver(
+            V.getVersion424 + [.exchange(V.hex("90 3C 00 00 01 00 00"), V.hex("91 0B"))]
+                + V.detection424(nlen: [0, 0], whole: true))
+        let tag = Type4FamilyTag(Type4Tag(transceiver: script))
+        let result = try tag.inspect(anticollisionUID: V.uid424, dump: false, password: nil)
+        #expect(result.signature == nil && result.signatureKeys == [.ntag424])
+        #expect(result.signatureError == "Read_Sig refused: unexpectedStatus: status 910B (INS 3C)")
+        #expect(result.status == .readWrite && result.messageLength == 0)
+        finished(script)
+    }
+
     @Test func aGenericTagWithoutATSSaysSo() throws {
         let script = ScriptedTransceiver(
             V.getVersionRefused + [
@@ -79,6 +99,7 @@ import Testing
         #expect(
             result.identity.chip == Type4Family.generic && result.identity.genericReason == "GetVersion refused (6E00)")
         #expect(result.status == .notSupported && result.locks == nil)
+        #expect(result.signature == nil && result.signatureKeys.isEmpty, "a generic T4T has no Read_Sig")
         let section = try #require(result.protection as? Type4ChipSection)
         #expect(section.lines.map(\.text) == ["not reported by the reader"])
         finished(script)

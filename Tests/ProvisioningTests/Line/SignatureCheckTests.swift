@@ -23,3 +23,27 @@ import Testing
     #expect(SignatureCheck(ManifestSecurity(signature: .off)) == nil)
     #expect(SignatureCheck(ManifestSecurity(signature: .record))?.policy == .record)
 }
+
+/// NTAG 424 DNA (`type4-ntag424.md` §2.9): AN12196 Table 30 verifies under NXP's secp224r1 key with no trust list,
+/// the curve named by each key's length; the repository's P-224 test key only when the job trusts it.
+@Test func ntag424SignaturesVerifyOnTheirOwnCurve() throws {
+    let nxp = SignatureCheck(policy: .require)
+    let uid = try #require(Hex.bytes("04518DFAA96180"))
+    let real = try #require(
+        Hex.bytes(
+            "D1940D17CFEDA4BFF80359AB975F9F6514313E8F90C1D3CAAF5941AD"
+                + "744A1CDF9A83F883CAFE0FE95D1939B1B7E47113993324473B785D21"))
+    #expect(nxp.trustedKeys.prefix(3) == SignatureCheck.nxpKeys[...])
+    #expect(nxp.verify(uid: uid, signature: real))
+    var tampered = real
+    tampered[55] ^= 1
+    #expect(!nxp.verify(uid: uid, signature: tampered))
+    let testSigned = try OriginalitySignature.sign(
+        uid: uid, privateKey: NTAG424TestSigningKey.privateKey, curve: .secp224r1)
+    #expect(!nxp.verify(uid: uid, signature: testSigned), "the test key is refused unless the job names it")
+    let trusting = SignatureCheck(policy: .require, extraKeys: [NTAG424TestSigningKey.publicKey])
+    #expect(trusting.verify(uid: uid, signature: testSigned))
+    let otherCurve = SignatureCheck(policy: .require, extraKeys: [TestSigningKey.publicKey])
+    #expect(!otherCurve.verify(uid: uid, signature: testSigned), "the NTAG21x test key does not cover P-224")
+    #expect(!trusting.verify(uid: uid, signature: Array(testSigned.prefix(32))), "a 32-byte half is no signature")
+}

@@ -51,19 +51,24 @@ extension PipelineRun {
         }
     }
 
-    /// The originality signature and its verification against the trusted keys (`type2-ntag.md` §3.8).
-    /// Under `require` a tag that does not verify (or cannot answer) is quarantined before any write;
-    /// under `record` the result is only kept. After silence the tag is re-activated.
+    /// The originality signature and its verification against the trusted keys (`type2-ntag.md` §3.8,
+    /// `type4-ntag424.md` §2.9). Under `require` a tag that does not verify (or cannot answer) is quarantined
+    /// before any write; under `record` the result is only kept. After silence the tag is re-activated.
     private func checkSignature(_ check: SignatureCheck, on tag: any FamilyTag) throws {
         guard let originality = tag.originality, originality.canReadSignature else {
-            // `run` refuses `require` on such a reader before the first tag.
+            // `run` refuses `require` on such a reader before the first tag; the manifest refuses it for a
+            // family none of whose chips has a signature.
             guard check.policy != .require else {
-                throw CycleFailure(
-                    .signatureInvalid, phase: .identify, "the reader cannot send READ_SIG, and the job requires it")
+                let why =
+                    tag.originality == nil
+                    ? "\(chip?.displayName ?? "the tag") has no originality signature provision can read"
+                    : "the reader cannot send READ_SIG"
+                throw CycleFailure(.signatureInvalid, phase: .identify, "\(why), and the job requires it")
             }
             signature = .unavailable
             return
         }
+        let command = originality.signatureCommand
         let uid = plan.uid.isEmpty ? try originality.signedUID() : plan.uid
         do {
             let answer = try originality.readSignature()
@@ -73,7 +78,7 @@ extension PipelineRun {
         } catch {
             signature = .unreadable
             if check.policy == .require {
-                throw CycleFailure(.signatureInvalid, phase: .identify, "READ_SIG failed: \(error)")
+                throw CycleFailure(.signatureInvalid, phase: .identify, "\(command) failed: \(error)")
             }
             if let transport = error as? TransportError, transport == .noAnswer { try tag.reactivate() }
             return
