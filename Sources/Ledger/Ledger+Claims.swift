@@ -107,7 +107,7 @@ extension Ledger {
     /// - Returns: whether the job still has open rows (`pending` or `claimed`), read in the same
     ///   transaction, so the line needs no separate query before its next tag.
     /// - Throws: `.invalidState` unless the row is `claimed` by `uid` (a claimed row's UID is unique in its
-    ///   job: `records_live_uid`).
+    ///   job: `records_live_uid`); `.alreadyProvisioned` when `uid` finished the row meanwhile in another process.
     @discardableResult
     public func markDone(
         job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord,
@@ -245,11 +245,28 @@ extension Ledger {
         return uid
     }
 
+    /// Checks the row is `claimed` by `uid`. A row this very UID finished meanwhile (another process on the same
+    /// ledger saw the same UID) is `.alreadyProvisioned`, so the caller can treat the tag as a duplicate.
     private func requireClaim(job: String, row: Int, uid: String) throws(LedgerError) {
-        let holder = try requireState(job: job, row: row, in: [.claimed])
+        let holder: String?
+        do throws(LedgerError) {
+            holder = try requireState(job: job, row: row, in: [.claimed])
+        } catch {
+            // Only on the refusal path: a row this UID finished meanwhile, in another process.
+            guard error.code == .invalidState, try rowState(job: job, row: row) == .done else { throw error }
+            guard try doneUID(job: job, row: row) == uid else { throw error }
+            throw LedgerError(.alreadyProvisioned, "UID \(uid) finished row \(row) of job \(job) in another process")
+        }
         guard holder == uid else {
             throw LedgerError(.invalidState, "row \(row) of job \(job) is claimed by \(holder ?? "-"), not \(uid)")
         }
+    }
+
+    /// The UID a row is bound to.
+    private func doneUID(job: String, row: Int) throws(LedgerError) -> String? {
+        try connection.queryFirst("SELECT uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]) {
+            $0.optionalText(0)
+        } ?? nil
     }
 
     func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {

@@ -227,8 +227,16 @@ public struct LineWorker: Sendable {
                     startedAt: attempt == 1 ? started : attemptStart, finishedAt: Date())
                 // Deferred: the next claim's sync (which precedes any write to the next tag) or the idle
                 // sync makes it durable — one sync of the WAL a tag (docs/ledger.md, "Durability").
-                let openRows = try await ledger.markDone(
-                    job: job.name, row: claim.row, uid: uid, tag: tag, attempt: record, durability: .deferred)
+                guard let openRows = try await markDone(claim: claim, uid: uid, tag: tag, attempt: record) else {
+                    // Another process on this ledger finished the row with this very UID: this tag is a duplicate.
+                    try await recordSkip(
+                        uid: uid, previous: RowReference(job: job.name, row: claim.row), started: started,
+                        durations: durations)
+                    usable.refused()
+                    await signal(.fail)
+                    try await remove(uidText)
+                    return nil
+                }
                 // The ledger phase: the claim, the wait for its sync, and this commit.
                 let ledgerMicros = (clock.now - ledgerStart + claimDuration).wholeMicroseconds
                 events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
@@ -280,6 +288,20 @@ public struct LineWorker: Sendable {
             uid: uid, row: row, reader: readerName, outcome: .failed, failureClass: failure.failureClass.rawValue,
             failureDetail: failure.detail, phase: failure.phase.rawValue, page: failure.page, durations: durations,
             exchanges: exchanges, modelledAirtimeMicroseconds: airtime, startedAt: started, finishedAt: Date())
+    }
+
+    /// Commits the row done (deferred durability); `nil` when another process on this ledger finished the row
+    /// with this very UID meanwhile (two readers saw one UID: this tag is a duplicate), so the line carries on.
+    private func markDone(claim: ClaimedRow, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord) async throws
+        -> Bool?
+    {
+        do {
+            return try await ledger.markDone(
+                job: job.name, row: claim.row, uid: uid, tag: tag, attempt: attempt, durability: .deferred)
+        } catch {
+            guard error.code == .alreadyProvisioned else { throw error }
+            return nil
+        }
     }
 
     /// Claims a row for `uid` (the ledger's atomic claim), keeping the error for the caller to sort.
