@@ -65,19 +65,29 @@ def bench_b6a(n):
     rows = ledger_rows(folder, """
         SELECT a.identify_us, a.write_us, a.verify_us, a.exchanges, a.airtime_us, r.message_length
         FROM attempts a JOIN records r ON r.job = a.job AND r.row = a.row WHERE a.outcome = 'done'""")
-    measured_ratio, airtime_ratio, software_ms, exchanges = [], [], [], []
-    for ident, wr, ver, exch, air, length in rows:
-        measured = (ident or 0) + (wr or 0) + (ver or 0)
-        _, floor, _ = minimal_sequence(length)
+    samples = [((i or 0) + (w or 0) + (v or 0), exch, air, length, None) for i, w, v, exch, air, length in rows]
+    result = floor_figures(samples, minimal_sequence, cmd, wall)
+    result["summary_exchanges_per_tag"] = summary.get("exchanges_per_tag")
+    return result
+
+
+def floor_figures(samples, sequence, cmd, wall):
+    """B6a's and B6b's figures against the radio floor `sequence(length)` → (count, µs, parts): `samples` are
+    (measured µs, APDUs, modelled airtime µs or None, message length, ledger µs or None), one per done tag."""
+    measured_ratio, airtime_ratio, software_ms, exchanges, ledger_ms = [], [], [], [], []
+    for measured, exch, air, length, ledger in samples:
+        _, floor, _ = sequence(length)
         measured_ratio.append(measured / floor)
         if air:
             airtime_ratio.append(air / floor)
             software_ms.append((measured - air) / 1000)
+        if ledger is not None:
+            ledger_ms.append(ledger / 1000)
         exchanges.append(exch)
-    typical = int(round(statistics.median(r[5] for r in rows)))
-    count, floor, parts = minimal_sequence(typical)
-    return {
-        "tags": len(rows), "command": " ".join(cmd), "wall_s": rnd(wall), "message_bytes_typical": typical,
+    typical = int(round(statistics.median(s[3] for s in samples)))
+    count, floor, parts = sequence(typical)
+    result = {
+        "tags": len(samples), "command": " ".join(cmd), "wall_s": rnd(wall), "message_bytes_typical": typical,
         "measured_over_floor_median": rnd(statistics.median(measured_ratio), 4),
         "measured_over_floor_p95": rnd(pct(measured_ratio, 0.95), 4),
         "line_airtime_over_floor_median": rnd(statistics.median(airtime_ratio), 4) if airtime_ratio else None,
@@ -86,5 +96,8 @@ def bench_b6a(n):
         "floor_ms_typical": rnd(floor / 1000), "minimum_apdus": count,
         "floor_sequence": [{"command": p[0], "count": p[1], "airtime_ms": rnd(p[2] / 1000)} for p in parts],
         "apdus_per_tag_mean": rnd(statistics.mean(exchanges), 2), "apdus_per_tag_max": max(exchanges),
-        "summary_exchanges_per_tag": summary.get("exchanges_per_tag"),
     }
+    if ledger_ms:
+        result.update({"ledger_ms_per_tag_median": rnd(statistics.median(ledger_ms)),
+                       "ledger_ms_per_tag_p95": rnd(pct(ledger_ms, 0.95))})
+    return result

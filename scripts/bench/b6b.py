@@ -2,10 +2,9 @@
 lock `permanent`, five journaled ChangeKeys, then the unauthenticated read-back whose SUN must verify."""
 import json
 import os
-import statistics
 
-from .b6a import COMMAND_US, FSC, WRITE_FRAME_US, blocks, exchange, minimal_sequence
-from .common import WORK, ledger_rows, log, make_job, pct, provision_run, rnd
+from .b6a import COMMAND_US, FSC, WRITE_FRAME_US, blocks, exchange, floor_figures, minimal_sequence
+from .common import WORK, ledger_rows, log, make_job, provision_run
 
 TEMPLATE = {"records": [{"type": "uri", "uri":
                          "https://brand.example.com/a/{{sku}}?e={{sun.picc}}&c={{sun.mac}}"}]}
@@ -57,29 +56,6 @@ def bench_b6b(n):
         SELECT a.identify_us, a.write_us, a.verify_us, a.lock_us, a.ledger_us, a.exchanges, a.airtime_us,
                r.message_length
         FROM attempts a JOIN records r ON r.job = a.job AND r.row = a.row WHERE a.outcome = 'done'""")
-    measured_ratio, airtime_ratio, software_ms, exchanges, ledger_ms = [], [], [], [], []
-    for ident, wr, ver, lock, ledger, exch, air, length in rows:
-        measured = (ident or 0) + (wr or 0) + (ver or 0) + (lock or 0)
-        _, floor, _ = minimal_personalisation(length)
-        measured_ratio.append(measured / floor)
-        if air:
-            airtime_ratio.append(air / floor)
-            software_ms.append((measured - air) / 1000)
-        if ledger is not None:
-            ledger_ms.append(ledger / 1000)
-        exchanges.append(exch)
-    typical = int(round(statistics.median(r[7] for r in rows)))
-    count, floor, parts = minimal_personalisation(typical)
-    return {
-        "tags": len(rows), "command": " ".join(cmd), "wall_s": rnd(wall), "message_bytes_typical": typical,
-        "measured_over_floor_median": rnd(statistics.median(measured_ratio), 4),
-        "measured_over_floor_p95": rnd(pct(measured_ratio, 0.95), 4),
-        "line_airtime_over_floor_median": rnd(statistics.median(airtime_ratio), 4) if airtime_ratio else None,
-        "software_ms_per_tag_median": rnd(statistics.median(software_ms)) if software_ms else None,
-        "software_ms_per_tag_p95": rnd(pct(software_ms, 0.95)) if software_ms else None,
-        "ledger_ms_per_tag_median": rnd(statistics.median(ledger_ms)) if ledger_ms else None,
-        "ledger_ms_per_tag_p95": rnd(pct(ledger_ms, 0.95)) if ledger_ms else None,
-        "floor_ms_typical": rnd(floor / 1000), "minimum_apdus": count,
-        "floor_sequence": [{"command": p[0], "count": p[1], "airtime_ms": rnd(p[2] / 1000)} for p in parts],
-        "apdus_per_tag_mean": rnd(statistics.mean(exchanges), 2), "apdus_per_tag_max": max(exchanges),
-    }
+    samples = [((i or 0) + (w or 0) + (v or 0) + (k or 0), exch, air, length, ledger)
+               for i, w, v, k, ledger, exch, air, length in rows]
+    return floor_figures(samples, minimal_personalisation, cmd, wall)

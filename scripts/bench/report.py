@@ -5,6 +5,25 @@ import os
 from .common import relative_paths, rnd, verdict
 
 
+def floor_table(b, goal, ledger=None):
+    """The figures table of a benchmark against a radio floor (B6a, B6b): `goal` bounds measured ÷ floor."""
+    airtime = b["line_airtime_over_floor_median"]
+    rows = ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+            f"| measured ÷ floor, median | ≤ {goal} | {b['measured_over_floor_median']} | "
+            f"{verdict(b['measured_over_floor_median'] <= goal)} |",
+            f"| measured ÷ floor, p95 | | {b['measured_over_floor_p95']} | |",
+            f"| line's modelled airtime ÷ floor, median | = 1 | {airtime} | "
+            f"{verdict(airtime is not None and abs(airtime - 1) < 0.001)} |",
+            f"| software time per tag (measured − modelled airtime), median / p95 | | "
+            f"{b['software_ms_per_tag_median']} / {b['software_ms_per_tag_p95']} ms | |"]
+    if ledger:
+        rows.append(f"| ledger time per tag ({ledger}), median / p95 | | "
+                    f"{b.get('ledger_ms_per_tag_median')} / {b.get('ledger_ms_per_tag_p95')} ms | |")
+    rows.append(f"| APDUs per tag (mean / max) | = {b['minimum_apdus']} | {b['apdus_per_tag_mean']} / "
+                f"{b['apdus_per_tag_max']} | {verdict(b['apdus_per_tag_max'] <= b['minimum_apdus'])} |")
+    return rows + [""]
+
+
 def write_reports(data, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     data = relative_paths(data)
@@ -214,16 +233,7 @@ def write_reports(data, out_dir):
               "frames, FSC 128, FSD 256; processing 1 ms per command and 4 ms per write frame, ASSUMPTIONS: the "
               f"NT4H2421 data sheet publishes none) = {b['floor_ms_typical']} ms:", ""]
         L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
-        L += ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
-              f"| measured ÷ floor, median | ≤ 1.03 | {b['measured_over_floor_median']} | "
-              f"{verdict(b['measured_over_floor_median'] <= 1.03)} |",
-              f"| measured ÷ floor, p95 | | {b['measured_over_floor_p95']} | |",
-              f"| line's modelled airtime ÷ floor, median | = 1 | {b['line_airtime_over_floor_median']} | "
-              f"{verdict(b['line_airtime_over_floor_median'] is not None and abs(b['line_airtime_over_floor_median'] - 1) < 0.001)} |",
-              f"| software time per tag (measured − modelled airtime), median / p95 | | "
-              f"{b['software_ms_per_tag_median']} / {b['software_ms_per_tag_p95']} ms | |",
-              f"| APDUs per tag (mean / max) | = {b['minimum_apdus']} | {b['apdus_per_tag_mean']} / "
-              f"{b['apdus_per_tag_max']} | {verdict(b['apdus_per_tag_max'] <= b['minimum_apdus'])} |", ""]
+        L += floor_table(b, 1.03)
         L += data.get("B6a_notes", [])
     b = data.get("B6b")
     if b:
@@ -235,18 +245,7 @@ def write_reports(data, out_dir):
               "apart. Floor = airtime of the minimal APDU sequence with the emulator's ISO-DEP parameters (the "
               f"B6a assumptions) = {b['floor_ms_typical']} ms:", ""]
         L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
-        L += ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
-              f"| measured ÷ floor, median | ≤ 1.05 | {b['measured_over_floor_median']} | "
-              f"{verdict(b['measured_over_floor_median'] <= 1.05)} |",
-              f"| measured ÷ floor, p95 | | {b['measured_over_floor_p95']} | |",
-              f"| line's modelled airtime ÷ floor, median | = 1 | {b['line_airtime_over_floor_median']} | "
-              f"{verdict(b['line_airtime_over_floor_median'] is not None and abs(b['line_airtime_over_floor_median'] - 1) < 0.001)} |",
-              f"| software time per tag (measured − modelled airtime), median / p95 | | "
-              f"{b['software_ms_per_tag_median']} / {b['software_ms_per_tag_p95']} ms | |",
-              f"| ledger time per tag (claim, 10 synced journal commits, done commit), median / p95 | | "
-              f"{b['ledger_ms_per_tag_median']} / {b['ledger_ms_per_tag_p95']} ms | |",
-              f"| APDUs per tag (mean / max) | = {b['minimum_apdus']} | {b['apdus_per_tag_mean']} / "
-              f"{b['apdus_per_tag_max']} | {verdict(b['apdus_per_tag_max'] <= b['minimum_apdus'])} |", ""]
+        L += floor_table(b, 1.05, ledger="claim, 10 synced journal commits, done commit")
         L += data.get("B6b_notes", [])
     if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k in data):
         L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
