@@ -203,6 +203,18 @@ extension Ledger {
         CREATE UNIQUE INDEX key_changes_one_open ON key_changes(job, uid, key_number) WHERE state = 'intended';
         CREATE INDEX key_changes_by_tag ON key_changes(job, uid);
         """,
+        // 8: the SUN counters `verify-url` verified on NTAG 424 DNA taps (docs/ledger.md, "sun_counters"): one
+        // row per verified counter; the primary key (job, uid, counter) is the index that finds a tag's
+        // highest counter, and refuses a counter recorded twice.
+        """
+        CREATE TABLE sun_counters (
+            job         TEXT NOT NULL,
+            uid         TEXT NOT NULL,
+            counter     INTEGER NOT NULL CHECK (counter BETWEEN 0 AND 16777215),
+            verified_at TEXT NOT NULL,
+            PRIMARY KEY (job, uid, counter)
+        );
+        """,
     ]
 
     /// The schema version this build writes.

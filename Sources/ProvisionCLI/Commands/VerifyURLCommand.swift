@@ -13,9 +13,9 @@ struct VerifyURLCommand: Command {
                provision verify-url URL --meta-key @FILE|env:VAR --file-key @FILE|env:VAR
                                     [--picc NAME] [--mac NAME] [--mac-input picc|empty] [--json]
 
-        Takes URL apart along the job's template (the string holding {{mac:…}}), looks the UID up in
-        the job's ledger, recomputes the MAC over the template's inputs with the job's key and prints
-        one word:
+        Three modes. NTAG21x job (a manifest without an "ntag424" section): takes URL apart along the
+        job's template (the string holding {{mac:…}}), looks the UID up in the job's ledger, recomputes
+        the MAC over the template's inputs with the job's key and prints one word:
           valid       the MAC matches a tag of this job (and a mirrored counter rose plausibly)
           invalid     the MAC, the URL's shape or a mirror window does not match; also a UID that is
                       not a tag of this job (the answer must not tell outsiders which UIDs a job holds)
@@ -28,6 +28,16 @@ struct VerifyURLCommand: Command {
         authenticated: this check catches careless replays, not a determined cloner. NTAG 424 DNA SUN
         is the remedy (docs/authentication.md).
 
+        NTAG 424 DNA SUN job (a manifest with an "ntag424" section): the PICC data and MAC parameters
+        ({{sun.picc}}, {{sun.mac}}) and the MAC input come from the job's template and section. Decrypts
+        the PICC data with the job's K1, checks the MAC with K2 diversified from the master key for that
+        UID, and records every valid counter in the ledger. The counter is inside the MAC, so:
+          valid       genuine, a done tag of this job, and its counter rose (recorded)
+          invalid     the PICC data or the MAC does not verify (tampered, another key, a clone)
+          unknown     genuine, but the UID is not a done tag of this job
+          replayed    genuine, but the counter is not above the highest one verified (a copied URL)
+        An invalid URL shows nothing it decrypted unless --operator is given.
+
         NTAG 424 DNA SUN with explicit keys (interoperability, support; no job, no ledger, so only
         valid or invalid): decrypts the PICC data parameter with the SDM meta-read key (AES-128, IV 0),
         takes the UID and read counter from it, derives the SDM MAC session key from the file-read key
@@ -39,12 +49,15 @@ struct VerifyURLCommand: Command {
         Options:
           --manifest FILE       the job (template, keys, ledger)
           --key KEYID=@FILE     the key from an owner-only file, or KEYID=env:VAR from the environment,
-                                instead of the manifest's keys section; a key value itself is refused
-          --counter-window N    the largest rise of a mirrored counter accepted (default 1000)
-          --operator            local diagnostics: say unknown for a UID that is not in the job
+                                instead of the manifest's keys section (a SUN job: its master key only);
+                                a key value itself is refused
+          --counter-window N    NTAG21x: the largest rise of a mirrored counter accepted (default 1000)
+          --operator            local diagnostics: NTAG21x, say unknown for a UID that is not in the job;
+                                SUN job, show the UID and counter of an invalid URL
           --json                print {"version": 1, "verdict", "valid", "detail"} (docs/json.md), with
-                                "uid" and "counter" for SUN; a missing manifest, key or ledger prints
-                                {"error": {...}} instead
+                                "uid" and "counter" for SUN, and "row" and "keyVersions" ({"K0": n, …},
+                                from the ledger's key journal) for a SUN job; a missing manifest, key or
+                                ledger prints {"error": {...}} instead
           --meta-key SOURCE     SUN: the SDM meta-read key (K1 of the job's roles) decrypting the PICC data
           --file-key SOURCE     SUN: the SDM file-read key (K2) the MAC session key comes from
           --picc NAME           SUN: the PICC data's query parameter (default picc_data)
@@ -58,6 +71,7 @@ struct VerifyURLCommand: Command {
 
         Examples:
           provision verify-url 'https://example.com/t?u=04A1B2C3D4E5F6&m=1F2E3D4C5B6A7988' --manifest jobs/auth.json
+          provision verify-url 'https://e.io/t?p=…&m=…' --manifest jobs/ntag424.json --json
           provision verify-url 'https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086' \\
               --meta-key env:K1 --file-key env:K2 --picc e --mac c --mac-input empty
 
@@ -74,9 +88,9 @@ struct VerifyURLCommand: Command {
     var sun: SUNKeys?
     /// `--key KEYID=@FILE|KEYID=env:VAR`, instead of the manifest's keys.
     var keys: [KeyArgument] = []
-    /// `--counter-window N`.
-    var counterWindow = defaultCounterWindow
-    /// `--operator`: say `unknown` for a UID outside the job.
+    /// `--counter-window N` (`nil`: not given, `defaultCounterWindow`).
+    var counterWindow: Int?
+    /// `--operator`: say `unknown` for a UID outside the job (NTAG21x); show what an invalid SUN decrypted to.
     var operatorMode = false
     /// `--json`: print the verdict document instead of the line.
     var json = false
@@ -92,6 +106,9 @@ struct VerifyURLCommand: Command {
         /// SUN: the UID (hex) and read counter from the PICC data, when it decrypted.
         var uid: String?
         var counter: UInt32?
+        /// SUN job: the job's row the tag carries, and its key versions by key (`K0`–`K4`) from the key journal.
+        var row: Int?
+        var keyVersions: [String: Int]?
     }
 
     static func parse(_ arguments: [String]) throws(CLIError) -> VerifyURLCommand {
@@ -109,18 +126,19 @@ struct VerifyURLCommand: Command {
         return VerifyURLCommand(
             url: args.positionals[0], manifest: manifest,
             keys: try args.all("key").map { text throws(CLIError) in try KeyArgument(text, option: "key") },
-            counterWindow: try args.integer("counter-window", in: 1...0xFF_FFFF) ?? defaultCounterWindow,
+            counterWindow: try args.integer("counter-window", in: 1...0xFF_FFFF),
             operatorMode: args.flag("operator"), json: args.flag("json"))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
         guard let manifestPath = manifest else { return try runSUN(context: context) }
         let keyArguments = keys
-        let window = counterWindow
+        let window = counterWindow ?? Self.defaultCounterWindow
         guard url.utf8.count <= TapURL.maximumLength else {
             throw CLIError.data("the URL has \(url.utf8.count) bytes; verify-url takes at most \(TapURL.maximumLength)")
         }
         var job = try JobContext.load(manifestPath, context: context)
+        if job.manifest.ntag424 != nil { return try await runSUNJob(job, context: context) }
         if keyArguments.isEmpty {
             try job.loadKeys(environment: context.environment)
         } else {

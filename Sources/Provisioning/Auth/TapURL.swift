@@ -91,7 +91,8 @@ extension Template {
         return false
     }
 
-    private func texts(_ node: Node) -> [TemplateText] {
+    /// Every template string under `node`, in file order.
+    func texts(_ node: Node) -> [TemplateText] {
         switch node {
         case .raw: []
         case .text(let text): [text]

@@ -1,0 +1,97 @@
+import Foundation
+import Ledger
+import NDEF
+import Provisioning
+
+/// `verify-url`'s NTAG 424 DNA SUN job mode: a manifest with an `ntag424` section, its master key and its ledger.
+extension VerifyURLCommand {
+    /// Checks the URL's SUN with the job's diversified keys, looks the UID up in the job's ledger and records a
+    /// valid counter (`SUNJobVerifier`); exits 0 for `valid`, 1 for `invalid`, `unknown` and `replayed`.
+    ///
+    /// - Throws: `CLIError` 64 for NTAG21x-only options, 65 for a template the URL layout cannot be read from or
+    ///   a master key that is not AES-128, 66/77/65 for key failures (`KeyLoader`), and the ledger's exit codes
+    ///   (66 no ledger yet). `run` has refused a URL over `TapURL.maximumLength` before loading the job.
+    func runSUNJob(_ job: JobContext, context: CommandContext) async throws -> ExitCode {
+        guard let options = job.manifest.ntag424 else { return .failure }
+        if counterWindow != nil {
+            throw CLIError.usage(
+                "--counter-window is for NTAG21x counter mirrors; a SUN counter is inside the MAC, so every rise "
+                    + "is accepted", option: "counter-window")
+        }
+        let layout: SUNURLLayout
+        do {
+            layout = try SUNJobVerifier.layout(of: job.template, options: options)
+        } catch {
+            throw ErrorTable.cliError(error, message: error.description)
+        }
+        let master = try masterKey(options.master, job: job, context: context)
+        let verifier: SUNJobVerifier
+        do {
+            let keys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
+            verifier = try SUNJobVerifier(job: job.manifest.job, keys: keys, layout: layout)
+        } catch {
+            throw CLIError.data(
+                "the master key '\(master.id)' (ntag424.master) must be AES-128, 16 bytes, for an NTAG 424 DNA job")
+        }
+        let ledger = try await JobContext.openLedger(
+            at: job.manifest.ledgerURL, create: false, notes: context.output.diagnostics)
+        let verdict: SUNJobVerdict
+        do {
+            verdict = try await verifier.verify(url: url, ledger: ledger)
+        } catch {
+            throw JobContext.cliError(error)
+        }
+        return try report(verdict, context: context)
+    }
+
+    /// The job's master key: from `--key MASTER=…` when given, else from the manifest's `keys` (environment or an
+    /// owner-only file, as every command loads it).
+    private func masterKey(_ id: String, job: JobContext, context: CommandContext) throws(CLIError) -> SecretKey {
+        if let other = keys.first(where: { $0.id != id }) {
+            throw CLIError.usage(
+                "--key names '\(other.id)'; an NTAG 424 DNA job verifies with its master key '\(id)' only",
+                option: "key")
+        }
+        guard let source = keys.last?.source ?? job.manifest.security.keys[id] else {
+            throw CLIError.data("the manifest's keys do not define the master key '\(id)'")
+        }
+        do {
+            return try KeyLoader.load(id: id, from: source, environment: context.environment)
+        } catch {
+            throw JobContext.cliError(error)
+        }
+    }
+
+    /// Prints the verdict: one line `word: detail`, then indented details (text), or the version-1 document.
+    ///
+    /// An `invalid` URL tells the public nothing it decrypted (UID, counter); `--operator` shows them.
+    private func report(_ verdict: SUNJobVerdict, context: CommandContext) throws(CLIError) -> ExitCode {
+        let word = verdict.kind.rawValue
+        let shows = verdict.kind != .invalid || operatorMode
+        let uid = shows ? verdict.uid.map(Hex.compact) : nil
+        let counter = shows ? verdict.counter : nil
+        let versions = verdict.keyVersions.map { versions in
+            Dictionary(uniqueKeysWithValues: versions.enumerated().map { ("K\($0.offset)", $0.element) })
+        }
+        if json {
+            try context.output.document(
+                Document(
+                    verdict: word, valid: verdict.kind == .valid, detail: verdict.detail, uid: uid, counter: counter,
+                    row: verdict.row, keyVersions: versions))
+        } else {
+            context.output.line("\(word): \(verdict.detail)")
+            if let versions = verdict.keyVersions {
+                let listed = versions.enumerated().map { "K\($0.offset) \(Hex.compact([UInt8(clamping: $0.element)]))" }
+                context.output.line("  key versions (the ledger's key journal): " + listed.joined(separator: ", "))
+            }
+            if verdict.kind == .valid || verdict.kind == .replayed {
+                let before = verdict.previousCounter.map { "\($0)" } ?? "none (first verified tap)"
+                context.output.line("  highest counter verified before: \(before)")
+            }
+            if verdict.kind == .invalid, operatorMode, let uid, let counter {
+                context.output.line("  PICC data: UID \(uid), counter \(counter)")
+            }
+        }
+        return verdict.kind == .valid ? .success : .failure
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Ledger
+import NDEF
+import Provisioning
+import TestSupport
+import Testing
+
+/// A keyed NTAG 424 DNA SUN job folder (`https://e.io/t/{{sku}}?p={{sun.picc}}&m={{sun.mac}}`, master key in
+/// `BRAND_KEY`), its ledger with done rows put in through the ledger's API (keyed `run` does not exist yet), and
+/// emulated tags personalised with the job's diversified keys, read like a phone.
+struct SUNTapJob {
+    static let masterHex = "A1B2C3D4E5F60718293A4B5C6D7E8F90"
+    let folder: JobFolder
+    var env: [String: String] { ["BRAND_KEY": Self.masterHex] }
+
+    init(macInput: String = "picc", uri: String = "https://e.io/t/{{sku}}?p={{sun.picc}}&m={{sun.mac}}") async throws {
+        folder = try JobFolder(
+            rows: 3, tag: "ntag424",
+            extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "#
+                + #""ntag424": {"master": "brand", "systemIdentifier": "sun-cli", "macInput": "\#(macInput)"}"#)
+        let template = #"{"records": [{"type": "uri", "uri": "\#(uri)"}]}"#
+        try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
+        try FileManager.default.createDirectory(at: folder.reports, withIntermediateDirectories: true)
+        let ledger = try await Ledger.open(path: folder.ledger.path)
+        try await ledger.registerJob(name: folder.job, manifestHash: "m", templateHash: "t")
+        let rows = (1...3).map { RowInput(row: $0, fields: Self.fields($0), messageSHA256: [], messageLength: 0) }
+        try await ledger.addRows(job: folder.job, rows: rows)
+    }
+
+    static func fields(_ row: Int) -> [String: String] { ["sku": "SKU-\(row)", "name": "Item \(row)"] }
+
+    /// The job's K0–K4 of `uid` under the master key `masterHex`, as hex.
+    func keyHex(uid: [UInt8], masterHex: String = Self.masterHex) throws -> [String] {
+        let manifest = try Manifest.load(
+            from: folder.url.appendingPathComponent("job.json"), currentDirectory: folder.url)
+        let options = try #require(manifest.ntag424)
+        let master = SecretKey(id: "brand", bytes: try #require(Hex.bytes(masterHex)))
+        let keys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
+        return try keys.keys(uid: uid).map(\.hexForDisplay)
+    }
+
+    /// A tag `uid` carrying `row` with the message and file settings the template gives it, keys at version 1.
+    func tag(uid: [UInt8], row: Int = 1, masterHex: String = Self.masterHex) throws -> SUNTag {
+        let manifest = try Manifest.load(
+            from: folder.url.appendingPathComponent("job.json"), currentDirectory: folder.url)
+        let template = try Template.load(for: manifest)
+        let jobRow = JobRow(row: row, line: row + 1, fields: Self.fields(row))
+        let late = LateBound(uid: uid, timestamp: Date())
+        let settings = try #require(
+            try template.sunSettings(row: jobRow, late: late, manifest: manifest, fileSize: 256))
+        let keys = try keyHex(uid: uid, masterHex: masterHex).map { try #require(Hex.bytes($0)) }
+        return try SUNTag(
+            uid: uid, message: try template.render(row: jobRow, late: late).bytes, settings: settings, keys: keys,
+            version: 1)
+    }
+
+    /// Records `uid` done on the next pending row, with K0–K4 journaled as changed to version 1.
+    func markDone(uid: [UInt8]) async throws {
+        let (ledger, job) = (try await Ledger.open(path: folder.ledger.path), folder.job)
+        let claimed = try #require(try await ledger.claim(job: job, reader: "sim0", uid: uid))
+        let tag = TagRecord(
+            uid: uid, chip: "ntag424", bytesSHA256: [], byteCount: 0, locked: true, writtenAt: Date(), family: "type4")
+        let attempt = AttemptRecord(
+            uid: uid, row: claimed.row, reader: "sim0", outcome: .done, startedAt: Date(), finishedAt: Date())
+        _ = try await ledger.markDone(job: job, row: claimed.row, uid: uid, tag: tag, attempt: attempt)
+        for number in 0...4 {
+            let change = KeyChange(
+                uid: uid, keyNumber: number, oldVersion: 0, newVersion: 1, keyID: "brand.k\(number)",
+                oldFingerprint: "factory", newFingerprint: "fp\(number)")
+            try await ledger.intendKeyChange(job: job, change)
+            try await ledger.resolveKeyChange(job: job, uid: uid, keyNumber: number, as: .done)
+        }
+    }
+
+    /// `provision verify-url URL --manifest job.json EXTRA…` in the job folder.
+    func verify(_ url: String, _ extra: [String] = [], env: [String: String]? = nil) async throws
+        -> ProvisionProcess.Outcome
+    {
+        let (folder, env) = (folder, env ?? self.env)
+        return try await onThread {
+            try ProvisionProcess.run(
+                ["verify-url", url, "--manifest", "job.json"] + extra, directory: folder.url, environment: env)
+        }
+    }
+}
