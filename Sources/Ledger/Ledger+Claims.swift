@@ -136,6 +136,11 @@ extension Ledger {
             attempt.uid = uid
             attempt.outcome = .done
             try insertAttempt(job: job, attempt)
+            if let counter = tag.sunCounter {
+                try connection.run(
+                    "INSERT INTO sun_counters(job, uid, counter, verified_at) VALUES (?, ?, ?, ?)",
+                    [.text(job), .text(uidText), .int(counter), .text(now)])
+            }
             return try openRows(job: job)
         }
     }

@@ -64,6 +64,8 @@ import Testing
                 + "FROM (SELECT * FROM key_changes ORDER BY id) GROUP BY uid ORDER BY uid")
         #expect(changes.map { Array($0.dropFirst()) } == Array(repeating: ["12340", "done", "1"], count: 3))
         #expect(try folder.query("SELECT count(*) FROM key_changes WHERE key_id NOT LIKE 'brand.K_'") == [["0"]])
+        // The read-back's SUN counter (1) is the first verified one of each tag: that URL is a replay from now on.
+        #expect(try folder.query("SELECT count(*), min(counter), max(counter) FROM sun_counters") == [["3", "1", "1"]])
         // Tap tag 2 as a phone: the URL's SUN verifies under K1 and the tag's K2 from `keys diversify`.
         let inspect = try ProvisionProcess.run(
             ["inspect", "--json", "--reader", folder.sim("ntag424", uid: "04C40000000002")], directory: folder.url)

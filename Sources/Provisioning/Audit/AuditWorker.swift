@@ -152,7 +152,8 @@ public struct AuditWorker: Sendable {
         guard let rules = auditor.ntag424 else { return nil }
         let fields = try await ledger.record(job: auditor.job, row: row)?.fields ?? [:]
         let versions = try await ledger.keyVersions(job: auditor.job, uid: uid)
-        return try rules.expectation(row: row, fields: fields, uid: uid, keyVersions: versions, lastSeen: nil)
+        let seen = try await ledger.highestSUNCounter(job: auditor.job, uid: uid).map { UInt32($0) }
+        return try rules.expectation(row: row, fields: fields, uid: uid, keyVersions: versions, lastSeen: seen)
     }
 
     private func finish(_ verdict: TagVerdict) async {

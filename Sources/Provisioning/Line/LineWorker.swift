@@ -213,12 +213,13 @@ public struct LineWorker: Sendable {
             let airtime = outcome.airtimeMicroseconds.map { Int($0.rounded()) }
             guard let failure = outcome.failure else {
                 let ledgerStart = clock.now
-                let tag = TagRecord(
+                var tag = TagRecord(
                     uid: uid, chip: outcome.chip?.id ?? outcome.family ?? "unknown",
                     bytesSHA256: Digest.sha256(message),
                     byteCount: message.count, locked: outcome.locked, signatureStatus: outcome.signature?.rawValue,
                     writtenAt: Date(), keyID: job.keyRecord?.id, keyFingerprint: job.keyRecord?.fingerprint,
                     family: outcome.chip?.family ?? outcome.family ?? "type2")
+                tag.sunCounter = outcome.sunCounter.map { Int($0) }
                 let record = AttemptRecord(
                     uid: uid, row: claim.row, reader: readerName, outcome: .done,
                     failureDetail: outcome.identityAnomalies.map { "identity check (record): " + $0 },
