@@ -62,14 +62,14 @@ run: build
 bench: deps
 	python3 scripts/bench $(if $(QUICK),--quick)
 
-## reliability: crash (Type 2 and Type 4: crash4), tear, bad-input, misbehaving-reader and environment-fault figures
+## reliability: crash (Type 2, Type 4: crash4, keyed NTAG 424 DNA: crash424), tear, bad-input, misbehaving-reader and environment-fault figures
 ## (writes reports/reliability.md and .json; environment faults need root; KILLS/ROWS/SEED to vary;
 ## ONLY=readers,swift runs some sections and keeps the others' figures; POSITIONS=1-16 the exchange
 ## positions of the misbehaving-reader matrix through the PN532/libnfc and vpcd/pcscd paths)
 KILLS ?= 50
 ROWS ?= 300
 SEED ?= $(shell date +%s)
-ONLY ?= crash,crash4,corpus,env,swift,readers
+ONLY ?= crash,crash4,crash424,corpus,env,swift,readers
 POSITIONS ?= 1-16
 reliability: test-deps
 	$(SWIFT) build --build-tests
