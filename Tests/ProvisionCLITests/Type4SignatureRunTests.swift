@@ -23,10 +23,20 @@ let untrustedNTAG424Signer = String(repeating: "5A", count: 28)
         try JobFolder(rows: rows, tag: "ntag424", lock: false, extra: #", "signature": \#(signature)"#)
     }
 
+    /// `provision run` of a `rows`-row job with `signature` on as many simulated tags from `uid` (`options` added).
+    static func run(rows: Int, signature: String, uid: String, options: String = "") throws -> (
+        JobFolder, ProvisionProcess.Outcome
+    ) {
+        let folder = try job(rows: rows, signature: signature)
+        let spec = folder.sim("ntag424", uid: uid, options: "count=\(rows)" + options)
+        return (
+            folder, try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        )
+    }
+
     @Test func requireWithTheTestKeyTrustedWritesEveryTagAndRecordsValid() throws {
-        let folder = try Self.job(rows: 3, signature: #"{"mode": "require", "trust": ["\#(ntag424TestTrustHex)"]}"#)
-        let spec = folder.sim("ntag424", uid: "04C40000000001", options: "count=3")
-        let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        let (folder, run) = try Self.run(
+            rows: 3, signature: #"{"mode": "require", "trust": ["\#(ntag424TestTrustHex)"]}"#, uid: "04C40000000001")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'done'") == [["3"]])
         let tags = try folder.query("SELECT uid, signature_status, chip FROM tags ORDER BY row")
@@ -35,9 +45,7 @@ let untrustedNTAG424Signer = String(repeating: "5A", count: 28)
     }
 
     @Test func requireWithoutTrustingTheTestKeyQuarantinesEveryTagUnwritten() throws {
-        let folder = try Self.job(rows: 2, signature: #""require""#)
-        let spec = folder.sim("ntag424", uid: "04C40000000011", options: "count=2")
-        let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        let (folder, run) = try Self.run(rows: 2, signature: #""require""#, uid: "04C40000000011")
         #expect(run.status == 1, "\(run.stderr)")
         #expect(try folder.query("SELECT count(*) FROM tags") == [["0"]])
         #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'pending'") == [["2"]])
@@ -51,18 +59,16 @@ let untrustedNTAG424Signer = String(repeating: "5A", count: 28)
     }
 
     @Test func requireRefusesTagsSignedByAnUntrustedKeyEvenWhenTheTestKeyIsTrusted() throws {
-        let folder = try Self.job(rows: 1, signature: #"{"mode": "require", "trust": ["\#(ntag424TestTrustHex)"]}"#)
-        let spec = folder.sim("ntag424", uid: "04C40000000021", options: "count=1&signer=\(untrustedNTAG424Signer)")
-        let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        let (folder, run) = try Self.run(
+            rows: 1, signature: #"{"mode": "require", "trust": ["\#(ntag424TestTrustHex)"]}"#, uid: "04C40000000021",
+            options: "&signer=\(untrustedNTAG424Signer)")
         #expect(run.status == 1, "\(run.stderr)")
         #expect(try folder.query("SELECT DISTINCT failure_class FROM attempts") == [["signatureInvalid"]])
         #expect(try Self.message(folder, uid: "04C40000000021").isEmpty)
     }
 
     @Test func recordWritesEveryTagAndRecordsInvalid() throws {
-        let folder = try Self.job(rows: 2, signature: #""record""#)
-        let spec = folder.sim("ntag424", uid: "04C40000000031", options: "count=2")
-        let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        let (folder, run) = try Self.run(rows: 2, signature: #""record""#, uid: "04C40000000031")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'done'") == [["2"]])
         #expect(try folder.query("SELECT signature_status FROM tags") == [["invalid"], ["invalid"]])

@@ -56,20 +56,7 @@ struct SUNJobFixture {
     /// Records `uid` as done on the next pending row, with K0–K3 journaled at version 1 and K4's change abandoned.
     func markDone(uid: [UInt8] = Self.uid) async throws {
         let job = folder.job
-        let claimed = try #require(try await ledger.claim(job: job, reader: "sim0", uid: uid))
-        let tag = TagRecord(
-            uid: uid, chip: "ntag424", bytesSHA256: [], byteCount: 0, locked: true, writtenAt: Date(), family: "type4")
-        let attempt = AttemptRecord(
-            uid: uid, row: claimed.row, reader: "sim0", outcome: .done, startedAt: Date(), finishedAt: Date())
-        _ = try await ledger.markDone(job: job, row: claimed.row, uid: uid, tag: tag, attempt: attempt)
-        for number in 0...4 {
-            let change = KeyChange(
-                uid: uid, keyNumber: number, oldVersion: 0, newVersion: 1, keyID: "brand.k\(number)",
-                oldFingerprint: "factory", newFingerprint: "fp\(number)")
-            try await ledger.intendKeyChange(job: job, change)
-            try await ledger.resolveKeyChange(
-                job: job, uid: uid, keyNumber: number, as: number == 4 ? .abandoned : .done)
-        }
+        try await ledger.markKeyedTagDone(job: job, uid: uid, abandoned: [4])
     }
 
     /// The job's verifier (keys under `master`).
