@@ -55,7 +55,8 @@ let package = Package(
         .executableTarget(name: "ledger-bench", dependencies: ["Ledger", "Support"], swiftSettings: strict),
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
-        .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator", "Ledger"], swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator", "Ledger"], swiftSettings: strict),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"], swiftSettings: strict),
