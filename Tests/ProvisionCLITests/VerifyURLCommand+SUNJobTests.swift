@@ -47,6 +47,20 @@ import Testing
         try Self.expectNoKeyBytes([valid, replayed, later], job: job)
     }
 
+    @Test func aGenuineSUNPastedIntoAnotherProductsURLIsInvalidAndNotCounted() async throws {
+        let job = try await SUNTapJob(macInput: "empty")
+        try await job.markDone(uid: Self.uid)
+        let genuine = try job.tag(uid: Self.uid).tap()
+        #expect(genuine.hasPrefix("https://e.io/t/SKU-1?"), "\(genuine)")
+        // With macInput empty the MAC covers no URL byte: only the row's own URL can tell the paste.
+        let pasted = try await job.verify(genuine.replacingOccurrences(of: "/SKU-1?", with: "/SKU-2?"))
+        #expect(pasted.status == 1 && pasted.stdout.hasPrefix("invalid: "), "\(pasted.stdout)\(pasted.stderr)")
+        #expect(pasted.stdout.contains("pasted into another URL"), "\(pasted.stdout)")
+        #expect(try job.folder.query("SELECT count(*) FROM sun_counters") == [["0"]])
+        let own = try await job.verify(genuine)
+        #expect(own.status == 0 && own.stdout.hasPrefix("valid: "), "\(own.stdout)\(own.stderr)")
+    }
+
     /// Four back-end processes verify the same tap at once: one says valid, the others replayed.
     @Test func oneTapVerifiedByFourProcessesAtOnceIsValidOnce() async throws {
         let job = try await SUNTapJob()

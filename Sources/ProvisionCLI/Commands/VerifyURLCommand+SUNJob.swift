@@ -25,10 +25,16 @@ extension VerifyURLCommand {
             throw ErrorTable.cliError(error, message: error.description)
         }
         let master = try masterKey(options.master, job: job, context: context)
-        let verifier: SUNJobVerifier
+        var verifier: SUNJobVerifier
         do {
             let keys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
             verifier = try SUNJobVerifier(job: job.manifest.job, keys: keys, layout: layout)
+            let render = job.lineJob().render
+            verifier.rowURIs = { row, fields, uid in
+                try NDEFMessage(bytes: try render(row, fields, uid, Date())).records.compactMap { record in
+                    if case .uri(let uri) = try record.content() { uri } else { nil }
+                }
+            }
         } catch {
             throw CLIError.data(
                 "the master key '\(master.id)' (ntag424.master) must be AES-128, 16 bytes, for an NTAG 424 DNA job")

@@ -94,3 +94,21 @@ public enum SUNVerifier {
         return nil
     }
 }
+
+extension SUNURLLayout {
+    /// `url` with the values of its PICC data and MAC parameters replaced by zeros of the same length: the URL as
+    /// the template wrote it, before the chip mirrored into it.
+    public func masked(_ url: String) -> String {
+        var masked = url
+        for name in [picc, mac] {
+            for separator in ["?", "&"] {
+                guard let range = masked.range(of: separator + name + "=") else { continue }
+                let end = masked[range.upperBound...].firstIndex { $0 == "&" || $0 == "#" } ?? masked.endIndex
+                let length = masked.distance(from: range.upperBound, to: end)
+                masked.replaceSubrange(range.upperBound..<end, with: String(repeating: "0", count: length))
+                break
+            }
+        }
+        return masked
+    }
+}

@@ -50,6 +50,9 @@ public struct SUNJobVerifier: Sendable {
     public let layout: SUNURLLayout
     /// K1, the same for every tag of the job.
     private let metaReadKey: SecretKey
+    /// The URIs `run` wrote for a row, SUN placeholders as zeros: `(row, fields, uid) → URIs`. When set, a genuine
+    /// SUN in a URL whose other parts are not its own row's (pasted into another product's URL) is `invalid`.
+    public var rowURIs: (@Sendable (Int, [String: String], [UInt8]) throws -> [String])?
 
     /// A verifier for `job` with its keys and URL layout.
     ///
@@ -81,6 +84,16 @@ public struct SUNJobVerifier: Sendable {
             return verdict
         }
         verdict.row = tag.row
+        if let rowURIs {
+            let fields = try await ledger.record(job: job, row: tag.row)?.fields ?? [:]
+            guard let expected = try? rowURIs(tag.row, fields, uid), expected.contains(layout.masked(url)) else {
+                verdict.kind = .invalid
+                verdict.detail =
+                    "SUN valid for UID \(uidText), but the rest of the URL is not row \(tag.row)'s: a genuine SUN "
+                    + "pasted into another URL"
+                return verdict
+            }
+        }
         let journal = try await ledger.keyVersions(job: job, uid: uid)
         verdict.keyVersions = (0...4).map { journal[$0] ?? 0 }
         switch try await ledger.acceptSUNCounter(job: job, uid: uid, counter: Int(counter), at: time) {
