@@ -11,6 +11,7 @@ enum CommandRegistry {
         RunCommand.self,
         AuditCommand.self,
         ReportCommand.self,
+        StatusCommand.self,
         ReleaseCommand.self,
         ReissueCommand.self,
         VerifyURLCommand.self,

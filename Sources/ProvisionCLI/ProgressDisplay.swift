@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// Live progress for the operator: one redrawn line on a terminal, plain log lines otherwise,
 /// nothing with `--quiet` (errors still go to stderr).
@@ -49,10 +50,5 @@ struct ProgressDisplay: Sendable {
         value.formatted(.number.precision(.fractionLength(digits)).grouping(.never))
     }
 
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        return total >= 3600
-            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-            : String(format: "%d:%02d", total / 60, total % 60)
-    }
+    static func duration(_ seconds: Double) -> String { LineStatus.duration(seconds) }
 }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// What one reader (a station's reader, named as the attempts record it) did on a job, for `provision status`.
+public struct StationActivity: Sendable, Hashable {
+    /// The reader's name in the attempts.
+    public var reader: String
+    /// Attempts, and those that ended `done`.
+    public var attempts: Int, done: Int
+    /// The first attempt's start and the last attempt's end.
+    public var firstAt: Date, lastAt: Date
+    /// Tags done within the recent window.
+    public var recentDone: Int
+    /// The last failed attempt: its class, detail and end.
+    public var lastFailure: (failureClass: String, detail: String, at: Date)?
+
+    /// Creates an activity record (the ledger builds them; tests and reports may too).
+    public init(reader: String, attempts: Int, done: Int, firstAt: Date, lastAt: Date, recentDone: Int) {
+        self.reader = reader
+        self.attempts = attempts
+        self.done = done
+        self.firstAt = firstAt
+        self.lastAt = lastAt
+        self.recentDone = recentDone
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.reader == rhs.reader && lhs.attempts == rhs.attempts && lhs.done == rhs.done && lhs.firstAt == rhs.firstAt
+            && lhs.lastAt == rhs.lastAt && lhs.recentDone == rhs.recentDone
+            && lhs.lastFailure?.failureClass == rhs.lastFailure?.failureClass
+            && lhs.lastFailure?.detail == rhs.lastFailure?.detail && lhs.lastFailure?.at == rhs.lastFailure?.at
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(reader)
+        hasher.combine(attempts)
+        hasher.combine(lastAt)
+    }
+}
+
+extension Ledger {
+    /// Every reader's activity on `job`: attempts and done tags, first and last moments, the tags done since
+    /// `recentSince`, and its last failure (two grouped reads of `attempts`).
+    public func stationActivity(job: String, recentSince: Date) async throws(LedgerError) -> [StationActivity] {
+        try await perform { () throws(LedgerError) -> [StationActivity] in
+            var stations = try connection.query(
+                """
+                SELECT reader, count(*), sum(outcome = 'done'), min(started_at), max(finished_at),
+                       sum(outcome = 'done' AND finished_at >= ?2)
+                FROM attempts WHERE job = ?1 GROUP BY reader ORDER BY reader
+                """, [.text(job), .text(LedgerFormat.time(recentSince))]
+            ) { s throws(LedgerError) in
+                StationActivity(
+                    reader: s.text(0), attempts: s.int(1), done: s.int(2), firstAt: try LedgerFormat.date(s.text(3)),
+                    lastAt: try LedgerFormat.date(s.text(4)), recentDone: s.int(5))
+            }
+            let failures = try connection.query(
+                """
+                SELECT reader, failure_class, failure_detail, max(finished_at)
+                FROM attempts WHERE job = ?1 AND outcome = 'failed' GROUP BY reader
+                """, [.text(job)]
+            ) { s throws(LedgerError) in
+                (s.text(0), s.optionalText(1) ?? "failed", s.optionalText(2) ?? "", try LedgerFormat.date(s.text(3)))
+            }
+            for (reader, failureClass, detail, at) in failures {
+                guard let index = stations.firstIndex(where: { $0.reader == reader }) else { continue }
+                stations[index].lastFailure = (failureClass, detail, at)
+            }
+            return stations
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Ledger
+
+/// The live view of a job's line (`provision status`): rows by state, each station's reader with when it was
+/// last seen, its rate and yield and its last failure, and the ETA at the line's recent rate. Pure: built from
+/// the ledger's counts and station activity at a moment.
+public struct LineStatus: Encodable, Sendable {
+    /// One station's reader.
+    public struct Station: Encodable, Sendable {
+        public var reader: String
+        /// Its last attempt's end.
+        public var lastSeen: Date
+        public var attempts: Int
+        public var done: Int
+        /// Tags done per hour over the recent window (0 when it did none there).
+        public var tagsPerHour: Double
+        /// Done ÷ attempts, in percent.
+        public var yieldPercent: Double
+        /// The last failure: class, detail, when.
+        public var lastFailure: Failure?
+
+        enum CodingKeys: String, CodingKey {
+            case reader, lastSeenAt, attempts, done, tagsPerHour, yieldPercent, lastFailure
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(reader, forKey: .reader)
+            try container.encode(LineStatus.iso(lastSeen), forKey: .lastSeenAt)
+            try container.encode(attempts, forKey: .attempts)
+            try container.encode(done, forKey: .done)
+            try container.encode((tagsPerHour * 10).rounded() / 10, forKey: .tagsPerHour)
+            try container.encode((yieldPercent * 10).rounded() / 10, forKey: .yieldPercent)
+            try container.encodeIfPresent(lastFailure, forKey: .lastFailure)
+        }
+    }
+
+    /// A failed attempt.
+    public struct Failure: Encodable, Sendable {
+        public var failureClass: String
+        public var detail: String
+        public var at: Date
+
+        enum CodingKeys: String, CodingKey {
+            case failureClass = "class"
+            case detail, at
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(failureClass, forKey: .failureClass)
+            try container.encode(detail, forKey: .detail)
+            try container.encode(LineStatus.iso(at), forKey: .at)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, job, at, pending, claimed, done, failed, burned, stations, tagsPerHour, etaSeconds
+        case windowSeconds
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(job, forKey: .job)
+        try container.encode(Self.iso(at), forKey: .at)
+        for (key, value) in [(CodingKeys.pending, pending), (.claimed, claimed), (.done, done), (.failed, failed)] {
+            try container.encode(value, forKey: key)
+        }
+        try container.encode(burned, forKey: .burned)
+        try container.encode(stations, forKey: .stations)
+        try container.encode((tagsPerHour * 10).rounded() / 10, forKey: .tagsPerHour)
+        try container.encode(etaSeconds.map { $0.rounded() }, forKey: .etaSeconds)
+        try container.encode(windowSeconds, forKey: .windowSeconds)
+    }
+
+    /// A moment as ISO 8601 UTC, as the ledger writes it.
+    static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    /// The JSON shape's version (docs/json.md).
+    public var version = 1
+    public var job: String
+    /// When the view was taken.
+    public var at: Date
+    public var pending: Int, claimed: Int, done: Int, failed: Int, burned: Int
+    public var stations: [Station]
+    /// The line's recent rate: every station's together.
+    public var tagsPerHour: Double
+    /// Seconds until the open rows are done at that rate; `nil` when nothing moves.
+    public var etaSeconds: Double?
+    /// The window the rates are measured over, in seconds.
+    public var windowSeconds: Double
+
+    /// The rates' window: long enough to smooth a tag's cycle, short enough to show a stalled station.
+    public static let window: TimeInterval = 600
+
+    /// The view of `job` from its `counts` and `activity` (measured since `at − window`).
+    public init(job: String, counts: StateCounts, activity: [StationActivity], at: Date, window: TimeInterval = window)
+    {
+        self.job = job
+        self.at = at
+        (pending, claimed, done, failed, burned) = (
+            counts.pending, counts.claimed, counts.done, counts.failed, counts.burned
+        )
+        windowSeconds = window
+        stations = activity.map { station in
+            // A station that started within the window is measured over the time it has run.
+            let span = max(min(window, at.timeIntervalSince(station.firstAt)), 1)
+            return Station(
+                reader: station.reader, lastSeen: station.lastAt, attempts: station.attempts, done: station.done,
+                tagsPerHour: Double(station.recentDone) * 3600 / span,
+                yieldPercent: station.attempts == 0 ? 0 : Double(station.done) * 100 / Double(station.attempts),
+                lastFailure: station.lastFailure.map {
+                    Failure(failureClass: $0.failureClass, detail: $0.detail, at: $0.at)
+                })
+        }
+        tagsPerHour = stations.reduce(0) { $0 + $1.tagsPerHour }
+        let open = Double(counts.pending + counts.claimed)
+        etaSeconds = open == 0 ? 0 : tagsPerHour > 0 ? open * 3600 / tagsPerHour : nil
+    }
+
+    /// The view as text: a counts line, one line per station, the ETA.
+    public var text: String {
+        let total = pending + claimed + done + failed + burned
+        var lines = [
+            "job \(job): \(done)/\(total) done, \(failed) failed, \(burned) burned, \(claimed) claimed, \(pending) pending"
+        ]
+        if stations.isEmpty { lines.append("no station has attempted a tag yet") }
+        for station in stations {
+            let ago = Self.duration(max(at.timeIntervalSince(station.lastSeen), 0))
+            var line = "  \(station.reader)  last seen \(ago) ago · \(Int(station.tagsPerHour.rounded())) tags/h"
+            line += String(format: " · yield %.1f %%", station.yieldPercent) + " · \(station.done) done"
+            if let failure = station.lastFailure {
+                line +=
+                    " · last failure \(failure.failureClass) \(Self.duration(at.timeIntervalSince(failure.at))) ago: "
+                    + failure.detail
+            }
+            lines.append(line)
+        }
+        let minutes = Int(windowSeconds / 60)
+        switch etaSeconds {
+        case 0?: lines.append("every row is resolved")
+        case let eta?:
+            lines.append("ETA \(Self.duration(eta)) at \(Int(tagsPerHour.rounded())) tags/h (last \(minutes) min)")
+        case nil: lines.append("ETA unknown: no tag done in the last \(minutes) min")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `h:mm:ss` or `m:ss`.
+    public static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return total >= 3600
+            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Ledger
+import Reports
+import Testing
+
+/// The live line view's figures from counts and station activity: rates over the recent window, yield, the
+/// line's ETA, and the text an operator reads.
+@Suite struct LineStatusTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func counts(pending: Int, claimed: Int = 0, done: Int, failed: Int = 0) -> StateCounts {
+        var counts = StateCounts()
+        (counts.pending, counts.claimed, counts.done, counts.failed) = (pending, claimed, done, failed)
+        return counts
+    }
+
+    @Test func ratesAddUpAcrossStationsAndGiveTheETA() {
+        var a = StationActivity(
+            reader: "station-a", attempts: 110, done: 100, firstAt: Self.now.addingTimeInterval(-3600),
+            lastAt: Self.now.addingTimeInterval(-2), recentDone: 60)
+        a.lastFailure = ("tagLost", "tag left the field", Self.now.addingTimeInterval(-30))
+        // Started 300 s ago: its 30 recent tags are measured over those 300 s, not the whole window.
+        let b = StationActivity(
+            reader: "station-b", attempts: 30, done: 30, firstAt: Self.now.addingTimeInterval(-300),
+            lastAt: Self.now.addingTimeInterval(-1), recentDone: 30)
+        let status = LineStatus(
+            job: "j", counts: Self.counts(pending: 90, claimed: 2, done: 130), activity: [a, b], at: Self.now)
+        #expect(status.stations.map(\.tagsPerHour) == [360, 360])
+        #expect(status.tagsPerHour == 720)
+        #expect(status.etaSeconds == 92.0 * 3600 / 720)
+        #expect(abs(status.stations[0].yieldPercent - 100.0 * 100 / 110) < 1e-9)
+        let text = status.text
+        #expect(text.hasPrefix("job j: 130/222 done, 0 failed, 0 burned, 2 claimed, 90 pending\n"), "\(text)")
+        #expect(text.contains("station-a  last seen 0:02 ago · 360 tags/h · yield 90.9 % · 100 done"), "\(text)")
+        #expect(text.contains("last failure tagLost 0:30 ago: tag left the field"), "\(text)")
+        #expect(text.hasSuffix("ETA 7:40 at 720 tags/h (last 10 min)\n"), "\(text)")
+    }
+
+    @Test func aStalledLineHasNoETAAndAFinishedOneSaysSo() {
+        let idle = StationActivity(
+            reader: "s", attempts: 5, done: 5, firstAt: Self.now.addingTimeInterval(-7200),
+            lastAt: Self.now.addingTimeInterval(-3600), recentDone: 0)
+        let stalled = LineStatus(job: "j", counts: Self.counts(pending: 3, done: 5), activity: [idle], at: Self.now)
+        #expect(stalled.etaSeconds == nil && stalled.text.contains("ETA unknown: no tag done in the last 10 min"))
+        let finished = LineStatus(job: "j", counts: Self.counts(pending: 0, done: 8), activity: [idle], at: Self.now)
+        #expect(finished.etaSeconds == 0 && finished.text.contains("every row is resolved"))
+        let empty = LineStatus(job: "j", counts: Self.counts(pending: 8, done: 0), activity: [], at: Self.now)
+        #expect(empty.text.contains("no station has attempted a tag yet"))
+    }
+}
