@@ -47,7 +47,7 @@ public struct TagFamilies: Sendable {
     }
 
     /// Every family `provision` ships.
-    public static let standard = TagFamilies([Type2Family(), Type4Family()])
+    public static let standard = TagFamilies([Type2Family(), Type4Family(), Type5Family()])
 
     /// The family named `name` (a chip's or a ledger row's `family`), if it is in the list.
     public func named(_ name: String?) -> (any TagFamily)? { families.first { $0.name == name } }
@@ -70,12 +70,12 @@ public struct TagFamilies: Sendable {
     ///   the list was narrowed to a job's family).
     public func open(_ transceiver: any Transceiver, activation: DetectedTag?) throws -> any FamilyTag {
         guard let family = family(for: activation) else {
-            let sak = activation.map { Hex.byte($0.sak) } ?? "?"
+            let sak = activation.map { $0.isISO15693 ? "ISO 15693" : "SAK \(Hex.byte($0.sak))h" } ?? "SAK ?h"
             let wanted = families.map(\.name).joined(separator: " or ")
             if let other = Self.standard.family(for: activation) {
-                throw TagError(.wrongChip, "tag is a \(other.name) tag (SAK \(sak)h), the job takes \(wanted) tags")
+                throw TagError(.wrongChip, "tag is a \(other.name) tag (\(sak)), the job takes \(wanted) tags")
             }
-            throw TagError(.wrongChip, "no tag family handles this tag (SAK \(sak)h)")
+            throw TagError(.wrongChip, "no tag family handles this tag (\(sak))")
         }
         return family.open(transceiver, activation: activation)
     }
