@@ -66,6 +66,13 @@ public struct Type5EmulatedChip: Sendable, Hashable {
         }
     }
 
+    /// The same chip with another `tWrite`.
+    public func with(writeMicroseconds: Double) -> Type5EmulatedChip {
+        var copy = self
+        copy.writeMicroseconds = writeMicroseconds
+        return copy
+    }
+
     /// The chip as the pipeline names it.
     public var tagChip: TagChip { model.chip }
     /// Memory size in bytes.
