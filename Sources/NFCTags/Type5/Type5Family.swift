@@ -11,6 +11,11 @@ public struct Type5Family: TagFamily {
     public var writeUnit: TagWriteUnit { .page }
     /// The chips' `tWrite` is an assumption of the reference (4–6 ms, `[UNV]`).
     public var airtimeAssumesProcessingTimes: Bool { true }
+    public var airtimeAssumptionNote: String? {
+        "Type 5 airtime includes a modelled EEPROM programming time per Write Single Block and Lock Block that is "
+            + "an assumption (tWrite 5 ms by default; the reference gives 4–6 ms, unverified per chip): calibrate "
+            + "against hardware before reading it as the chip's."
+    }
 
     /// Creates the family.
     public init() {}
