@@ -92,6 +92,16 @@ import Testing
         #expect(validate.stdout.contains("max 63 bytes"), "\(validate.stdout)")
     }
 
+    @Test func blankTagsAreFormattedWhenTheJobSaysSo() throws {
+        let folder = try JobFolder(rows: 2, tag: "icode-slix", lock: false, extra: #", "format": true"#)
+        let spec = folder.sim("icode-slix", uid: "E004015000000001", options: "count=2&faults=unformatted:1")
+        let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try folder.query("SELECT DISTINCT state FROM records") == [["done"]])
+        let image = try Self.image(folder, uid: "E004015000000002")
+        #expect(Array(image.prefix(4)) == [0xE1, 0x40, 0x0E, 0x01] && !Self.message(in: image).isEmpty)
+    }
+
     @Test func aJobForAnotherFamilyRefusesAType5Tag() throws {
         let folder = try JobFolder(rows: 1, tag: "ntag215", lock: false)
         let run = try ProvisionProcess.run(
