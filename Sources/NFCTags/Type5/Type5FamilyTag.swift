@@ -32,15 +32,21 @@ public final class Type5FamilyTag: FamilyTag {
     public var chipModel: Type5ChipModel { model ?? .generic }
     public var identificationNote: String { systemInformation == nil ? " by its UID (no system information)" : "" }
 
-    /// Get System Information `2B` (after an Inventory `01` when the reader gave no UID), then the chip it
-    /// and the UID name (`Type5ChipModel.identify`). A refusal (`01 EC`) leaves the chip to the UID.
+    /// Get System Information `2B` (after an Inventory `01` when the reader gave no UID; Extended Get System
+    /// Information `3B` when `2B` is refused), then the chip it and the UID name (`Type5ChipModel.identify`).
+    /// A refusal of both leaves the chip to the UID.
     @discardableResult
     public func identify() throws -> TagChip? {
         if tag.uid == nil { _ = try tag.inventory() }
         do {
             systemInformation = try tag.getSystemInformation()
         } catch is ISO15693Error {
-            systemInformation = nil
+            // Parts with more than 256 blocks (ST25DV16K/64K) answer only the extended form (§1.3).
+            do {
+                systemInformation = try tag.extendedGetSystemInformation()
+            } catch is ISO15693Error {
+                systemInformation = nil
+            }
         }
         let identified = Type5ChipModel.identify(uid: tag.uid ?? [], information: systemInformation)
         model = identified

@@ -105,3 +105,18 @@ import Testing
         #expect(try tag.queryNDEFStatus().status == .notSupported)
     }
 }
+
+/// Identification falls back to Extended Get System Information when `2B` is refused (`type5-type3.md` §1.3).
+@Suite struct Type5IdentificationFallbackTests {
+    @Test func aRefusedGetSystemInformationIsAskedInItsExtendedForm() throws {
+        let air = "01 00 00 00 00 00 02 E0"
+        let uid: [UInt8] = [0xE0, 0x02, 0, 0, 0, 0, 0, 1]
+        let transceiver = ScriptedTransceiver([
+            .exchange(Hex.bytes("22 2B \(air)") ?? [], [0x01, 0x01]),
+            .exchange(Hex.bytes("22 3B \(air) 0F") ?? [], Hex.bytes("00 0C \(air) FF 01 03 26") ?? []),
+        ])
+        let tag = Type5FamilyTag(Type5Tag(transceiver: transceiver, uid: uid))
+        #expect(try tag.identify() == Type5ChipModel.st25dv.chip)
+        #expect(tag.systemInformation?.blockCount == 512 && transceiver.mismatches.isEmpty)
+    }
+}
