@@ -102,6 +102,12 @@ import Testing
         #expect(Array(image.prefix(4)) == [0xE1, 0x40, 0x0E, 0x01] && !Self.message(in: image).isEmpty)
     }
 
+    @Test(arguments: ["pn532", "vpcd"]) func theEmulatorFrontEndsRefuseType5Tags(device: String) throws {
+        let folder = try JobFolder(rows: 1, tag: "icode-slix")
+        let emulate = try ProvisionProcess.run(["emulate", device, "--tags", "sim:icode-slix"], directory: folder.url)
+        #expect(emulate.status == 64 && emulate.stderr.contains("served by the in-process sim: reader only"))
+    }
+
     @Test func aJobForAnotherFamilyRefusesAType5Tag() throws {
         let folder = try JobFolder(rows: 1, tag: "ntag215", lock: false)
         let run = try ProvisionProcess.run(
