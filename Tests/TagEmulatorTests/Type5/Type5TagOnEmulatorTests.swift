@@ -82,4 +82,19 @@ import Testing
         }
         #expect(seen == [0, 1, 2])
     }
+
+    @Test func garbageSilenceAndErrorAnswersReachTheHostAsTheirOwnKinds() throws {
+        let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x50, 7, 7, 7, 7]
+        var faults = TagFaults()
+        faults.answerFaults = [1: .garbage(3), 3: .nak(0x13)]
+        faults.noAnswerExchanges = [2]
+        let emulated = Type5Emulator(chip: .icodeSLIX, uid: uid, faults: faults)
+        let tag = try Self.open(emulated)
+        #expect(throws: (any Error).self) { try tag.identify() }
+        #expect(throws: TransportError.noAnswer) { try tag.tag.readSingleBlock(0) }
+        #expect(throws: ISO15693Error(code: 0x13, command: 0x21)) { try tag.tag.writeSingleBlock(1, [0, 0, 0, 0]) }
+        #expect(emulated.memory[4..<8] == [0x03, 0x00, 0xFE, 0x00], "a refused write changes nothing")
+        try tag.identify()
+        #expect(tag.chip == Type5ChipModel.icodeSLIX.chip)
+    }
 }
