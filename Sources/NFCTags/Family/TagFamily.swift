@@ -29,6 +29,8 @@ public enum TagWriteUnit: Sendable, Hashable {
     case page
     /// A byte offset in the NDEF file (Type 4 UPDATE BINARY).
     case fileOffset
+    /// A block number (Type 5 Write Single Block `21`).
+    case block
 }
 
 extension TagFamily {

@@ -7,8 +7,8 @@ public struct Type5Family: TagFamily {
     /// The family's name in chips and the ledger.
     public static let name = "type5"
     public var displayName: String { "Type 5" }
-    /// Write Single Block `21` writes one block at a block number, counted like Type 2 pages.
-    public var writeUnit: TagWriteUnit { .page }
+    /// Write Single Block `21` writes one block at a block number.
+    public var writeUnit: TagWriteUnit { .block }
     /// The chips' `tWrite` is an assumption of the reference (4–6 ms, `[UNV]`).
     public var airtimeAssumesProcessingTimes: Bool { true }
     public var airtimeAssumptionNote: String? {
