@@ -16,6 +16,10 @@ import NFCTags
 /// icref=HEX        the IC reference Get System Information reports (2 hex digits)
 /// prog=MS          tWrite: EEPROM programming time of one Write Single Block or Lock Block (default 5 ms)
 /// unknown=ANS      error (default: 01 01) | silence: answer to an unknown standard command
+/// optionwrite=ANS  refuse (03, default for NXP) | accept (default for ST and type5): Write Single Block and
+///                  Lock Block with the option flag (unverified for SLIX/SLIX2, type5-type3.md §6 item 5)
+/// extgsi=on|off    whether Extended Get System Information 3B is answered (default off for NXP, on otherwise;
+///                  an assumption)
 /// ```
 ///
 /// `timing=datasheet` waits the ISO 15693 airtime at 26.48 kbit/s (`Type5Timing`). Faults: `tear` (the tag
@@ -34,7 +38,7 @@ extension SimulationOptions {
         _ key: String, _ value: String, _ bad: (String) -> ReaderSpecError
     ) throws(ReaderSpecError) -> Bool {
         guard var current = type5 else {
-            guard !["blocks", "icref"].contains(key) else {
+            guard !["blocks", "icref", "optionwrite", "extgsi"].contains(key) else {
                 throw bad("option '\(key)' is for Type 5 chips (sim:icode-slix, icode-slix2, st25tv02k, type5)")
             }
             return false
@@ -62,6 +66,14 @@ extension SimulationOptions {
                 throw bad("prog must be the programming time in ms (0…1000), got '\(value)'")
             }
             current.writeMicroseconds = ms * 1000
+        case "optionwrite":
+            guard value == "refuse" || value == "accept" else {
+                throw bad("optionwrite must be 'refuse' or 'accept', got '\(value)'")
+            }
+            current.acceptsOptionFlagOnWrites = value == "accept"
+        case "extgsi":
+            guard value == "on" || value == "off" else { throw bad("extgsi must be 'on' or 'off', got '\(value)'") }
+            current.answersExtendedSystemInformation = value == "on"
         case "unknown":
             guard value == "error" || value == "silence" else { throw bad("unknown must be 'error' or 'silence'") }
             type5SilentToUnknown = value == "silence"

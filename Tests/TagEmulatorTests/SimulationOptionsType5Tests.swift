@@ -14,6 +14,9 @@ import Testing
         let tv = try SimulationOptions("sim:st25tv02k?blocks=80&icref=35&unknown=silence")
         #expect(tv.type5?.blockCount == 80 && tv.type5?.icReference == 0x35 && tv.type5SilentToUnknown)
         #expect(try SimulationOptions("sim:type5").uid(at: 0).prefix(2) == [0xE0, 0x16])
+        let nxp = try SimulationOptions("sim:icode-slix2?optionwrite=accept&extgsi=on")
+        #expect(nxp.type5?.acceptsOptionFlagOnWrites == true && nxp.type5?.answersExtendedSystemInformation == true)
+        #expect(Type5EmulatedChip.icodeSLIX2.acceptsOptionFlagOnWrites == false)
         #expect(try SimulationOptions("sim:icode-slix2").uid(at: 0).prefix(4) == [0xE0, 0x04, 0x01, 0x08])
     }
 
@@ -26,6 +29,8 @@ import Testing
         ("sim:icode-slix?wrongpwd=nak", "is not for Type 5 chips"),
         ("sim:icode-slix?faults=wrongchip:0.5", "not for Type 5 chips"),
         ("sim:ntag215?blocks=64", "is for Type 5 chips"),
+        ("sim:icode-slix?optionwrite=wait", "optionwrite must be 'refuse' or 'accept'"),
+        ("sim:icode-slix?extgsi=yes", "extgsi must be 'on' or 'off'"),
     ])
     func badSpecsNameTheOption(spec: String, expected: String) {
         do {
