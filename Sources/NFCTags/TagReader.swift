@@ -1,6 +1,8 @@
-/// What a reader reports about a tag it has selected (ISO/IEC 14443-3 activation results).
+/// What a reader reports about a tag it has selected (ISO/IEC 14443-3 activation results, or an ISO/IEC
+/// 15693 Inventory answer: `dsfid` set, an 8-byte UID in display order `E0…`, ATQA and SAK 0).
 public struct DetectedTag: Sendable, Hashable {
-    /// The UID from anticollision (7 bytes for NTAG21x, first byte `04`).
+    /// The UID from anticollision (7 bytes for NTAG21x, first byte `04`), or from an ISO 15693 Inventory
+    /// (8 bytes, display order MSB first: `E0 MM TT …`, `type5-type3.md` §1.1).
     public var uid: [UInt8]
     /// ATQA as PN53x readers report it (high byte first), e.g. `0x0044`.
     public var atqa: UInt16
@@ -9,6 +11,8 @@ public struct DetectedTag: Sendable, Hashable {
     /// The ATS of an ISO-DEP tag, TL byte first (`06 77 77 71 02 80`); empty when the reader sent no RATS.
     public var ats: [UInt8]
 
+    /// The DSFID of an ISO/IEC 15693 VICC from its Inventory answer; `nil` for an ISO/IEC 14443-A tag.
+    public var dsfid: UInt8?
     /// Creates a detection record.
     public init(uid: [UInt8], atqa: UInt16 = 0x0044, sak: UInt8 = 0x00, ats: [UInt8] = []) {
         self.uid = uid
@@ -16,6 +20,13 @@ public struct DetectedTag: Sendable, Hashable {
         self.sak = sak
         self.ats = ats
     }
+    /// Creates the record of an ISO/IEC 15693 Inventory: `uid` in display order (`E0` first).
+    public init(iso15693UID uid: [UInt8], dsfid: UInt8) {
+        self.init(uid: uid, atqa: 0, sak: 0)
+        self.dsfid = dsfid
+    }
+    /// Whether the tag answered an ISO/IEC 15693 Inventory (a Type 5 tag).
+    public var isISO15693: Bool { dsfid != nil }
 }
 
 /// The state of a reader's field as seen by one poll.

@@ -15,6 +15,7 @@ extension InspectReport {
         uid = Hex.compact(detected.uid)
         atqa = String(format: "%04X", detected.atqa)
         sak = String(format: "%02X", detected.sak)
+        dsfid = detected.dsfid.map { String(format: "%02X", $0) }
         uidAnomalies = inspection.anomalies
         family = facts.family
         chip = Chip(

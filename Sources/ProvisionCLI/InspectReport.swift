@@ -97,6 +97,8 @@ struct InspectReport: Encodable, Sendable {
     var uid: String
     var atqa: String
     var sak: String
+    /// The DSFID of an ISO 15693 (Type 5) tag's inventory answer; absent for ISO 14443-A tags.
+    var dsfid: String?
     /// Inconsistencies in pages 0–2 (BCC, INT, UID0), empty when none.
     var uidAnomalies: [String]
     var chip: Chip

@@ -141,6 +141,7 @@ struct JobContext: Sendable {
         job.families = manifest.tag.families(type4: manifest.type4)
         job.keyRecord = recordedKey.map { ($0.id, $0.fingerprint) }
         job.identityCheck = manifest.identityCheck
+        job.formatsBlankTags = manifest.format
         job.append = manifest.mode == .append
         if hasMirror {
             job.mirror = { row, fields, uid in

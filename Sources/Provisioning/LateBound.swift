@@ -3,7 +3,7 @@ import NDEF
 
 /// Values known only when a tag is in the field: its UID and the write time.
 ///
-/// Both render at a fixed length (14 upper-case hex digits for a 7-byte UID; `YYYY-MM-DDTHH:MM:SSZ`,
+/// Both render at a fixed length (14 upper-case hex digits for a 7-byte UID, 16 for a Type 5 UID; `YYYY-MM-DDTHH:MM:SSZ`,
 /// 20 characters), and every filter maps equal-length inputs of these shapes to equal-length outputs,
 /// so `sizing` renders exactly as long as any real tag will.
 public struct LateBound: Sendable, Hashable {
@@ -26,6 +26,11 @@ public struct LateBound: Sendable, Hashable {
     public static let sizing = LateBound(
         uid: [0x04, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], timestamp: Date(timeIntervalSince1970: 253_402_300_799))
 
+    /// The stand-ins for a Type 5 job: an 8-byte UID `E0FFFFFFFFFFFFFF` (16 hex digits), the same time.
+    public static let sizingType5 = LateBound(
+        uid: [0xE0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], timestamp: sizing.timestamp)
+    /// The stand-ins for a job whose tags have `uidLength`-byte UIDs (8: Type 5; else 7).
+    public static func sizing(uidLength: Int) -> LateBound { uidLength == 8 ? sizingType5 : sizing }
     /// `sizing.uidText` and `sizing.timestampText`, formatted once (pre-flight renders them for every row).
     static let sizingUIDText = sizing.uidText
     static let sizingTimestampText = sizing.timestampText

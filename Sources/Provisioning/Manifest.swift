@@ -74,6 +74,8 @@ public struct Manifest: Sendable {
     public var mode: WriteMode = .write
     /// `type4`: the NDEF file size and lock method a Type 4 job assumes (defaults for other tags).
     public var type4 = Type4JobOptions()
+    /// Whether blank tags without a CC are formatted before writing (`"format": true`; Type 5 tags only).
+    public var format = false
     /// `ntag424`: keyed NTAG 424 DNA personalisation (master key, system identifier, SUN MAC input); `nil`: the
     /// tags are written through their plain, factory-default face.
     public var ntag424: NTAG424JobOptions?
@@ -94,6 +96,7 @@ public struct Manifest: Sendable {
     public static let knownKeys: [String] = [
         "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
         "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4", "ntag424",
+        "format",
     ]
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

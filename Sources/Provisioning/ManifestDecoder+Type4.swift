@@ -6,7 +6,7 @@ extension ManifestDecoder {
     /// needs its keys: `decodeNTAG424`), and of the Type 4 chips only the NTAG 424 DNA has an originality
     /// signature (Read_Sig, `type4-ntag424.md` §2.9), so `signature` is refused on a generic `type4` job.
     func decodeType4(_ root: JSONNode, tag: TagTarget) throws(JobInputError) -> Type4JobOptions {
-        if tag.isType4, let node = root["protect"] {
+        if tag.isType4 || tag.isType5, let node = root["protect"] {
             throw fail(node, "protect", "applies only to Type 2 tags (NTAG21x, Ultralight EV1), not \(tag)")
         }
         if tag == .type4, let node = root["signature"] {
@@ -14,6 +14,9 @@ extension ManifestDecoder {
                 node, "signature",
                 "a generic Type 4 tag has no originality signature provision can check; only NTAG 424 DNA has one "
                     + "(\"tag\": \"ntag424\") among Type 4 tags, NTAG21x and Ultralight EV1 among Type 2 tags")
+        }
+        if tag.isType5, let node = root["signature"] {
+            throw fail(node, "signature", "provision has no originality signature check for Type 5 tags (\(tag))")
         }
         guard let node = root["type4"] else { return Type4JobOptions() }
         guard tag.isType4 else {

@@ -130,6 +130,17 @@ struct ManifestDecoder {
             manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
         }
         if let node = root["mode"] { manifest.mode = try choice(node, "mode", Manifest.WriteMode.self) }
+        if let node = root["format"] {
+            guard case .bool(let value) = node.kind else {
+                throw fail(node, "format", "must be true or false, found \(node.kindName)")
+            }
+            guard !value || tag.isType5 else {
+                throw fail(
+                    node, "format",
+                    "formatting blank tags is for Type 5 jobs (icode-slix, icode-slix2, st25tv02k, type5)")
+            }
+            manifest.format = value
+        }
         return manifest
     }
 

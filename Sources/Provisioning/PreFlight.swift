@@ -115,7 +115,9 @@ public enum PreFlight {
         }
         let encoded: (message: Int, tlv: Int)
         do {
-            encoded = try template.encodedSizes(row: row, late: nil)
+            // `{{uid}}` is sized per family: 16 hex digits for a Type 5 UID, else 14 (`late: nil`).
+            encoded = try template.encodedSizes(
+                row: row, late: summary.tag.uidLength == 8 ? LateBound.sizingType5 : nil)
         } catch {
             problems.append(error)
             return

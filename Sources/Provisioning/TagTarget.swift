@@ -14,6 +14,10 @@ import NFCTags
 /// type2            137  (any NDEF-formatted Type 2 tag; pre-flight assumes the smallest NTAG21x)
 /// ntag424          254  (NTAG 424 DNA: NDEF file E104 of 256 bytes minus the 2-byte NLEN)
 /// type4            254  (any Type 4 tag; `type4.minimumFileSize` − 2, default 256 − 2)
+/// icode-slix       102  (112 bytes, CC E1 40 0E 01: the smaller MLEN reading, `type5-type3.md` §2.1)
+/// icode-slix2      308  (blocks 0–78, CC E1 40 28 01: area 312, T and a 3-byte L)
+/// st25tv02k        242  (64 blocks, CC E1 40 1F 01: area 244, T and L)
+/// type5            102  (any Type 5 tag; pre-flight assumes the smallest, ICODE SLIX)
 /// ```
 ///
 /// `ultralight-ev1` accepts either EV1 size, so it is sized for the smaller MF0UL11. `type2` and `type4`
@@ -38,24 +42,38 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case ntag424
     /// Any NFC Forum Type 4 tag (ISO-DEP).
     case type4
+    /// NXP ICODE SLIX (a Type 5 tag, ISO/IEC 15693).
+    case icodeSLIX = "icode-slix"
+    /// NXP ICODE SLIX2.
+    case icodeSLIX2 = "icode-slix2"
+    /// ST ST25TV02K.
+    case st25tv02k
+    /// Any NFC Forum Type 5 tag (ISO/IEC 15693).
+    case type5
 
     /// The NDEF file a Type 4 job assumes when the manifest does not say (`type4.minimumFileSize`):
     /// the NTAG 424 DNA's file E104.
     public static let defaultType4FileSize = 256
 
-    /// The tag family the target's chips belong to (`type2`, `type4`).
-    public var family: String { isType4 ? Type4Family.name : Type2Family.name }
+    /// The tag family the target's chips belong to (`type2`, `type4`, `type5`).
+    public var family: String { isType4 ? Type4Family.name : isType5 ? Type5Family.name : Type2Family.name }
 
     /// The families a job for this target opens tags with: its own family only (a tag of another
     /// family is refused as `wrongChip` before anything is sent), with the job's Type 4 options.
     public func families(type4 options: Type4JobOptions = Type4JobOptions()) -> TagFamilies {
         isType4
             ? TagFamilies([Type4Family(options: Type4Options(honoursCCWriteByte: options.honoursCCWriteByte))])
-            : TagFamilies([Type2Family()])
+            : isType5 ? TagFamilies([Type5Family()]) : TagFamilies([Type2Family()])
     }
 
     /// Whether the target is a Type 4 (ISO-DEP) tag.
     public var isType4: Bool { self == .ntag424 || self == .type4 }
+
+    /// Whether the target is a Type 5 (ISO/IEC 15693) tag.
+    public var isType5: Bool { [.icodeSLIX, .icodeSLIX2, .st25tv02k, .type5].contains(self) }
+
+    /// Bytes of the UID `{{uid}}` renders (as twice as many hex digits): 8 for Type 5, else 7.
+    public var uidLength: Int { isType5 ? 8 : 7 }
 
     /// The largest NDEF message (bytes) pre-flight allows, for the default Type 4 file size.
     public var capacity: Int { capacity(type4FileSize: Self.defaultType4FileSize) }
@@ -70,6 +88,9 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .ntag216: 868
         case .ultralightEV1, .mf0ul11: 46
         case .mf0ul21: 126
+        case .icodeSLIX, .type5: 102
+        case .icodeSLIX2: 308
+        case .st25tv02k: 242
         }
     }
 
@@ -84,7 +105,10 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .mf0ul11: [.mf0ul11]
         case .mf0ul21: [.mf0ul21]
         case .ntag424: [Type4Family.ntag424]
-        case .type2, .type4: []
+        case .icodeSLIX: [Type5ChipModel.icodeSLIX.chip]
+        case .icodeSLIX2: [Type5ChipModel.icodeSLIX2.chip]
+        case .st25tv02k: [Type5ChipModel.st25tv02k.chip]
+        case .type2, .type4, .type5: []
         }
     }
 
@@ -102,6 +126,9 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .ultralightEV1, .mf0ul21: "mf0ul21"
         case .ntag424: "ntag424"
         case .type4: "type4"
+        case .icodeSLIX, .type5: "icode-slix"
+        case .icodeSLIX2: "icode-slix2"
+        case .st25tv02k: "st25tv02k"
         }
     }
 
@@ -117,6 +144,10 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .type2: "any Type 2 tag"
         case .ntag424: "NTAG 424 DNA"
         case .type4: "any Type 4 tag"
+        case .icodeSLIX: "ICODE SLIX"
+        case .icodeSLIX2: "ICODE SLIX2"
+        case .st25tv02k: "ST25TV02K"
+        case .type5: "any Type 5 tag"
         }
     }
 

@@ -33,6 +33,8 @@ public struct RunFigures: Sendable, Hashable, Codable {
     public var measuredOverAirtime: Double?
     /// Whether the modelled airtime includes Type 4 processing times, which are assumptions.
     public var airtimeHasAssumptions = false
+    /// The assumption notes of the families in the run, in order of first appearance.
+    public var airtimeAssumptionNotes: [String] = []
 
     /// Computes the figures of `report`.
     public init(_ report: RunReport) {
@@ -71,9 +73,15 @@ public struct RunFigures: Sendable, Hashable, Codable {
             let air = airtimes.reduce(0, +) / count / 1000
             airtimePerTagMilliseconds = air
             measuredOverAirtime = air > 0 ? measuredPerTagMilliseconds / air : nil
-            airtimeHasAssumptions = report.tags.contains {
-                TagFamilies.standard.named($0.family)?.airtimeAssumesProcessingTimes == true
+            var notes: [String] = []
+            for tag in report.tags {
+                guard let family = TagFamilies.standard.named(tag.family), family.airtimeAssumesProcessingTimes,
+                    let note = family.airtimeAssumptionNote, !notes.contains(note)
+                else { continue }
+                notes.append(note)
             }
+            airtimeAssumptionNotes = notes
+            airtimeHasAssumptions = !notes.isEmpty
         } else {
             airtimePerTagMilliseconds = nil
             measuredOverAirtime = nil
@@ -92,18 +100,9 @@ public struct RunFigures: Sendable, Hashable, Codable {
             + "can take less than that floor; timing=datasheet really waits, and the ratio is then 1 or more."
     }
 
-    /// The notes under the airtime figures: why the ratio is below 1, and that Type 4 processing times are
-    /// assumptions of the model (the NT4H2421 data sheet publishes none).
-    public var airtimeNotes: [String] {
-        var notes = belowFloorNote.map { [$0] } ?? []
-        if airtimeHasAssumptions {
-            notes.append(
-                "Type 4 airtime includes modelled tag processing times that are assumptions (by default 1 ms a "
-                    + "command and 4 ms a write frame; the NT4H2421 data sheet publishes none): calibrate against "
-                    + "hardware before reading it as the chip's.")
-        }
-        return notes
-    }
+    /// The notes under the airtime figures: why the ratio is below 1, and each family's note on the processing
+    /// times its model assumes (`TagFamily.airtimeAssumptionNote`).
+    public var airtimeNotes: [String] { (belowFloorNote.map { [$0] } ?? []) + airtimeAssumptionNotes }
 
     /// Nearest-rank percentiles of `values` (not empty).
     static func spread(_ values: [Double]) -> Spread {

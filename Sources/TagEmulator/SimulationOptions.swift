@@ -7,7 +7,8 @@ import NFCTags
 /// sim:CHIP?option=value&…
 ///
 /// CHIP          ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (default ntag215), or the Type 4
-///               chips ntag424 | type4 with their own options (SimulationOptions+Type4.swift)
+///               chips ntag424 | type4 with their own options (SimulationOptions+Type4.swift), or the
+///               Type 5 chips icode-slix | icode-slix2 | st25tv02k | type5 (SimulationOptions+Type5.swift)
 /// count=N       tags in the population, presented one after another (default: unlimited)
 /// uid=HEX       first UID, 14 hex digits (7 bytes); later tags count up from it
 ///               (default: 04 followed by 6 bytes derived from seed)
@@ -87,6 +88,12 @@ public struct SimulationOptions: Sendable, Hashable {
     public var chip: ChipModel = .ntag215
     /// The Type 4 chip of every tag instead (`sim:ntag424`, `sim:type4`), unless a wrong-chip fault fires.
     public var type4: Type4EmulatedChip?
+    /// The Type 5 chip of every tag instead (`sim:icode-slix`, `icode-slix2`, `st25tv02k`, `type5`).
+    public var type5: Type5EmulatedChip?
+    /// The first Type 5 UID (`uid=` with 16 hex digits), else derived from the chip and the seed.
+    public var type5FirstUID: [UInt8]?
+    /// Whether Type 5 tags ignore unknown standard commands (`unknown=silence`).
+    public var type5SilentToUnknown = false
     /// The Type 4 tags' ATS, timing and answers (`fwi=`, `wtx=`, `prog=`).
     public var type4Configuration = Type4EmulatorConfiguration()
     /// Tags in the population; `nil` = unlimited.
@@ -138,9 +145,11 @@ public struct SimulationOptions: Sendable, Hashable {
         }
         let chipName = spec.target.isEmpty ? "ntag215" : spec.target.lowercased()
         let type4 = Self.type4Chip(named: chipName)
-        guard let chip = type4 == nil ? ChipModel(rawValue: chipName) : .ntag215 else {
+        let type5 = Type5EmulatedChip.named(chipName)
+        guard let chip = type4 == nil && type5 == nil ? ChipModel(rawValue: chipName) : .ntag215 else {
             throw bad(
-                "unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424 or type4")
+                "unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424, type4, "
+                    + "icode-slix, icode-slix2, st25tv02k or type5")
         }
         var seed: UInt64 = 0
         if let text = spec.option("seed") {
@@ -149,8 +158,10 @@ public struct SimulationOptions: Sendable, Hashable {
         }
         self.init(chip: chip, seed: seed)
         self.type4 = type4
+        self.type5 = type5
         for (key, value) in spec.options {
             if try applyType4Option(key, value, bad) { continue }
+            if try applyType5Option(key, value, bad) { continue }
             switch key {
             case "seed": break
             case "count":
@@ -226,6 +237,9 @@ public struct SimulationOptions: Sendable, Hashable {
             }
         }
         if storedPopulation && storeDirectory == nil { throw bad("population=stored needs store=DIR") }
+        if type5 != nil, faultRates.wrongChip > 0 || faultRates.clone > 0 {
+            throw bad("faults wrongchip and clone are not for Type 5 chips")
+        }
     }
 
     private static func parseFaults(
@@ -264,6 +278,7 @@ public struct SimulationOptions: Sendable, Hashable {
 
     /// The UID of the tag at `index` (0-based): `firstUID` with bytes 1–6 counted up as one number.
     public func uid(at index: Int) -> [UInt8] {
+        if let type5 { return type5UID(at: index, chip: type5) }
         var value: UInt64 = 0
         for byte in firstUID[1...] { value = value << 8 | UInt64(byte) }
         value = (value &+ UInt64(index)) & 0xFFFF_FFFF_FFFF

@@ -78,8 +78,9 @@ public final class TagField {
         guard let directory = options.storeDirectory,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
         else { return [] }
-        return names.filter { $0.hasSuffix(".bin") && $0.count == 18 }.sorted()
-            .compactMap { Hex.bytes($0.prefix(14)) }.filter { $0.count == 7 }
+        let digits = options.type5 == nil ? 14 : 16
+        return names.filter { $0.hasSuffix(".bin") && $0.count == digits + 4 }.sorted()
+            .compactMap { Hex.bytes($0.prefix(digits)) }.filter { $0.count == digits / 2 }
     }()
 
     /// What the field holds.
@@ -216,7 +217,13 @@ public final class TagField {
             let stored = try storeURL(for: uid).flatMap { url in
                 FileManager.default.fileExists(atPath: url.path) ? (url, try [UInt8](Data(contentsOf: url))) : nil
             }
-            if chip == nil, let type4 = options.type4, stored.map({ isType4Image($0.1, type4) }) ?? true {
+            if let type5 = options.type5 {
+                let made =
+                    stored.map { Type5Emulator(image: $0.1, chip: type5, uid: uid, faults: faults) }
+                    ?? Type5Emulator(chip: type5, uid: uid, faults: faults)
+                made.silentToUnknownCommands = options.type5SilentToUnknown
+                tag = made
+            } else if chip == nil, let type4 = options.type4, stored.map({ isType4Image($0.1, type4) }) ?? true {
                 tag =
                     try stored.map { _, bytes in
                         try Type4Emulator(

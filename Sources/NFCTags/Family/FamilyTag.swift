@@ -60,6 +60,8 @@ public protocol FamilyTag: AnyObject {
     var originality: (any OriginalitySigned)? { get }
     /// The NTAG 424 DNA native commands (keys, file settings, secure messaging), where the chip is one.
     var ntag424: NTAG424Tag? { get }
+    /// Formatting of blank tags, where the family has it.
+    var formatting: (any NDEFFormattable)? { get }
     /// The configuration read-back an audit compares, where the chip has configuration memory.
     var configuration: (any ConfigurationReadable)? { get }
     /// The family's full inspection (`provision inspect`), where it has more to show than the seam.
@@ -90,6 +92,16 @@ public struct IdentityAnomalies: Sendable, Hashable {
         self.descriptions = descriptions
         self.unit = unit
     }
+}
+
+/// Making an empty NDEF tag of a blank one (no CC), where the family knows how (Type 5, `type5-type3.md` §2.5).
+public protocol NDEFFormattable: AnyObject {
+    /// Whether the tag holds no CC at all (a tag with a CC but no NDEF TLV is not formatted over).
+    func isBlank() throws -> Bool
+    /// Writes a CC for the chip and an empty NDEF TLV, refusing a tag with a locked block.
+    ///
+    /// - Throws: `TagError.readOnly` when a block is locked; transport errors.
+    func formatBlank() throws
 }
 
 /// Password protection a family offers (NTAG21x PWD_AUTH `1Bh` with AUTH0).
@@ -151,4 +163,6 @@ extension FamilyTag {
     public var mirror: (any MirrorConfigurable)? { nil }
     public var originality: (any OriginalitySigned)? { nil }
     public var ntag424: NTAG424Tag? { nil }
+    /// No formatting unless the family has it.
+    public var formatting: (any NDEFFormattable)? { nil }
 }

@@ -19,6 +19,8 @@ public protocol TagFamily: Sendable {
     var memoryRepeatsUID: Bool { get }
     /// Whether the emulator's airtime for this family includes processing times the reference only assumes.
     var airtimeAssumesProcessingTimes: Bool { get }
+    /// The sentence run summaries print when `airtimeAssumesProcessingTimes`: which times are assumed.
+    var airtimeAssumptionNote: String? { get }
 }
 
 /// What one unit of a tag write is: a memory page (4 bytes at a page address) or a piece of a file at an offset.
@@ -27,6 +29,8 @@ public enum TagWriteUnit: Sendable, Hashable {
     case page
     /// A byte offset in the NDEF file (Type 4 UPDATE BINARY).
     case fileOffset
+    /// A block number (Type 5 Write Single Block `21`).
+    case block
 }
 
 extension TagFamily {
@@ -34,6 +38,7 @@ extension TagFamily {
     public var writeUnit: TagWriteUnit { .page }
     public var memoryRepeatsUID: Bool { false }
     public var airtimeAssumesProcessingTimes: Bool { false }
+    public var airtimeAssumptionNote: String? { nil }
 }
 
 /// The families a reader's tags are matched against, in order: the one place a tag's family is decided.
@@ -47,7 +52,7 @@ public struct TagFamilies: Sendable {
     }
 
     /// Every family `provision` ships.
-    public static let standard = TagFamilies([Type2Family(), Type4Family()])
+    public static let standard = TagFamilies([Type2Family(), Type4Family(), Type5Family()])
 
     /// The family named `name` (a chip's or a ledger row's `family`), if it is in the list.
     public func named(_ name: String?) -> (any TagFamily)? { families.first { $0.name == name } }
@@ -70,12 +75,12 @@ public struct TagFamilies: Sendable {
     ///   the list was narrowed to a job's family).
     public func open(_ transceiver: any Transceiver, activation: DetectedTag?) throws -> any FamilyTag {
         guard let family = family(for: activation) else {
-            let sak = activation.map { Hex.byte($0.sak) } ?? "?"
+            let sak = activation.map { $0.isISO15693 ? "ISO 15693" : "SAK \(Hex.byte($0.sak))h" } ?? "SAK ?h"
             let wanted = families.map(\.name).joined(separator: " or ")
             if let other = Self.standard.family(for: activation) {
-                throw TagError(.wrongChip, "tag is a \(other.name) tag (SAK \(sak)h), the job takes \(wanted) tags")
+                throw TagError(.wrongChip, "tag is a \(other.name) tag (\(sak)), the job takes \(wanted) tags")
             }
-            throw TagError(.wrongChip, "no tag family handles this tag (SAK \(sak)h)")
+            throw TagError(.wrongChip, "no tag family handles this tag (\(sak))")
         }
         return family.open(transceiver, activation: activation)
     }

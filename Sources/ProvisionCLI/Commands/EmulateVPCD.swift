@@ -112,13 +112,22 @@ enum EmulateVPCD {
         return .success
     }
 
-    /// Parses the `--tags` spec; `line` is this front end's option, the rest goes to the chip model.
+    /// Parses the `--tags` spec; `line` is this front end's option, the rest goes to the chip model. Type 5
+    /// populations are refused: neither front end serves ISO 15693 yet.
     static func population(_ text: String) throws(CLIError) -> (SimulationOptions, Bool) {
         do {
             var spec = try ReaderSpec(text)
             let line = spec.option("line").map { $0 != "false" && $0 != "off" } ?? false
             spec.options.removeAll { $0.key == "line" }
-            return (try SimulationOptions(spec: spec), line)
+            let options = try SimulationOptions(spec: spec)
+            guard options.type5 == nil else {
+                throw CLIError.usage(
+                    "--tags: Type 5 (ISO 15693) tags are served by the in-process sim: reader only, not yet through "
+                        + "vpcd (and a PN532 cannot reach ISO 15693)", option: "tags")
+            }
+            return (options, line)
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError.usage("--tags: \(error)", option: "tags")
         }

@@ -43,7 +43,7 @@ struct InspectCommand: Command {
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69; Ctrl-C → 130
 
         JSON object (version 1; keys are only ever added; optional keys are left out when unknown):
-          version 1 · reader · uid (hex) · atqa · sak · uidAnomalies [text]
+          version 1 · reader · uid (hex) · atqa · sak · dsfid (Type 5 only) · uidAnomalies [text]
           chip {model ntag213…mf0ul21 (absent: generic), name, getVersion, vendor, suspectedClone, genericReason}
           ndef {status readWrite|readOnly|notSupported, capacity, messageLength, messageHex,
                 records [{index, tnf, type, id, payloadHex, summary, record}], error}
@@ -132,7 +132,8 @@ struct InspectCommand: Command {
             !report.uidAnomalies.isEmpty
             ? "; " + report.uidAnomalies.joined(separator: "; ")
             : TagFamilies.standard.named(report.family)?.memoryRepeatsUID == true ? "; pages 0–2 consistent" : ""
-        add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak))\(anomalies)")
+        let activation = report.dsfid.map { "ISO 15693, DSFID \($0)" } ?? "ATQA \(report.atqa), SAK \(report.sak)"
+        add("UID", "\(report.uid) (\(activation))\(anomalies)")
         var chip = report.chip.name
         if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }
         if let vendor = report.chip.vendor { chip += ", vendor \(vendor)\(vendor == "04" ? " (NXP)" : "")" }

@@ -63,7 +63,9 @@ enum DoctorReaders {
                     + "; a PC/SC reader reaches " + pcscFamilies
             ]
         }
-        parts.append("sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1)")
+        parts.append(
+            "sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1), Type 4 (NTAG 424 DNA, T4T) and Type 5 "
+                + "(ICODE SLIX/SLIX2, ST25TV02K, T5T)")
         return DoctorCheck(name: "tag-families", status: .ok, detail: parts.joined(separator: "; "))
     }
 

@@ -35,6 +35,8 @@ public struct LineJob: Sendable {
     public var identityCheck: IdentityCheck = .refuse
     /// Whether rendered records are appended to each tag's existing message (`mode: append`).
     public var append = false
+    /// Whether blank tags without a CC are formatted first (`"format": true`).
+    public var formatsBlankTags = false
     /// Where the mirror window lands for a row's message: `(row, fields, uid) → plan` (nil: no mirror).
     public var mirror: (@Sendable (Int, [String: String], [UInt8]) throws -> MirrorPlan?)?
     /// Password protection and the key its per-tag passwords derive from, when the job protects tags.

@@ -189,6 +189,7 @@ public struct LineWorker: Sendable {
                 signature: job.signature, uid: uid, identityCheck: job.identityCheck,
                 protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror,
                 writeGate: gate)
+            plan.formatsBlankTags = job.formatsBlankTags
             if let options = job.ntag424 {
                 plan.personalisation = try await personalisation(options, claim: claim, uid: uid, retry: attempt > 1)
             }

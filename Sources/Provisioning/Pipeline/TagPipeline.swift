@@ -31,6 +31,8 @@ public enum TagPipeline {
         public var acceptedChips: Set<TagChip>
         /// Whether to lock permanently after a byte-exact verify.
         public var lock: Bool
+        /// Whether a blank tag (no CC) is formatted before detection, where its family can (`NDEFFormattable`).
+        public var formatsBlankTags = false
         /// Re-activate before starting (a retry after silence, or a resumed tag).
         public var reactivateFirst: Bool
         /// The originality-signature check after identify (`nil`: no signature read).

@@ -8,7 +8,15 @@ import NFCTags
 extension PipelineRun {
     func statusStep() throws {
         let tag = try family()
-        let (status, capacity) = try timed(.identify) { try tag.detectNDEF() }
+        let (status, capacity) = try timed(.identify) {
+            do {
+                return try tag.detectNDEF()
+            } catch let error as TagError where error.code == .notNDEF && plan.formatsBlankTags {
+                guard let formatter = tag.formatting, try formatter.isBlank() else { throw error }
+                try formatter.formatBlank()
+                return try tag.detectNDEF()
+            }
+        }
         self.capacity = capacity
         if status == .readOnly {
             // A keyed NTAG 424 DNA made read-only by an earlier attempt: the personalisation step knows.

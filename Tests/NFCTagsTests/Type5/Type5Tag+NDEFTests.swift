@@ -1,0 +1,60 @@
+import Foundation
+import NDEF
+import NFCTags
+import TestSupport
+import Testing
+
+/// NDEF detection and reading on scripted answers for the 8-byte CC (MLEN in bytes 6–7), a proprietary TLV
+/// skipped by its length, a 3-byte L, and Read Multiple Blocks in runs that never cross a 32-block sector
+/// (`type5-type3.md` §2.1–2.3).
+@Suite struct Type5TagNDEFTests {
+    static let air = "01 00 00 00 00 00 16 E0"
+    static let uid: [UInt8] = [0xE0, 0x16, 0, 0, 0, 0, 0, 1]
+
+    /// 160 blocks: CC `E1 40 00 01 00 00 00 40` (MLEN 64: 512 bytes), `FD 01 AA`, then `03 FF 01 00` and 256 bytes.
+    static let memory: [UInt8] = {
+        var bytes = [UInt8](repeating: 0, count: 640)
+        let head: [UInt8] = [0xE1, 0x40, 0x00, 0x01, 0x00, 0x00, 0x00, 0x40, 0xFD, 0x01, 0xAA, 0x03, 0xFF, 0x01, 0x00]
+        bytes.replaceSubrange(0..<head.count, with: head)
+        for index in 0..<256 { bytes[15 + index] = UInt8(index) }
+        bytes[271] = 0xFE
+        return bytes
+    }()
+
+    static func blocks(_ first: Int, _ count: Int) -> String {
+        "00 " + Hex.string(memory[first * 4..<(first + count) * 4])
+    }
+
+    static func step(_ request: String, _ answer: String) -> ScriptedTransceiver.Step {
+        .exchange(Hex.bytes(request.replacingOccurrences(of: "A", with: air)) ?? [], Hex.bytes(answer) ?? [])
+    }
+
+    @Test func theLongCCAndAThreeByteLengthAreFoundAndReadInSectorRuns() throws {
+        let transceiver = ScriptedTransceiver([
+            Self.step("22 2B A", "00 0F \(Self.air) 00 00 9F 03 00"),
+            Self.step("22 20 A 00", Self.blocks(0, 1)), Self.step("22 20 A 01", Self.blocks(1, 1)),
+            Self.step("22 23 A 02 00", Self.blocks(2, 1)), Self.step("22 23 A 03 00", Self.blocks(3, 1)),
+            Self.step("22 2C A 00 43", "00 " + Array(repeating: "00", count: 68).joined(separator: " ")),
+            Self.step("22 23 A 04 1B", Self.blocks(4, 28)), Self.step("22 23 A 20 1F", Self.blocks(32, 32)),
+            Self.step("22 23 A 40 03", Self.blocks(64, 4)),
+        ])
+        let tag = Type5FamilyTag(Type5Tag(transceiver: transceiver, uid: Self.uid))
+        #expect(try tag.identify() == Type5ChipModel.generic.chip)
+        let detected = try tag.detectNDEF()
+        #expect(detected == (.readWrite, 500))
+        let area = try #require(tag.area)
+        #expect(area.capabilityContainer.isLong && area.tlvOffset == 11 && area.lengthFieldSize == 3)
+        #expect(try tag.readNDEF() == (0..<256).map { UInt8($0) })
+        #expect(transceiver.remaining.isEmpty && transceiver.mismatches.isEmpty, "\(transceiver.mismatches)")
+    }
+
+    @Test func theTLVForALongMessageHasAThreeByteLengthAndATerminatorWhereThereIsRoom() throws {
+        let cc = try #require(Type5CapabilityContainer([0xE1, 0x40, 0x28, 0x01]))
+        let area = Type5NDEFArea(blockSize: 4, blockCount: 79, capabilityContainer: cc)
+        let tlv = area.tlv(for: [UInt8](repeating: 0x41, count: 300))
+        #expect(Array(tlv.prefix(4)) == [0x03, 0xFF, 0x01, 0x2C] && tlv.last == 0xFE && tlv.count == 305)
+        let full = area.tlv(for: [UInt8](repeating: 0x41, count: area.capacity))
+        #expect(full.last == 0x41 && 4 + full.count == area.areaEnd, "a full area has no terminator")
+        #expect(area.layout(tlv).map(\.block) == Array(1...77))
+    }
+}
