@@ -148,4 +148,18 @@ import Testing
             ])
         #expect(try audit(["--deep"])["04C50000000003"] == "authFailed")
     }
+
+    /// Four instant readers run their pipelines on the cooperative pool (2 threads here) and each waits there for the
+    /// key journal's synced commits: the waits must not need that pool, or the line stalls for ever.
+    @Test(.timeLimit(.minutes(2))) func fourInstantReadersPersonaliseOneJobWithoutStalling() throws {
+        let folder = try Self.folder(rows: 24)
+        let readers = (1...4).flatMap {
+            ["--reader", folder.sim("ntag424", uid: "04C\($0)0000000001", options: "timing=instant")]
+        }
+        let run = try ProvisionProcess.run(
+            ["run", "job.json", "--quiet"] + readers, directory: folder.url, environment: Self.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "24"]])
+        #expect(try folder.query("SELECT count(*) FROM key_changes WHERE state = 'done'") == [["120"]])
+    }
 }
