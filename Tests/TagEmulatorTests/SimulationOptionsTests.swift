@@ -64,6 +64,11 @@ import Testing
     ("sim:ntag215?colour=red", "unknown option 'colour'"),
 ])
 func badOptionsThrowWithReason(spec: String, reasonPart: String) {
+    expectRefused(spec, naming: reasonPart)
+}
+
+/// `spec` is refused with an error that names it and whose reason contains `reasonPart` (every family's spec tests).
+func expectRefused(_ spec: String, naming reasonPart: String) {
     do {
         _ = try SimulationOptions(spec)
         Issue.record("\(spec) was accepted")

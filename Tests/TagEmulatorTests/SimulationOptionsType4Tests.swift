@@ -44,12 +44,7 @@ import Testing
         ("sim:ntag425", "use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424, type4, icode-slix, icode-slix2"),
     ])
     func badSpecsNameTheOption(spec: String, expected: String) {
-        do {
-            _ = try SimulationOptions(spec)
-            Issue.record("\(spec) was accepted")
-        } catch {
-            #expect(error.description.contains(expected), "\(error)")
-        }
+        expectRefused(spec, naming: expected)
     }
 
     @Test func aType4PopulationIsType4ExceptWrongChipTagsAndBothSurviveTheStore() throws {

@@ -33,12 +33,7 @@ import Testing
         ("sim:icode-slix?extgsi=yes", "extgsi must be 'on' or 'off'"),
     ])
     func badSpecsNameTheOption(spec: String, expected: String) {
-        do {
-            _ = try SimulationOptions(spec)
-            Issue.record("\(spec) was accepted")
-        } catch {
-            #expect(error.description.contains(expected), "\(error)")
-        }
+        expectRefused(spec, naming: expected)
     }
 
     @Test func aStoredType5PopulationComesBackWithItsLocks() throws {
