@@ -8,6 +8,8 @@ public struct DetectedTag: Sendable, Hashable {
     public var sak: UInt8
     /// The ATS of an ISO-DEP tag, TL byte first (`06 77 77 71 02 80`); empty when the reader sent no RATS.
     public var ats: [UInt8]
+    /// The FeliCa Polling answer of a Type 3 tag (its IDm is then `uid`); `nil` for ISO/IEC 14443-A tags.
+    public var felica: FeliCaActivation?
 
     /// Creates a detection record.
     public init(uid: [UInt8], atqa: UInt16 = 0x0044, sak: UInt8 = 0x00, ats: [UInt8] = []) {
@@ -15,6 +17,12 @@ public struct DetectedTag: Sendable, Hashable {
         self.atqa = atqa
         self.sak = sak
         self.ats = ats
+    }
+
+    /// A FeliCa tag's detection record: the IDm as UID, no 14443-A data.
+    public init(felica: FeliCaActivation) {
+        self.init(uid: felica.idm, atqa: 0, sak: 0)
+        self.felica = felica
     }
 }
 

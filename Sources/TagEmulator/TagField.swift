@@ -211,12 +211,19 @@ public final class TagField {
     /// A tag of `chip`, or of the population's chip when `nil` (a Type 4 chip with `sim:ntag424`/`type4`),
     /// loaded from the store when it has an image there.
     private func makeTag(uid: [UInt8], chip: ChipModel?, faults: TagFaults) throws(TagStoreError) -> any EmulatedTag {
+        let type3 = chip == nil && options.type3 != nil
+        let uid = type3 ? FeliCaEmulator.idm(from: uid) : uid
         let tag: any EmulatedTag
         do {
             let stored = try storeURL(for: uid).flatMap { url in
                 FileManager.default.fileExists(atPath: url.path) ? (url, try [UInt8](Data(contentsOf: url))) : nil
             }
-            if chip == nil, let type4 = options.type4, stored.map({ isType4Image($0.1, type4) }) ?? true {
+            if type3 {
+                let configuration = options.type3Configuration
+                tag =
+                    try stored.map { try FeliCaEmulator(image: $1, idm: uid, configuration: configuration, faults: faults) }
+                    ?? FeliCaEmulator(idm: uid, configuration: configuration, faults: faults)
+            } else if chip == nil, let type4 = options.type4, stored.map({ isType4Image($0.1, type4) }) ?? true {
                 tag =
                     try stored.map { _, bytes in
                         try Type4Emulator(
