@@ -14,6 +14,9 @@ import NFCTags
 /// type2            137  (any NDEF-formatted Type 2 tag; pre-flight assumes the smallest NTAG21x)
 /// ntag424          254  (NTAG 424 DNA: NDEF file E104 of 256 bytes minus the 2-byte NLEN)
 /// type4            254  (any Type 4 tag; `type4.minimumFileSize` − 2, default 256 − 2)
+/// felica-lite-s    208  (FeliCa Lite-S: NmaxB 13 blocks of 16 bytes after the attribute block)
+/// felica-standard  208  (a FeliCa Standard with the NDEF system; pre-flight assumes a Lite-S's NmaxB)
+/// type3            208  (any Type 3 tag; the same assumption)
 /// ```
 ///
 /// `ultralight-ev1` accepts either EV1 size, so it is sized for the smaller MF0UL11. `type2` and `type4`
@@ -38,21 +41,34 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case ntag424
     /// Any NFC Forum Type 4 tag (ISO-DEP).
     case type4
+    /// Sony FeliCa Lite-S (RC-S966), a Type 3 tag.
+    case felicaLiteS = "felica-lite-s"
+    /// A FeliCa Standard card with the NDEF system `12FC`.
+    case felicaStandard = "felica-standard"
+    /// Any NFC Forum Type 3 tag (FeliCa).
+    case type3
 
     /// The NDEF file a Type 4 job assumes when the manifest does not say (`type4.minimumFileSize`):
     /// the NTAG 424 DNA's file E104.
     public static let defaultType4FileSize = 256
 
     /// The tag family the target's chips belong to (`type2`, `type4`).
-    public var family: String { isType4 ? Type4Family.name : Type2Family.name }
+    public var family: String { isType3 ? Type3Family.name : isType4 ? Type4Family.name : Type2Family.name }
 
     /// The families a job for this target opens tags with: its own family only (a tag of another
     /// family is refused as `wrongChip` before anything is sent), with the job's Type 4 options.
     public func families(type4 options: Type4JobOptions = Type4JobOptions()) -> TagFamilies {
-        isType4
+        if isType3 { return TagFamilies([Type3Family()]) }
+        return isType4
             ? TagFamilies([Type4Family(options: Type4Options(honoursCCWriteByte: options.honoursCCWriteByte))])
             : TagFamilies([Type2Family()])
     }
+
+    /// Whether the target is a Type 3 (FeliCa) tag.
+    public var isType3: Bool { [.felicaLiteS, .felicaStandard, .type3].contains(self) }
+
+    /// The hex digits `{{uid}}` renders: 16 for a FeliCa IDm, 14 for a 7-byte UID.
+    public var uidHexDigits: Int { isType3 ? 16 : 14 }
 
     /// Whether the target is a Type 4 (ISO-DEP) tag.
     public var isType4: Bool { self == .ntag424 || self == .type4 }
@@ -70,6 +86,7 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .ntag216: 868
         case .ultralightEV1, .mf0ul11: 46
         case .mf0ul21: 126
+        case .felicaLiteS, .felicaStandard, .type3: 13 * 16
         }
     }
 
@@ -84,7 +101,9 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .mf0ul11: [.mf0ul11]
         case .mf0ul21: [.mf0ul21]
         case .ntag424: [Type4Family.ntag424]
-        case .type2, .type4: []
+        case .felicaLiteS: [Type3Family.liteS]
+        case .felicaStandard: [Type3Family.standard]
+        case .type2, .type4, .type3: []
         }
     }
 
@@ -102,6 +121,7 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .ultralightEV1, .mf0ul21: "mf0ul21"
         case .ntag424: "ntag424"
         case .type4: "type4"
+        case .felicaLiteS, .felicaStandard, .type3: "felica-lite-s"
         }
     }
 
@@ -117,6 +137,9 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .type2: "any Type 2 tag"
         case .ntag424: "NTAG 424 DNA"
         case .type4: "any Type 4 tag"
+        case .felicaLiteS: "FeliCa Lite-S"
+        case .felicaStandard: "FeliCa Standard"
+        case .type3: "any Type 3 tag"
         }
     }
 
