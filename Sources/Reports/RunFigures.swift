@@ -33,6 +33,8 @@ public struct RunFigures: Sendable, Hashable, Codable {
     public var measuredOverAirtime: Double?
     /// Whether the modelled airtime includes Type 4 processing times, which are assumptions.
     public var airtimeHasAssumptions = false
+    /// Each assuming family's note on what its modelled processing times assume.
+    public var airtimeAssumptionNotes: [String] = []
 
     /// Computes the figures of `report`.
     public init(_ report: RunReport) {
@@ -71,9 +73,9 @@ public struct RunFigures: Sendable, Hashable, Codable {
             let air = airtimes.reduce(0, +) / count / 1000
             airtimePerTagMilliseconds = air
             measuredOverAirtime = air > 0 ? measuredPerTagMilliseconds / air : nil
-            airtimeHasAssumptions = report.tags.contains {
-                TagFamilies.standard.named($0.family)?.airtimeAssumesProcessingTimes == true
-            }
+            let families = Set(report.tags.map(\.family)).sorted().compactMap { TagFamilies.standard.named($0) }
+            airtimeAssumptionNotes = families.filter(\.airtimeAssumesProcessingTimes).compactMap(\.airtimeAssumptionNote)
+            airtimeHasAssumptions = !airtimeAssumptionNotes.isEmpty
         } else {
             airtimePerTagMilliseconds = nil
             measuredOverAirtime = nil
@@ -92,17 +94,11 @@ public struct RunFigures: Sendable, Hashable, Codable {
             + "can take less than that floor; timing=datasheet really waits, and the ratio is then 1 or more."
     }
 
-    /// The notes under the airtime figures: why the ratio is below 1, and that Type 4 processing times are
-    /// assumptions of the model (the NT4H2421 data sheet publishes none).
+    /// The notes under the airtime figures: why the ratio is below 1, and which families' processing times are
+    /// assumptions of the model (`TagFamily.airtimeAssumptionNote`).
     public var airtimeNotes: [String] {
-        var notes = belowFloorNote.map { [$0] } ?? []
-        if airtimeHasAssumptions {
-            notes.append(
-                "Type 4 airtime includes modelled tag processing times that are assumptions (by default 1 ms a "
-                    + "command and 4 ms a write frame; the NT4H2421 data sheet publishes none): calibrate against "
-                    + "hardware before reading it as the chip's.")
-        }
-        return notes
+        let notes = belowFloorNote.map { [$0] } ?? []
+        return notes + airtimeAssumptionNotes
     }
 
     /// Nearest-rank percentiles of `values` (not empty).

@@ -73,13 +73,15 @@ public final class TagField {
         return arrivals >= count
     }
 
-    /// The UIDs with an image in the store, in order (`population=stored`), read once.
+    /// The UIDs with an image in the store, in order (`population=stored`), read once: 7-byte UIDs, or the
+    /// 8-byte IDms of a Type 3 population.
     private lazy var storedUIDs: [[UInt8]] = {
         guard let directory = options.storeDirectory,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
         else { return [] }
-        return names.filter { $0.hasSuffix(".bin") && $0.count == 18 }.sorted()
-            .compactMap { Hex.bytes($0.prefix(14)) }.filter { $0.count == 7 }
+        let digits = options.type3 != nil ? 16 : 14  // a FeliCa IDm, or a 7-byte UID
+        return names.filter { $0.hasSuffix(".bin") && $0.count == digits + 4 }.sorted()
+            .compactMap { Hex.bytes($0.prefix(digits)) }.filter { $0.count == digits / 2 }
     }()
 
     /// What the field holds.

@@ -19,6 +19,8 @@ public protocol TagFamily: Sendable {
     var memoryRepeatsUID: Bool { get }
     /// Whether the emulator's airtime for this family includes processing times the reference only assumes.
     var airtimeAssumesProcessingTimes: Bool { get }
+    /// What those assumed processing times are, for the notes under a run's airtime figures.
+    var airtimeAssumptionNote: String? { get }
 }
 
 /// What one unit of a tag write is: a memory page (4 bytes at a page address) or a piece of a file at an offset.
@@ -34,6 +36,7 @@ extension TagFamily {
     public var writeUnit: TagWriteUnit { .page }
     public var memoryRepeatsUID: Bool { false }
     public var airtimeAssumesProcessingTimes: Bool { false }
+    public var airtimeAssumptionNote: String? { nil }
 }
 
 /// The families a reader's tags are matched against, in order: the one place a tag's family is decided.

@@ -14,6 +14,11 @@ public struct Type3Family: TagFamily {
     public var writeUnit: TagWriteUnit { .page }
     /// The chip's response times are PMm upper bounds, not measured (`type5-type3.md` §4.1).
     public var airtimeAssumesProcessingTimes: Bool { true }
+    public var airtimeAssumptionNote: String? {
+        "Type 3 airtime includes modelled FeliCa Lite-S processing times that are assumptions (by default "
+            + "0.45 ms a read and 3 ms a block write, capped by the PMm response-time bounds): calibrate against "
+            + "hardware before reading it as the chip's."
+    }
 
     /// Creates the family.
     public init() {}

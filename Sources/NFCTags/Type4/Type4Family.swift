@@ -15,6 +15,11 @@ public struct Type4Family: TagFamily {
     public var writeUnit: TagWriteUnit { .fileOffset }
     /// The chip's command and programming times are assumptions (`Type4EmulatorConfiguration`).
     public var airtimeAssumesProcessingTimes: Bool { true }
+    public var airtimeAssumptionNote: String? {
+        "Type 4 airtime includes modelled tag processing times that are assumptions (by default 1 ms a "
+            + "command and 4 ms a write frame; the NT4H2421 data sheet publishes none): calibrate against "
+            + "hardware before reading it as the chip's."
+    }
 
     /// What the job says about its tags, passed to every tag the family opens.
     public var options: Type4Options
