@@ -74,7 +74,8 @@ public struct RunFigures: Sendable, Hashable, Codable {
             airtimePerTagMilliseconds = air
             measuredOverAirtime = air > 0 ? measuredPerTagMilliseconds / air : nil
             let families = Set(report.tags.map(\.family)).sorted().compactMap { TagFamilies.standard.named($0) }
-            airtimeAssumptionNotes = families.filter(\.airtimeAssumesProcessingTimes).compactMap(\.airtimeAssumptionNote)
+            airtimeAssumptionNotes = families.filter(\.airtimeAssumesProcessingTimes).compactMap(
+                \.airtimeAssumptionNote)
             airtimeHasAssumptions = !airtimeAssumptionNotes.isEmpty
         } else {
             airtimePerTagMilliseconds = nil

@@ -223,7 +223,9 @@ public final class TagField {
             if type3 {
                 let configuration = options.type3Configuration
                 tag =
-                    try stored.map { try FeliCaEmulator(image: $1, idm: uid, configuration: configuration, faults: faults) }
+                    try stored.map {
+                        try FeliCaEmulator(image: $1, idm: uid, configuration: configuration, faults: faults)
+                    }
                     ?? FeliCaEmulator(idm: uid, configuration: configuration, faults: faults)
             } else if chip == nil, let type4 = options.type4, stored.map({ isType4Image($0.1, type4) }) ?? true {
                 tag =

@@ -59,7 +59,10 @@ import Testing
         // The tag now refuses writes: `write` finds it read-only and changes nothing.
         let before = try Self.blocks(folder, idm: "012EA00000000001")
         let write = try ProvisionProcess.run(
-            ["write", "--reader", folder.sim("type3", uid: "04A00000000001", options: "count=1"), "--uri", "https://x.y"],
+            [
+                "write", "--reader", folder.sim("type3", uid: "04A00000000001", options: "count=1"), "--uri",
+                "https://x.y",
+            ],
             directory: folder.url)
         #expect(write.status != 0 && write.stderr.contains("readOnly"), "\(write.stderr)")
         #expect(try Self.blocks(folder, idm: "012EA00000000001") == before)
@@ -68,7 +71,10 @@ import Testing
     @Test func writeOnAFreshTagAndAJobOfAnotherFamilyRefused() throws {
         let folder = try JobFolder(rows: 1, tag: "ntag215", lock: false)
         let write = try ProvisionProcess.run(
-            ["write", "--reader", folder.sim("type3", uid: "04C00000000001", options: "count=1"), "--uri", "https://e.x/1"],
+            [
+                "write", "--reader", folder.sim("type3", uid: "04C00000000001", options: "count=1"), "--uri",
+                "https://e.x/1",
+            ],
             directory: folder.url)
         #expect(write.status == 0, "\(write.stderr)")
         let blocks = try Self.blocks(folder, idm: "012EC00000000001")

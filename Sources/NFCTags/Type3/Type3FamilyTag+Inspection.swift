@@ -20,7 +20,9 @@ extension Type3FamilyTag: Inspectable {
             (result.status, result.capacity) = try detectNDEF()
             result.messageLength = attributes?.length
             result.message = try readNDEF()
-            if attributes?.isWriting == true { result.notes.append("WriteF is 0F: a write was torn, the content is invalid") }
+            if attributes?.isWriting == true {
+                result.notes.append("WriteF is 0F: a write was torn, the content is invalid")
+            }
         } catch let error as TagError {
             result.ndefError = error.message
         } catch let error as FeliCaStatusError {

@@ -12,8 +12,10 @@ extension Type3FamilyTag {
     public func writeNDEF(_ message: [UInt8]) throws -> NDEFWriteResult {
         let current = try attributes ?? readAttributes()
         guard message.count <= current.capacity else {
-            throw TagError(.capacity, "the message has \(message.count) bytes; NmaxB \(current.maximumBlocks) "
-                + "blocks hold \(current.capacity)")
+            throw TagError(
+                .capacity,
+                "the message has \(message.count) bytes; NmaxB \(current.maximumBlocks) "
+                    + "blocks hold \(current.capacity)")
         }
         guard current.isWritable else { throw TagError(.readOnly, "the attribute block's RWFlag is 00") }
         var final = current
@@ -58,7 +60,8 @@ extension Type3FamilyTag {
         let blocks = written.pages.keys.sorted()
         let data = try readBlocks(blocks, per: attributes?.blocksPerRead ?? 1)
         for (i, block) in blocks.enumerated() {
-            let read = Array(data[16 * i..<16 * i + 16]), meant = written.pages[block]!
+            let read = Array(data[16 * i..<16 * i + 16])
+            let meant = written.pages[block]!
             for j in 0..<16 where read[j] != meant[j] {
                 let offset = (block - 1) * 16 + j
                 if block > 0, mask.contains(where: { $0.contains(offset) }) { continue }
@@ -100,7 +103,8 @@ extension Type3FamilyTag {
         attributes = readBlock
         lockReadBackUnits = [(FeliCaLiteS.mc, readMC.bytes), (0, readBlock.bytes)]
         guard readMC.isPermanentlyReadOnly, !readBlock.isWritable else {
-            throw TagError(.lockFailed, "read back: MC \(Hex.string(readMC.bytes)), RWFlag \(Hex.byte(readBlock.rwFlag))")
+            throw TagError(
+                .lockFailed, "read back: MC \(Hex.string(readMC.bytes)), RWFlag \(Hex.byte(readBlock.rwFlag))")
         }
     }
 

@@ -102,7 +102,9 @@ public enum FeliCaTiming {
     /// The maximum response time PMm byte `parameter` allows for `blocks` blocks:
     /// `T_unit × ((B+1)·n + (A+1)) × 4^E`, A = bits 0–2, B = bits 3–5, E = bits 6–7.
     public static func maximumResponseMicroseconds(_ parameter: UInt8, blocks: Int) -> Double {
-        let a = Double(parameter & 7), b = Double(parameter >> 3 & 7), e = Int(parameter >> 6)
+        let a = Double(parameter & 7)
+        let b = Double(parameter >> 3 & 7)
+        let e = Int(parameter >> 6)
         return unitMicroseconds * ((b + 1) * Double(blocks) + (a + 1)) * Double(1 << (2 * e))
     }
 }

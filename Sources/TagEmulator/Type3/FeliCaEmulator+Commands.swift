@@ -133,7 +133,9 @@ extension FeliCaEmulator {
     private func countWrite() {
         var counter = blocks[FeliCaLiteS.wcnt]!
         let value = (Int(counter[0]) | Int(counter[1]) << 8 | Int(counter[2]) << 16) + 1
-        (counter[0], counter[1], counter[2]) = (UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF))
+        (counter[0], counter[1], counter[2]) = (
+            UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)
+        )
         blocks[FeliCaLiteS.wcnt] = counter
     }
 

@@ -20,14 +20,20 @@ import Testing
     }
 
     @Test func aWrongChecksumOrVersionIsNotNDEF() {
-        #expect(throws: TagError.self) { try Type3AttributeBlock(Hex.bytes("10 04 01 00 0D 00 00 00 00 00 01 00 00 00 00 24")!) }
-        #expect(throws: TagError.self) { try Type3AttributeBlock(Hex.bytes("20 04 01 00 0D 00 00 00 00 00 01 00 00 00 00 33")!) }
+        #expect(throws: TagError.self) {
+            try Type3AttributeBlock(Hex.bytes("10 04 01 00 0D 00 00 00 00 00 01 00 00 00 00 24")!)
+        }
+        #expect(throws: TagError.self) {
+            try Type3AttributeBlock(Hex.bytes("20 04 01 00 0D 00 00 00 00 00 01 00 00 00 00 33")!)
+        }
     }
 
     @Test func theMCLockIsNfcpysProtectWithoutAPassword() {
         let locked = FeliCaMemoryConfiguration.formatted.locked
         #expect(locked.bytes == Hex.bytes("FF FF 00 01 07 01 00 00 FF 3F FF 3F 00 00 00 00"))
         #expect(locked.isPermanentlyReadOnly && !FeliCaMemoryConfiguration.formatted.isPermanentlyReadOnly)
-        #expect(FeliCaMemoryConfiguration.formatted.ndefEnabled && FeliCaMemoryConfiguration.formatted.allowsWrite(userBlock: 13))
+        #expect(
+            FeliCaMemoryConfiguration.formatted.ndefEnabled
+                && FeliCaMemoryConfiguration.formatted.allowsWrite(userBlock: 13))
     }
 }

@@ -29,7 +29,8 @@ import Testing
             "2D 07 012E000000000001 00 00 02 1004 0100 0D00 0000 0000 0100 0000 0023"
             + " FFFFFF01 07000000 00000000 00000000"
         #expect(answer == .data(Hex.bytes(expected)!))
-        #expect(send(tag, "10 06 012E000000000001 01 0B00 01 8020") == .data(Hex.bytes("0C 07 012E000000000001 01 A8")!))
+        #expect(
+            send(tag, "10 06 012E000000000001 01 0B00 01 8020") == .data(Hex.bytes("0C 07 012E000000000001 01 A8")!))
         #expect(send(tag, "10 06 0102030405060708 01 0B00 01 8000") == .silence, "another IDm")
         #expect(send(tag, "0A 04 012E000000000001") == .silence, "Request Response: a Lite-S lacks it")
         #expect(send(tag, "11 06 012E000000000001 01 0B00 01 8000") == .silence, "LEN is not the frame length")
