@@ -41,7 +41,7 @@ import Testing
         ("sim:ntag424?signer=0F1E2D3C4B5A69788796A5B4C3D2E1F0", "56 hex digits"),
         ("sim:type4?signer=\(String(repeating: "11", count: 28))", "is for chips with an originality signature"),
         ("sim:ntag424?identity=uid", "is for Type 2 chips"),
-        ("sim:ntag425", "use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424 or type4"),
+        ("sim:ntag425", "use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424, type4, felica-lite-s or type3"),
     ])
     func badSpecsNameTheOption(spec: String, expected: String) {
         do {

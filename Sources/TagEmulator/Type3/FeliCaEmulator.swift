@@ -16,8 +16,8 @@ public final class FeliCaEmulator: EmulatedTag {
     public let pmm = FeliCaLiteS.pmm
     /// The unverified behaviours and assumed times.
     public let configuration: FeliCaEmulatorConfiguration
-    /// The blocks, by number (16 bytes each).
-    public internal(set) var blocks: [Int: [UInt8]] = [:]
+    /// The blocks, by number (16 bytes each); settable to shape a tag for a test.
+    public var blocks: [Int: [UInt8]] = [:]
     public private(set) var faults: TagFaults
     public internal(set) var isPresent = true
     /// Frames so far, from 1 (the activation Polling excluded).

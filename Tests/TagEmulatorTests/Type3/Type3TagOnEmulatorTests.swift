@@ -52,3 +52,30 @@ import Testing
         #expect(throws: TagError.self) { try tag.prepareWrite(hasCredentials: false, lock: true) }
     }
 }
+
+/// `Type3FamilyTag.format()` on a Lite-S without the NDEF system.
+@Suite struct Type3FormatOnEmulatorTests {
+    @Test func formatSetsSysOpAndWritesTheAttributeBlock() throws {
+        var faults = TagFaults()
+        faults.unformatted = true
+        let emulator = FeliCaEmulator(idm: Type3TagOnEmulatorTests.idm, faults: faults)
+        let (tag, _) = Type3TagOnEmulatorTests.open(emulator)
+        #expect(try tag.queryNDEFStatus().status == .notSupported)
+        try tag.format()
+        #expect(emulator.memoryConfiguration.bytes == FeliCaMemoryConfiguration.formatted.bytes)
+        #expect(emulator.blocks[0] == Hex.bytes("10 04 01 00 0D 00 00 00 00 00 01 00 00 00 00 23"))
+        let detected = try tag.detectNDEF()
+        #expect(detected.status == .readWrite && detected.capacity == 208)
+    }
+
+    @Test func aFrozenMCCannotBeChangedToNDEF() throws {
+        var faults = TagFaults()
+        faults.unformatted = true
+        let emulator = FeliCaEmulator(idm: Type3TagOnEmulatorTests.idm, faults: faults)
+        var mc = emulator.memoryConfiguration
+        mc.bytes[2] = 0x00
+        emulator.blocks[FeliCaLiteS.mc] = mc.bytes
+        let (tag, _) = Type3TagOnEmulatorTests.open(emulator)
+        #expect(throws: TagError.self) { try tag.format() }
+    }
+}
