@@ -51,7 +51,8 @@ import Testing
             directory: folder.url)
         #expect(inspect.status == 0, "\(inspect.stderr)")
         for line in [
-            "IDm         01 2E A0 00 00 00 00 01", "PMm         00 F1 00 00 00 01 43 00, IC type F1 (FeliCa Lite-S)",
+            "UID         012EA00000000001 (FeliCa IDm)", "IDm         01 2E A0 00 00 00 00 01",
+            "PMm         00 F1 00 00 00 01 43 00, IC type F1 (FeliCa Lite-S)",
             "Systems     12 FC, 88 B4", "RWFlag 00", "MC          FF FF 00 01 07 01 00 00 FF 3F FF 3F",
         ] {
             #expect(inspect.stdout.contains(line), "\(line) in \(inspect.stdout)")

@@ -132,7 +132,9 @@ struct InspectCommand: Command {
             !report.uidAnomalies.isEmpty
             ? "; " + report.uidAnomalies.joined(separator: "; ")
             : TagFamilies.standard.named(report.family)?.memoryRepeatsUID == true ? "; pages 0–2 consistent" : ""
-        add("UID", "\(report.uid) (ATQA \(report.atqa), SAK \(report.sak))\(anomalies)")
+        let activation =
+            report.family == Type3Family.name ? "FeliCa IDm" : "ATQA \(report.atqa), SAK \(report.sak)"
+        add("UID", "\(report.uid) (\(activation))\(anomalies)")
         var chip = report.chip.name
         if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }
         if let vendor = report.chip.vendor { chip += ", vendor \(vendor)\(vendor == "04" ? " (NXP)" : "")" }
