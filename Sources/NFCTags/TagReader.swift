@@ -10,6 +10,8 @@ public struct DetectedTag: Sendable, Hashable {
     public var sak: UInt8
     /// The ATS of an ISO-DEP tag, TL byte first (`06 77 77 71 02 80`); empty when the reader sent no RATS.
     public var ats: [UInt8]
+    /// The FeliCa Polling answer of a Type 3 tag (its IDm is then `uid`); `nil` for ISO/IEC 14443-A tags.
+    public var felica: FeliCaActivation?
 
     /// The DSFID of an ISO/IEC 15693 VICC from its Inventory answer; `nil` for an ISO/IEC 14443-A tag.
     public var dsfid: UInt8?
@@ -27,6 +29,12 @@ public struct DetectedTag: Sendable, Hashable {
     }
     /// Whether the tag answered an ISO/IEC 15693 Inventory (a Type 5 tag).
     public var isISO15693: Bool { dsfid != nil }
+
+    /// A FeliCa tag's detection record: the IDm as UID, no 14443-A data.
+    public init(felica: FeliCaActivation) {
+        self.init(uid: felica.idm, atqa: 0, sak: 0)
+        self.felica = felica
+    }
 }
 
 /// The state of a reader's field as seen by one poll.

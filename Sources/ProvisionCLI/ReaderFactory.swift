@@ -16,7 +16,8 @@ enum ReaderFactory {
     static let specHelp = """
         Reader specs (--reader SPEC, repeatable where a command runs several readers):
           sim[:CHIP][?options]   the built-in simulated reader (default: sim:ntag215)
-              CHIP: ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (Type 2), ntag424 | type4 (Type 4)
+              CHIP: ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (Type 2), ntag424 | type4 (Type 4),
+                    felica-lite-s | type3 (Type 3: a FeliCa Lite-S, IDm 01 2E + the UID's last 6 bytes)
               count=N       tags presented one after another (default unlimited)
               uid=HEX       first UID, 14 hex digits; later tags count up (default from seed)
               seed=N        seed for UIDs and faults, so runs repeat (default 0)
@@ -41,6 +42,9 @@ enum ReaderFactory {
                             frame waiting integer), wtx=on (the tag asks for waiting-time extensions);
                             prog= is then per write frame; faults tear noanswer readonly unformatted
                             wrongchip (an NTAG21x arrives) multi
+              Type 3 only: refused=XXXX missing=XXXX (SF1 SF2 of a refused write, of a missing block;
+                            default 01A5, 01A8), readservice=any|000B, wcnt=on|off, wildcard=88B4|12FC
+                            (behaviours the reference leaves unverified); prog= is per block write (3 ms)
               e.g. sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02
           nfc[:CONNSTRING][?slack=MS][&baud=SPEED]  a libnfc device, e.g. nfc:pn532_uart:/dev/ttyUSB0;
                                  slack= adds host-link time to every tag timeout (default 50 ms);

@@ -115,6 +115,7 @@ struct ManifestDecoder {
         let reports =
             try root["reports"].map { node throws(JobInputError) in try path(node, "reports") } ?? defaultFolder
         // Before the security sections, so a Type 4 job hears that `protect` is not for it at all.
+        try checkType3(root, tag: tag)
         let type4 = try decodeType4(root, tag: tag)
         let security = try decodeSecurity(root)
         let ntag424 = try decodeNTAG424(root, job: job, tag: tag, lock: lock, keys: security.keys)

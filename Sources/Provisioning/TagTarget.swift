@@ -18,6 +18,9 @@ import NFCTags
 /// icode-slix2      308  (blocks 0–78, CC E1 40 28 01: area 312, T and a 3-byte L)
 /// st25tv02k        242  (64 blocks, CC E1 40 1F 01: area 244, T and L)
 /// type5            102  (any Type 5 tag; pre-flight assumes the smallest, ICODE SLIX)
+/// felica-lite-s    208  (FeliCa Lite-S: NmaxB 13 blocks of 16 bytes after the attribute block)
+/// felica-standard  208  (a FeliCa Standard with the NDEF system; pre-flight assumes a Lite-S's NmaxB)
+/// type3            208  (any Type 3 tag; the same assumption)
 /// ```
 ///
 /// `ultralight-ev1` accepts either EV1 size, so it is sized for the smaller MF0UL11. `type2` and `type4`
@@ -50,21 +53,36 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case st25tv02k
     /// Any NFC Forum Type 5 tag (ISO/IEC 15693).
     case type5
+    /// Sony FeliCa Lite-S (RC-S966), a Type 3 tag.
+    case felicaLiteS = "felica-lite-s"
+    /// A FeliCa Standard card with the NDEF system `12FC`.
+    case felicaStandard = "felica-standard"
+    /// Any NFC Forum Type 3 tag (FeliCa).
+    case type3
 
     /// The NDEF file a Type 4 job assumes when the manifest does not say (`type4.minimumFileSize`):
     /// the NTAG 424 DNA's file E104.
     public static let defaultType4FileSize = 256
 
-    /// The tag family the target's chips belong to (`type2`, `type4`, `type5`).
-    public var family: String { isType4 ? Type4Family.name : isType5 ? Type5Family.name : Type2Family.name }
+    /// The tag family the target's chips belong to (`type2`, `type3`, `type4`, `type5`).
+    public var family: String {
+        isType3 ? Type3Family.name : isType4 ? Type4Family.name : isType5 ? Type5Family.name : Type2Family.name
+    }
 
     /// The families a job for this target opens tags with: its own family only (a tag of another
     /// family is refused as `wrongChip` before anything is sent), with the job's Type 4 options.
     public func families(type4 options: Type4JobOptions = Type4JobOptions()) -> TagFamilies {
-        isType4
+        if isType3 { return TagFamilies([Type3Family()]) }
+        return isType4
             ? TagFamilies([Type4Family(options: Type4Options(honoursCCWriteByte: options.honoursCCWriteByte))])
             : isType5 ? TagFamilies([Type5Family()]) : TagFamilies([Type2Family()])
     }
+
+    /// Whether the target is a Type 3 (FeliCa) tag.
+    public var isType3: Bool { [.felicaLiteS, .felicaStandard, .type3].contains(self) }
+
+    /// The hex digits `{{uid}}` renders: 16 for a FeliCa IDm, 14 for a 7-byte UID.
+    public var uidHexDigits: Int { isType3 ? 16 : 14 }
 
     /// Whether the target is a Type 4 (ISO-DEP) tag.
     public var isType4: Bool { self == .ntag424 || self == .type4 }
@@ -91,6 +109,7 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .icodeSLIX, .type5: 102
         case .icodeSLIX2: 308
         case .st25tv02k: 242
+        case .felicaLiteS, .felicaStandard, .type3: 13 * 16
         }
     }
 
@@ -108,7 +127,9 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .icodeSLIX: [Type5ChipModel.icodeSLIX.chip]
         case .icodeSLIX2: [Type5ChipModel.icodeSLIX2.chip]
         case .st25tv02k: [Type5ChipModel.st25tv02k.chip]
-        case .type2, .type4, .type5: []
+        case .felicaLiteS: [Type3Family.liteS]
+        case .felicaStandard: [Type3Family.standard]
+        case .type2, .type3, .type4, .type5: []
         }
     }
 
@@ -129,6 +150,7 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .icodeSLIX, .type5: "icode-slix"
         case .icodeSLIX2: "icode-slix2"
         case .st25tv02k: "st25tv02k"
+        case .felicaLiteS, .felicaStandard, .type3: "felica-lite-s"
         }
     }
 
@@ -148,6 +170,9 @@ public enum TagTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .icodeSLIX2: "ICODE SLIX2"
         case .st25tv02k: "ST25TV02K"
         case .type5: "any Type 5 tag"
+        case .felicaLiteS: "FeliCa Lite-S"
+        case .felicaStandard: "FeliCa Standard"
+        case .type3: "any Type 3 tag"
         }
     }
 

@@ -43,7 +43,7 @@ extension Template {
             value = text
         case .row: value = String(row.row)
         case .job: value = job
-        case .uid: value = late?.uidText ?? LateBound.sizingUIDText
+        case .uid: value = late?.uidText ?? sizingUIDText
         case .timestamp: value = late?.timestampText ?? LateBound.sizingTimestampText
         case .mirror(let kind): value = kind.placeholder(marked: late?.marksMirror ?? false)
         case .sun(let token): value = token.placeholder(marked: late?.markedSUN == token)
@@ -70,7 +70,7 @@ extension Template {
         var fields: [String] = []
         for name in inputs {
             switch name {
-            case "uid": fields.append(late?.uidText ?? LateBound.sizingUIDText)
+            case "uid": fields.append(late?.uidText ?? sizingUIDText)
             case "timestamp": fields.append(late?.timestampText ?? LateBound.sizingTimestampText)
             default:
                 guard let text = value(named: name, row: row) else {

@@ -21,6 +21,9 @@ public struct Template: Sendable {
     public let placeholders: [Placeholder]
     /// Keys `{{mac:KEYID}}` renders with, set once the job's keys are loaded (empty: MACs are sized only).
     public var keys: [String: SecretKey] = [:]
+    /// What `{{uid}}` renders as when sizing (no tag yet): as many hex digits as the job's tags' UIDs have
+    /// (`TagTarget.uidHexDigits`: 16 for a FeliCa IDm), the 7-byte stand-in by default.
+    public var sizingUIDText = LateBound.sizingUIDText
 
     let root: Node
     let tree: JSONNode
@@ -49,7 +52,8 @@ public struct Template: Sendable {
         } catch {
             throw JobInputError.missing(file: file, url: manifest.templateURL)
         }
-        let template = try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
+        var template = try Template(parsing: Array(data), file: file, job: manifest.job, serial: manifest.serial)
+        template.sizingUIDText = String(repeating: "F", count: manifest.tag.uidHexDigits)
         let mirrors = template.mirrorTokens.map(\.placeholder)
         if mirrors.count > 1 {
             throw JobInputError(

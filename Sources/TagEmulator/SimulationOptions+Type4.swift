@@ -28,7 +28,7 @@ extension SimulationOptions {
     static let type2OnlyOptions: Set<String> = ["identity", "config", "locks", "wrongpwd", "unknown", "rfui"]
 
     /// The chip as the spec names it (`ntag215`, `ntag424`, `type4`).
-    public var chipName: String { type5?.tagChip.id ?? type4?.tagChip.id ?? chip.rawValue }
+    public var chipName: String { type3 ?? type5?.tagChip.id ?? type4?.tagChip.id ?? chip.rawValue }
 
     /// The Type 4 chip a `sim:` chip name stands for (`nil`: not a Type 4 name).
     static func type4Chip(named name: String) -> Type4EmulatedChip? {

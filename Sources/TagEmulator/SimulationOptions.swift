@@ -7,8 +7,9 @@ import NFCTags
 /// sim:CHIP?option=value&…
 ///
 /// CHIP          ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (default ntag215), or the Type 4
-///               chips ntag424 | type4 with their own options (SimulationOptions+Type4.swift), or the
-///               Type 5 chips icode-slix | icode-slix2 | st25tv02k | type5 (SimulationOptions+Type5.swift)
+///               chips ntag424 | type4 with their own options (SimulationOptions+Type4.swift), the Type 5
+///               chips icode-slix | icode-slix2 | st25tv02k | type5 (SimulationOptions+Type5.swift), or the
+///               Type 3 chips felica-lite-s | type3 (SimulationOptions+Type3.swift)
 /// count=N       tags in the population, presented one after another (default: unlimited)
 /// uid=HEX       first UID, 14 hex digits (7 bytes); later tags count up from it
 ///               (default: 04 followed by 6 bytes derived from seed)
@@ -96,6 +97,10 @@ public struct SimulationOptions: Sendable, Hashable {
     public var type5SilentToUnknown = false
     /// The Type 4 tags' ATS, timing and answers (`fwi=`, `wtx=`, `prog=`).
     public var type4Configuration = Type4EmulatorConfiguration()
+    /// The Type 3 chip name of every tag instead (`sim:felica-lite-s`, `sim:type3`), unless a wrong-chip fault fires.
+    public var type3: String?
+    /// The FeliCa tags' unverified behaviours and assumed times (SimulationOptions+Type3.swift).
+    public var type3Configuration = FeliCaEmulatorConfiguration()
     /// Tags in the population; `nil` = unlimited.
     public var count: Int?
     /// Seed for derived UIDs and faults.
@@ -146,10 +151,12 @@ public struct SimulationOptions: Sendable, Hashable {
         let chipName = spec.target.isEmpty ? "ntag215" : spec.target.lowercased()
         let type4 = Self.type4Chip(named: chipName)
         let type5 = Type5EmulatedChip.named(chipName)
-        guard let chip = type4 == nil && type5 == nil ? ChipModel(rawValue: chipName) : .ntag215 else {
+        let type3 = Self.type3ChipNames.contains(chipName) ? chipName : nil
+        guard let chip = type4 == nil && type5 == nil && type3 == nil ? ChipModel(rawValue: chipName) : .ntag215
+        else {
             throw bad(
                 "unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424, type4, "
-                    + "icode-slix, icode-slix2, st25tv02k or type5")
+                    + "icode-slix, icode-slix2, st25tv02k, type5, felica-lite-s or type3")
         }
         var seed: UInt64 = 0
         if let text = spec.option("seed") {
@@ -159,9 +166,11 @@ public struct SimulationOptions: Sendable, Hashable {
         self.init(chip: chip, seed: seed)
         self.type4 = type4
         self.type5 = type5
+        self.type3 = type3
         for (key, value) in spec.options {
             if try applyType4Option(key, value, bad) { continue }
             if try applyType5Option(key, value, bad) { continue }
+            if try applyType3Option(key, value, bad) { continue }
             switch key {
             case "seed": break
             case "count":

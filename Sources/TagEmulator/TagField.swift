@@ -73,12 +73,13 @@ public final class TagField {
         return arrivals >= count
     }
 
-    /// The UIDs with an image in the store, in order (`population=stored`), read once.
+    /// The UIDs with an image in the store, in order (`population=stored`), read once: 7-byte UIDs, or the
+    /// 8-byte IDms of a Type 3 population.
     private lazy var storedUIDs: [[UInt8]] = {
         guard let directory = options.storeDirectory,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
         else { return [] }
-        let digits = options.type5 == nil ? 14 : 16
+        let digits = options.type3 != nil || options.type5 != nil ? 16 : 14  // a FeliCa IDm or ISO 15693 UID
         return names.filter { $0.hasSuffix(".bin") && $0.count == digits + 4 }.sorted()
             .compactMap { Hex.bytes($0.prefix(digits)) }.filter { $0.count == digits / 2 }
     }()
@@ -212,12 +213,21 @@ public final class TagField {
     /// A tag of `chip`, or of the population's chip when `nil` (a Type 4 chip with `sim:ntag424`/`type4`),
     /// loaded from the store when it has an image there.
     private func makeTag(uid: [UInt8], chip: ChipModel?, faults: TagFaults) throws(TagStoreError) -> any EmulatedTag {
+        let type3 = chip == nil && options.type3 != nil
+        let uid = type3 ? FeliCaEmulator.idm(from: uid) : uid
         let tag: any EmulatedTag
         do {
             let stored = try storeURL(for: uid).flatMap { url in
                 FileManager.default.fileExists(atPath: url.path) ? (url, try [UInt8](Data(contentsOf: url))) : nil
             }
-            if let type5 = options.type5 {
+            if type3 {
+                let configuration = options.type3Configuration
+                tag =
+                    try stored.map {
+                        try FeliCaEmulator(image: $1, idm: uid, configuration: configuration, faults: faults)
+                    }
+                    ?? FeliCaEmulator(idm: uid, configuration: configuration, faults: faults)
+            } else if let type5 = options.type5 {
                 let made =
                     stored.map { Type5Emulator(image: $0.1, chip: type5, uid: uid, faults: faults) }
                     ?? Type5Emulator(chip: type5, uid: uid, faults: faults)

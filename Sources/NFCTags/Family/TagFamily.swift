@@ -52,7 +52,7 @@ public struct TagFamilies: Sendable {
     }
 
     /// Every family `provision` ships.
-    public static let standard = TagFamilies([Type2Family(), Type4Family(), Type5Family()])
+    public static let standard = TagFamilies([Type2Family(), Type4Family(), Type5Family(), Type3Family()])
 
     /// The family named `name` (a chip's or a ledger row's `family`), if it is in the list.
     public func named(_ name: String?) -> (any TagFamily)? { families.first { $0.name == name } }

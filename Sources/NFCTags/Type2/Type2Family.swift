@@ -12,8 +12,11 @@ public struct Type2Family: TagFamily {
     /// Creates the family.
     public init() {}
 
-    /// An ISO/IEC 14443-A tag with SAK bit 6 (ISO/IEC 14443-4, `20h`) and bit 4 (MIFARE Classic, `08h`) clear.
-    public func handles(_ activation: DetectedTag) -> Bool { activation.sak & 0x28 == 0 && !activation.isISO15693 }
+    /// An ISO/IEC 14443-A tag (no FeliCa or ISO/IEC 15693 answer) with SAK bit 6 (ISO/IEC 14443-4, `20h`) and
+    /// bit 4 (MIFARE Classic, `08h`) clear.
+    public func handles(_ activation: DetectedTag) -> Bool {
+        activation.felica == nil && !activation.isISO15693 && activation.sak & 0x28 == 0
+    }
 
     public func open(_ transceiver: any Transceiver, activation: DetectedTag?) -> any FamilyTag {
         Type2FamilyTag(Type2Tag(transceiver: transceiver))

@@ -132,7 +132,9 @@ struct InspectCommand: Command {
             !report.uidAnomalies.isEmpty
             ? "; " + report.uidAnomalies.joined(separator: "; ")
             : TagFamilies.standard.named(report.family)?.memoryRepeatsUID == true ? "; pages 0–2 consistent" : ""
-        let activation = report.dsfid.map { "ISO 15693, DSFID \($0)" } ?? "ATQA \(report.atqa), SAK \(report.sak)"
+        let activation =
+            report.family == Type3Family.name
+            ? "FeliCa IDm" : report.dsfid.map { "ISO 15693, DSFID \($0)" } ?? "ATQA \(report.atqa), SAK \(report.sak)"
         add("UID", "\(report.uid) (\(activation))\(anomalies)")
         var chip = report.chip.name
         if let version = report.chip.getVersion { chip += ", GET_VERSION \(version)" }

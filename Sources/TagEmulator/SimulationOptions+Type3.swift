@@ -1,0 +1,63 @@
+import NDEF
+import NFCTags
+
+/// The `sim:` spec for Type 3 (FeliCa) tags: chips `felica-lite-s` and `type3` (a FeliCa Lite-S), and the
+/// behaviours `type5-type3.md` leaves unverified.
+///
+/// ```
+/// sim:felica-lite-s?…   FeliCa Lite-S (RC-S966), NDEF-formatted (MC SYS_OP 01, empty attribute block)
+/// sim:type3?…           the same chip: the Type 3 tag the simulator presents
+///
+/// refused=XXXX     SF1 SF2 of a write MC refuses (default 01A5)
+/// missing=XXXX     SF1 SF2 of a read or write of a block the chip lacks (default 01A8)
+/// readservice=any|000B  whether Read accepts 0009 as well as 000B (default any)
+/// wcnt=on|off      whether WCNT counts writes (default on)
+/// wildcard=88B4|12FC  the system code Polling FFFF with RC 01 names while NDEF is on (default 88B4)
+/// ```
+///
+/// IDm: `01 2E` and the last six bytes of each tag's `uid` (`FeliCaEmulator.idm(from:)`). `prog=MS` is the
+/// time to program one block (default 3 ms). Faults: `tear` (the tag leaves during a frame; a Write then keeps
+/// the old or the new block), `noanswer`, `readonly` (RWFlag 00 and MC locked), `unformatted` (SYS_OP 00: no
+/// answer to Polling `12FC`), `wrongchip` (an NTAG21x arrives) and `multi`.
+extension SimulationOptions {
+    /// The chip names of a Type 3 population.
+    static let type3ChipNames: Set<String> = ["felica-lite-s", "type3"]
+
+    /// Applies one Type 3 option (`true`), or returns `false` for a key that is not one.
+    mutating func applyType3Option(
+        _ key: String, _ value: String, _ bad: (String) -> ReaderSpecError
+    ) throws(ReaderSpecError) -> Bool {
+        let keys: Set<String> = ["refused", "missing", "readservice", "wcnt", "wildcard"]
+        guard type3 != nil else {
+            guard !keys.contains(key) else { throw bad("option '\(key)' is for Type 3 chips (sim:felica-lite-s)") }
+            return false
+        }
+        if Self.type2OnlyOptions.contains(key) { throw bad("option '\(key)' is for Type 2 chips, not \(chipName)") }
+        func flags() throws(ReaderSpecError) -> [UInt8] {
+            guard value.count == 4, let bytes = Hex.bytes(value), bytes.count == 2, bytes[0] != 0 else {
+                throw bad("\(key) must be SF1 SF2, 4 hex digits with SF1 not 00, got '\(value)'")
+            }
+            return bytes
+        }
+        switch key {
+        case "refused": type3Configuration.refusedWriteStatus = try flags()
+        case "missing": type3Configuration.missingBlockStatus = try flags()
+        case "readservice":
+            guard value == "any" || value == "000B" else { throw bad("readservice must be 'any' or '000B'") }
+            type3Configuration.readAcceptsWriteService = value == "any"
+        case "wcnt":
+            guard value == "on" || value == "off" else { throw bad("wcnt must be 'on' or 'off'") }
+            type3Configuration.countsWrites = value == "on"
+        case "wildcard":
+            guard value == "88B4" || value == "12FC" else { throw bad("wildcard must be '88B4' or '12FC'") }
+            type3Configuration.wildcardSystemCode = value == "88B4" ? 0x88B4 : 0x12FC
+        case "prog":
+            guard let ms = Double(value), ms >= 0, ms <= 1000 else {
+                throw bad("prog must be the programming time in ms (0…1000), got '\(value)'")
+            }
+            type3Configuration.writeMicroseconds = ms * 1000
+        default: return false
+        }
+        return true
+    }
+}

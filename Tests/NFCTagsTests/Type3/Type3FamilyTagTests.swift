@@ -1,0 +1,60 @@
+import NDEF
+import NFCTags
+import TestSupport
+import Testing
+
+/// `Type3FamilyTag` against scripted FeliCa frames (`type5-type3.md` §4.4): detection, the tear-safe write
+/// order and the read-back, hex both ways.
+@Suite struct Type3FamilyTagTests {
+    static let idm = "0102030405060708"
+    static let pmm = "00F1000000014300"
+    static let activation = FeliCaActivation(idm: Hex.bytes(idm)!, pmm: Hex.bytes(pmm)!, systemCode: 0x88B4)
+
+    static func step(_ command: String, _ answer: String) -> ScriptedTransceiver.Step {
+        .exchange(Hex.bytes(command)!, Hex.bytes(answer)!)
+    }
+
+    @Test func detectWriteAndVerifyInTheT3TOrder() throws {
+        let message = Hex.bytes("D1 01 04 55 04 61 2E 62")!  // URI https://a.b, 8 bytes
+        let block1 = "D1010455 04612E62 00000000 00000000"
+        let script = ScriptedTransceiver([
+            Self.step("06 00 12 FC 01 00", "14 01 \(Self.idm) \(Self.pmm) 12 FC"),
+            Self.step(
+                "12 06 \(Self.idm) 01 0B00 02 8000 8088",
+                "2D 07 \(Self.idm) 00 00 02 10040100 0D000000 00000100 00000023 FFFFFF01 07000000 00000000 00000000"),
+            Self.step(
+                "20 08 \(Self.idm) 01 0900 01 8000 10040100 0D000000 000F0100 00000032", "0C 09 \(Self.idm) 00 00"),
+            Self.step("20 08 \(Self.idm) 01 0900 01 8001 \(block1)", "0C 09 \(Self.idm) 00 00"),
+            Self.step(
+                "20 08 \(Self.idm) 01 0900 01 8000 10040100 0D000000 00000100 0008002B", "0C 09 \(Self.idm) 00 00"),
+            Self.step(
+                "12 06 \(Self.idm) 01 0B00 02 8000 8001",
+                "2D 07 \(Self.idm) 00 00 02 10040100 0D000000 00000100 0008002B \(block1)"),
+        ])
+        let tag = Type3FamilyTag(Type3Tag(transceiver: script, activation: Self.activation))
+        #expect(try tag.identify() == Type3Family.liteS)
+        let detected = try tag.detectNDEF()
+        #expect(detected.status == .readWrite && detected.capacity == 208)
+        let result = try tag.writeNDEF(message)
+        #expect(result.writtenPages == [0, 1, 0])
+        try tag.verify(result, ignoring: [])
+        #expect(script.mismatches.isEmpty, "\(script.mismatches)")
+        #expect(tag.cost.exchanges == 6 && tag.cost.writes == 3)
+    }
+
+    @Test func aRefusedWriteIsReadOnlyAndNoNDEFSystemIsNotNDEF() throws {
+        let script = ScriptedTransceiver([
+            .fail(Hex.bytes("06 00 12 FC 01 00")!, .noAnswer)
+        ])
+        let tag = Type3FamilyTag(Type3Tag(transceiver: script, activation: Self.activation))
+        #expect(try tag.queryNDEFStatus().status == .notSupported)
+        let refusing = ScriptedTransceiver([
+            Self.step(
+                "20 08 \(Self.idm) 01 0900 01 8001 " + String(repeating: "00", count: 16), "0C 09 \(Self.idm) 01 A5")
+        ])
+        let other = Type3Tag(transceiver: refusing, activation: Self.activation)
+        #expect(throws: FeliCaStatusError(flag1: 0x01, flag2: 0xA5)) {
+            try other.write(blocks: [1], data: [UInt8](repeating: 0, count: 16))
+        }
+    }
+}
