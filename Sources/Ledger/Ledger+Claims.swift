@@ -258,20 +258,17 @@ extension Ledger {
             holder = try requireState(job: job, row: row, in: [.claimed])
         } catch {
             // Only on the refusal path: a row this UID finished meanwhile, in another process.
-            guard error.code == .invalidState, try rowState(job: job, row: row) == .done else { throw error }
-            guard try doneUID(job: job, row: row) == uid else { throw error }
+            guard error.code == .invalidState,
+                let (state, holder) = try connection.queryFirst(
+                    "SELECT state, uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)],
+                    { ($0.text(0), $0.optionalText(1)) }),
+                state == RecordState.done.rawValue, holder == uid
+            else { throw error }
             throw LedgerError(.alreadyProvisioned, "UID \(uid) finished row \(row) of job \(job) in another process")
         }
         guard holder == uid else {
             throw LedgerError(.invalidState, "row \(row) of job \(job) is claimed by \(holder ?? "-"), not \(uid)")
         }
-    }
-
-    /// The UID a row is bound to.
-    private func doneUID(job: String, row: Int) throws(LedgerError) -> String? {
-        try connection.queryFirst("SELECT uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]) {
-            $0.optionalText(0)
-        } ?? nil
     }
 
     func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {

@@ -10,8 +10,8 @@ public struct StationActivity: Sendable, Hashable {
     public var firstAt: Date, lastAt: Date
     /// Tags done within the recent window.
     public var recentDone: Int
-    /// The last failed attempt: its class, detail and end.
-    public var lastFailure: (failureClass: String, detail: String, at: Date)?
+    /// The last failed attempt.
+    public var lastFailure: StationFailure?
 
     /// Creates an activity record (the ledger builds them; tests and reports may too).
     public init(reader: String, attempts: Int, done: Int, firstAt: Date, lastAt: Date, recentDone: Int) {
@@ -22,18 +22,19 @@ public struct StationActivity: Sendable, Hashable {
         self.lastAt = lastAt
         self.recentDone = recentDone
     }
+}
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.reader == rhs.reader && lhs.attempts == rhs.attempts && lhs.done == rhs.done && lhs.firstAt == rhs.firstAt
-            && lhs.lastAt == rhs.lastAt && lhs.recentDone == rhs.recentDone
-            && lhs.lastFailure?.failureClass == rhs.lastFailure?.failureClass
-            && lhs.lastFailure?.detail == rhs.lastFailure?.detail && lhs.lastFailure?.at == rhs.lastFailure?.at
-    }
+/// A station's failed attempt: its failure class, detail and end.
+public struct StationFailure: Sendable, Hashable {
+    public var failureClass: String
+    public var detail: String
+    public var at: Date
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(reader)
-        hasher.combine(attempts)
-        hasher.combine(lastAt)
+    /// Creates the record.
+    public init(failureClass: String, detail: String, at: Date) {
+        self.failureClass = failureClass
+        self.detail = detail
+        self.at = at
     }
 }
 
@@ -63,7 +64,7 @@ extension Ledger {
             }
             for (reader, failureClass, detail, at) in failures {
                 guard let index = stations.firstIndex(where: { $0.reader == reader }) else { continue }
-                stations[index].lastFailure = (failureClass, detail, at)
+                stations[index].lastFailure = StationFailure(failureClass: failureClass, detail: detail, at: at)
             }
             return stations
         }

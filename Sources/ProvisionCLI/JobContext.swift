@@ -159,8 +159,9 @@ struct JobContext: Sendable {
 
     /// How `audit` judges a keyed NTAG 424 DNA job's tags (its master key loaded), else `nil`.
     func ntag424Audit(deep: Bool) -> NTAG424Audit? {
-        guard let options = ntag424LineOptions() else { return nil }
-        let render = lineJob().render
+        let job = lineJob()
+        guard let options = job.ntag424 else { return nil }
+        let render = job.render
         return NTAG424Audit(
             keys: options.keys, template: { row, fields, uid in try render(row, fields, uid, Date()) },
             settings: options.settings, deep: deep)

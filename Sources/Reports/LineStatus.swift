@@ -17,7 +17,7 @@ public struct LineStatus: Encodable, Sendable {
         /// Done ÷ attempts, in percent.
         public var yieldPercent: Double
         /// The last failure: class, detail, when.
-        public var lastFailure: Failure?
+        public var lastFailure: StationFailure?
 
         enum CodingKeys: String, CodingKey {
             case reader, lastSeenAt, attempts, done, tagsPerHour, yieldPercent, lastFailure
@@ -35,25 +35,6 @@ public struct LineStatus: Encodable, Sendable {
         }
     }
 
-    /// A failed attempt.
-    public struct Failure: Encodable, Sendable {
-        public var failureClass: String
-        public var detail: String
-        public var at: Date
-
-        enum CodingKeys: String, CodingKey {
-            case failureClass = "class"
-            case detail, at
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(failureClass, forKey: .failureClass)
-            try container.encode(detail, forKey: .detail)
-            try container.encode(LineStatus.iso(at), forKey: .at)
-        }
-    }
-
     enum CodingKeys: String, CodingKey {
         case version, job, at, pending, claimed, done, failed, burned, stations, tagsPerHour, etaSeconds
         case windowSeconds
@@ -64,9 +45,10 @@ public struct LineStatus: Encodable, Sendable {
         try container.encode(version, forKey: .version)
         try container.encode(job, forKey: .job)
         try container.encode(Self.iso(at), forKey: .at)
-        for (key, value) in [(CodingKeys.pending, pending), (.claimed, claimed), (.done, done), (.failed, failed)] {
-            try container.encode(value, forKey: key)
-        }
+        try container.encode(pending, forKey: .pending)
+        try container.encode(claimed, forKey: .claimed)
+        try container.encode(done, forKey: .done)
+        try container.encode(failed, forKey: .failed)
         try container.encode(burned, forKey: .burned)
         try container.encode(stations, forKey: .stations)
         try container.encode((tagsPerHour * 10).rounded() / 10, forKey: .tagsPerHour)
@@ -110,9 +92,7 @@ public struct LineStatus: Encodable, Sendable {
                 reader: station.reader, lastSeen: station.lastAt, attempts: station.attempts, done: station.done,
                 tagsPerHour: Double(station.recentDone) * 3600 / span,
                 yieldPercent: station.attempts == 0 ? 0 : Double(station.done) * 100 / Double(station.attempts),
-                lastFailure: station.lastFailure.map {
-                    Failure(failureClass: $0.failureClass, detail: $0.detail, at: $0.at)
-                })
+                lastFailure: station.lastFailure)
         }
         tagsPerHour = stations.reduce(0) { $0 + $1.tagsPerHour }
         let open = Double(counts.pending + counts.claimed)
@@ -153,5 +133,20 @@ public struct LineStatus: Encodable, Sendable {
         return total >= 3600
             ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
             : String(format: "%d:%02d", total / 60, total % 60)
+    }
+}
+
+/// A station's last failure in `status --json`: `{class, detail, at}`.
+extension StationFailure: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case failureClass = "class"
+        case detail, at
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(failureClass, forKey: .failureClass)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(LineStatus.iso(at), forKey: .at)
     }
 }

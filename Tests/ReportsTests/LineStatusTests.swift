@@ -18,7 +18,8 @@ import Testing
         var a = StationActivity(
             reader: "station-a", attempts: 110, done: 100, firstAt: Self.now.addingTimeInterval(-3600),
             lastAt: Self.now.addingTimeInterval(-2), recentDone: 60)
-        a.lastFailure = ("tagLost", "tag left the field", Self.now.addingTimeInterval(-30))
+        a.lastFailure = StationFailure(
+            failureClass: "tagLost", detail: "tag left the field", at: Self.now.addingTimeInterval(-30))
         // Started 300 s ago: its 30 recent tags are measured over those 300 s, not the whole window.
         let b = StationActivity(
             reader: "station-b", attempts: 30, done: 30, firstAt: Self.now.addingTimeInterval(-300),

@@ -142,12 +142,8 @@ public struct LineWorker: Sendable {
             claim = row
         case .failure(let error):
             guard error.code == .alreadyProvisioned else { throw error }
-            if let previous = try await ledger.isProvisioned(uid: uid) {
-                try await recordSkip(uid: uid, previous: previous, started: started, durations: durations)
-            }
-            usable.refused()
-            await signal(.fail)
-            try await remove(uidText)
+            try await refuseDuplicate(
+                uid: uid, previous: try await ledger.isProvisioned(uid: uid), started: started, durations: durations)
             return nil
         }
         guard let claim else {
@@ -231,12 +227,9 @@ public struct LineWorker: Sendable {
                 // sync makes it durable — one sync of the WAL a tag (docs/ledger.md, "Durability").
                 guard let openRows = try await markDone(claim: claim, uid: uid, tag: tag, attempt: record) else {
                     // Another process on this ledger finished the row with this very UID: this tag is a duplicate.
-                    try await recordSkip(
+                    try await refuseDuplicate(
                         uid: uid, previous: RowReference(job: job.name, row: claim.row), started: started,
                         durations: durations)
-                    usable.refused()
-                    await signal(.fail)
-                    try await remove(uidText)
                     return nil
                 }
                 // The ledger phase: the claim, the wait for its sync, and this commit.
@@ -336,6 +329,17 @@ public struct LineWorker: Sendable {
                 try await ledger.returnToPending(job: job.name, row: claim.row, detail: failure.description)
             }
         }
+    }
+
+    /// A tag whose UID is already provisioned (`previous`, when the ledger names the row): the skip is recorded,
+    /// the operator gets the fail signal and the tag is released.
+    private func refuseDuplicate(
+        uid: [UInt8], previous: RowReference?, started: Date, durations: AttemptRecord.PhaseDurations
+    ) async throws {
+        if let previous { try await recordSkip(uid: uid, previous: previous, started: started, durations: durations) }
+        usable.refused()
+        await signal(.fail)
+        try await remove(Hex.compact(uid))
     }
 
     private func recordSkip(

@@ -57,7 +57,8 @@ extension PipelineRun {
         } else {
             let rollout = plan424.rollout(changed: changed)
             let settingsMade =
-                try plan424.resumed && timed(.identify) { plan424.holdsSettings(try tag.getFileSettings(2)) }
+                try plan424.resumed
+                && timed(.identify) { plan424.holdsSettings(try tag.getFileSettings(NTAG424Personalisation.ndefFile)) }
             if settingsMade { (counter, alreadyWritten) = (nil, true) }
             try timed(.lock) { try keyed { try rollout.authenticate(tag, keyNumber: 0, new: false) } }
             if !settingsMade {
@@ -66,11 +67,14 @@ extension PipelineRun {
             }
             try timed(.lock) {
                 if !settingsMade {
-                    try refusedAsLockFailure { try tag.changeFileSettings(2, settings: plan424.settings.encoded) }
+                    try refusedAsLockFailure {
+                        try tag.changeFileSettings(NTAG424Personalisation.ndefFile, settings: plan424.settings.encoded)
+                    }
                 }
                 if plan424.permanent, let container = tag.tag.capabilityContainer, container.writeAccess != .denied {
                     try refusedAsLockFailure {
-                        try tag.writeData(1, offset: container.writeAccessOffset, [0xFF], mode: .plain)
+                        try tag.writeData(
+                            NTAG424Personalisation.ccFile, offset: container.writeAccessOffset, [0xFF], mode: .plain)
                     }
                 }
                 keysChanged = true
