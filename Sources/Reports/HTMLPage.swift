@@ -8,24 +8,30 @@ public enum HTMLPage {
     public static func escape(_ text: String) -> String { SVGElement.escape(text, quotes: true) }
 
     /// A whole HTML5 document: `title` (escaped) and `body` (already HTML).
-    public static func document(title: String, body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8"/>
-        <meta name="viewport" content="width=device-width, initial-scale=1"/>
-        <title>\(escape(title))</title>
-        <style>
-        \(css)
-        </style>
-        </head>
-        <body>
-        \(body)
-        </body>
-        </html>
+    ///
+    /// `refreshSeconds` adds `<meta http-equiv="refresh">`, so a browser reloads a page that
+    /// `provision report --watch` rewrites (no script needed).
+    public static func document(title: String, body: String, refreshSeconds: Double? = nil) -> String {
+        let refresh = refreshSeconds.map {
+            "<meta http-equiv=\"refresh\" content=\"\(max(Int($0.rounded(.up)), 1))\"/>\n"
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8"/>
+            \(refresh ?? "")<meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>\(escape(title))</title>
+            <style>
+            \(css)
+            </style>
+            </head>
+            <body>
+            \(body)
+            </body>
+            </html>
 
-        """
+            """
     }
 
     /// A `<table>` with a header row; every cell escaped.

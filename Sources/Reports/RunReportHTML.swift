@@ -14,7 +14,7 @@ public enum RunReportHTML {
     public static let failuresListed = 100
 
     /// The page for `report`.
-    public static func render(_ report: RunReport) -> String {
+    public static func render(_ report: RunReport, refreshSeconds: Double? = nil) -> String {
         let figures = RunFigures(report)
         var body = "<header>\n<h1>Run report — job \(HTMLPage.escape(report.job))</h1>\n"
         body += HTMLPage.facts([
@@ -38,7 +38,7 @@ public enum RunReportHTML {
         body += "</section>\n<section>\n<h2>Failures</h2>\n" + failuresTable(report) + "</section>\n"
         body += RunReportWriter.reissueHTML(report)
         body += "<section>\n<h2>Tags done</h2>\n" + tagTables(report) + "</section>\n"
-        return HTMLPage.document(title: "Run report — \(report.job)", body: body)
+        return HTMLPage.document(title: "Run report — \(report.job)", body: body, refreshSeconds: refreshSeconds)
     }
 
     private static func kpis(_ report: RunReport, _ figures: RunFigures) -> String {

@@ -10,15 +10,18 @@ public enum RunReportWriter {
 
     /// Writes every report file for `report` into `folder` (created if missing).
     ///
+    /// `refreshSeconds` makes report.html reload itself that often (`provision report --watch`).
     /// - Throws: Foundation file errors (the CLI maps them to exit 73/74).
-    public static func write(_ report: RunReport, to folder: URL) throws {
+    public static func write(_ report: RunReport, to folder: URL, refreshSeconds: Double? = nil) throws {
         try PrivateFiles.createFolder(folder)
         let figures = RunFigures(report)
         try atomicWrite(markdown(report, figures), to: folder.appendingPathComponent("summary.md"))
         try atomicWrite(json(report, figures), to: folder.appendingPathComponent("summary.json"))
         try atomicWrite(tagsCSV(report), to: folder.appendingPathComponent("tags.csv"))
         try atomicWrite(failuresCSV(report), to: folder.appendingPathComponent("failures.csv"))
-        try atomicWrite(RunReportHTML.render(report), to: folder.appendingPathComponent("report.html"))
+        try atomicWrite(
+            RunReportHTML.render(report, refreshSeconds: refreshSeconds),
+            to: folder.appendingPathComponent("report.html"))
     }
 
     /// `tags.csv`: UID, row, serial, message sha256, locked, time, reader, chip, family.
@@ -47,7 +50,7 @@ public enum RunReportWriter {
     }
 
     /// ISO 8601 UTC with milliseconds.
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
     }
 
