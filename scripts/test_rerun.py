@@ -5,7 +5,9 @@ as FLAKY, so a load-sensitive test is seen, never hidden. A test that fails twic
 
 Usage: scripts/test_rerun.py SWIFT   (the swift driver; LIBNFC_LOG_LEVEL etc. come from the environment)
 """
+import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -26,9 +28,43 @@ def run(swift, extra):
     return process.wait(), failed
 
 
+def orphans(since_ticks):
+    """`provision` processes of this build left behind by tests: reparented (parent 1), started after since_ticks."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                command = f.read().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        # Fields after the command name: state, ppid (index 1) … starttime (index 19), in clock ticks since boot.
+        if fields[1] == "1" and int(fields[19]) >= since_ticks and "/.build/" in command and command.endswith("/debug/provision"):
+            found.append(int(name))
+    return found
+
+
+def reap(since_ticks):
+    """Kills and names what the tests leaked, so a leak is seen and never outlives the run."""
+    leaked = orphans(since_ticks)
+    for pid in leaked:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    if leaked:
+        print(f"test: {len(leaked)} child process(es) left running by tests, killed: {leaked}", flush=True)
+
+
 def main():
     swift = sys.argv[1] if len(sys.argv) > 1 else "swift"
+    with open("/proc/self/stat") as f:
+        started = int(f.read().rsplit(")", 1)[1].split()[19])
     status, failed = run(swift, [])
+    reap(started)
     if status == 0:
         return 0
     if not failed or len(failed) > MAX_RERUN:
@@ -36,6 +72,7 @@ def main():
         return status
     print(f"test: rerunning alone, once: {', '.join(failed)}", flush=True)
     again, still = run(swift, ["--filter", "|".join(failed)])
+    reap(started)
     if again != 0:
         print(f"test: failed again: {', '.join(still) or 'see above'}", flush=True)
         return again
