@@ -42,7 +42,8 @@ def orphans(since_ticks):
         except OSError:
             continue
         # Fields after the command name: state, ppid (index 1) … starttime (index 19), in clock ticks since boot.
-        if fields[1] == "1" and int(fields[19]) >= since_ticks and "/.build/" in command and command.endswith("/debug/provision"):
+        ours = "/.build/" in command and command.endswith("/debug/provision")
+        if ours and fields[1] == "1" and int(fields[19]) >= since_ticks:
             found.append(int(name))
     return found
 
