@@ -14,6 +14,15 @@ struct ReaderListing: Sendable, Hashable, Codable {
     var note: String
     /// Whether `--reader spec` would open it now.
     var available: Bool
+    /// The tag families this reader path reaches (`type2`, `type3`, `type4`, `type5`).
+    var reaches: [String] = []
+
+    /// What a libnfc (PN53x) reader reaches: ISO/IEC 14443-A and FeliCa; a PN532 has no ISO/IEC 15693.
+    static let libnfcReach = ["type2", "type4", "type3"]
+    static let libnfcLimits = "reaches Type 2, Type 4 and Type 3 (FeliCa, 212 kbit/s); not Type 5 (no ISO 15693)"
+    /// What a PC/SC reader reaches through this backend: ISO/IEC 14443-A storage cards and ISO-DEP.
+    static let pcscReach = ["type2", "type4"]
+    static let pcscLimits = "reaches Type 2 and Type 4; not Type 3 (FeliCa) or Type 5 (ISO 15693) through PC/SC yet"
 }
 
 extension ReaderFactory {
@@ -30,7 +39,12 @@ extension ReaderFactory {
             let spec = "sim:\(chip.rawValue)"
             var note = "simulated \(chip.displayName), \(chip.pageCount) pages; tags arrive one after another"
             if spec == defaultSpec { note += " (the default reader)" }
-            readers.append(ReaderListing(backend: "sim", spec: spec, name: spec, note: note, available: true))
+            readers.append(
+                ReaderListing(backend: "sim", spec: spec, name: spec, note: note, available: true, reaches: ["type2"]))
+        }
+        for (spec, family, note) in familySimulators {
+            readers.append(
+                ReaderListing(backend: "sim", spec: spec, name: spec, note: note, available: true, reaches: [family]))
         }
         readers += nfcListings()
         readers += pcscListings()
@@ -39,6 +53,13 @@ extension ReaderFactory {
 }
 
 extension ReaderFactory {
+    /// One simulated chip of each family beyond Type 2 (`provision readers --help` lists every option).
+    static let familySimulators = [
+        ("sim:ntag424", "type4", "simulated NTAG 424 DNA (Type 4, ISO-DEP); also sim:type4"),
+        ("sim:icode-slix2", "type5", "simulated ICODE SLIX2 (Type 5, ISO 15693); also icode-slix, st25tv02k, type5"),
+        ("sim:felica-lite-s", "type3", "simulated FeliCa Lite-S (Type 3); also sim:type3"),
+    ]
+
     /// libnfc devices (`nfc_list_devices`, no intrusive scan); one unavailable entry when none.
     static func nfcListings() -> [ReaderListing] {
         let devices = LibNFCReader.listDevices()
@@ -46,11 +67,15 @@ extension ReaderFactory {
             return [
                 ReaderListing(
                     backend: "nfc", spec: "nfc:CONNSTRING", name: "libnfc",
-                    note: "no device found (name one explicitly, e.g. nfc:pn532_uart:/dev/ttyUSB0)", available: false)
+                    note: "no device found (name one explicitly, e.g. nfc:pn532_uart:/dev/ttyUSB0); "
+                        + ReaderListing.libnfcLimits,
+                    available: false, reaches: ReaderListing.libnfcReach)
             ]
         }
         return devices.map {
-            ReaderListing(backend: "nfc", spec: "nfc:" + $0, name: $0, note: "libnfc device", available: true)
+            ReaderListing(
+                backend: "nfc", spec: "nfc:" + $0, name: $0, note: "libnfc device; " + ReaderListing.libnfcLimits,
+                available: true, reaches: ReaderListing.libnfcReach)
         }
     }
 
@@ -69,19 +94,22 @@ extension ReaderFactory {
         case .failure(let error):
             return [
                 ReaderListing(
-                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: error.message, available: false)
+                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: error.message, available: false,
+                    reaches: ReaderListing.pcscReach)
             ]
         }
         guard !names.isEmpty else {
             return [
                 ReaderListing(
-                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: "pcscd knows no reader", available: false)
+                    backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: "pcscd knows no reader", available: false,
+                    reaches: ReaderListing.pcscReach)
             ]
         }
         return names.enumerated().map { index, name in
             ReaderListing(
-                backend: "pcsc", spec: "pcsc:#\(index)", name: name, note: "PC/SC reader \(index) (pcsc:\(name))",
-                available: true)
+                backend: "pcsc", spec: "pcsc:#\(index)", name: name,
+                note: "PC/SC reader \(index) (pcsc:\(name)); " + ReaderListing.pcscLimits, available: true,
+                reaches: ReaderListing.pcscReach)
         }
     }
 }

@@ -25,6 +25,9 @@ final class LibNFCTransceiver: Transceiver {
         if let ats = device.selectedATS {
             return try transceiveAPDU(command, ats: ats, uid: uid, timeoutMilliseconds: timeoutMilliseconds)
         }
+        if device.selectedFeliCa != nil {
+            return try transceiveFeliCa(command, uid: uid, timeoutMilliseconds: timeoutMilliseconds)
+        }
         let frame = try device.prepareTagCommand() ? CRCA.appending(to: command) : command
         let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
         let (result, answer) = LibNFCCalls.transceive(
@@ -55,9 +58,10 @@ final class LibNFCTransceiver: Transceiver {
         switch failure {
         case .rfTransmissionError:
             if frame { device.distrustCRCBits() }
+            let felica = device.selectedFeliCa != nil
             device.selectedUID = nil
             try device.cycleField()
-            guard try device.select(uid: uid) != nil else { throw .tagLost }
+            guard try device.reselect(uid: uid, felica: felica) != nil else { throw .tagLost }
             throw .noAnswer
         case .targetReleased:
             device.selectedUID = nil
@@ -86,6 +90,25 @@ final class LibNFCTransceiver: Transceiver {
         if result < 0 { try failed(result, uid: uid, frame: false) }
         guard answer.count >= 2 else {
             throw .invalidResponse("\(answer.count)-byte answer '\(hex(answer))' to APDU \(hex(command))")
+        }
+        return answer
+    }
+
+    /// One FeliCa frame (LEN first) to a FeliCa card with easy framing on: libnfc sends InDataExchange
+    /// `40 01 <frame>` and the PN532 adds the preamble, sync and CRC-F (`type5-type3.md` §5.3); the answer
+    /// comes back LEN first. Silence (status `01`) is `.noAnswer` or `.tagLost` as for Type 2 frames.
+    ///
+    /// The corresponding C function is `nfc_initiator_transceive_bytes`.
+    private func transceiveFeliCa(
+        _ command: [UInt8], uid: [UInt8], timeoutMilliseconds: Int
+    ) throws(TransportError) -> [UInt8] {
+        try device.prepareFeliCaFrame()
+        let timeout = Int32(max(timeoutMilliseconds, 1) + device.linkSlackMilliseconds)
+        let (result, answer) = LibNFCCalls.transceive(
+            device.device, command, capacity: 512, timeoutMilliseconds: timeout)
+        if result < 0 { try failed(result, uid: uid, frame: false) }
+        guard let length = answer.first, Int(length) == answer.count else {
+            throw .invalidResponse("FeliCa answer '\(hex(answer))' to \(hex(command)) does not match its LEN")
         }
         return answer
     }

@@ -15,10 +15,26 @@ import Testing
         let sims = readers.filter { $0["backend"] as? String == "sim" }
         #expect(
             sims.compactMap { $0["spec"] as? String } == [
-                "sim:ntag213", "sim:ntag215", "sim:ntag216", "sim:mf0ul11", "sim:mf0ul21",
+                "sim:ntag213", "sim:ntag215", "sim:ntag216", "sim:mf0ul11", "sim:mf0ul21", "sim:ntag424",
+                "sim:icode-slix2", "sim:felica-lite-s",
             ])
         #expect(sims.allSatisfy { $0["available"] as? Bool == true })
         #expect(Set(readers.compactMap { $0["backend"] as? String }) == ["sim", "nfc", "pcsc"])
+    }
+
+    @Test func eachReaderPathSaysWhichTagFamiliesItReaches() throws {
+        let readers = try #require(try jsonOutput(["readers", "--json"])["readers"] as? [[String: Any]])
+        func reach(_ spec: String) -> [String]? {
+            readers.first { $0["spec"] as? String == spec }?["reaches"] as? [String]
+        }
+        #expect(reach("sim:ntag215") == ["type2"] && reach("sim:felica-lite-s") == ["type3"])
+        #expect(reach("sim:icode-slix2") == ["type5"] && reach("sim:ntag424") == ["type4"])
+        // No PN532 reaches ISO 15693; the libnfc entry says so whether or not a device is attached.
+        let libnfc = try #require(readers.first { $0["backend"] as? String == "nfc" })
+        #expect(libnfc["reaches"] as? [String] == ["type2", "type4", "type3"])
+        #expect((libnfc["note"] as? String)?.contains("not Type 5 (no ISO 15693)") == true)
+        let text = try ProvisionProcess.run(["readers"]).stdout
+        #expect(text.contains("reaches Type 2, Type 4 and Type 3 (FeliCa, 212 kbit/s); not Type 5"), "\(text)")
     }
 
     @Test func everySimulatorListingOpensWithInspect() throws {

@@ -8,12 +8,15 @@ struct ReadersCommand: Command {
         Usage: provision readers [--json]
 
         Lists every reader the backends can see, with the --reader spec that opens it: the built-in
-        simulator always (one entry per chip it emulates), libnfc devices and PC/SC readers when
-        those backends are available. Unavailable backends are listed with the reason.
+        simulator always (one entry per Type 2 chip and one per other family), libnfc devices and
+        PC/SC readers when those backends are available, each with the tag families it reaches
+        (libnfc: Type 2, 4 and 3; no PN532 reaches Type 5). Unavailable backends are listed with the
+        reason.
 
         Options:
-          --json   print {"version": 1, "readers": [{backend, spec, name, note, available}]}
-                   (stable; keys are only ever added)
+          --json   print {"version": 1, "readers": [{backend, spec, name, note, available, reaches}]}
+                   (stable; keys are only ever added); reaches lists the tag families the
+                   reader path can program (type2, type3, type4, type5)
 
         Examples:
           provision readers

@@ -85,6 +85,8 @@ public final class PN532Chip {
     public var maximumDataIn = 262
     /// Whether target 1 was activated with RATS (ISO-DEP): InDataExchange then carries whole APDUs.
     var selectedSpeaksISODEP = false
+    /// Whether target 1 is a FeliCa card: InDataExchange then carries LEN-prefixed FeliCa frames.
+    var selectedSpeaksFeliCa = false
     /// The tag the host has selected as target 1.
     var selected: (any TagEndpoint)?
     /// Target 1 after InDeselect: still listed, so InSelect can select it again.
@@ -254,10 +256,14 @@ public final class PN532Chip {
         fieldOn = true
         deselected = nil  // a new target list
         guard data.count >= 2 else { return [0x00] }
-        guard data[1] == 0x00 else { return [0x00] }  // only 106 kbps type A is emulated
+        let felica = data[1] == 0x01 || data[1] == 0x02
+        guard data[1] == 0x00 || felica else { return [0x00] }  // 106 kbps type A and FeliCa are emulated
+        if felica, let listed = listFeliCa(Array(data.dropFirst(2))) { return listed }
         var wanted = Array(data.dropFirst(2))
         if wanted.first == 0x88 { wanted.removeFirst() }
-        if let tag = visibleTag, wanted.isEmpty || wanted == tag.uid, let detected = activate(tag) {
+        if !felica, let tag = visibleTag, !(tag is any FeliCaEndpoint), wanted.isEmpty || wanted == tag.uid,
+            let detected = activate(tag)
+        {
             activated(tag, detected)
             return [0x01, 0x01] + targetData(detected)
         }
@@ -272,7 +278,11 @@ public final class PN532Chip {
     /// asked for, else type `10` (generic 106 kbps type A, layer 3 only).
     private func autoPoll(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
         fieldOn = true
-        if let tag = visibleTag, let found = autoPollActivation(of: tag, types: Array(data.dropFirst(2))) {
+        if let tag = visibleTag as? any FeliCaEndpoint {
+            if let (type, answer) = autoPollFeliCa(tag, types: Array(data.dropFirst(2))) {
+                return [0x01, type, UInt8(answer.count + 1), 0x01] + answer
+            }
+        } else if let tag = visibleTag, let found = autoPollActivation(of: tag, types: Array(data.dropFirst(2))) {
             let (type, detected) = found
             activated(tag, detected)
             let target = [0x01] + targetData(detected)
@@ -284,10 +294,11 @@ public final class PN532Chip {
 
     /// Makes `tag` target 1; with `selectSetsCRC`, the activation leaves CRC on both ways (its SELECT
     /// and SAK carry CRC_A), whatever the host or an earlier host session had set.
-    private func activated(_ tag: any TagEndpoint, _ detected: DetectedTag) {
+    func activated(_ tag: any TagEndpoint, _ detected: DetectedTag) {
         selected = tag
         deselected = nil
         selectedSpeaksISODEP = !detected.ats.isEmpty
+        selectedSpeaksFeliCa = detected.felica != nil
         if selectSetsCRC {
             registers[PN532Registers.txMode] |= 0x80
             registers[PN532Registers.rxMode] |= 0x80
@@ -322,7 +333,7 @@ public final class PN532Chip {
         selected = nil
         if field.current === tag {
             tag.halt()
-            halted.append(tag)
+            if !selectedSpeaksFeliCa { halted.append(tag) }
             deselected = tag
             releasePending = true
         }
@@ -358,6 +369,7 @@ public final class PN532Chip {
             return [0x01]
         }
         if selectedSpeaksISODEP { return dataExchangeISODEP(tg: tg, Array(data.dropFirst()), tag: tag) }
+        if selectedSpeaksFeliCa { return dataExchangeFeliCa(Array(data.dropFirst()), tag: tag) }
         guard data.count >= 2 else { return [0x27] }
         lastExchangeUID = tag.uid
         var command = Array(data.dropFirst())
