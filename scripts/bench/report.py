@@ -251,10 +251,31 @@ def write_reports(data, out_dir):
         L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
         L += floor_table(b, 1.05, ledger="claim, 10 synced journal commits, done commit")
         L += data.get("B6b_notes", [])
-    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k in data):
+    b = data.get("B7")
+    if b:
+        ds, inst = b["datasheet"], b["instant"]
+        L += ["## B7 — several stations on one PostgreSQL job", "",
+              f"Named stations (separate `provision run --ledger postgresql://… --station NAME` processes, one "
+              f"`sim:ntag215` reader each, distinct UIDs, lock on) on one job in a throwaway PostgreSQL server "
+              f"(fsync on, a Unix socket), {b['rounds']} interleaved rounds of 1, 2 and 4 stations; rates are "
+              f"tags done ÷ (last station's finish − first station's start), medians of the rounds.", "",
+              "| Stations | datasheet tags/s | × 1 station | zero-latency tags/s | × 1 station | × SQLite, 1 station "
+              "| ledger share of a tag (zero latency) |", "|---|---|---|---|---|---|---|"]
+        for k in ("1", "2", "4"):
+            L.append(f"| {k} | {ds[k]['tags_per_s_median']} | {ds[k]['over_one_station']} | "
+                     f"{inst[k]['tags_per_s_median']} | {inst[k]['over_one_station']} | "
+                     f"{inst[k]['over_sqlite_one_station']} | {inst[k]['ledger_share']} |")
+        four = b["four_over_one_datasheet"]
+        L += ["", f"SQLite, one station, zero latency: {b['sqlite_instant_tags_per_s_median']} tags/s "
+              f"(ledger share {b['sqlite_instant_ledger_share']}).", "",
+              "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+              f"| 4 stations ÷ 1 station, datasheet timing | ≥ 3.8 | {four} | {verdict(four >= 3.8)} |", ""]
+        L += data.get("B7_notes", [])
+    sections = [k for k in data if k.startswith("B") and "_" not in k]
+    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in sections):
         L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
             f"- {k}: {data[k + '_run']['date']} · `{data[k + '_run']['command']}`"
-            for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k + "_run" in data and k in data] + [""]
+            for k in sections if k + "_run" in data] + [""]
     errors = [(k[:-6], v) for k, v in data.items() if k.endswith("_error")]
     if errors:
         L += ["## Benchmarks that failed in this run", ""] + [f"- {k}: `{v}`" for k, v in errors] + [""]
