@@ -271,7 +271,7 @@ def write_reports(data, out_dir):
               "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
               f"| 4 stations ÷ 1 station, datasheet timing | ≥ 3.8 | {four} | {verdict(four >= 3.8)} |", ""]
         L += data.get("B7_notes", [])
-    sections = [k for k in data if k.startswith("B") and "_" not in k]
+    sections = sorted((k for k in data if k.startswith("B") and "_" not in k), key=lambda k: (int(k[1]), k))
     if any(data.get(k + "_run", {}).get("date") != data["date"] for k in sections):
         L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
             f"- {k}: {data[k + '_run']['date']} · `{data[k + '_run']['command']}`"
