@@ -14,6 +14,9 @@ struct ReaderListing: Sendable, Hashable, Codable {
     var note: String
     /// Whether `--reader spec` would open it now.
     var available: Bool
+    /// Whether it reaches Type 5 (ISO 15693) tags: `transparent` (lock included), `storage` (FF B0/FF D6
+    /// only, no lock), `no`; absent for entries that are no reader.
+    var type5: String? = nil
 }
 
 extension ReaderFactory {
@@ -50,7 +53,9 @@ extension ReaderFactory {
             ]
         }
         return devices.map {
-            ReaderListing(backend: "nfc", spec: "nfc:" + $0, name: $0, note: "libnfc device", available: true)
+            ReaderListing(
+                backend: "nfc", spec: "nfc:" + $0, name: $0,
+                note: "libnfc device; Type 5 (ISO 15693): no, a PN53x cannot reach it", available: true, type5: "no")
         }
     }
 
@@ -79,9 +84,20 @@ extension ReaderFactory {
             ]
         }
         return names.enumerated().map { index, name in
-            ReaderListing(
-                backend: "pcsc", spec: "pcsc:#\(index)", name: name, note: "PC/SC reader \(index) (pcsc:\(name))",
-                available: true)
+            let style = PCSCReaderStyle(readerName: name)
+            let (type5, reach) = type5Reach(style)
+            return ReaderListing(
+                backend: "pcsc", spec: "pcsc:#\(index)", name: name,
+                note: "PC/SC reader \(index) (pcsc:\(name)), style \(style); Type 5 (ISO 15693): \(reach)",
+                available: true, type5: type5)
         }
+    }
+
+    /// How a PC/SC reader of `style` reaches Type 5 tags (`type5-type3.md` §3.5): the `--json` value and
+    /// the words for the note.
+    static func type5Reach(_ style: PCSCReaderStyle) -> (String, String) {
+        if !style.readsISO15693 { return ("no", "no, a PN53x-class front end cannot reach it") }
+        if style.reachesRawISO15693 { return ("transparent", "yes, by transparent exchange (FF C2), lock included") }
+        return ("storage", "read and write by FF B0/FF D6 only, no lock (?style=acr1552u or omnikey if it has FF C2)")
     }
 }

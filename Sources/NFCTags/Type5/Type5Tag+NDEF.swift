@@ -4,8 +4,10 @@ import NDEF
 /// the message, the tear-safe write and the read-back compare.
 extension Type5Tag {
     /// Reads blocks `first…last` (Read Multiple Blocks `23` in runs of at most 32 blocks inside one
-    /// 32-block sector when `multiple`, else Read Single Block `20` each) into `area.blocks`.
+    /// 32-block sector when `multiple` and the reader path sends raw commands, else Read Single Block `20`
+    /// each) into `area.blocks`.
     func readBlocks(_ first: Int, _ last: Int, into area: inout Type5NDEFArea, multiple: Bool) throws {
+        let multiple = multiple && transceiver.supportsRawCommands
         var block = first
         while block <= last {
             if area.blocks[block] != nil {
