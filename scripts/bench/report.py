@@ -247,15 +247,26 @@ def write_reports(data, out_dir):
         L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
         L += floor_table(b, 1.05, ledger="claim, 10 synced journal commits, done commit")
         L += data.get("B6b_notes", [])
-    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k in data):
+    b = data.get("B8")
+    if b:
+        L += ["## B8 — Type 5 distance from the radio floor (ICODE SLIX2)", "",
+              f"{b['tags']} tags, `sim:icode-slix2?timing=datasheet`, ≈{b['message_bytes_typical']}-byte URL message, "
+              "write + verify + lock `permanent`. Measured = identify + write + verify + lock phase times of the "
+              "attempt. Floor = airtime of the minimal ISO 15693 request sequence with the emulator's own timing "
+              "(Type5Timing: 26.48 kbit/s frames, t1, t2; tWrite 5 ms per write-alike, an ASSUMPTION: the reference "
+              f"gives 4–6 ms, unverified) = {b['floor_ms_typical']} ms:", ""]
+        L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
+        L += floor_table(b, 1.03)
+        L += data.get("B8_notes", [])
+    if any(data.get(k + "_run", {}).get("date") != data["date"] for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b", "B8") if k in data):
         L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
             f"- {k}: {data[k + '_run']['date']} · `{data[k + '_run']['command']}`"
-            for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k + "_run" in data and k in data] + [""]
+            for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b", "B8") if k + "_run" in data and k in data] + [""]
     errors = [(k[:-6], v) for k, v in data.items() if k.endswith("_error")]
     if errors:
         L += ["## Benchmarks that failed in this run", ""] + [f"- {k}: `{v}`" for k, v in errors] + [""]
     L += ["Seconds per benchmark: "
-          + ", ".join(f"{k} {data[k + '_s']} s" for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k + "_s" in data), ""]
+          + ", ".join(f"{k} {data[k + '_s']} s" for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b", "B8") if k + "_s" in data), ""]
     with open(os.path.join(out_dir, "bench.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     with open(os.path.join(out_dir, "bench.json"), "w") as f:
