@@ -25,23 +25,13 @@ private func uriMessage(_ text: String) -> [UInt8] {
 /// (`type5-type3.md` §3).
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct PCSCType5Tests {
-    /// The tag in `reader`'s field, waiting up to 5 s.
-    private func detect(_ reader: PCSCReader) async throws -> DetectedTag {
-        let state = try await reader.poll(timeoutMilliseconds: 5000)
-        guard case .tag(let tag) = state else {
-            Issue.record("no tag on \(reader.name): \(state)")
-            throw TransportError.noAnswer
-        }
-        return tag
-    }
-
     @Test(arguments: [PCSCReaderStyle.acr1552u, .omnikey, .storage])
     func readerTellsType5ByTheATRAndWritesVerifiesAndLocksAsTheStyleAllows(style: PCSCReaderStyle) async throws {
         let spec = "sim:icode-slix2?uid=\(Hex.compact(tagUID))&count=1"
         let cardStyle = try #require(VPCDReaderStyle(rawValue: style.rawValue))
         try await withVirtualReaders([spec], style: cardStyle) { readers in
             let reader = try await readers.reader(0, options: "?style=\(style)")
-            let tag = try await detect(reader)
+            let tag = try await detectTag(reader)
             #expect(tag.uid == tagUID, "display order whatever the reader's order")
             #expect(tag.isISO15693)
             let family = try #require(TagFamilies.standard.family(for: tag))
@@ -85,7 +75,7 @@ struct PCSCType5Tests {
         let spec = "sim:icode-slix2?uid=\(Hex.compact(tagUID))&count=1"
         try await withVirtualReaders([spec], style: .acr1552u) { readers in
             let reader = try await readers.reader(0, options: "?style=acr1552u")
-            let tag = try await detect(reader)
+            let tag = try await detectTag(reader)
             let message = uriMessage("written-by-provision")
             try await reader.withTransceiver { link in
                 let opened = Type5Family().open(link, activation: tag)
@@ -110,7 +100,7 @@ struct PCSCType5Tests {
         let spec = "sim:icode-slix?uid=E004011012345678&count=1"
         try await withVirtualReaders([spec], style: .storage) { readers in
             let reader = try await readers.reader(0, options: "?style=storage")
-            let tag = try await detect(reader)
+            let tag = try await detectTag(reader)
             #expect(tag.uid == slixUID)
             try await reader.withTransceiver { link in
                 let opened = Type5Family().open(link, activation: tag)

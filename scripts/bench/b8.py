@@ -1,9 +1,6 @@
 """B8, Type 5 distance from the radio floor: datasheet-timed ICODE SLIX2 tags (≈100-byte URL, write + verify +
 lock) against the airtime of the minimal ISO 15693 request sequence, with the emulator's own timing model."""
-import os
-
-from .b6a import TEMPLATE, floor_figures
-from .common import WORK, ledger_rows, log, make_job, provision_run
+from .b6a import floor_bench
 
 # Type5Timing.swift (NFCTags) at the high data rate, 26.48 kbit/s (type5-type3.md §1.8); tWrite 5 ms is the
 # emulator's documented ASSUMPTION (the reference gives 4–6 ms, unverified per chip).
@@ -47,18 +44,8 @@ def minimal_sequence(length):
 
 
 def bench_b8(n):
-    folder = os.path.join(WORK, "b8")
-    spec = f"sim:icode-slix2?timing=datasheet&count={n}"
-    manifest = make_job(folder, "b8", n, lock=True, readers=[spec], tag="icode-slix2", template=TEMPLATE)
-    log(f"B8: {n} tags on {spec}")
-    summary, wall, _, cmd = provision_run(manifest, [spec])
     # The tag's byte count, not records.message_length: that is sized before the claim, with {{uid}} as wide
     # as a 7-byte UID, and an ISO 15693 UID has 16 hex digits.
-    rows = ledger_rows(folder, """
-        SELECT a.identify_us, a.write_us, a.verify_us, a.lock_us, a.exchanges, a.airtime_us, t.byte_count
-        FROM attempts a JOIN tags t ON t.job = a.job AND t.row = a.row WHERE a.outcome = 'done'""")
-    samples = [((i or 0) + (w or 0) + (v or 0) + (k or 0), exch, air, length, None)
-               for i, w, v, k, exch, air, length in rows]
-    result = floor_figures(samples, minimal_sequence, cmd, wall)
-    result["summary_exchanges_per_tag"] = summary.get("exchanges_per_tag")
-    return result
+    return floor_bench("b8", n, "sim:icode-slix2?timing=datasheet", "icode-slix2", True, minimal_sequence,
+                       ["identify", "write", "verify", "lock"],
+                       length="t.byte_count FROM attempts a JOIN tags t ON t.job = a.job AND t.row = a.row")

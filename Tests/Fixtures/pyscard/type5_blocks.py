@@ -11,31 +11,8 @@ one JSON object on the last line of stdout: atr, uid, blockSize, blocks (hex, co
 
 import json
 import sys
-import time
 
-from smartcard.CardConnection import CardConnection
-from smartcard.Exceptions import CardConnectionException, NoCardException
-from smartcard.System import readers
-
-
-def hexstr(data):
-    return "".join("%02X" % b for b in data)
-
-
-def connect(name, seconds=10.0):
-    reader = next((r for r in readers() if str(r) == name), None)
-    if reader is None:
-        raise RuntimeError("no reader named %r in %s" % (name, [str(r) for r in readers()]))
-    deadline = time.monotonic() + seconds
-    while True:
-        connection = reader.createConnection()
-        try:
-            connection.connect(CardConnection.T1_protocol)
-            return connection
-        except (NoCardException, CardConnectionException):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+from pcsc_card import Card, connect, hexstr
 
 
 def main():
@@ -43,19 +20,12 @@ def main():
     in_p1 = "--p1" in sys.argv
     count = int(sys.argv[sys.argv.index("--blocks") + 1]) if "--blocks" in sys.argv else None
     connection = connect(name)
-    apdus = [0]
-
-    def send(apdu):
-        apdus[0] += 1
-        data, sw1, sw2 = connection.transmit(list(apdu))
-        if (sw1, sw2) != (0x90, 0x00):
-            raise RuntimeError("%s answered %02X%02X" % (hexstr(apdu), sw1, sw2))
-        return bytes(data)
+    card = Card(connection)
 
     def read(block):
-        return send([0xFF, 0xB0, block, 0x00, 0x00] if in_p1 else [0xFF, 0xB0, 0x00, block, 0x00])
+        return bytes(card.send([0xFF, 0xB0, block, 0x00, 0x00] if in_p1 else [0xFF, 0xB0, 0x00, block, 0x00])[0])
 
-    result = {"atr": hexstr(connection.getATR()), "uid": hexstr(send([0xFF, 0xCA, 0x00, 0x00, 0x00]))}
+    result = {"atr": hexstr(connection.getATR()), "uid": hexstr(card.send([0xFF, 0xCA, 0x00, 0x00, 0x00])[0])}
     data = read(0)
     size = len(data)
     if count is None:
@@ -67,7 +37,7 @@ def main():
         count = (4 + header + length + size - 1) // size
     for block in range(len(data) // size, count):
         data += read(block)
-    result.update(blockSize=size, blocks=hexstr(data), apdus=apdus[0])
+    result.update(blockSize=size, blocks=hexstr(data), apdus=card.apdus)
     connection.disconnect()
     print(json.dumps(result))
 

@@ -9,10 +9,7 @@ private let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x08, 0x12, 0x34, 0x56, 0x78]
 /// A powered card of `style` holding a factory-state ICODE SLIX2.
 private func type5Card(style: VPCDReaderStyle) -> (VPCDCard, Type5Emulator) {
     let tag = Type5Emulator(chip: .icodeSLIX2, uid: uid)
-    let card = VPCDCard(style: style)
-    card.insert(tag)
-    #expect(card.handle(.powerOn) == nil)
-    return (card, tag)
+    return (poweredCard(tag, style: style), tag)
 }
 
 private func send(_ card: VPCDCard, _ text: String) throws -> [UInt8] {
