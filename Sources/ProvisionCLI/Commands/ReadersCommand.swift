@@ -9,11 +9,14 @@ struct ReadersCommand: Command {
 
         Lists every reader the backends can see, with the --reader spec that opens it: the built-in
         simulator always (one entry per chip it emulates), libnfc devices and PC/SC readers when
-        those backends are available. Unavailable backends are listed with the reason.
+        those backends are available, each with whether it can reach Type 5 (ISO 15693) tags.
+        Unavailable backends are listed with the reason.
 
         Options:
-          --json   print {"version": 1, "readers": [{backend, spec, name, note, available}]}
-                   (stable; keys are only ever added)
+          --json   print {"version": 1, "readers": [{backend, spec, name, note, available, type5}]}
+                   (stable; keys are only ever added); type5 says how a libnfc or PC/SC reader
+                   reaches ISO 15693 tags: transparent (FF C2, lock included), storage (FF B0/FF D6
+                   only, no lock) or no (PN53x front ends)
 
         Examples:
           provision readers
