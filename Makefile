@@ -58,19 +58,19 @@ run: build
 	rm -rf reports/batch
 	$(SWIFT) run -q provision run $(JOB)
 
-## bench: benchmarks B1–B5 (issue 9) and B6a (Type 4) → reports/bench.md and reports/bench.json (release build);
+## bench: benchmarks B1–B5 (issue 9), B6a/B6b (Type 4) and B8 (Type 5) → reports/bench.md and reports/bench.json (release build);
 ## QUICK=1 runs reduced sizes (< 2 min). Not part of `make test`.
 bench: deps
 	python3 scripts/bench $(if $(QUICK),--quick)
 
-## reliability: crash (Type 2, Type 4: crash4, keyed NTAG 424 DNA: crash424), tear, bad-input, misbehaving-reader and environment-fault figures
+## reliability: crash (Type 2, Type 4: crash4, keyed NTAG 424 DNA: crash424, Type 5: crash5), tear, bad-input, misbehaving-reader and environment-fault figures
 ## (writes reports/reliability.md and .json; environment faults need root; KILLS/ROWS/SEED to vary;
 ## ONLY=readers,swift runs some sections and keeps the others' figures; POSITIONS=1-16 the exchange
 ## positions of the misbehaving-reader matrix through the PN532/libnfc and vpcd/pcscd paths)
 KILLS ?= 50
 ROWS ?= 300
 SEED ?= $(shell date +%s)
-ONLY ?= crash,crash4,crash424,corpus,env,swift,readers
+ONLY ?= crash,crash4,crash424,crash5,corpus,env,swift,readers
 POSITIONS ?= 1-16
 reliability: test-deps
 	$(SWIFT) build --build-tests

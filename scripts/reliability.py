@@ -16,10 +16,11 @@ each section saying which command and run produced it.
 
   crash4    the crash test on Type 4 tags (a generic T4T, locked through its CC write byte)
   crash424  the crash test on keyed NTAG 424 DNA personalisation (every key a tag holds is one the ledger names)
+  crash5    the crash test on Type 5 tags (ICODE SLIX2, locked by the CC's write access and Lock Block)
 
-Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,crash424,corpus,env,swift,readers]
+Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,crash424,crash5,corpus,env,swift,readers]
                               [--positions 1-16] [--paths pn532,vpcd,pn532-type4,vpcd-type4]
-       scripts/reliability.py crash [--family type4] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
+       scripts/reliability.py crash [--family type4|type5] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
 import argparse, hashlib, json, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 
@@ -43,7 +44,10 @@ FAMILIES = {
                 "template": ('{"records": [{"type": "uri", "uri": '
                              '"https://example.com/p/{{sku}}/{{serial}}?e={{sun.picc}}&c={{sun.mac}}"},\n'
                              '             {"type": "text", "text": "{{name}}", "lang": "en"}]}\n')},
+    # Type 5: an ICODE SLIX2 image is 80 blocks of 4 bytes, then one security status byte per block.
+    "type5": {"tag": "icode-slix2", "extra": {}, "sim": "icode-slix2", "uid": "E004010800000001"},
 }
+TYPE5_IMAGE = 80 * 4 + 80
 
 
 def make_job(folder, rows, lock=True, family="type2"):
@@ -60,9 +64,9 @@ def make_job(folder, rows, lock=True, family="type2"):
 
 # --- tag images (nfc-mfultralight layout: page 4 on is the TLV area; NTAG215 user memory 504 bytes)
 
-def tlv_message(image):
+def tlv_message(image, start=16, size=496):
     """The NDEF message in the TLV area of an image, or None when there is none / it is malformed."""
-    area, i = image[16:16 + 496], 0
+    area, i = image[start:start + size], 0
     while i < len(area):
         kind = area[i]
         if kind == 0x00:
@@ -128,6 +132,13 @@ def image_state(store, uid):
         length = int.from_bytes(image[15:17], "big")
         message = bytes(image[17:17 + length]) if 0 < length <= 510 else None
         return message, image[14] == 0xFF, image[14] == 0xFF
+    if len(image) == TYPE5_IMAGE and image[0] == 0xE1:  # FAMILIES["type5"]: CC, TLVs from byte 4 (block 79 is
+        message = tlv_message(image, 4, 79 * 4 - 4)     # the counter); lock: CC write access 11b + Lock Block
+        header = 0 if message is None else (2 if len(message) < 0xFF else 4)
+        last = (4 + header + len(message or b"")) // 4
+        statuses = image[320:320 + last + 1]
+        fully = image[1] & 0x03 == 0x03 and all(status == 1 for status in statuses)
+        return message, fully, image[1] & 0x03 != 0 or any(status == 1 for status in image[320:])
     message = tlv_message(image)
     fully_locked = image[10:12] == b"\xff\xff" and image[15] == 0x0F
     partly_locked = image[10:12] != b"\x00\x00" or image[15] == 0x0F
@@ -275,7 +286,8 @@ def crash_test(kills, rows, seed, keep=None, family="type2"):
     folder = tempfile.mkdtemp(prefix="reliability-crash-")
     make_job(folder, rows, family=family)
     chip = FAMILIES[family]["sim"]
-    spec = f"sim:{chip}{'&' if '?' in chip else '?'}uid=04000000000001&store={folder}/tags&timing=datasheet"
+    uid = FAMILIES[family].get("uid", "04000000000001")
+    spec = f"sim:{chip}{'&' if '?' in chip else '?'}uid={uid}&store={folder}/tags&timing=datasheet"
     command = [PROVISION, "run", "job.json", "--reader", spec, "--quiet"]
     environment = {**os.environ, **FAMILIES[family].get("env", {})}
     snapshots, violations, done_runs, started = [], [], 0, time.time()
@@ -404,7 +416,7 @@ def main():
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--json")
-    parser.add_argument("--only", default="crash,crash4,crash424,corpus,env,swift,readers")
+    parser.add_argument("--only", default="crash,crash4,crash424,crash5,corpus,env,swift,readers")
     parser.add_argument("--positions", default="1-16", help="exchange positions for the readers section: A-B or a list")
     parser.add_argument("--paths", default="pn532,vpcd,pn532-type4,vpcd-type4")
     parser.add_argument("--family", default="type2", choices=sorted(FAMILIES), help="crash section: the tag family")
@@ -421,7 +433,7 @@ def main():
     run = {"command": command, "startedAt": now()}
     existing = os.path.join(ROOT, "reports", "reliability.json")
     report = json.load(open(existing)) if os.path.exists(existing) and set(sections) != {
-        "crash", "crash4", "crash424", "corpus", "env", "swift", "readers"} else {}
+        "crash", "crash4", "crash424", "crash5", "corpus", "env", "swift", "readers"} else {}
     runs = report.setdefault("sectionRuns", {})
     for old in ("crash", "corpus", "environment", "swift"):  # reports of version 1 name their run at the top
         if old in report and old not in runs:
@@ -436,6 +448,8 @@ def main():
         section("crash4", crash_test(args.kills, args.rows, args.seed, family="type4"))
     if "crash424" in sections:
         section("crash424", crash_test(args.kills, args.rows, args.seed, family="ntag424"))
+    if "crash5" in sections:
+        section("crash5", crash_test(args.kills, args.rows, args.seed, family="type5"))
     if "corpus" in sections:
         section("corpus", corpus_test())
     if "env" in sections:

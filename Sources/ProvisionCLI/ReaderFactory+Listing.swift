@@ -16,13 +16,13 @@ struct ReaderListing: Sendable, Hashable, Codable {
     var available: Bool
     /// The tag families this reader path reaches (`type2`, `type3`, `type4`, `type5`).
     var reaches: [String] = []
+    /// Whether it reaches Type 5 (ISO 15693) tags: `transparent` (lock included), `storage` (FF B0/FF D6
+    /// only, no lock), `no`; absent for entries that are no reader.
+    var type5: String? = nil
 
     /// What a libnfc (PN53x) reader reaches: ISO/IEC 14443-A and FeliCa; a PN532 has no ISO/IEC 15693.
     static let libnfcReach = ["type2", "type4", "type3"]
     static let libnfcLimits = "reaches Type 2, Type 4 and Type 3 (FeliCa, 212 kbit/s); not Type 5 (no ISO 15693)"
-    /// What a PC/SC reader reaches through this backend: ISO/IEC 14443-A storage cards and ISO-DEP.
-    static let pcscReach = ["type2", "type4"]
-    static let pcscLimits = "reaches Type 2 and Type 4; not Type 3 (FeliCa) or Type 5 (ISO 15693) through PC/SC yet"
 }
 
 extension ReaderFactory {
@@ -75,7 +75,7 @@ extension ReaderFactory {
         return devices.map {
             ReaderListing(
                 backend: "nfc", spec: "nfc:" + $0, name: $0, note: "libnfc device; " + ReaderListing.libnfcLimits,
-                available: true, reaches: ReaderListing.libnfcReach)
+                available: true, reaches: ReaderListing.libnfcReach, type5: "no")
         }
     }
 
@@ -95,21 +95,32 @@ extension ReaderFactory {
             return [
                 ReaderListing(
                     backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: error.message, available: false,
-                    reaches: ReaderListing.pcscReach)
+                    reaches: ["type2", "type4"])
             ]
         }
         guard !names.isEmpty else {
             return [
                 ReaderListing(
                     backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: "pcscd knows no reader", available: false,
-                    reaches: ReaderListing.pcscReach)
+                    reaches: ["type2", "type4"])
             ]
         }
         return names.enumerated().map { index, name in
-            ReaderListing(
+            let style = PCSCReaderStyle(readerName: name)
+            let (type5, reach) = type5Reach(style)
+            return ReaderListing(
                 backend: "pcsc", spec: "pcsc:#\(index)", name: name,
-                note: "PC/SC reader \(index) (pcsc:\(name)); " + ReaderListing.pcscLimits, available: true,
-                reaches: ReaderListing.pcscReach)
+                note: "PC/SC reader \(index) (pcsc:\(name)), style \(style); Type 5 (ISO 15693): \(reach); "
+                    + "Type 3 (FeliCa): not through PC/SC",
+                available: true, reaches: ["type2", "type4"] + (type5 == "no" ? [] : ["type5"]), type5: type5)
         }
+    }
+
+    /// How a PC/SC reader of `style` reaches Type 5 tags (`type5-type3.md` §3.5): the `--json` value and
+    /// the words for the note.
+    static func type5Reach(_ style: PCSCReaderStyle) -> (String, String) {
+        if !style.readsISO15693 { return ("no", "no, a PN53x-class front end cannot reach it") }
+        if style.reachesRawISO15693 { return ("transparent", "yes, by transparent exchange (FF C2), lock included") }
+        return ("storage", "read and write by FF B0/FF D6 only, no lock (?style=acr1552u or omnikey if it has FF C2)")
     }
 }

@@ -8,6 +8,7 @@ extension PCSCReader {
     /// 3B 8F 80 01 80 4F 0C A0 00 00 03 06 …   storage card (Type 2): UID (FF CA 00 00 00); SAK 00
     /// 3B 8n 80 01 <historical bytes> TCK      ISO 14443-4 (Type 4): UID, then the ATS (FF CA 01 00 00,
     ///                                         none when the reader refuses it); SAK 20 (Type4ATR)
+    /// 3B 8F … 03 06 0B NN NN 00 00 00 00 TCK  ISO 15693 (Type 5, Type5ATR): UID in display order, DSFID 00
     /// ```
     ///
     /// The ATR is the connected card's (`SCardStatus`), else the one `SCardGetStatusChange` reported
@@ -34,6 +35,10 @@ extension PCSCReader {
             atr = try answerToReset(card)
         }
         guard !atr.isEmpty else { throw .tagLost }
+        if let vicc = Type5ATR(atr) {
+            let transceiver = PCSCTransceiver(card: card, style: style, isISO15693: true)
+            return (transceiver, vicc.detectedTag(reportedUID: try transceiver.readUID()))
+        }
         guard let isoDEP = Type4ATR(atr) else {
             let transceiver = PCSCTransceiver(card: card, style: style)
             return (transceiver, DetectedTag(uid: try transceiver.readUID()))

@@ -25,7 +25,7 @@ extension PCSCReader {
     /// pcsc:*               every reader
     /// pcsc:#N              reader N (0-based, pcsc_scan order)
     /// pcsc:<name>          the reader with exactly this name, else the one whose name contains it
-    /// …?style=acr122u|acr1252u|plain   override the family guessed from the name
+    /// …?style=acr122u|acr1252u|acr1552u|omnikey|storage|plain   override the family guessed from the name
     /// …?feedback=off                   no LED/buzzer feedback
     /// ```
     ///
@@ -39,7 +39,7 @@ extension PCSCReader {
             case "style":
                 guard let parsed = PCSCReaderStyle(rawValue: value) else {
                     throw PCSCError(
-                        .badSpec, "reader '\(spec)': style must be acr122u, acr1252u or plain, got '\(value)'")
+                        .badSpec, "reader '\(spec)': style must be one of \(PCSCReaderStyle.names), got '\(value)'")
                 }
                 style = parsed
             case "feedback":

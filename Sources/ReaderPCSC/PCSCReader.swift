@@ -43,13 +43,13 @@ public actor PCSCReader: OperatorFeedbackReader {
         }
     }
 
-    /// What this reader can send: raw commands unless the style is `plain`.
+    /// What this reader can send: raw commands unless the style is `plain` or `storage`.
     public nonisolated var capabilities: ReaderCapabilities {
         if style.hasRawPath { return ReaderCapabilities(rawCommands: true) }
         return ReaderCapabilities(
             rawCommands: false,
             notes: [
-                "PC/SC reader without a raw path (style plain): READ instead of FAST_READ; "
+                "PC/SC reader without a raw path (style \(style)): READ instead of FAST_READ; "
                     + "no GET_VERSION, signature, password or counter commands"
             ])
     }

@@ -9,6 +9,7 @@ import NFCTags
 /// WRITE A2 pp d0 d1 d2 d3 → FF D6 00 pp 04 d0 d1 d2 d3 (90 00 → ACK 0A)
 /// other commands          → the reader family's raw path (PCSCReaderStyle), or refused on `plain`
 /// ISO-DEP: C-APDU         → C-APDU                      (R-APDU with the card's status word)
+/// ISO 15693: request       → FF C2 transparent exchange, or FF B0 / FF D6 by block (+ISO15693)
 /// ```
 ///
 /// `63 00` carries no NAK code: it is reported as NAK `0` ("the reader could not complete the tag
@@ -20,27 +21,34 @@ final class PCSCTransceiver: Transceiver {
     let style: PCSCReaderStyle
     /// Whether the card is an ISO-DEP tag (its ATR is a part 3 ISO 14443-4 ATR): APDUs pass unchanged.
     let isISODEP: Bool
+    /// Whether the card is an ISO/IEC 15693 (Type 5) tag (its ATR's standard byte is `0B`).
+    let isISO15693: Bool
     /// APDUs sent through this transceiver (for exchange counting).
     private(set) var apduCount = 0
     /// Whether a WRITE or a re-activation happened since the UID was last checked.
     var uidCheckDue = false
-    /// Whether a transparent session is open (acr1252u).
+    /// Whether a transparent session is open (acr1252u, acr1552u, omnikey).
     private var sessionOpen = false
 
-    init(card: PCSCCard, style: PCSCReaderStyle, isISODEP: Bool = false) {
+    init(card: PCSCCard, style: PCSCReaderStyle, isISODEP: Bool = false, isISO15693: Bool = false) {
         self.card = card
         self.style = style
         self.isISODEP = isISODEP
+        self.isISO15693 = isISO15693
     }
 
-    /// Raw commands reach a Type 2 tag only through the style's raw path; every APDU reaches an ISO-DEP tag.
-    var supportsRawCommands: Bool { isISODEP || style.hasRawPath }
+    /// Raw commands reach a Type 2 tag only through the style's raw path, a Type 5 tag only through the
+    /// transparent exchange; every APDU reaches an ISO-DEP tag.
+    var supportsRawCommands: Bool {
+        isISODEP || (isISO15693 ? style.reachesRawISO15693 : style.hasRawPath)
+    }
 
     var modelledAirtimeMicroseconds: Double? { nil }
 
     func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         guard let code = command.first else { throw .invalidResponse("empty command") }
         if isISODEP { return try transmitAPDU(command) }
+        if isISO15693 { return try transceiveISO15693(command) }
         switch code {
         case 0x30 where command.count == 2:
             try closeSession()
@@ -55,8 +63,8 @@ final class PCSCTransceiver: Transceiver {
         default:
             switch style {
             case .acr122u: return try directTransmit(command)
-            case .acr1252u: return try transparentExchange(command)
-            case .plain:
+            case .acr1252u, .acr1552u, .omnikey: return try transparentExchange(command)
+            case .plain, .storage:
                 throw .transport(
                     "this PC/SC reader has no raw path; command \(Hex.string(command.prefix(1)))h cannot be sent")
             }
@@ -77,10 +85,12 @@ final class PCSCTransceiver: Transceiver {
         }
     }
 
-    /// Reads the UID with `FF CA 00 00 00` (`6C XX` → repeat with Le XX).
+    /// Reads the UID with `FF CA 00 00 00` (`6C XX` → repeat with Le XX); an ISO 15693 UID in display
+    /// order (`E0` first) whichever order the reader gives it in (`Type5ATR.displayOrderUID`).
     func readUID() throws(TransportError) -> [UInt8] {
         try closeSession()
-        return try transmitChecked([0xFF, 0xCA, 0x00, 0x00, 0x00])
+        let uid = try transmitChecked([0xFF, 0xCA, 0x00, 0x00, 0x00])
+        return isISO15693 ? Type5ATR.displayOrderUID(uid) : uid
     }
 
     /// Sends `apdu` and returns its data after checking SW1 SW2; `6C XX` and `61 XX` are followed up.
@@ -136,14 +146,23 @@ final class PCSCTransceiver: Transceiver {
         }
     }
 
-    /// ACR1252U: `FF C2 00 01 Lc 95 <len> <cmd>` inside a transparent session (opened once, closed
-    /// before the next storage-card APDU).
-    private func transparentExchange(_ command: [UInt8]) throws(TransportError) -> [UInt8] {
+    /// ACR1252U: `FF C2 00 01 Lc [5F 46 04 <µs>] 95 <len> <cmd>` inside a transparent session (opened
+    /// once, closed before the next storage-card APDU); `timerMicroseconds` puts the timer object first.
+    ///
+    /// An ISO 15693 session also switches the protocol: `FF C2 00 02 04 8F 02 02 03` (ISO 15693 layer 3).
+    func transparentExchange(_ command: [UInt8], timerMicroseconds: UInt32? = nil) throws(TransportError)
+        -> [UInt8]
+    {
         if !sessionOpen {
             _ = try transmitChecked([0xFF, 0xC2, 0x00, 0x00, 0x02, 0x81, 0x00])
             sessionOpen = true
+            if isISO15693 { _ = try transmitChecked([0xFF, 0xC2, 0x00, 0x02, 0x04, 0x8F, 0x02, 0x02, 0x03]) }
         }
-        let objects = BERDataObject.encode(tag: 0x95, value: command)
+        var objects: [UInt8] = []
+        if let timer = timerMicroseconds {
+            objects = [0x5F, 0x46, 0x04] + (0..<4).map { UInt8(truncatingIfNeeded: timer >> (8 * $0)) }
+        }
+        objects += BERDataObject.encode(tag: 0x95, value: command)
         guard objects.count <= 0xFF else { throw .invalidResponse("command too long for transparent exchange") }
         let reply = try transmitChecked([0xFF, 0xC2, 0x00, 0x01, UInt8(objects.count)] + objects)
         guard let parsed = BERDataObject.parseAll(reply) else {

@@ -6,61 +6,6 @@ import TagEmulator
 import TestSupport
 import Testing
 
-/// One private pcscd whose first slot gets a fresh line-mode vpcd card per step (`run`, `inspect`, `audit`),
-/// each presenting the same population from the same store.
-private struct Type4Station {
-    let daemon: PCSCDaemon
-    let style: VPCDReaderStyle
-
-    /// Runs `body` while a card presents `spec` on slot 0, then stops the card.
-    func withCard<T>(_ spec: String, _ body: (VPCDVirtualTag) async throws -> T) async throws -> T {
-        let population = try SimulationOptions(spec)
-        let configuration = VPCDConfiguration(port: daemon.ports[0], style: style, lineMode: true)
-        let card = try VPCDVirtualTag.start(configuration) { VPCDFieldSource(options: population) }
-        do {
-            let result = try await body(card)
-            await card.stop()
-            return result
-        } catch {
-            await card.stop()
-            throw error
-        }
-    }
-}
-
-/// Runs `body` with a private pcscd, always stopping it; prints its log on failure.
-private func withStation(style: VPCDReaderStyle = .acr122u, _ body: (Type4Station) async throws -> Void)
-    async throws
-{
-    let daemon = try await PCSCDaemon.start(slots: 2) { try PCSCReader.listReaders().count }
-    do {
-        try await body(Type4Station(daemon: daemon, style: style))
-    } catch {
-        print("pcscd log:\n\(daemon.log)")
-        await daemon.stop()
-        throw error
-    }
-    await daemon.stop()
-}
-
-/// `provision ARGUMENTS` in `folder`; the outcome and its wall seconds.
-private func provision(_ folder: JobFolder, _ arguments: [String]) async throws -> (ProvisionProcess.Outcome, Double) {
-    let start = ContinuousClock.now
-    let outcome = try await onThread { try ProvisionProcess.run(arguments, directory: folder.url) }
-    let elapsed = (ContinuousClock.now - start).components
-    return (outcome, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-}
-
-/// `key=value` counters from the card's `stats` answer.
-private func counters(_ stats: String) -> [String: Int] {
-    var result: [String: Int] = [:]
-    for word in stats.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-        let parts = word.split(separator: "=")
-        if parts.count == 2, let value = Int(parts[1]) { result[String(parts[0])] = value }
-    }
-    return result
-}
-
 /// Every row done, recorded as `chip` of family `type4`, and each tag's stored NDEF file holds exactly the
 /// message the ledger hashed, with the row's URI (`ndefFileOffset`: where the NDEF file starts in the image).
 private func expectType4LedgerAndImagesAgree(_ folder: JobFolder, rows: Int, chip: String, ndefFileOffset: Int) throws {
@@ -100,7 +45,7 @@ private func phases(_ folder: JobFolder) throws -> String {
         let spec = "sim:ntag424?count=\(rows)&uid=04D10000000001&store=\(folder.store.path)"
         try await withStation { station in
             let (run, stats) = try await station.withCard(spec) { card in
-                let (outcome, seconds) = try await provision(
+                let (outcome, seconds) = try await provisionTimed(
                     folder, ["run", "job.json", "--quiet", "--idle", "15", "--reader", "pcsc:#0?style=acr122u"])
                 let stats = await card.command("stats")
                 print(
@@ -119,7 +64,7 @@ private func phases(_ folder: JobFolder) throws -> String {
             #expect(try folder.query("SELECT count(*) FROM attempts WHERE outcome != 'done'") == [["0"]])
 
             let inspect = try await station.withCard(spec) { _ in
-                try await provision(folder, ["inspect", "--reader", "pcsc:#0?style=acr122u", "--json"]).0
+                try await provisionTimed(folder, ["inspect", "--reader", "pcsc:#0?style=acr122u", "--json"]).0
             }
             #expect(inspect.status == 0, "\(inspect.stderr)")
             let object = try #require(
@@ -132,7 +77,7 @@ private func phases(_ folder: JobFolder) throws -> String {
             #expect(inspect.stdout.contains("https://example.com/p/SKU-1/"))
 
             let (audit, auditStats) = try await station.withCard(spec) { card in
-                let outcome = try await provision(
+                let outcome = try await provisionTimed(
                     folder, ["audit", "job.json", "--reader", "pcsc:#0?style=acr122u", "--count", "\(rows)", "--json"]
                 ).0
                 return (outcome, await card.command("stats"))
@@ -176,7 +121,7 @@ private func phases(_ folder: JobFolder) throws -> String {
         let spec = "sim:type4?count=\(rows)&uid=04D20000000001&size=512&mle=59&mlc=52&store=\(folder.store.path)"
         try await withStation(style: .plain) { station in
             let (run, stats) = try await station.withCard(spec) { card in
-                let (outcome, seconds) = try await provision(
+                let (outcome, seconds) = try await provisionTimed(
                     folder, ["run", "job.json", "--quiet", "--idle", "15", "--reader", "pcsc:#0?style=plain"])
                 let stats = await card.command("stats")
                 print("pcsc type4 generic run: \(rows) tags in \(String(format: "%.2f", seconds)) s; \(stats)")
@@ -186,7 +131,7 @@ private func phases(_ folder: JobFolder) throws -> String {
             try expectType4LedgerAndImagesAgree(folder, rows: rows, chip: "type4", ndefFileOffset: 15)
             #expect(counters(stats)["read"] == 0 && counters(stats)["update"] == 0, "\(stats)")
             let audit = try await station.withCard(spec) { _ in
-                try await provision(
+                try await provisionTimed(
                     folder, ["audit", "job.json", "--reader", "pcsc:#0?style=plain", "--count", "\(rows)", "--json"]
                 ).0
             }
@@ -205,7 +150,7 @@ private func phases(_ folder: JobFolder) throws -> String {
         let spec = "sim:ntag424?count=\(rows)&uid=04D40000000001&store=\(folder.store.path)"
         try await withStation(style: .plain) { station in
             let run = try await station.withCard(spec) { _ in
-                try await provision(
+                try await provisionTimed(
                     folder,
                     [
                         "run", "job.json", "--quiet", "--idle", "15", "--allow-test-keys", "--reader",
@@ -224,7 +169,7 @@ private func phases(_ folder: JobFolder) throws -> String {
     @Test func exchangesPerTagMatchTheSimulatorAndWallTimeIsMeasured() async throws {
         let rows = 4
         let simulated = try JobFolder(job: "s4", rows: rows, tag: "ntag424", lock: false)
-        let (simRun, simSeconds) = try await provision(
+        let (simRun, simSeconds) = try await provisionTimed(
             simulated,
             [
                 "run", "job.json", "--quiet", "--reader",
@@ -235,7 +180,7 @@ private func phases(_ folder: JobFolder) throws -> String {
         let spec = "sim:ntag424?count=\(rows)&uid=04D30000000001&store=\(folder.store.path)"
         try await withStation { station in
             let (run, seconds, stats) = try await station.withCard(spec) { card in
-                let (outcome, seconds) = try await provision(
+                let (outcome, seconds) = try await provisionTimed(
                     folder, ["run", "job.json", "--quiet", "--idle", "15", "--reader", "pcsc:#0?style=acr122u"])
                 return (outcome, seconds, await card.command("stats"))
             }

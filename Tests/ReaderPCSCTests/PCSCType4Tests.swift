@@ -26,23 +26,13 @@ private func textMessage(count: Int) -> [UInt8] {
 /// wrote, reads the same NDEF file (`pcsc-vpcd.md` §10.1, §10.6).
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct PCSCType4Tests {
-    /// The tag in `reader`'s field, waiting up to 5 s.
-    private func detect(_ reader: PCSCReader) async throws -> DetectedTag {
-        let state = try await reader.poll(timeoutMilliseconds: 5000)
-        guard case .tag(let tag) = state else {
-            Issue.record("no tag on \(reader.name): \(state)")
-            throw TransportError.noAnswer
-        }
-        return tag
-    }
-
     @Test(arguments: PCSCReaderStyle.allCases)
     func readerTellsType4ByTheATRReadsTheATSAndWritesNDEFWithPlainAPDUs(style: PCSCReaderStyle) async throws {
         let spec = "sim:ntag424?uid=\(Hex.compact(tagUID))&count=1"
         let cardStyle = VPCDReaderStyle(rawValue: style.rawValue) ?? .plain
         try await withVirtualReaders([spec], style: cardStyle) { readers in
             let reader = try await readers.reader(0, options: "?style=\(style)")
-            let tag = try await detect(reader)
+            let tag = try await detectTag(reader)
             #expect(tag.uid == tagUID)
             #expect(tag.sak == 0x20)
             #expect(tag.ats == ntag424ATS)
@@ -72,7 +62,7 @@ struct PCSCType4Tests {
     @Test func type2TagOnTheSameReaderStaysOnTheStorageCardPath() async throws {
         try await withVirtualReaders([ntag213(uidA)]) { readers in
             let reader = try await readers.reader(0, options: "?style=acr122u")
-            let tag = try await detect(reader)
+            let tag = try await detectTag(reader)
             #expect(tag == DetectedTag(uid: uidA))
             #expect(TagFamilies.standard.family(for: tag)?.name == "type2")
             let page = try await reader.withTransceiver { try $0.transceive([0x30, 0x03], timeoutMilliseconds: 5) }
@@ -84,7 +74,7 @@ struct PCSCType4Tests {
         let spec = "sim:ntag424?uid=\(Hex.compact(tagUID))&count=1"
         try await withVirtualReaders([spec]) { readers in
             let reader = try await readers.reader(0)
-            _ = try await detect(reader)
+            _ = try await detectTag(reader)
             let message = uriMessage("written-by-provision")
             try await reader.withTransceiver { link in
                 let type4 = Type4Tag(transceiver: link)

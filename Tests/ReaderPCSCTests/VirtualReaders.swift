@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 import ReaderPCSC
 import TagEmulator
 import TestSupport
@@ -71,3 +72,13 @@ let uidB: [UInt8] = [0x04, 0x51, 0x7C, 0xE1, 0xED, 0x25, 0x80]
 
 /// An NTAG213 population of `count` tags starting at `uid` (later UIDs count up from it).
 func ntag213(_ uid: [UInt8], count: Int = 1) -> String { "sim:ntag213?uid=\(Hex.compact(uid))&count=\(count)" }
+
+/// The tag in `reader`'s field, waiting up to 5 s; records an issue and throws when none came.
+func detectTag(_ reader: PCSCReader) async throws -> DetectedTag {
+    let state = try await reader.poll(timeoutMilliseconds: 5000)
+    guard case .tag(let tag) = state else {
+        Issue.record("no tag on \(reader.name): \(state)")
+        throw TransportError.noAnswer
+    }
+    return tag
+}

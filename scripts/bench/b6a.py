@@ -57,16 +57,23 @@ def minimal_sequence(length):
 
 
 def bench_b6a(n):
-    folder = os.path.join(WORK, "b6a")
-    spec = f"sim:ntag424?timing=datasheet&count={n}"
-    manifest = make_job(folder, "b6a", n, lock=False, readers=[spec], tag="ntag424", template=TEMPLATE)
-    log(f"B6a: {n} tags on {spec}")
+    return floor_bench("b6a", n, "sim:ntag424?timing=datasheet", "ntag424", False, minimal_sequence,
+                       ["identify", "write", "verify"])
+
+
+def floor_bench(name, n, chip_spec, tag, lock, sequence, phases,
+                length="r.message_length FROM attempts a JOIN records r ON r.job = a.job AND r.row = a.row"):
+    """Runs `n` tags of `chip_spec` through a job (TEMPLATE's ≈100-byte URL) and measures each done attempt's
+    `phases` against `sequence(length)`; `length` names the message length column and its join."""
+    folder = os.path.join(WORK, name)
+    spec = f"{chip_spec}&count={n}"
+    manifest = make_job(folder, name, n, lock=lock, readers=[spec], tag=tag, template=TEMPLATE)
+    log(f"{name.upper()}: {n} tags on {spec}")
     summary, wall, _, cmd = provision_run(manifest, [spec])
-    rows = ledger_rows(folder, """
-        SELECT a.identify_us, a.write_us, a.verify_us, a.exchanges, a.airtime_us, r.message_length
-        FROM attempts a JOIN records r ON r.job = a.job AND r.row = a.row WHERE a.outcome = 'done'""")
-    samples = [((i or 0) + (w or 0) + (v or 0), exch, air, length, None) for i, w, v, exch, air, length in rows]
-    result = floor_figures(samples, minimal_sequence, cmd, wall)
+    columns = ", ".join(f"a.{phase}_us" for phase in phases)
+    rows = ledger_rows(folder, f"SELECT {columns}, a.exchanges, a.airtime_us, {length} WHERE a.outcome = 'done'")
+    samples = [(sum(r[i] or 0 for i in range(len(phases))), *r[len(phases):], None) for r in rows]
+    result = floor_figures(samples, sequence, cmd, wall)
     result["summary_exchanges_per_tag"] = summary.get("exchanges_per_tag")
     return result
 

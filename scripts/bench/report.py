@@ -24,6 +24,13 @@ def floor_table(b, goal, ledger=None):
     return rows + [""]
 
 
+def floor_section(data, key, title, intro, goal, ledger=None):
+    """A benchmark against a radio floor: title, what was measured, the floor's parts, figures and notes."""
+    b = data[key]
+    lines = [title, "", intro, ""] + [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
+    return lines + floor_table(b, goal, ledger) + data.get(key + "_notes", [])
+
+
 def write_reports(data, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     data = relative_paths(data)
@@ -230,27 +237,33 @@ def write_reports(data, out_dir):
         L += data.get("B5_notes", [])
     b = data.get("B6a")
     if b:
-        L += ["## B6a — Type 4 distance from the radio floor (NTAG 424 DNA)", "",
-              f"{b['tags']} tags, `sim:ntag424?timing=datasheet`, ≈{b['message_bytes_typical']}-byte URL message, write "
-              "+ verify, no lock. Measured = identify + write + verify phase times of the attempt. Floor = airtime "
-              "of the minimal APDU sequence with the emulator's own ISO-DEP parameters (ISODEPTiming: 106 kbit/s "
-              "frames, FSC 128, FSD 256; processing 1 ms per command and 4 ms per write frame, ASSUMPTIONS: the "
-              f"NT4H2421 data sheet publishes none) = {b['floor_ms_typical']} ms:", ""]
-        L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
-        L += floor_table(b, 1.03)
-        L += data.get("B6a_notes", [])
+        L += floor_section(
+            data, "B6a", "## B6a — Type 4 distance from the radio floor (NTAG 424 DNA)",
+            f"{b['tags']} tags, `sim:ntag424?timing=datasheet`, ≈{b['message_bytes_typical']}-byte URL message, write "
+            "+ verify, no lock. Measured = identify + write + verify phase times of the attempt. Floor = airtime "
+            "of the minimal APDU sequence with the emulator's own ISO-DEP parameters (ISODEPTiming: 106 kbit/s "
+            "frames, FSC 128, FSD 256; processing 1 ms per command and 4 ms per write frame, ASSUMPTIONS: the "
+            f"NT4H2421 data sheet publishes none) = {b['floor_ms_typical']} ms:", 1.03)
     b = data.get("B6b")
     if b:
-        L += ["## B6b — keyed NTAG 424 DNA personalisation against its radio floor", "",
-              f"{b['tags']} tags, `sim:ntag424?timing=datasheet`, ≈{b['message_bytes_typical']}-byte SUN URL message "
-              "({{sun.picc}}, {{sun.mac}}), lock `permanent`: K0 session, template, SDM file settings, CC byte, "
-              "K1–K4 and K0 each journaled, then the unauthenticated read-back whose SUN must verify. Measured = "
-              "identify + write + verify + lock phases; the key journal's synced commits are ledger time, reported "
-              "apart. Floor = airtime of the minimal APDU sequence with the emulator's ISO-DEP parameters (the "
-              f"B6a assumptions) = {b['floor_ms_typical']} ms:", ""]
-        L += [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
-        L += floor_table(b, 1.05, ledger="claim, 10 synced journal commits, done commit")
-        L += data.get("B6b_notes", [])
+        L += floor_section(
+            data, "B6b", "## B6b — keyed NTAG 424 DNA personalisation against its radio floor",
+            f"{b['tags']} tags, `sim:ntag424?timing=datasheet`, ≈{b['message_bytes_typical']}-byte SUN URL message "
+            "({{sun.picc}}, {{sun.mac}}), lock `permanent`: K0 session, template, SDM file settings, CC byte, "
+            "K1–K4 and K0 each journaled, then the unauthenticated read-back whose SUN must verify. Measured = "
+            "identify + write + verify + lock phases; the key journal's synced commits are ledger time, reported "
+            "apart. Floor = airtime of the minimal APDU sequence with the emulator's ISO-DEP parameters (the "
+            f"B6a assumptions) = {b['floor_ms_typical']} ms:", 1.05,
+            ledger="claim, 10 synced journal commits, done commit")
+    b = data.get("B8")
+    if b:
+        L += floor_section(
+            data, "B8", "## B8 — Type 5 distance from the radio floor (ICODE SLIX2)",
+            f"{b['tags']} tags, `sim:icode-slix2?timing=datasheet`, ≈{b['message_bytes_typical']}-byte URL message, "
+            "write + verify + lock `permanent`. Measured = identify + write + verify + lock phase times of the "
+            "attempt. Floor = airtime of the minimal ISO 15693 request sequence with the emulator's own timing "
+            "(Type5Timing: 26.48 kbit/s frames, t1, t2; tWrite 5 ms per write-alike, an ASSUMPTION: the reference "
+            f"gives 4–6 ms, unverified) = {b['floor_ms_typical']} ms:", 1.03)
     b = data.get("B7")
     if b:
         ds, inst = b["datasheet"], b["instant"]
@@ -280,7 +293,7 @@ def write_reports(data, out_dir):
     if errors:
         L += ["## Benchmarks that failed in this run", ""] + [f"- {k}: `{v}`" for k, v in errors] + [""]
     L += ["Seconds per benchmark: "
-          + ", ".join(f"{k} {data[k + '_s']} s" for k in ("B1", "B2", "B3", "B4", "B5", "B6a", "B6b") if k + "_s" in data), ""]
+          + ", ".join(f"{k} {data[k + '_s']} s" for k in sections if k + "_s" in data), ""]
     with open(os.path.join(out_dir, "bench.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     with open(os.path.join(out_dir, "bench.json"), "w") as f:

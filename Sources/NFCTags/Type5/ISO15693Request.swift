@@ -48,11 +48,23 @@ public struct ISO15693Request: Sendable, Hashable {
         case getSystemInformation = 0x2B
         /// Get Multiple Block Security Status `2C`.
         case getMultipleBlockSecurityStatus = 0x2C
+        /// Extended Read Single Block `30` (2-byte block number, LSB first).
+        case extendedReadSingleBlock = 0x30
+        /// Extended Write Single Block `31`.
+        case extendedWriteSingleBlock = 0x31
+        /// Extended Lock Block `32`.
+        case extendedLockBlock = 0x32
+        /// Extended Read Multiple Blocks `33` (first block and count − 1, 2 bytes each, LSB first).
+        case extendedReadMultipleBlocks = 0x33
         /// Extended Get System Information `3B`.
         case extendedGetSystemInformation = 0x3B
+        /// Extended Get Multiple Block Security Status `3C` (first block and count − 1, 2 bytes each).
+        case extendedGetMultipleBlockSecurityStatus = 0x3C
 
         /// Whether the command programs EEPROM (a write-alike of §1.7: option-flag rules, `tWrite`).
-        public var isWriteAlike: Bool { self == .writeSingleBlock || self == .lockBlock }
+        public var isWriteAlike: Bool {
+            [.writeSingleBlock, .lockBlock, .extendedWriteSingleBlock, .extendedLockBlock].contains(self)
+        }
     }
 
     /// The flags byte.

@@ -7,10 +7,12 @@ extension Type5FamilyTag {
     ///
     /// ```
     /// 22 21 UID 00 E1 43 0E 01      Write Single Block 0: CC byte 1 |= 03 (skipped when already set)
-    /// 22 2C UID 00 nn               Get Multiple Block Security Status of blocks 0…n (skip locked ones)
-    /// 22 22 UID bb                  Lock Block, every unlocked block 0…n (CC and NDEF TLV, terminator included)
+    /// 22 22 UID bb                  Lock Block, every block 0…n (CC and NDEF TLV, terminator included) not known
+    ///                               locked from detection; 01 11 (already locked) is the state wanted
     /// 22 2C UID 00 nn               read back: every status must be 01
     /// ```
+    /// No security status is read before locking: detection's covers the blocks it read, and a block locked
+    /// since answers `01 11`, so the minimum is one Lock Block per open block and the confirming read.
     /// - Throws: `TagError.lockUnsupported` when the reader path cannot send Lock Block (nothing sent);
     ///   `.lockFailed` when a Lock Block is refused or a block reads back unlocked; transport errors.
     public func writeLock() throws {
@@ -31,10 +33,12 @@ extension Type5FamilyTag {
             current.blocks[0] = block0
             current.capabilityContainer = cc.readOnly
         }
-        let before = try tag.getMultipleBlockSecurityStatus(first: 0, count: last + 1)
-        for block in 0...last where before[block] & 0x01 == 0 {
+        let known = current.securityStatus
+        for block in 0...last where block >= known.count || known[block] & 0x01 == 0 {
             do {
                 try tag.lockBlock(block, ignoringNotProgrammed: chipModel.ignoresNotProgrammed)
+            } catch let error as ISO15693Error where error.code == ISO15693Error.blockAlreadyLocked {
+                continue
             } catch let error as ISO15693Error {
                 throw TagError(.lockFailed, "Lock Block \(block) refused: \(error)", page: block, cause: error)
             }

@@ -34,10 +34,23 @@ public final class Type5FamilyTag: FamilyTag {
 
     /// Get System Information `2B` (after an Inventory `01` when the reader gave no UID; Extended Get System
     /// Information `3B` when `2B` is refused), then the chip it and the UID name (`Type5ChipModel.identify`).
-    /// A refusal of both leaves the chip to the UID.
+    /// A refusal of both, or a reader path that can send neither (PC/SC storage-card APDUs only), leaves the
+    /// chip to the UID.
     @discardableResult
     public func identify() throws -> TagChip? {
         if tag.uid == nil { _ = try tag.inventory() }
+        if !tag.transceiver.supportsRawCommands {
+            systemInformation = nil
+        } else {
+            try readSystemInformation()
+        }
+        let identified = Type5ChipModel.identify(uid: tag.uid ?? [], information: systemInformation)
+        model = identified
+        tag.optionFlagOnWrites = identified.needsOptionFlagOnWrites
+        return identified.chip
+    }
+
+    private func readSystemInformation() throws {
         do {
             systemInformation = try tag.getSystemInformation()
         } catch is ISO15693Error {
@@ -48,10 +61,6 @@ public final class Type5FamilyTag: FamilyTag {
                 systemInformation = nil
             }
         }
-        let identified = Type5ChipModel.identify(uid: tag.uid ?? [], information: systemInformation)
-        model = identified
-        tag.optionFlagOnWrites = identified.needsOptionFlagOnWrites
-        return identified.chip
     }
 
     /// Blocks that may hold CC and NDEF data: Get System Information's count, bounded by the chip's limit.

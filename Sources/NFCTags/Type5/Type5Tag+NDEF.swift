@@ -4,8 +4,10 @@ import NDEF
 /// the message, the tear-safe write and the read-back compare.
 extension Type5Tag {
     /// Reads blocks `first…last` (Read Multiple Blocks `23` in runs of at most 32 blocks inside one
-    /// 32-block sector when `multiple`, else Read Single Block `20` each) into `area.blocks`.
+    /// 32-block sector when `multiple` and the reader path sends raw commands, else Read Single Block `20`
+    /// each) into `area.blocks`.
     func readBlocks(_ first: Int, _ last: Int, into area: inout Type5NDEFArea, multiple: Bool) throws {
+        let multiple = multiple && transceiver.supportsRawCommands
         var block = first
         while block <= last {
             if area.blocks[block] != nil {
@@ -43,21 +45,21 @@ extension Type5Tag {
     }
 
     /// NDEF detection (§2.3): Read Single Block `20` of block 0 (the block size is its length), block 1 for an
-    /// 8-byte CC, then the TLVs from the CC's end until the NDEF TLV or `FE`.
+    /// 8-byte CC, then the TLVs from the CC's end until the NDEF TLV or `FE`. A CC with magic `E2` switches to
+    /// 2-byte block numbers (`extendedAddressing`) for everything after block 0.
     ///
     /// - Parameter blockCount: the blocks that may hold CC and NDEF data (Get System Information, the chip).
-    /// - Throws: `TagError.notNDEF` (no CC, no NDEF TLV), `.unsupportedCC` (version, read access, `E2`);
+    /// - Throws: `TagError.notNDEF` (no CC, no NDEF TLV), `.unsupportedCC` (version, read access);
     ///   `ISO15693Error` and transport errors.
     public func detectNDEF(blockCount: Int?) throws -> Type5NDEFArea {
+        extendedAddressing = false
         let block0 = try readSingleBlock(0)
         guard block0.count >= 4 else { throw TransportError.invalidResponse("block 0 has \(block0.count) bytes") }
         var head = block0
+        extendedAddressing = head[0] == 0xE2
         if head[2] == 0x00, head.count < 8, head[0] == 0xE1 || head[0] == 0xE2 { head += try readSingleBlock(1) }
         guard let cc = Type5CapabilityContainer(head) else {
             throw TagError(.notNDEF, "block 0 holds no T5T CC (magic \(Hex.byte(block0[0]))h, not E1h or E2h)")
-        }
-        guard cc.magic == 0xE1 else {
-            throw TagError(.unsupportedCC, "the CC's magic E2h asks for 2-byte block numbers (30h–34h), not sent yet")
         }
         guard cc.majorVersion <= 1, cc.readAccess == 0 else {
             throw TagError(.unsupportedCC, "CC version/access \(Hex.byte(cc.versionAccess))h is not readable")

@@ -14,6 +14,9 @@ public final class Type5Tag {
     public var baseFlags: ISO15693Request.Flags = .highDataRate
     /// Whether Write Single Block and Lock Block carry the option flag (§1.7).
     public var optionFlagOnWrites = false
+    /// Whether block numbers are 2 bytes (a CC with magic `E2`): the extended commands `30`–`33`, `3C`, block
+    /// numbers and counts LSB first (§1.3, §2.1).
+    public var extendedAddressing = false
     /// Every exchange so far.
     public private(set) var total = TagOperationCost(name: "total")
     /// The answer timeout: FDT_V,LISTEN,MAX2 ≈ 20 ms for write-alikes, with a margin (§1.7).
@@ -67,34 +70,46 @@ public final class Type5Tag {
         return (answer[1], found)
     }
 
-    /// Read Single Block `20`: the block's data (with the option flag, its security status first).
-    public func readSingleBlock(_ block: Int, securityStatus: Bool = false) throws -> [UInt8] {
-        try send(.readSingleBlock, [UInt8(block)], option: securityStatus)
+    /// A block number (or count − 1) as the addressing sends it: 1 byte, or 2 bytes LSB first.
+    func number(_ value: Int) -> [UInt8] {
+        extendedAddressing
+            ? [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+            : [UInt8(truncatingIfNeeded: value)]
     }
 
-    /// Read Multiple Blocks `23` of `count` blocks from `first` (`nb−1` on the air), `blockSize` bytes each.
+    /// Read Single Block `20` (extended: `30`): the block's data (with the option flag, its security status first).
+    public func readSingleBlock(_ block: Int, securityStatus: Bool = false) throws -> [UInt8] {
+        try send(
+            extendedAddressing ? .extendedReadSingleBlock : .readSingleBlock, number(block), option: securityStatus)
+    }
+
+    /// Read Multiple Blocks `23` (extended: `33`) of `count` blocks from `first` (`nb−1` on the air), `blockSize`
+    /// bytes each.
     public func readMultipleBlocks(first: Int, count: Int, blockSize: Int) throws -> [UInt8] {
-        let data = try send(.readMultipleBlocks, [UInt8(first), UInt8(count - 1)])
+        let command: ISO15693Request.Command = extendedAddressing ? .extendedReadMultipleBlocks : .readMultipleBlocks
+        let data = try send(command, number(first) + number(count - 1))
         guard data.count == count * blockSize else {
             throw TransportError.invalidResponse("Read Multiple Blocks gave \(data.count) bytes for \(count) blocks")
         }
         return data
     }
 
-    /// Write Single Block `21` of `data` (one block).
+    /// Write Single Block `21` (extended: `31`) of `data` (one block).
     public func writeSingleBlock(_ block: Int, _ data: [UInt8], ignoringNotProgrammed: Bool = false) throws {
+        let command: ISO15693Request.Command = extendedAddressing ? .extendedWriteSingleBlock : .writeSingleBlock
         do {
-            _ = try send(.writeSingleBlock, [UInt8(block)] + data, option: optionFlagOnWrites)
+            _ = try send(command, number(block) + data, option: optionFlagOnWrites)
         } catch let error as ISO15693Error where ignoringNotProgrammed && error.code == ISO15693Error.blockNotProgrammed
         {
             return
         }
     }
 
-    /// Lock Block `22` (irreversible).
+    /// Lock Block `22` (extended: `32`; irreversible).
     public func lockBlock(_ block: Int, ignoringNotProgrammed: Bool = false) throws {
         do {
-            _ = try send(.lockBlock, [UInt8(block)], option: optionFlagOnWrites)
+            _ = try send(
+                extendedAddressing ? .extendedLockBlock : .lockBlock, number(block), option: optionFlagOnWrites)
         } catch let error as ISO15693Error where ignoringNotProgrammed && error.code == ISO15693Error.blockNotProgrammed
         {
             return
@@ -119,9 +134,11 @@ public final class Type5Tag {
         return information
     }
 
-    /// Get Multiple Block Security Status `2C`: one status byte per block (`01`: locked).
+    /// Get Multiple Block Security Status `2C` (extended: `3C`): one status byte per block (`01`: locked).
     public func getMultipleBlockSecurityStatus(first: Int, count: Int) throws -> [UInt8] {
-        let data = try send(.getMultipleBlockSecurityStatus, [UInt8(first), UInt8(count - 1)])
+        let command: ISO15693Request.Command =
+            extendedAddressing ? .extendedGetMultipleBlockSecurityStatus : .getMultipleBlockSecurityStatus
+        let data = try send(command, number(first) + number(count - 1))
         guard data.count == count else {
             throw TransportError.invalidResponse("security status of \(data.count) blocks, asked for \(count)")
         }

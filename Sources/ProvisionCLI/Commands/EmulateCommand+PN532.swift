@@ -40,7 +40,11 @@ struct PN532Options: Sendable {
                 "--select-sets-crc and --select-keeps-crc exclude each other", option: "select-keeps-crc")
         }
         tags = options.value("tags") ?? tags
-        _ = try EmulateVPCD.population(tags)
+        guard try EmulateVPCD.population(tags).0.type5 == nil else {
+            throw CLIError.usage(
+                "--tags: a PN532 cannot reach ISO 15693 (Type 5) tags; serve them with 'emulate vpcd' or the "
+                    + "in-process sim: reader", option: "tags")
+        }
         if let text = options.value("timing") {
             guard let timing = PN532Emulator.Timing(rawValue: text) else {
                 throw CLIError.usage("--timing must be instant or datasheet", option: "timing")

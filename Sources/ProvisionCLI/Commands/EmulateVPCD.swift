@@ -3,12 +3,12 @@ import Foundation
 import NFCTags
 import TagEmulator
 
-/// `provision emulate vpcd`: a virtual contactless card (Type 2 or Type 4 tags) for pcscd's vsmartcard
+/// `provision emulate vpcd`: a virtual contactless card (Type 2, Type 4 or Type 5 tags) for pcscd's vsmartcard
 /// `vpcd` driver.
 enum EmulateVPCD {
     static let help = """
         Usage: provision emulate vpcd [--port 35963] [--host 127.0.0.1] [--tags SPEC]
-                                      [--reader-style acr122u|acr1252u|plain] [--control SOCKET]
+                                      [--reader-style STYLE] [--control SOCKET]
                                       [--misbehave LIST]
 
         Presents emulated tags to a running pcscd through the vsmartcard vpcd driver (one reader slot
@@ -18,15 +18,20 @@ enum EmulateVPCD {
         (FF 00 00 00 .. D4 42 ..), ACR1252U transparent exchange (FF C2 ..), or none (plain).
         Type 4 tags (sim:ntag424, sim:type4) get the ISO 14443-4 ATR 3B 8n 80 01 <ATS historical
         bytes> TCK; FF CA 00 gives the UID, FF CA 01 the ATS, and ISO 7816 APDUs (CLA other than FF)
-        reach the tag unchanged on every style. Runs until SIGINT, SIGTERM or 'quit' on the control
-        socket.
+        reach the tag unchanged on every style. Type 5 tags (sim:icode-slix, icode-slix2, st25tv02k,
+        type5) get the ISO 15693 ATR 3B 8F 80 01 80 4F 0C A0 00 00 03 06 0B NN NN 00 00 00 00 TCK;
+        FF CA 00 gives the UID (air order on acr*, E0 first on omnikey and storage), FF B0/FF D6 read
+        and write one block (block number in P2 on acr*, in P1 on omnikey and storage), and the
+        acr1552u and omnikey styles carry raw ISO 15693 requests in FF C2 (a write needs the timer
+        object 5F 46, or it times out with C0 03 xx 64 01). Runs until SIGINT, SIGTERM or 'quit' on
+        the control socket.
 
           --port N             vpcd slot port (default 35963, the stock entry's first slot)
           --host ADDR          vpcd address (default 127.0.0.1)
           --tags SPEC          tag population, e.g. sim:ntag215?count=20&uid=04A1B2C3D4E5F6&store=DIR&line
                                (line: a tag the host used and powered off leaves, the next arrives);
                                chips ntag213/215/216, mf0ul11/21, ntag424, type4 (size=, mle=, mlc=)
-          --reader-style S     acr122u (default), acr1252u or plain
+          --reader-style S     acr122u (default), acr1252u, acr1552u, omnikey, storage or plain
           --control SOCKET     unix socket taking one command per line:
                                insert [UID], remove, dump, stats, feedback, quit
           --misbehave LIST     the card answers APDUs wrongly: entry i is for the i-th tag, KIND@N (its
@@ -38,6 +43,7 @@ enum EmulateVPCD {
         Example:
           provision emulate vpcd --tags 'sim:ntag213?count=50&line' --control /tmp/vpcd.sock
           provision emulate vpcd --tags 'sim:ntag424?count=10&line' --port 35964
+          provision emulate vpcd --tags 'sim:icode-slix2?count=10&line' --reader-style acr1552u
 
         """
 
@@ -67,7 +73,7 @@ enum EmulateVPCD {
             let styleName = options.value("reader-style") ?? "acr122u"
             guard let style = VPCDReaderStyle(rawValue: styleName) else {
                 throw CLIError.usage(
-                    "--reader-style must be acr122u, acr1252u or plain, got '\(styleName)'", option: "reader-style")
+                    "--reader-style must be one of \(styleNames), got '\(styleName)'", option: "reader-style")
             }
             self.style = style
             host = options.value("host") ?? host
@@ -112,22 +118,16 @@ enum EmulateVPCD {
         return .success
     }
 
-    /// Parses the `--tags` spec; `line` is this front end's option, the rest goes to the chip model. Type 5
-    /// populations are refused: neither front end serves ISO 15693 yet.
+    /// The `--reader-style` names, for messages.
+    static var styleNames: String { VPCDReaderStyle.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// Parses the `--tags` spec; `line` is this front end's option, the rest goes to the chip model.
     static func population(_ text: String) throws(CLIError) -> (SimulationOptions, Bool) {
         do {
             var spec = try ReaderSpec(text)
             let line = spec.option("line").map { $0 != "false" && $0 != "off" } ?? false
             spec.options.removeAll { $0.key == "line" }
-            let options = try SimulationOptions(spec: spec)
-            guard options.type5 == nil else {
-                throw CLIError.usage(
-                    "--tags: Type 5 (ISO 15693) tags are served by the in-process sim: reader only, not yet through "
-                        + "vpcd (and a PN532 cannot reach ISO 15693)", option: "tags")
-            }
-            return (options, line)
-        } catch let error as CLIError {
-            throw error
+            return (try SimulationOptions(spec: spec), line)
         } catch {
             throw CLIError.usage("--tags: \(error)", option: "tags")
         }

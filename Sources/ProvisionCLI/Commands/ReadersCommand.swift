@@ -10,13 +10,15 @@ struct ReadersCommand: Command {
         Lists every reader the backends can see, with the --reader spec that opens it: the built-in
         simulator always (one entry per Type 2 chip and one per other family), libnfc devices and
         PC/SC readers when those backends are available, each with the tag families it reaches
-        (libnfc: Type 2, 4 and 3; no PN532 reaches Type 5). Unavailable backends are listed with the
-        reason.
+        (libnfc: Type 2, 4 and 3; no PN532 reaches Type 5) and how it reaches Type 5 (ISO 15693).
+        Unavailable backends are listed with the reason.
 
         Options:
-          --json   print {"version": 1, "readers": [{backend, spec, name, note, available, reaches}]}
-                   (stable; keys are only ever added); reaches lists the tag families the
-                   reader path can program (type2, type3, type4, type5)
+          --json   print {"version": 1, "readers": [{backend, spec, name, note, available, reaches,
+                   type5}]} (stable; keys are only ever added); reaches lists the tag families the
+                   reader path can program (type2, type3, type4, type5); type5 says how a libnfc or
+                   PC/SC reader reaches ISO 15693 tags: transparent (FF C2, lock included), storage
+                   (FF B0/FF D6 only, no lock) or no (PN53x front ends)
 
         Examples:
           provision readers

@@ -55,7 +55,8 @@ enum DoctorReaders {
         var parts = findings.found.map { reader in
             reader.backend == "nfc"
                 ? "\(reader.spec): " + nfcFamilies
-                : "\(reader.spec) (\(reader.name)): " + pcscFamilies
+                : "\(reader.spec) (\(reader.name)): " + pcscFamilies + "; Type 5 (ISO 15693): "
+                    + ReaderFactory.type5Reach(PCSCReaderStyle(readerName: reader.name)).1
         }
         if parts.isEmpty {
             parts = [
@@ -77,5 +78,6 @@ enum DoctorReaders {
     /// What a PC/SC reader reaches.
     static let pcscFamilies =
         "Type 2 through PC/SC (NTAG21x, Ultralight EV1) and Type 4 (ISO-DEP: NTAG 424 DNA, any T4T; "
-        + "told by the ATR, APDUs passed unchanged), other families only as far as the reader itself supports them"
+        + "told by the ATR, APDUs passed unchanged), Type 5 (ISO 15693) on readers with a 15693 front end "
+        + "(ACR1552U, OMNIKEY 5022/5427), other families only as far as the reader itself supports them"
 }

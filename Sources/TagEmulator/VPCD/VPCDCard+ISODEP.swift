@@ -21,8 +21,10 @@ extension VPCDCard {
     public var isISODEP: Bool { activation.map { $0.sak & 0x20 != 0 } ?? false }
 
     /// The ATR the reader builds for the tag in the field: the storage-card ATR (`atr`) for a Type 2
-    /// tag, `3B 8n 80 01 <historical bytes> TCK` for an ISO-DEP tag.
+    /// tag, `3B 8n 80 01 <historical bytes> TCK` for an ISO-DEP tag, the ISO 15693 storage-card ATR
+    /// (`Type5ATR`) for a VICC.
     public var answerToReset: [UInt8] {
+        if isISO15693, let uid = activation?.uid { return Type5ATR.bytes(uid: uid) }
         guard isISODEP, let ats = activation?.ats else { return Self.atr }
         return Self.isoDEPATR(ats: ats)
     }

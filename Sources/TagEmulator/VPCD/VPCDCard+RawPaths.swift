@@ -59,13 +59,16 @@ extension VPCDCard {
         }
     }
 
-    /// `FF C2 00 P2 Lc <data objects>`: the PC/SC part 3 transparent session (`pcsc-vpcd.md` §10.4).
+    /// `FF C2 00 P2 Lc <data objects>`: the PC/SC part 3 transparent session (`pcsc-vpcd.md` §10.4,
+    /// `type5-type3.md` §3.4).
     ///
-    /// P2 `00` manages the session (`81 00` start, `82 00` end, `83 00` RF off, `84 00` RF on); P2 `01`
-    /// exchanges (`95 <len> <cmd>` transceive). Replies carry `C0 03 <error> <SW1> <SW2>`, then for a
-    /// 4-bit answer `92 01 04`, then `97 <len> <tag bytes>`, then `90 00`. Silence is `C0 03 01 64 01`.
+    /// P2 `00` manages the session (`81 00` start, `82 00` end, `83 00` RF off, `84 00` RF on, `5F 46` timer);
+    /// P2 `01` exchanges (`5F 46` timer, `95 <len> <cmd>` transceive); P2 `02` switches the protocol (`8F`).
+    /// Replies carry `C0 03 <error> <SW1> <SW2>`, then for a 4-bit answer `92 01 04`, then
+    /// `97 <len> <tag bytes>`, then `90 00`. Silence is `C0 03 01 64 01`. An ISO 15693 tag's exchange is
+    /// `transceiveISO15693`.
     func transparentExchange(_ apdu: [UInt8]) -> [UInt8] {
-        guard style == .acr1252u else {
+        guard style.hasTransparentExchange else {
             statisticsUnsupported()
             return StatusWord.notSupported
         }
@@ -81,16 +84,22 @@ extension VPCDCard {
                 case 0x82: transparentSession = false
                 case 0x83: fieldOffInSession()
                 case 0x84: fieldOnInSession()
+                case 0x5F46: transparentTimerMicroseconds = Self.timerMicroseconds(object.value)
                 default: break
                 }
             }
             return ok + StatusWord.success
         case 0x01:
             guard transparentSession else { return [0xC0, 0x03, 0x01, 0x69, 0x85] + StatusWord.success }
-            guard let command = objects.first(where: { $0.tag == 0x95 })?.value, !command.isEmpty else {
+            for object in objects where object.tag == 0x5F46 {
+                transparentTimerMicroseconds = Self.timerMicroseconds(object.value)
+            }
+            guard let index = objects.firstIndex(where: { $0.tag == 0x95 }), !objects[index].value.isEmpty else {
                 return [0xC0, 0x03, 0x01, 0x6A, 0x80] + StatusWord.success
             }
+            let command = objects[index].value
             countRaw()
+            if isISO15693 { return transceiveISO15693(command, objectIndex: index + 1) }
             switch exchange(command) {
             case .data(let data):
                 return ok + BERDataObject.encode(tag: 0x97, value: data) + StatusWord.success
@@ -101,6 +110,11 @@ extension VPCDCard {
             case .silence:
                 return [0xC0, 0x03, 0x01, 0x64, 0x01] + StatusWord.success
             }
+        case 0x02:
+            guard let protocolObject = objects.first(where: { $0.tag == 0x8F }), protocolObject.value.count == 2 else {
+                return [0xC0, 0x03, 0x01, 0x6A, 0x80] + StatusWord.success
+            }
+            return ok + [0x8F, 0x01, 0x00] + StatusWord.success
         default:
             return StatusWord.wrongParameters
         }

@@ -12,12 +12,13 @@ import NFCTags
 /// FF B0 00 pp Le (Le ≤ 10h)   READ 30h → Le bytes 90 00 | 63 00
 /// FF D6 00 pp 04 d0 d1 d2 d3  WRITE A2h → 90 00 | 63 00
 /// FF 00 00 00 Lc D4 42 …      acr122u: InCommunicateThru → D5 43 <status> … 90 00
-/// FF C2 00 0x Lc <DOs>        acr1252u: transparent session and exchange
+/// FF C2 00 0x Lc <DOs>        acr1252u, acr1552u, omnikey: transparent session and exchange
 /// FF 00 40 ss 04 t1 t2 n b    acr122u: LED/buzzer → 90 ss (recorded)
 /// ```
 ///
-/// Which of the two a tag is, the card learns as a reader does: from the tag's activation (SAK bit 6 and
-/// the ATS, `VPCDCard+ISODEP.swift`), kept until the tag leaves.
+/// Which kind a tag is, the card learns as a reader does: from the tag's activation (SAK bit 6 and
+/// the ATS, `VPCDCard+ISODEP.swift`; an Inventory answer for an ISO 15693 tag, `VPCDCard+ISO15693.swift`),
+/// kept until the tag leaves.
 ///
 /// The card keeps no socket: the connection loop feeds it messages and sends what it returns. Power
 /// off, power on and reset all switch the tag's field off (dropping PWD_AUTH state, `type2-ntag.md`
@@ -48,8 +49,14 @@ public final class VPCDCard {
     public private(set) var apdusSinceInsert = 0
     /// The tag's last successful activation (UID, SAK, ATS): it decides the ATR and the APDU paths.
     public private(set) var activation: DetectedTag?
-    /// Transparent session state (acr1252u style).
+    /// Transparent session state (acr1252u, acr1552u, omnikey styles).
     var transparentSession = false
+    /// The session's timer (`5F 46`, µs); `nil` until the host sets one.
+    var transparentTimerMicroseconds: Double?
+    /// The reader's own response timer for ISO 15693 exchanges before the host sets one, µs. The reference
+    /// only says it is shorter than one EEPROM write (`type5-type3.md` §3.4, `[UNV]`); 2 ms is this
+    /// emulator's documented default, so a write without `5F 46` times out as on the ACR1552U.
+    public var iso15693DefaultTimerMicroseconds = 2_000.0
 
     /// Creates a card imitating `style`, with an empty field.
     public init(style: VPCDReaderStyle) {
@@ -65,6 +72,7 @@ public final class VPCDCard {
         activation = nil
         apdusSinceInsert = 0
         transparentSession = false
+        transparentTimerMicroseconds = nil
         statistics.insertions += 1
     }
 
@@ -153,6 +161,7 @@ public final class VPCDCard {
         tag?.fieldOff()
         selected = false
         transparentSession = false
+        transparentTimerMicroseconds = nil
     }
 
     private func activate() {
@@ -189,9 +198,11 @@ public final class VPCDCard {
             return getData(apdu)
         case 0xB0:
             statistics.reads += 1
+            if isISO15693 { return storageISO15693(apdu) }
             return isISODEP ? StatusWord.failed : readBinary(apdu)
         case 0xD6:
             statistics.updates += 1
+            if isISO15693 { return storageISO15693(apdu) }
             return isISODEP ? StatusWord.failed : updateBinary(apdu)
         case 0x00:
             return pseudoCommand(apdu)
@@ -212,7 +223,7 @@ public final class VPCDCard {
         guard let tag else { return StatusWord.failed }
         let value: [UInt8]
         switch apdu[2] {
-        case 0x00: value = tag.uid
+        case 0x00: value = reportedUID(tag)
         case 0x01 where isISODEP: value = activation?.ats ?? []
         default: return StatusWord.notSupported
         }

@@ -1,3 +1,5 @@
+import NFCTags
+
 /// One message from vpcd to the card, decoded from a frame payload (`pcsc-vpcd.md` §6).
 ///
 /// ```
@@ -35,12 +37,39 @@ public enum VPCDMessage: Sendable, Hashable {
     }
 }
 
-/// Which reader family the virtual card imitates for raw tag commands (`pcsc-vpcd.md` §10.3–10.4).
+/// Which reader family the virtual card imitates for raw tag commands (`pcsc-vpcd.md` §10.3–10.4) and, for
+/// ISO 15693 tags, for the UID order and the block number of `FF B0`/`FF D6` (`type5-type3.md` §3.2–3.4).
+///
+/// What real readers do for ISO 15693 is `[UNV]` in the reference; these are the documented defaults:
+///
+/// | style | raw path | ISO 15693 UID from `FF CA` | block number |
+/// |---|---|---|---|
+/// | acr122u, acr1252u, plain | as for Type 2 | air order (`… 04 E0`) | P2 |
+/// | acr1552u | `FF C2` (ISO 15693 too) | air order (`… 04 E0`) | P2 |
+/// | omnikey | `FF C2` (ISO 15693 too) | display order (`E0 04 …`) | P1 |
+/// | storage | none | display order (`E0 04 …`) | P1 |
 public enum VPCDReaderStyle: String, Sendable, Hashable, CaseIterable {
     /// ACS ACR122U: direct transmit `FF 00 00 00 Lc D4 42 …` → `D5 43 <status> …`; LED/buzzer APDU.
     case acr122u
     /// ACS ACR1252U: PC/SC part 3 transparent session `FF C2 …`.
     case acr1252u
+    /// ACS ACR1552U: transparent session `FF C2 …`, ISO 15693 included.
+    case acr1552u
+    /// HID OMNIKEY 5022/5427: transparent session `FF C2 …`, ISO 15693 included.
+    case omnikey
+    /// A storage-card reader: `FF CA`, `FF B0`, `FF D6` only (Microsoft's block convention, P1).
+    case storage
     /// A reader with only `FF CA`, `FF B0` and `FF D6` (no raw path).
     case plain
+
+    /// Whether the style answers the PC/SC part 3 transparent session `FF C2`.
+    public var hasTransparentExchange: Bool { self == .acr1252u || self == .acr1552u || self == .omnikey }
+
+    /// Where `FF B0`/`FF D6` carry an ISO 15693 block number.
+    public var type5BlockNumber: Type5StorageAPDU.BlockNumber {
+        self == .omnikey || self == .storage ? .inP1 : .inP2
+    }
+
+    /// Whether `FF CA 00 00 00` gives an ISO 15693 UID in air order (LSB first, `… E0`), as ACS readers do.
+    public var iso15693UIDAirOrder: Bool { self != .omnikey && self != .storage }
 }

@@ -23,6 +23,27 @@ import Testing
             ISO15693Request(.getMultipleBlockSecurityStatus, uid: uid, parameters: [0x00, 0x05])
         ),
         ("02 3B 0F", ISO15693Request(.extendedGetSystemInformation, parameters: [0x0F])),
+        // 2-byte block numbers and counts, LSB first (a CC with magic E2, type5-type3.md §1.3).
+        (
+            "22 30 78 56 34 12 50 01 04 E0 23 01",
+            ISO15693Request(.extendedReadSingleBlock, uid: uid, parameters: [0x23, 0x01])
+        ),
+        (
+            "22 31 78 56 34 12 50 01 04 E0 00 01 03 00 FE 00",
+            ISO15693Request(.extendedWriteSingleBlock, uid: uid, parameters: [0x00, 0x01, 0x03, 0x00, 0xFE, 0x00])
+        ),
+        (
+            "22 32 78 56 34 12 50 01 04 E0 FF 03",
+            ISO15693Request(.extendedLockBlock, uid: uid, parameters: [0xFF, 0x03])
+        ),
+        (
+            "22 33 78 56 34 12 50 01 04 E0 00 01 1F 00",
+            ISO15693Request(.extendedReadMultipleBlocks, uid: uid, parameters: [0x00, 0x01, 0x1F, 0x00])
+        ),
+        (
+            "22 3C 78 56 34 12 50 01 04 E0 00 00 03 00",
+            ISO15693Request(.extendedGetMultipleBlockSecurityStatus, uid: uid, parameters: [0x00, 0x00, 0x03, 0x00])
+        ),
     ]
 
     @Test(arguments: vectors) func encodesAndParsesBothWays(hex: String, request: ISO15693Request) throws {

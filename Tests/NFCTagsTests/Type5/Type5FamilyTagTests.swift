@@ -59,7 +59,7 @@ import Testing
 
     @Test func locksTheCCThenEveryBlockOfCCAndTLVAndConfirmsThem() throws {
         let lock = [
-            Self.step("22 21 A 00 E1 43 0E 01", "00"), Self.step("22 2C A 00 01", "00 00 00"),
+            Self.step("22 21 A 00 E1 43 0E 01", "00"),
             Self.step("22 22 A 00", "00"), Self.step("22 22 A 01", "00"), Self.step("22 2C A 00 01", "00 01 01"),
         ]
         let (tag, transceiver) = Self.open(Self.detection + lock)
@@ -71,15 +71,17 @@ import Testing
         #expect(transceiver.remaining.isEmpty && transceiver.mismatches.isEmpty, "\(transceiver.mismatches)")
     }
 
+    /// Block 1 answers `01 11` (locked since detection): accepted; block 0 reads back open, so the lock fails.
     @Test func aBlockThatStaysUnlockedFailsTheLock() throws {
         let lock = [
-            Self.step("22 21 A 00 E1 43 0E 01", "00"), Self.step("22 2C A 00 01", "00 00 01"),
-            Self.step("22 22 A 00", "00"), Self.step("22 2C A 00 01", "00 00 01"),
+            Self.step("22 21 A 00 E1 43 0E 01", "00"),
+            Self.step("22 22 A 00", "00"), Self.step("22 22 A 01", "01 11"), Self.step("22 2C A 00 01", "00 00 01"),
         ]
-        let (tag, _) = Self.open(Self.detection + lock)
+        let (tag, transceiver) = Self.open(Self.detection + lock)
         try tag.identify()
         _ = try tag.detectNDEF()
         #expect(throws: TagError(.lockFailed, "")) { try tag.writeLock() }
+        #expect(transceiver.remaining.isEmpty && transceiver.mismatches.isEmpty, "\(transceiver.mismatches)")
     }
 
     @Test func aLockedBlockRefusingAWriteIsReadOnly() throws {

@@ -57,4 +57,31 @@ import Testing
         #expect(full.last == 0x41 && 4 + full.count == area.areaEnd, "a full area has no terminator")
         #expect(area.layout(tlv).map(\.block) == Array(1...77))
     }
+
+    /// An ST25DV64K-style 8-byte CC with magic `E2` (`E2 40 00 01 00 00 03 FF`, §2.1): every request after block 0
+    /// uses the extended commands with 2-byte block numbers, LSB first; detection, the tear-safe write, the
+    /// read-back, a block past 255 and the lock all go that way.
+    @Test func anE2CCSwitchesEveryLaterRequestToTwoByteBlockNumbers() throws {
+        let transceiver = ScriptedTransceiver([
+            Self.step("22 20 A 00", "00 E2 40 00 01"), Self.step("22 30 A 01 00", "00 00 00 03 FF"),
+            Self.step("22 33 A 02 00 00 00", "00 03 00 FE 00"),
+            Self.step("22 31 A 02 00 03 00 D0 00", "00"), Self.step("22 31 A 03 00 00 FE 00 00", "00"),
+            Self.step("22 31 A 02 00 03 03 D0 00", "00"),
+            Self.step("22 33 A 02 00 01 00", "00 03 03 D0 00 00 FE 00 00"),
+            Self.step("22 30 A 2C 01", "00 11 22 33 44"),
+            Self.step("22 32 A 03 00", "00"), Self.step("22 3C A 00 00 03 00", "00 00 00 00 01"),
+        ])
+        let tag = Type5Tag(transceiver: transceiver, uid: Self.uid)
+        var area = try tag.detectNDEF(blockCount: 2048)
+        #expect(tag.extendedAddressing && area.capabilityContainer.magic == 0xE2 && area.capabilityContainer.isLong)
+        #expect(area.tlvOffset == 8 && area.messageLength == 0)
+        #expect(area.capacity == 8172, "the smaller MLEN reading (CC counted): 8184 − 8 − 4 (T, 3-byte L)")
+        let written = try tag.writeMessage([0xD0, 0x00, 0x00], area: &area)
+        #expect(written.writtenPages == [2, 3, 2])
+        try tag.verify(written, area: &area)
+        #expect(try tag.readSingleBlock(300) == [0x11, 0x22, 0x33, 0x44])
+        try tag.lockBlock(3)
+        #expect(try tag.getMultipleBlockSecurityStatus(first: 0, count: 4) == [0x00, 0x00, 0x00, 0x01])
+        #expect(transceiver.remaining.isEmpty && transceiver.mismatches.isEmpty, "\(transceiver.mismatches)")
+    }
 }

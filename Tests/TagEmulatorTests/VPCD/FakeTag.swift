@@ -1,6 +1,7 @@
 import NDEF
 import NFCTags
 import TagEmulator
+import Testing
 
 /// A small NTAG213-shaped test double for the vpcd front end (not the chip model: just enough
 /// memory and commands to see what the front end sends and answers).
@@ -131,4 +132,12 @@ extension String {
         let text = String(value, radix: 16, uppercase: true)
         self = text.count < 2 ? "0" + text : text
     }
+}
+
+/// A powered card of `style` with `tag` in its field (activated by the power-on, as a reader does).
+func poweredCard(_ tag: any TagEndpoint, style: VPCDReaderStyle) -> VPCDCard {
+    let card = VPCDCard(style: style)
+    card.insert(tag)
+    #expect(card.handle(.powerOn) == nil)
+    return card
 }

@@ -17,10 +17,7 @@ private func type4Card(
     var configuration = Type4EmulatorConfiguration()
     configuration.ats = ats
     let tag = try Type4Emulator(chip: chip, uid: uid, configuration: configuration)
-    let card = VPCDCard(style: style)
-    card.insert(tag)
-    #expect(card.handle(.powerOn) == nil)
-    return (card, tag)
+    return (poweredCard(tag, style: style), tag)
 }
 
 private func send(_ card: VPCDCard, _ text: String) throws -> [UInt8] {
