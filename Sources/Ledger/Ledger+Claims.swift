@@ -15,7 +15,7 @@ extension Ledger {
     /// - Throws: `.unknownJob`; `.alreadyProvisioned` when `uid` is recorded as a done tag in any job
     ///   (the message names the job and row).
     public func claim(
-        job: String, reader: String, uid: [UInt8], durability: Durability = .immediate
+        job: String, reader: String, uid: [UInt8], durability: Durability
     ) async throws(LedgerError) -> ClaimedRow? {
         let uidText = LedgerFormat.uid(uid)
         return try await write(durability: durability) { () throws(LedgerError) -> ClaimedRow? in
@@ -111,7 +111,7 @@ extension Ledger {
     @discardableResult
     public func markDone(
         job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord,
-        durability: Durability = .immediate
+        durability: Durability
     ) async throws(LedgerError) -> Bool {
         let uidText = LedgerFormat.uid(uid)
         return try await write(durability: durability) { () throws(LedgerError) -> Bool in
@@ -163,7 +163,7 @@ extension Ledger {
     ///
     /// The UID stays recorded on the row; the row is not reissued unless released. Recorded as an event.
     /// - Throws: `.unknownRow`, or `.invalidState` unless the row is `claimed`.
-    public func markFailed(job: String, row: Int, burn: Bool, detail: String? = nil) async throws(LedgerError) {
+    public func markFailed(job: String, row: Int, burn: Bool, detail: String?) async throws(LedgerError) {
         let state: RecordState = burn ? .burned : .failed
         try await write { () throws(LedgerError) in
             _ = try requireState(job: job, row: row, in: [.claimed])
@@ -179,7 +179,7 @@ extension Ledger {
     /// Recorded as an event.
     ///
     /// - Throws: `.unknownRow`, or `.invalidState` unless the row is `claimed`.
-    public func returnToPending(job: String, row: Int, detail: String? = nil) async throws(LedgerError) {
+    public func returnToPending(job: String, row: Int, detail: String?) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
             let uid = try requireState(job: job, row: row, in: [.claimed])
             try reopen(job: job, row: row)
@@ -194,7 +194,7 @@ extension Ledger {
     /// Recorded as a `release` event naming `by` and the UID that held it. A `done` row can never be
     /// released.
     /// - Throws: `.unknownRow`, or `.invalidState` for a `pending` or `done` row.
-    public func release(job: String, row: Int, by: String, note: String? = nil) async throws(LedgerError) {
+    public func release(job: String, row: Int, by: String, note: String?) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
             if try rowState(job: job, row: row) == .done {
                 throw LedgerError(

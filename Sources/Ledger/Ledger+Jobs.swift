@@ -14,7 +14,7 @@ extension Ledger {
     /// - Throws: `.manifestMismatch` when the job exists with other hashes and `acceptChangedManifest` is false.
     @discardableResult
     public func registerJob(
-        name: String, manifestHash: String, templateHash: String, acceptChangedManifest: Bool = false
+        name: String, manifestHash: String, templateHash: String, acceptChangedManifest: Bool
     ) async throws(LedgerError) -> JobInfo {
         try await write { () throws(LedgerError) -> JobInfo in
             if let existing = try jobInfo(name) {
@@ -52,7 +52,7 @@ extension Ledger {
     /// - Throws: `.unknownJob`, or an SQLite failure (rows of earlier batches stay inserted).
     @discardableResult
     public func addRows(
-        job: String, rows: some Sequence<RowInput> & Sendable, batchSize: Int = 5_000
+        job: String, rows: some Sequence<RowInput> & Sendable, batchSize: Int
     ) async throws(LedgerError) -> Int {
         guard try await perform({ () throws(LedgerError) in try jobInfo(job) }) != nil else {
             throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")

@@ -107,7 +107,7 @@ extension Ledger {
     }
 
     /// The audit trail of `job` (or of the whole ledger when `nil`), oldest first.
-    public func events(job: String? = nil) async throws(LedgerError) -> [LedgerEvent] {
+    public func events(job: String?) async throws(LedgerError) -> [LedgerEvent] {
         try await perform { () throws(LedgerError) in
             try connection.query(
                 "SELECT id, job, row, kind, actor, detail, at FROM events WHERE ?1 IS NULL OR job = ?1 ORDER BY id",

@@ -6,7 +6,7 @@ extension Ledger {
     /// Stores the records file's hash for `job`; with `event`, records the change as that event kind
     /// (`recordsAccepted`, `rowsAppended`) with `detail`.
     public func setRecordsHash(
-        job: String, hash: String, event: String? = nil, detail: String? = nil
+        job: String, hash: String, event: String?, detail: String?
     ) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
             let changed = try connection.run(

@@ -41,7 +41,7 @@ extension Ledger {
     ///
     /// - Throws: `LedgerError` `.invalidData` for a counter outside 0…`FFFFFF`; SQLite failures as usual.
     public func acceptSUNCounter(
-        job: String, uid: [UInt8], counter: Int, at time: Date = Date()
+        job: String, uid: [UInt8], counter: Int, at time: Date
     ) async throws(LedgerError) -> SUNCounterVerdict {
         guard (0...Self.maximumSUNCounter).contains(counter) else {
             throw LedgerError(.invalidData, "SUN counter \(counter) is not a 24-bit value")

@@ -11,7 +11,7 @@ import Support
 /// "Durability"). Cancelling the calling task interrupts the running statement
 /// (`sqlite3_interrupt`), which rolls its transaction back and throws `.interrupted`; a task that is
 /// already cancelled before the call still runs it. Schema and exactly-once rules: docs/ledger.md.
-public actor Ledger {
+public actor Ledger: LedgerStore {
     /// Settings in effect on this connection, as SQLite reports them.
     public struct Settings: Sendable, Hashable {
         /// `PRAGMA journal_mode` (`wal`).
@@ -31,6 +31,8 @@ public actor Ledger {
     let connection: SQLiteConnection
     /// The ledger file.
     public nonisolated let path: String
+    /// The ledger file, for messages (`LedgerStore.location`).
+    public nonisolated var location: String { path }
     /// Deferred commits not yet covered by a sync of the WAL.
     private var unsyncedCommits = 0
 
