@@ -38,7 +38,7 @@ public struct StationFailure: Sendable, Hashable {
     }
 }
 
-extension Ledger {
+extension SQLLedger {
     /// Every reader's activity on `job`: attempts and done tags, first and last moments, the tags done since
     /// `recentSince`, and its last failure (two grouped reads of `attempts`).
     public func stationActivity(job: String, recentSince: Date) async throws(LedgerError) -> [StationActivity] {

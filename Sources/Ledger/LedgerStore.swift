@@ -54,6 +54,7 @@ public protocol LedgerStore: Actor {
     /// The job and row `uid` was provisioned as, in any job.
     func isProvisioned(uid: [UInt8]) async throws(LedgerError) -> RowReference?
     /// Commits a verified tag and its attempt; returns whether the job still has open rows.
+    @discardableResult
     func markDone(
         job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord, durability: Durability
     ) async throws(LedgerError) -> Bool
