@@ -1,12 +1,13 @@
 # provision — build, test and run. `make test` is the CI entry point.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev pkg-config sqlite3 \
+APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev libpq-dev pkg-config sqlite3 \
 	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd
 ## Packages only the tests need: chromium renders report.html headless (Tests/ReportsTests/ReportBrowserTests);
 ## python3-pyscard is an independent PC/SC client reading Type 4 tags (Tests/ReaderPCSCTests/PCSCType4Tests);
-## python3 also runs scripts/test_rerun.py, which `make test` uses.
-TEST_APT_PACKAGES := chromium python3 python3-pyscard
+## python3 also runs scripts/test_rerun.py, which `make test` uses; postgresql gives the throwaway server the
+## PostgreSQL ledger tests start themselves (TestSupport/PostgresTestServer.swift).
+TEST_APT_PACKAGES := chromium python3 python3-pyscard postgresql
 JOB ?= jobs/batch.json
 
 .PHONY: deps test-deps build test lint run bench reliability fuzz clean

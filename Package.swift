@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Helpers every layer shares (serial executor, Duration conversion): one of each.
         .target(name: "Support", swiftSettings: strict),
@@ -36,7 +37,7 @@ let package = Package(
         // Backends: one C library each.
         .target(name: "ReaderLibNFC", dependencies: ["NFCTags", "CNFC", "Support"], swiftSettings: strict),
         .target(name: "ReaderPCSC", dependencies: ["NFCTags", "CPCSC", "Support"], swiftSettings: strict),
-        .target(name: "Ledger", dependencies: ["CSQLite", "Support"], swiftSettings: strict),
+        .target(name: "Ledger", dependencies: ["CSQLite", "CPostgres", "Support"], swiftSettings: strict),
 
         // Application layers.
         .target(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Exactly-once claiming and resolution of rows (docs/ledger.md, "Exactly-once rules").
-extension Ledger {
+extension SQLLedger {
     /// Gives `uid` a row of `job`: the row it already holds, or else the lowest pending row.
     ///
     /// Runs in one `BEGIN IMMEDIATE` transaction, so concurrent connections and processes never hand out
@@ -15,12 +15,12 @@ extension Ledger {
     /// - Throws: `.unknownJob`; `.alreadyProvisioned` when `uid` is recorded as a done tag in any job
     ///   (the message names the job and row).
     public func claim(
-        job: String, reader: String, uid: [UInt8], durability: Durability = .immediate
+        job: String, reader: String, uid: [UInt8], durability: Durability
     ) async throws(LedgerError) -> ClaimedRow? {
         let uidText = LedgerFormat.uid(uid)
         return try await write(durability: durability) { () throws(LedgerError) -> ClaimedRow? in
             // One probe of `records_live_uid` finds both a done row in any job and this job's claim.
-            let live = try connection.query(Self.liveRowsOfUID, [.text(uidText)]) {
+            let live = try connection.query(Ledger.liveRowsOfUID, [.text(uidText)]) {
                 (job: $0.text(0), row: $0.int(1), state: $0.text(2))
             }
             // A done UID is refused, naming its earliest done row (`provisionedRow`; a rare path).
@@ -33,10 +33,10 @@ extension Ledger {
             if let held = live.first(where: { $0.job == job })?.row {
                 // claimed_at stays the first claim's time: it is the row's late-bound timestamp, so
                 // re-rendering after a crash yields the very bytes that may already be on the tag.
-                try connection.run(Self.resumeClaim, [.text(reader), .text(job), .int(held)])
+                try connection.run(Ledger.resumeClaim, [.text(reader), .text(job), .int(held)])
                 guard
                     let resumed = try connection.queryFirst(
-                        Self.claimOfRow, [.text(job), .int(held)],
+                        Ledger.claimOfRow, [.text(job), .int(held)],
                         { s throws(LedgerError) in try claimedRow(s, job: job, uid: uid, resumed: true) })
                 else { throw LedgerError(.unknownRow, "job \(job) has no row \(held)") }
                 return resumed
@@ -47,7 +47,7 @@ extension Ledger {
             let claimedAt = try LedgerFormat.date(now)
             guard
                 let next = try connection.queryFirst(
-                    Self.nextPending, [.text(job)],
+                    Ledger.nextPending + connection.nextRowLock, [.text(job)],
                     { s throws(LedgerError) in
                         try claimedRow(s, job: job, uid: uid, resumed: false, claimedAt: claimedAt)
                     })
@@ -56,38 +56,13 @@ extension Ledger {
                 return nil
             }
             let changed = try connection.run(
-                Self.claimPending, [.text(uidText), .text(reader), .text(now), .text(job), .int(next.row)])
+                Ledger.claimPending, [.text(uidText), .text(reader), .text(now), .text(job), .int(next.row)])
             guard changed == 1 else {
                 throw LedgerError(.invalidState, "row \(next.row) of job \(job) changed while it was being claimed")
             }
             return next
         }
     }
-
-    /// The live rows (claimed or done, any job) of a UID: an index search of `records_live_uid` (the
-    /// partial index's condition spelled word for word), no sort.
-    static let liveRowsOfUID = "SELECT job, row, state FROM records WHERE uid = ? AND \(isLive)"
-
-    /// The job's lowest pending row and its claim columns: a search of `records_open`, no sort.
-    static let nextPending =
-        "SELECT \(claimColumns) FROM records WHERE job = ? AND \(isOpen) AND state = 'pending' ORDER BY row LIMIT 1"
-
-    /// Ties a pending row to a UID. (Plain statements: `UPDATE … RETURNING` needs SQLite 3.35, newer than
-    /// some line stations' distributions ship.)
-    static let claimPending = """
-        UPDATE records SET state = 'claimed', uid = ?, claimed_by = ?, claimed_at = ?
-        WHERE job = ? AND row = ? AND state = 'pending'
-        """
-
-    /// Gives a claimed row back to its UID under a new reader.
-    static let resumeClaim = "UPDATE records SET claimed_by = ? WHERE job = ? AND row = ?"
-
-    /// A row's claim columns.
-    static let claimOfRow = "SELECT \(claimColumns) FROM records WHERE job = ? AND row = ?"
-
-    /// What a claim reads from its row (`claimedRow(_:job:uid:resumed:claimedAt:)` maps them).
-    static let claimColumns =
-        "row, fields_json, message_sha256, message_length, attempts, claimed_at, reissue_of, original_message"
 
     /// The job and row `uid` was provisioned as, in any job, or `nil`.
     public func isProvisioned(uid: [UInt8]) async throws(LedgerError) -> RowReference? {
@@ -111,7 +86,7 @@ extension Ledger {
     @discardableResult
     public func markDone(
         job: String, row: Int, uid: [UInt8], tag: TagRecord, attempt: AttemptRecord,
-        durability: Durability = .immediate
+        durability: Durability
     ) async throws(LedgerError) -> Bool {
         let uidText = LedgerFormat.uid(uid)
         return try await write(durability: durability) { () throws(LedgerError) -> Bool in
@@ -163,7 +138,7 @@ extension Ledger {
     ///
     /// The UID stays recorded on the row; the row is not reissued unless released. Recorded as an event.
     /// - Throws: `.unknownRow`, or `.invalidState` unless the row is `claimed`.
-    public func markFailed(job: String, row: Int, burn: Bool, detail: String? = nil) async throws(LedgerError) {
+    public func markFailed(job: String, row: Int, burn: Bool, detail: String?) async throws(LedgerError) {
         let state: RecordState = burn ? .burned : .failed
         try await write { () throws(LedgerError) in
             _ = try requireState(job: job, row: row, in: [.claimed])
@@ -179,7 +154,7 @@ extension Ledger {
     /// Recorded as an event.
     ///
     /// - Throws: `.unknownRow`, or `.invalidState` unless the row is `claimed`.
-    public func returnToPending(job: String, row: Int, detail: String? = nil) async throws(LedgerError) {
+    public func returnToPending(job: String, row: Int, detail: String?) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
             let uid = try requireState(job: job, row: row, in: [.claimed])
             try reopen(job: job, row: row)
@@ -194,7 +169,7 @@ extension Ledger {
     /// Recorded as a `release` event naming `by` and the UID that held it. A `done` row can never be
     /// released.
     /// - Throws: `.unknownRow`, or `.invalidState` for a `pending` or `done` row.
-    public func release(job: String, row: Int, by: String, note: String? = nil) async throws(LedgerError) {
+    public func release(job: String, row: Int, by: String, note: String?) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
             if try rowState(job: job, row: row) == .done {
                 throw LedgerError(
@@ -215,7 +190,7 @@ extension Ledger {
     /// Throws `.unknownJob` unless `job` is registered (an existence probe: no columns decoded).
     private func requireJob(_ job: String) throws(LedgerError) {
         guard try connection.queryFirst("SELECT 1 FROM jobs WHERE name = ?", [.text(job)], { $0.int(0) }) != nil else {
-            throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
+            throw LedgerError(.unknownJob, "job \(job) is not registered in \(location)")
         }
     }
 
@@ -238,7 +213,8 @@ extension Ledger {
     private func requireState(job: String, row: Int, in states: Set<RecordState>) throws(LedgerError) -> String? {
         guard
             let (stateText, uid) = try connection.queryFirst(
-                "SELECT state, uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)],
+                "SELECT state, uid FROM records WHERE job = ? AND row = ?" + connection.rowLock,
+                [.text(job), .int(row)],
                 { ($0.text(0), $0.optionalText(1)) })
         else { throw LedgerError(.unknownRow, "job \(job) has no row \(row)") }
         guard let state = RecordState(rawValue: stateText), states.contains(state) else {
@@ -272,16 +248,12 @@ extension Ledger {
     }
 
     func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {
-        try connection.queryFirst(Self.doneRowOfUID, [.text(uid)]) { RowReference(job: $0.text(0), row: $0.int(1)) }
+        try connection.queryFirst(Ledger.doneRowOfUID, [.text(uid)]) { RowReference(job: $0.text(0), row: $0.int(1)) }
     }
-
-    /// The earliest done row of a UID in any job: an index search of `records_live_uid`.
-    static let doneRowOfUID =
-        "SELECT job, row FROM records WHERE uid = ? AND \(isLive) AND state = 'done' ORDER BY finished_at LIMIT 1"
 
     /// A claim's row from a statement returning `claimColumns`; `claimedAt` for a row not claimed yet.
     private func claimedRow(
-        _ s: SQLiteStatement, job: String, uid: [UInt8], resumed: Bool, claimedAt: Date? = nil
+        _ s: some SQLRow, job: String, uid: [UInt8], resumed: Bool, claimedAt: Date? = nil
     ) throws(LedgerError) -> ClaimedRow {
         let stored: Date
         if let given = claimedAt { stored = given } else { stored = try LedgerFormat.date(s.text(5)) }
@@ -310,4 +282,36 @@ extension Ledger {
                 .text(LedgerFormat.time(attempt.finishedAt)),
             ])
     }
+}
+
+/// The statements and row decoders both stores share.
+extension Ledger {
+    /// The live rows (claimed or done, any job) of a UID: an index search of `records_live_uid` (the
+    /// partial index's condition spelled word for word), no sort.
+    static let liveRowsOfUID = "SELECT job, row, state FROM records WHERE uid = ? AND \(isLive)"
+
+    /// The job's lowest pending row and its claim columns: a search of `records_open`, no sort.
+    static let nextPending =
+        "SELECT \(claimColumns) FROM records WHERE job = ? AND \(isOpen) AND state = 'pending' ORDER BY row LIMIT 1"
+
+    /// Ties a pending row to a UID. (Plain statements: `UPDATE … RETURNING` needs SQLite 3.35, newer than
+    /// some line stations' distributions ship.)
+    static let claimPending = """
+        UPDATE records SET state = 'claimed', uid = ?, claimed_by = ?, claimed_at = ?
+        WHERE job = ? AND row = ? AND state = 'pending'
+        """
+
+    /// Gives a claimed row back to its UID under a new reader.
+    static let resumeClaim = "UPDATE records SET claimed_by = ? WHERE job = ? AND row = ?"
+
+    /// A row's claim columns.
+    static let claimOfRow = "SELECT \(claimColumns) FROM records WHERE job = ? AND row = ?"
+
+    /// What a claim reads from its row (`claimedRow(_:job:uid:resumed:claimedAt:)` maps them).
+    static let claimColumns =
+        "row, fields_json, message_sha256, message_length, attempts, claimed_at, reissue_of, original_message"
+
+    /// The earliest done row of a UID in any job: an index search of `records_live_uid`.
+    static let doneRowOfUID =
+        "SELECT job, row FROM records WHERE uid = ? AND \(isLive) AND state = 'done' ORDER BY finished_at LIMIT 1"
 }

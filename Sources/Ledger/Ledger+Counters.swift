@@ -1,7 +1,7 @@
 import Foundation
 
 /// Last-seen NFC counters for `provision verify-url` (schema version 2, table `seen_counters`).
-extension Ledger {
+extension SQLLedger {
     /// The last counter accepted for `uid` in `job`, if any.
     public func lastSeenCounter(job: String, uid: [UInt8]) async throws(LedgerError) -> Int? {
         let uidText = LedgerFormat.uid(uid)
@@ -51,7 +51,7 @@ public enum CounterVerdict: Sendable, Hashable {
     case implausible(last: Int)
 }
 
-extension Ledger {
+extension SQLLedger {
     /// The fields of `row` in `job` as stored when the rows were added, or `nil` for no such row.
     public func rowFields(job: String, row: Int) async throws(LedgerError) -> [String: String]? {
         let json = try await perform { () throws(LedgerError) in

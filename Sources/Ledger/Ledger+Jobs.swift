@@ -1,7 +1,7 @@
 import Foundation
 
 /// Registering jobs and inserting their rows.
-extension Ledger {
+extension SQLLedger {
     /// Registers `name`, or confirms it is already registered with the same hashes (idempotent).
     ///
     /// - Parameters:
@@ -14,7 +14,7 @@ extension Ledger {
     /// - Throws: `.manifestMismatch` when the job exists with other hashes and `acceptChangedManifest` is false.
     @discardableResult
     public func registerJob(
-        name: String, manifestHash: String, templateHash: String, acceptChangedManifest: Bool = false
+        name: String, manifestHash: String, templateHash: String, acceptChangedManifest: Bool
     ) async throws(LedgerError) -> JobInfo {
         try await write { () throws(LedgerError) -> JobInfo in
             if let existing = try jobInfo(name) {
@@ -52,10 +52,10 @@ extension Ledger {
     /// - Throws: `.unknownJob`, or an SQLite failure (rows of earlier batches stay inserted).
     @discardableResult
     public func addRows(
-        job: String, rows: some Sequence<RowInput> & Sendable, batchSize: Int = 5_000
+        job: String, rows: some Sequence<RowInput> & Sendable, batchSize: Int
     ) async throws(LedgerError) -> Int {
         guard try await perform({ () throws(LedgerError) in try jobInfo(job) }) != nil else {
-            throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)")
+            throw LedgerError(.unknownJob, "job \(job) is not registered in \(location)")
         }
         var inserted = 0
         var batch: [RowInput] = []
@@ -101,7 +101,7 @@ extension Ledger {
             let changed = try connection.run(
                 "UPDATE jobs SET started_at = coalesce(started_at, ?), finished_at = NULL WHERE name = ?",
                 [.text(LedgerFormat.time(Date())), .text(job)])
-            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)") }
+            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(location)") }
         }
     }
 
@@ -110,7 +110,7 @@ extension Ledger {
         try await write { () throws(LedgerError) in
             let changed = try connection.run(
                 "UPDATE jobs SET finished_at = ? WHERE name = ?", [.text(LedgerFormat.time(Date())), .text(job)])
-            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)") }
+            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(location)") }
         }
     }
 
@@ -122,22 +122,26 @@ extension Ledger {
     /// Every job, by name.
     public func jobs() async throws(LedgerError) -> [JobInfo] {
         try await perform { () throws(LedgerError) in
-            try connection.query("SELECT \(Self.jobColumns) FROM jobs ORDER BY name") { s throws(LedgerError) in
-                try Self.jobInfo(s)
+            try connection.query("SELECT \(Ledger.jobColumns) FROM jobs ORDER BY name", []) { s throws(LedgerError) in
+                try Ledger.jobInfo(s)
             }
         }
     }
 
-    static let jobColumns =
-        "name, manifest_sha256, template_sha256, total_rows, created_at, started_at, finished_at, records_sha256"
-
     func jobInfo(_ name: String) throws(LedgerError) -> JobInfo? {
-        try connection.queryFirst("SELECT \(Self.jobColumns) FROM jobs WHERE name = ?", [.text(name)]) {
-            s throws(LedgerError) in try Self.jobInfo(s)
+        try connection.queryFirst("SELECT \(Ledger.jobColumns) FROM jobs WHERE name = ?", [.text(name)]) {
+            s throws(LedgerError) in try Ledger.jobInfo(s)
         }
     }
 
-    static func jobInfo(_ s: SQLiteStatement) throws(LedgerError) -> JobInfo {
+}
+
+/// The statements and row decoders both stores share.
+extension Ledger {
+    static let jobColumns =
+        "name, manifest_sha256, template_sha256, total_rows, created_at, started_at, finished_at, records_sha256"
+
+    static func jobInfo(_ s: some SQLRow) throws(LedgerError) -> JobInfo {
         JobInfo(
             name: s.text(0), manifestHash: s.text(1), templateHash: s.text(2), totalRows: s.int(3),
             createdAt: try LedgerFormat.date(s.text(4)), startedAt: try LedgerFormat.date(s.optionalText(5)),

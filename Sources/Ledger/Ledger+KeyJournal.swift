@@ -46,7 +46,7 @@ public struct KeyChange: Sendable, Hashable {
 
 /// The key journal: the intent of every ChangeKey is on disk before the command leaves, so a change whose answer
 /// was lost (tag pulled, crash, power loss) names the two keys the tag can hold (`type4-ntag424.md` §4.3).
-extension Ledger {
+extension SQLLedger {
     /// Records `change` as intended, in a synced commit, before its ChangeKey is sent.
     ///
     /// - Throws: `LedgerError` `.invalidState` when an unresolved change of the same key is already journaled

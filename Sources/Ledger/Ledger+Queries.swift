@@ -1,5 +1,5 @@
 /// Read-only queries for progress, reports and audits.
-extension Ledger {
+extension SQLLedger {
     /// Rows of `job` by state.
     ///
     /// Index-only counts: all rows by the primary key, open rows by `records_open`, failed and burned
@@ -10,10 +10,10 @@ extension Ledger {
                 let (total, pending, claimed, failed, burned) = try connection.queryFirst(
                     """
                     SELECT (SELECT count(*) FROM records WHERE job = ?1),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isOpen) AND state = 'pending'),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isOpen) AND state = 'claimed'),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isClosed) AND state = 'failed'),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Self.isClosed) AND state = 'burned')
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isOpen) AND state = 'pending'),
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isOpen) AND state = 'claimed'),
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isClosed) AND state = 'failed'),
+                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isClosed) AND state = 'burned')
                     """, [.text(job)], { ($0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.int(4)) })
             else { return StateCounts() }
             var counts = StateCounts()
@@ -26,13 +26,6 @@ extension Ledger {
         }
     }
 
-    /// The partial-index conditions, spelled as the indexes declare them: SQLite uses a partial index
-    /// only for a query whose WHERE clause contains its condition as written (docs/ledger.md, "Indexes and
-    /// the write path").
-    static let isOpen = "state IN ('pending', 'claimed')"
-    static let isLive = "state IN ('claimed', 'done')"
-    static let isClosed = "state IN ('failed', 'burned')"
-
     /// Whether `job` still has a pending or claimed row: one probe of `records_open`, where
     /// `counts(job:)` counts every row.
     public func hasOpenRows(job: String) async throws(LedgerError) -> Bool {
@@ -41,8 +34,9 @@ extension Ledger {
 
     /// Whether `job` has a `pending` or `claimed` row (an EXISTS probe of `records_open`).
     func openRows(job: String) throws(LedgerError) -> Bool {
-        try connection.queryFirst("SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Self.isOpen))", [.text(job)])
-        {
+        try connection.queryFirst(
+            "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Ledger.isOpen))", [.text(job)]
+        ) {
             $0.int(0)
         } == 1
     }
@@ -51,8 +45,8 @@ extension Ledger {
     public func record(job: String, row: Int) async throws(LedgerError) -> RecordInfo? {
         try await perform { () throws(LedgerError) in
             try connection.queryFirst(
-                "SELECT \(Self.recordColumns) FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
-            ) { s throws(LedgerError) in try Self.recordInfo(s) }
+                "SELECT \(Ledger.recordColumns) FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
+            ) { s throws(LedgerError) in try Ledger.recordInfo(s) }
         }
     }
 
@@ -60,8 +54,8 @@ extension Ledger {
     public func records(job: String) async throws(LedgerError) -> [RecordInfo] {
         try await perform { () throws(LedgerError) in
             try connection.query(
-                "SELECT \(Self.recordColumns) FROM records WHERE job = ? ORDER BY row", [.text(job)]
-            ) { s throws(LedgerError) in try Self.recordInfo(s) }
+                "SELECT \(Ledger.recordColumns) FROM records WHERE job = ? ORDER BY row", [.text(job)]
+            ) { s throws(LedgerError) in try Ledger.recordInfo(s) }
         }
     }
 
@@ -69,8 +63,8 @@ extension Ledger {
     public func attempts(job: String) async throws(LedgerError) -> [AttemptRecord] {
         try await perform { () throws(LedgerError) in
             try connection.query(
-                "SELECT \(Self.attemptColumns) FROM attempts WHERE job = ? ORDER BY id", [.text(job)]
-            ) { s throws(LedgerError) in try Self.attempt(s) }
+                "SELECT \(Ledger.attemptColumns) FROM attempts WHERE job = ? ORDER BY id", [.text(job)]
+            ) { s throws(LedgerError) in try Ledger.attempt(s) }
         }
     }
 
@@ -78,9 +72,9 @@ extension Ledger {
     public func failures(job: String) async throws(LedgerError) -> [AttemptRecord] {
         try await perform { () throws(LedgerError) in
             try connection.query(
-                "SELECT \(Self.attemptColumns) FROM attempts WHERE job = ? AND failure_class IS NOT NULL ORDER BY id",
+                "SELECT \(Ledger.attemptColumns) FROM attempts WHERE job = ? AND failure_class IS NOT NULL ORDER BY id",
                 [.text(job)]
-            ) { s throws(LedgerError) in try Self.attempt(s) }
+            ) { s throws(LedgerError) in try Ledger.attempt(s) }
         }
     }
 
@@ -88,8 +82,8 @@ extension Ledger {
     public func tags(job: String) async throws(LedgerError) -> [ProvisionedTag] {
         try await perform { () throws(LedgerError) in
             try connection.query(
-                "SELECT \(Self.tagColumns) FROM tags WHERE job = ? ORDER BY row", [.text(job)]
-            ) { s throws(LedgerError) in try Self.provisionedTag(s) }
+                "SELECT \(Ledger.tagColumns) FROM tags WHERE job = ? ORDER BY row", [.text(job)]
+            ) { s throws(LedgerError) in try Ledger.provisionedTag(s) }
         }
     }
 
@@ -98,16 +92,16 @@ extension Ledger {
         try await perform { () throws(LedgerError) in
             try connection.query(
                 """
-                SELECT \(Self.tagColumns) FROM tags WHERE (job, row) IN (
-                    SELECT job, row FROM records WHERE uid = ? AND \(Self.isLive) AND state = 'done')
+                SELECT \(Ledger.tagColumns) FROM tags WHERE (job, row) IN (
+                    SELECT job, row FROM records WHERE uid = ? AND \(Ledger.isLive) AND state = 'done')
                 ORDER BY recorded_at
                 """, [.text(LedgerFormat.uid(uid))]
-            ) { s throws(LedgerError) in try Self.provisionedTag(s) }
+            ) { s throws(LedgerError) in try Ledger.provisionedTag(s) }
         }
     }
 
     /// The audit trail of `job` (or of the whole ledger when `nil`), oldest first.
-    public func events(job: String? = nil) async throws(LedgerError) -> [LedgerEvent] {
+    public func events(job: String?) async throws(LedgerError) -> [LedgerEvent] {
         try await perform { () throws(LedgerError) in
             try connection.query(
                 "SELECT id, job, row, kind, actor, detail, at FROM events WHERE ?1 IS NULL OR job = ?1 ORDER BY id",
@@ -122,11 +116,24 @@ extension Ledger {
 
     // MARK: - Row mapping
 
+}
+
+/// The statements and row decoders both stores share.
+extension Ledger {
+    /// The partial-index conditions, spelled as the indexes declare them: SQLite uses a partial index
+    /// only for a query whose WHERE clause contains its condition as written (docs/ledger.md, "Indexes and
+    /// the write path").
+    static let isOpen = "state IN ('pending', 'claimed')"
+
+    static let isLive = "state IN ('claimed', 'done')"
+
+    static let isClosed = "state IN ('failed', 'burned')"
+
     static let recordColumns = """
         job, row, fields_json, message_sha256, message_length, state, uid, claimed_by, attempts, claimed_at, finished_at
         """
 
-    static func recordInfo(_ s: SQLiteStatement) throws(LedgerError) -> RecordInfo {
+    static func recordInfo(_ s: some SQLRow) throws(LedgerError) -> RecordInfo {
         guard let state = RecordState(rawValue: s.text(5)) else {
             throw LedgerError(.invalidData, "unknown record state \(s.text(5))")
         }
@@ -143,7 +150,7 @@ extension Ledger {
         verify_us, lock_us, ledger_us, removal_us, exchanges, airtime_us, started_at, finished_at
         """
 
-    static func attempt(_ s: SQLiteStatement) throws(LedgerError) -> AttemptRecord {
+    static func attempt(_ s: some SQLRow) throws(LedgerError) -> AttemptRecord {
         AttemptRecord(
             uid: try LedgerFormat.bytes(s.text(0)), row: s.optionalInt(1), reader: s.text(2),
             outcome: AttemptRecord.Outcome(rawValue: s.text(3)), failureClass: s.optionalText(4),
@@ -161,7 +168,7 @@ extension Ledger {
         key_id, key_fingerprint, family
         """
 
-    static func provisionedTag(_ s: SQLiteStatement) throws(LedgerError) -> ProvisionedTag {
+    static func provisionedTag(_ s: some SQLRow) throws(LedgerError) -> ProvisionedTag {
         ProvisionedTag(
             job: s.text(0), row: s.int(1),
             tag: TagRecord(

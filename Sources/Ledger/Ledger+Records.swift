@@ -2,16 +2,16 @@ import Foundation
 
 /// The records behind a job (schema 5): the records file's hash, the fields as registered, and an append
 /// job's original messages.
-extension Ledger {
+extension SQLLedger {
     /// Stores the records file's hash for `job`; with `event`, records the change as that event kind
     /// (`recordsAccepted`, `rowsAppended`) with `detail`.
     public func setRecordsHash(
-        job: String, hash: String, event: String? = nil, detail: String? = nil
+        job: String, hash: String, event: String?, detail: String?
     ) async throws(LedgerError) {
         try await write { () throws(LedgerError) in
             let changed = try connection.run(
                 "UPDATE jobs SET records_sha256 = ? WHERE name = ?", [.text(hash), .text(job)])
-            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(path)") }
+            guard changed == 1 else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(location)") }
             if let event { try insertEvent(job: job, row: nil, kind: event, actor: nil, detail: detail) }
         }
     }
@@ -32,7 +32,7 @@ extension Ledger {
 }
 
 /// The message an append job found on a row's tag (schema 5, `records.original_message`).
-extension Ledger {
+extension SQLLedger {
     /// Records, durably, the message `uid`'s tag held before an append wrote to it (`[]`: empty). Only
     /// the first presentation records it: a resumed append must not take a half-written tag as original.
     ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reissuing a done row whose tag was destroyed (`provision reissue`).
-extension Ledger {
+extension SQLLedger {
     /// Appends a new pending row with the fields and message of done row `row`, linked to it by
     /// `reissue_of`, and records a `reissue` event (who, why, the original UID). The done row stays
     /// final: its tag stays recorded, so audit still knows it.

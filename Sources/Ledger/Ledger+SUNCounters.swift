@@ -15,13 +15,7 @@ public enum SUNCounterVerdict: Sendable, Hashable {
 /// rise is accepted and there is no plausibility window. One row per verified counter keeps the tag's tap
 /// history; its highest counter is one seek of the primary key `(job, uid, counter)`. The SQL is plain (no
 /// `ON CONFLICT`, no `RETURNING`) so another store can run the same statements.
-extension Ledger {
-    /// The largest SUN read counter (SDMReadCtr, 24 bits).
-    public static let maximumSUNCounter = 0xFF_FFFF
-
-    /// A tag's highest verified counter: one seek of the primary key (`LedgerWritePathTests`-style plan check in
-    /// `Ledger+SUNCountersTests`).
-    static let highestSUNCounterSQL = "SELECT max(counter) FROM sun_counters WHERE job = ? AND uid = ?"
+extension SQLLedger {
 
     /// The highest counter verified for `uid` in `job`, `nil` when none was.
     public func highestSUNCounter(job: String, uid: [UInt8]) async throws(LedgerError) -> Int? {
@@ -41,9 +35,9 @@ extension Ledger {
     ///
     /// - Throws: `LedgerError` `.invalidData` for a counter outside 0…`FFFFFF`; SQLite failures as usual.
     public func acceptSUNCounter(
-        job: String, uid: [UInt8], counter: Int, at time: Date = Date()
+        job: String, uid: [UInt8], counter: Int, at time: Date
     ) async throws(LedgerError) -> SUNCounterVerdict {
-        guard (0...Self.maximumSUNCounter).contains(counter) else {
+        guard (0...Ledger.maximumSUNCounter).contains(counter) else {
             throw LedgerError(.invalidData, "SUN counter \(counter) is not a 24-bit value")
         }
         let uidText = LedgerFormat.uid(uid)
@@ -64,6 +58,16 @@ extension Ledger {
 
     /// The highest verified counter of a tag, inside the caller's transaction.
     private func highestSUNCounter(job: String, uid: String) throws(LedgerError) -> Int? {
-        try connection.queryFirst(Self.highestSUNCounterSQL, [.text(job), .text(uid)]) { $0.optionalInt(0) } ?? nil
+        try connection.queryFirst(Ledger.highestSUNCounterSQL, [.text(job), .text(uid)]) { $0.optionalInt(0) } ?? nil
     }
+}
+
+/// The statements and row decoders both stores share.
+extension Ledger {
+    /// The largest SUN read counter (SDMReadCtr, 24 bits).
+    public static let maximumSUNCounter = 0xFF_FFFF
+
+    /// A tag's highest verified counter: one seek of the primary key (`LedgerWritePathTests`-style plan check in
+    /// `Ledger+SUNCountersTests`).
+    static let highestSUNCounterSQL = "SELECT max(counter) FROM sun_counters WHERE job = ? AND uid = ?"
 }

@@ -38,15 +38,15 @@ public struct StationFailure: Sendable, Hashable {
     }
 }
 
-extension Ledger {
+extension SQLLedger {
     /// Every reader's activity on `job`: attempts and done tags, first and last moments, the tags done since
-    /// `recentSince`, and its last failure (two grouped reads of `attempts`).
+    /// `recentSince`, and its last failure (two grouped reads of `attempts`, in SQL both stores run).
     public func stationActivity(job: String, recentSince: Date) async throws(LedgerError) -> [StationActivity] {
         try await perform { () throws(LedgerError) -> [StationActivity] in
             var stations = try connection.query(
                 """
-                SELECT reader, count(*), sum(outcome = 'done'), min(started_at), max(finished_at),
-                       sum(outcome = 'done' AND finished_at >= ?2)
+                SELECT reader, count(*), sum(CASE WHEN outcome = 'done' THEN 1 ELSE 0 END), min(started_at),
+                       max(finished_at), sum(CASE WHEN outcome = 'done' AND finished_at >= ?2 THEN 1 ELSE 0 END)
                 FROM attempts WHERE job = ?1 GROUP BY reader ORDER BY reader
                 """, [.text(job), .text(LedgerFormat.time(recentSince))]
             ) { s throws(LedgerError) in
@@ -56,8 +56,11 @@ extension Ledger {
             }
             let failures = try connection.query(
                 """
-                SELECT reader, failure_class, failure_detail, max(finished_at)
-                FROM attempts WHERE job = ?1 AND outcome = 'failed' GROUP BY reader
+                SELECT reader, failure_class, failure_detail, finished_at FROM (
+                    SELECT reader, failure_class, failure_detail, finished_at,
+                           row_number() OVER (PARTITION BY reader ORDER BY finished_at DESC, id DESC) AS n
+                    FROM attempts WHERE job = ?1 AND outcome = 'failed') AS latest
+                WHERE n = 1
                 """, [.text(job)]
             ) { s throws(LedgerError) in
                 (s.text(0), s.optionalText(1) ?? "failed", s.optionalText(2) ?? "", try LedgerFormat.date(s.text(3)))

@@ -20,10 +20,12 @@ extension Ledger {
             self.removalMicroseconds = removalMicroseconds
         }
     }
+}
 
+extension SQLLedger {
     /// Stores the late timings of done attempts in one transaction (best effort statistics: losing
     /// them in a crash loses no row or tag state).
-    public func recordLateTimings(job: String, _ timings: [LateTiming]) async throws(LedgerError) {
+    public func recordLateTimings(job: String, _ timings: [Ledger.LateTiming]) async throws(LedgerError) {
         guard !timings.isEmpty else { return }
         try await write { () throws(LedgerError) in
             for timing in timings {

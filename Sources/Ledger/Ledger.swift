@@ -11,7 +11,7 @@ import Support
 /// "Durability"). Cancelling the calling task interrupts the running statement
 /// (`sqlite3_interrupt`), which rolls its transaction back and throws `.interrupted`; a task that is
 /// already cancelled before the call still runs it. Schema and exactly-once rules: docs/ledger.md.
-public actor Ledger {
+public actor Ledger: SQLLedger {
     /// Settings in effect on this connection, as SQLite reports them.
     public struct Settings: Sendable, Hashable {
         /// `PRAGMA journal_mode` (`wal`).
@@ -31,6 +31,8 @@ public actor Ledger {
     let connection: SQLiteConnection
     /// The ledger file.
     public nonisolated let path: String
+    /// The ledger file, for messages (`LedgerStore.location`).
+    public nonisolated var location: String { path }
     /// Deferred commits not yet covered by a sync of the WAL.
     private var unsyncedCommits = 0
 
@@ -129,7 +131,7 @@ public actor Ledger {
     /// is counted (when it wrote something) until a synced commit that wrote something, `sync()` or
     /// `syncInBackground()` makes it durable.
     func write<T>(
-        _ mode: TransactionMode = .immediate, durability: Durability = .immediate,
+        _ mode: TransactionMode, durability: Durability,
         _ body: () throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         try await perform { () throws(LedgerError) -> T in
@@ -198,12 +200,5 @@ public actor Ledger {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Appends an audit-trail entry (inside the caller's transaction).
-    func insertEvent(job: String?, row: Int?, kind: String, actor: String?, detail: String?) throws(LedgerError) {
-        try connection.run(
-            "INSERT INTO events(job, row, kind, actor, detail, at) VALUES (?, ?, ?, ?, ?, ?)",
-            [.string(job), .int(row), .text(kind), .string(actor), .string(detail), .text(LedgerFormat.time(Date()))])
     }
 }

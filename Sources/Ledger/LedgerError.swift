@@ -22,6 +22,8 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let constraint = Code("constraint")
         /// Any other SQLite failure; see `resultCode`.
         public static let sqlite = Code("sqlite")
+        /// Any other PostgreSQL failure; the message names the server's SQLSTATE.
+        public static let postgres = Code("postgres")
         /// The job is not registered in this ledger.
         public static let unknownJob = Code("unknownJob")
         /// The row does not exist in the job.

@@ -228,3 +228,9 @@ struct InterruptHandle: @unchecked Sendable {
     /// The corresponding C function is `sqlite3_interrupt`.
     func interrupt() { sqlite3_interrupt(database) }
 }
+
+/// SQLite's `BEGIN IMMEDIATE` holds the database's only write lock, so reads need no row locks.
+extension SQLiteConnection: SQLConnection {
+    var nextRowLock: String { "" }
+    var rowLock: String { "" }
+}

@@ -110,3 +110,5 @@ final class SQLiteStatement {
 
 @available(*, unavailable)
 extension SQLiteStatement: Sendable {}
+
+extension SQLiteStatement: SQLRow {}

@@ -16,7 +16,7 @@ struct LineSession: Sendable {
     var pausedReaders: [String] = []
 
     static func run(
-        job: JobContext, readers: [any TagReader], ledgerURL: URL, ledger: Ledger, settings: WorkerSettings,
+        job: JobContext, readers: [any TagReader], ledgerURL: URL, ledger: any LedgerStore, settings: WorkerSettings,
         display: ProgressDisplay, stop: StopRequest
     ) async throws(CLIError) -> LineSession {
         let counts: StateCounts
@@ -27,7 +27,7 @@ struct LineSession: Sendable {
         }
         let progress = LiveProgress(total: counts.total, done: counts.done, display: display)
         let lineJob = job.lineJob()
-        var connections: [Ledger] = [ledger]
+        var connections: [any LedgerStore] = [ledger]
         for _ in readers.dropFirst() {
             connections.append(try await JobContext.openLedger(at: ledgerURL, create: false))
         }

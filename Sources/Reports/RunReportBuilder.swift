@@ -10,10 +10,10 @@ public enum RunReportBuilder {
     ///
     /// - Throws: `LedgerError` (`.unknownJob` when the ledger has no such job).
     public static func build(
-        ledger: Ledger, job: String, serial: @Sendable (Int) -> String = { _ in "" }
+        ledger: any LedgerStore, job: String, serial: @Sendable (Int) -> String = { _ in "" }
     ) async throws(LedgerError) -> RunReport {
         guard let info = try await ledger.job(named: job) else {
-            throw LedgerError(.unknownJob, "the ledger \(ledger.path) has no job '\(job)'")
+            throw LedgerError(.unknownJob, "the ledger \(ledger.location) has no job '\(job)'")
         }
         let counts = try await ledger.counts(job: job)
         let attempts = try await ledger.attempts(job: job)

@@ -1,7 +1,7 @@
 import Foundation
 import Ledger
 
-extension Ledger {
+extension LedgerStore {
     /// A keyed NTAG 424 DNA as `run` leaves it in the ledger, for verifier tests: the next pending row of `job`
     /// claimed by `uid` and done, with K0–K4 journaled from the delivery keys to version 1 (the key numbers in
     /// `abandoned` left abandoned instead of done).

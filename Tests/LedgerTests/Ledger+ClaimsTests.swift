@@ -1,12 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Ledger
 
 @Suite struct LedgerClaimsTests {
-    @Test func claimsTakeTheLowestPendingRowThenNil() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Ledger.open(path: folder.path())
+    @Test(arguments: StoreKind.allCases) func claimsTakeTheLowestPendingRowThenNil(_ kind: StoreKind) async throws {
+        let store = try await TestStore.open(kind)
+        let ledger = store.ledger
         try await ledger.registerJob(name: "j", manifestHash: "m", templateHash: "t")
         try await ledger.addRows(job: "j", rows: Sample.rows([5, 1, 3]))
         var rows: [Int] = []
@@ -23,9 +24,9 @@ import Testing
         }
     }
 
-    @Test func sameUIDResumesItsClaimAfterATear() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+    @Test(arguments: StoreKind.allCases) func sameUIDResumesItsClaimAfterATear(_ kind: StoreKind) async throws {
+        let store = try await Sample.store(kind, rows: 3)
+        let ledger = store.ledger
         let first = try #require(try await ledger.claim(job: "j", reader: "r1", uid: Sample.uid(1)))
         try await ledger.recordAttempt(
             job: "j",
@@ -43,9 +44,9 @@ import Testing
         #expect(record.state == .claimed && record.uid == Sample.uid(1) && record.claimedBy == "r2")
     }
 
-    @Test func openRowsLastWhileARowIsPendingOrClaimed() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 1)
+    @Test(arguments: StoreKind.allCases) func openRowsLastWhileARowIsPendingOrClaimed(_ kind: StoreKind) async throws {
+        let store = try await Sample.store(kind, rows: 1)
+        let ledger = store.ledger
         #expect(try await ledger.hasOpenRows(job: "j"))
         let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1)))
         #expect(try await ledger.hasOpenRows(job: "j"), "a claimed row is still open")
@@ -57,9 +58,9 @@ import Testing
         #expect(try await !ledger.hasOpenRows(job: "unknown"))
     }
 
-    @Test func doneUIDIsReportedAndNotClaimedAgain() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+    @Test(arguments: StoreKind.allCases) func doneUIDIsReportedAndNotClaimedAgain(_ kind: StoreKind) async throws {
+        let store = try await Sample.store(kind, rows: 3)
+        let ledger = store.ledger
         let uid = Sample.uid(1)
         let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: uid))
         try await ledger.markDone(
@@ -78,9 +79,10 @@ import Testing
 
     /// The one look-up of a UID's live rows sorts them by job: a claim in another job is no obstacle, a
     /// done row in another job refuses the UID, and an unknown job is still named as such.
-    @Test func aUIDsRowsInOtherJobsAreSortedByTheirState() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+    @Test(arguments: StoreKind.allCases) func aUIDsRowsInOtherJobsAreSortedByTheirState(_ kind: StoreKind) async throws
+    {
+        let store = try await Sample.store(kind, rows: 2)
+        let ledger = store.ledger
         try await ledger.registerJob(name: "k", manifestHash: "m", templateHash: "t")
         try await ledger.addRows(job: "k", rows: Sample.rows([1, 2]))
         let held = Sample.uid(1)
@@ -105,9 +107,9 @@ import Testing
         }
     }
 
-    @Test func markDoneRequiresTheClaimingUID() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+    @Test(arguments: StoreKind.allCases) func markDoneRequiresTheClaimingUID(_ kind: StoreKind) async throws {
+        let store = try await Sample.store(kind, rows: 2)
+        let ledger = store.ledger
         _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
         let intruder = Sample.uid(2)
         await #expect(throws: LedgerError(.invalidState, "")) {
@@ -184,9 +186,9 @@ import Testing
         #expect(try await other.tags(job: "j").map(\.row) == [1])
     }
 
-    @Test func failedAndBurnedRowsAreNotReissued() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+    @Test(arguments: StoreKind.allCases) func failedAndBurnedRowsAreNotReissued(_ kind: StoreKind) async throws {
+        let store = try await Sample.store(kind, rows: 3)
+        let ledger = store.ledger
         _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
         _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))
         try await ledger.markFailed(job: "j", row: 1, burn: false, detail: "verifyMismatch x3")
@@ -202,9 +204,9 @@ import Testing
         #expect(try await ledger.events(job: "j").map(\.kind) == ["failed", "burned"])
     }
 
-    @Test func returnedRowGoesToTheNextTag() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+    @Test(arguments: StoreKind.allCases) func returnedRowGoesToTheNextTag(_ kind: StoreKind) async throws {
+        let store = try await Sample.store(kind, rows: 2)
+        let ledger = store.ledger
         _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
         try await ledger.returnToPending(job: "j", row: 1, detail: "reuse")
         let record = try #require(try await ledger.record(job: "j", row: 1))
@@ -213,9 +215,11 @@ import Testing
         await #expect(throws: LedgerError(.invalidState, "")) { try await ledger.returnToPending(job: "j", row: 2) }
     }
 
-    @Test func operatorReleaseIsRecordedAndDoneRowsCannotBeReleased() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+    @Test(arguments: StoreKind.allCases) func operatorReleaseIsRecordedAndDoneRowsCannotBeReleased(_ kind: StoreKind)
+        async throws
+    {
+        let store = try await Sample.store(kind, rows: 2)
+        let ledger = store.ledger
         let uid = Sample.uid(1)
         _ = try await ledger.claim(job: "j", reader: "r", uid: uid)
         // Unresolved: another UID never gets row 1.

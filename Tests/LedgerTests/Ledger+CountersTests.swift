@@ -3,10 +3,9 @@ import Ledger
 import TestSupport
 import Testing
 
-@Test func countersAreAcceptedOnlyWhenTheyRise() async throws {
-    let folder = try Fixtures.temporaryDirectory("counters")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let ledger = try await Ledger.open(path: folder.appendingPathComponent("l.sqlite").path)
+@Test(arguments: StoreKind.allCases) func countersAreAcceptedOnlyWhenTheyRise(_ kind: StoreKind) async throws {
+    let store = try await TestStore.open(kind)
+    let ledger = store.ledger
     let uid: [UInt8] = [0x04, 1, 2, 3, 4, 5, 6]
     #expect(try await ledger.lastSeenCounter(job: "j", uid: uid) == nil)
     #expect(try await ledger.acceptCounter(job: "j", uid: uid, counter: 3, window: 10) == .accepted)
@@ -18,10 +17,11 @@ import Testing
     #expect(try await ledger.lastSeenCounter(job: "j", uid: uid) == 4)
 }
 
-@Test func aCounterJumpBeyondTheWindowIsImplausibleAndNotStored() async throws {
-    let folder = try Fixtures.temporaryDirectory("counters")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let ledger = try await Ledger.open(path: folder.appendingPathComponent("l.sqlite").path)
+@Test(arguments: StoreKind.allCases) func aCounterJumpBeyondTheWindowIsImplausibleAndNotStored(_ kind: StoreKind)
+    async throws
+{
+    let store = try await TestStore.open(kind)
+    let ledger = store.ledger
     let uid: [UInt8] = [0x04, 1, 2, 3, 4, 5, 6]
     // A new UID counts from 0: a first tap showing FFFFFF is a forgery, not a high-water mark.
     #expect(

@@ -1,21 +1,22 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Ledger
 
 @Suite struct LedgerJobsTests {
-    @Test func registeringTwiceIsIdempotent() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Ledger.open(path: folder.path())
+    @Test(arguments: StoreKind.allCases) func registeringTwiceIsIdempotent(_ kind: StoreKind) async throws {
+        let store = try await TestStore.open(kind)
+        let ledger = store.ledger
         let first = try await ledger.registerJob(name: "j", manifestHash: "m1", templateHash: "t1")
         let second = try await ledger.registerJob(name: "j", manifestHash: "m1", templateHash: "t1")
         #expect(first == second)
         #expect(try await ledger.jobs().map(\.name) == ["j"])
     }
 
-    @Test func differentManifestIsRefusedUnlessAccepted() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Ledger.open(path: folder.path())
+    @Test(arguments: StoreKind.allCases) func differentManifestIsRefusedUnlessAccepted(_ kind: StoreKind) async throws {
+        let store = try await TestStore.open(kind)
+        let ledger = store.ledger
         try await ledger.registerJob(name: "j", manifestHash: "m1", templateHash: "t1")
         let error = try await #require(throws: LedgerError.self) {
             try await ledger.registerJob(name: "j", manifestHash: "m2", templateHash: "t1")
@@ -31,9 +32,9 @@ import Testing
         #expect(events.first?.detail?.contains("m1 -> m2") == true)
     }
 
-    @Test func addingRowsIsIdempotentAcrossBatches() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Ledger.open(path: folder.path())
+    @Test(arguments: StoreKind.allCases) func addingRowsIsIdempotentAcrossBatches(_ kind: StoreKind) async throws {
+        let store = try await TestStore.open(kind)
+        let ledger = store.ledger
         try await ledger.registerJob(name: "j", manifestHash: "m", templateHash: "t")
         #expect(try await ledger.addRows(job: "j", rows: Sample.rows(1...10), batchSize: 3) == 10)
         _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
@@ -43,17 +44,17 @@ import Testing
         #expect(try await ledger.counts(job: "j").pending == 11)
     }
 
-    @Test func rowsToAnUnknownJobAreRefused() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Ledger.open(path: folder.path())
+    @Test(arguments: StoreKind.allCases) func rowsToAnUnknownJobAreRefused(_ kind: StoreKind) async throws {
+        let store = try await TestStore.open(kind)
+        let ledger = store.ledger
         await #expect(throws: LedgerError(.unknownJob, "")) {
             try await ledger.addRows(job: "nope", rows: Sample.rows(1...2))
         }
     }
 
-    @Test func fieldsWithQuotesAndSQLAreStoredVerbatim() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Ledger.open(path: folder.path())
+    @Test(arguments: StoreKind.allCases) func fieldsWithQuotesAndSQLAreStoredVerbatim(_ kind: StoreKind) async throws {
+        let store = try await TestStore.open(kind)
+        let ledger = store.ledger
         let nasty = "O'Brien\"; DROP TABLE records; -- ' OR '1'='1 \\ \u{1F600}"
         let job = "job'); DELETE FROM jobs; --"
         try await ledger.registerJob(name: job, manifestHash: "m", templateHash: "t")
@@ -89,9 +90,9 @@ import Testing
         #expect(claimed?.row == 1)
     }
 
-    @Test func startAndFinishAreRecorded() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Ledger.open(path: folder.path())
+    @Test(arguments: StoreKind.allCases) func startAndFinishAreRecorded(_ kind: StoreKind) async throws {
+        let store = try await TestStore.open(kind)
+        let ledger = store.ledger
         try await ledger.registerJob(name: "j", manifestHash: "m", templateHash: "t")
         try await ledger.markStarted(job: "j")
         let started = try #require(try await ledger.job(named: "j")?.startedAt)

@@ -1,12 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Ledger
 
 @Suite struct LedgerQueriesTests {
-    @Test func attemptsAndTagsRoundTripInOrder() async throws {
-        let folder = try TemporaryFolder()
-        let ledger = try await Sample.ledger(at: folder.path(), rows: 3)
+    @Test(arguments: StoreKind.allCases) func attemptsAndTagsRoundTripInOrder(_ kind: StoreKind) async throws {
+        let store = try await Sample.store(kind, rows: 3)
+        let ledger = store.ledger
         for n in [3, 1, 2] {
             let uid = Sample.uid(n)
             let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: uid))

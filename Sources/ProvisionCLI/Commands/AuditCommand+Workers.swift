@@ -9,7 +9,7 @@ extension AuditCommand {
     /// Runs one `AuditWorker` per reader until each stops (`ReaderFanOut`); returns the first failure, in
     /// reader order, as a `CLIError` (the findings so far are still reported).
     static func runWorkers(
-        _ readers: [any TagReader], ledger: Ledger, auditor: TagAuditor, session: AuditSession,
+        _ readers: [any TagReader], ledger: any LedgerStore, auditor: TagAuditor, session: AuditSession,
         display: ProgressDisplay, settings: WorkerSettings, stop: StopRequest
     ) async -> CLIError? {
         let multiple = readers.count > 1

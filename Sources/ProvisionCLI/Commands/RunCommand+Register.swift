@@ -15,7 +15,7 @@ extension RunCommand {
 
     /// Registers the job and adds its rows (idempotent); a records file that changed since the job
     /// started is refused like a changed manifest, unless `policy` accepts it.
-    static func register(_ job: JobContext, in ledger: Ledger, policy: ChangePolicy) async throws(CLIError) {
+    static func register(_ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy) async throws(CLIError) {
         let name = job.manifest.job
         do {
             let recordsHash = try job.recordsSHA256()
@@ -65,7 +65,9 @@ extension RunCommand {
 
     /// Adds the rows after the first `registered` ones; returns how many were added.
     @discardableResult
-    private static func addRows(_ job: JobContext, in ledger: Ledger, after registered: Int) async throws -> Int {
+    private static func addRows(_ job: JobContext, in ledger: any LedgerStore, after registered: Int) async throws
+        -> Int
+    {
         var batch: [RowInput] = []
         var added = 0
         for result in try job.manifest.rows() {
@@ -83,7 +85,7 @@ extension RunCommand {
 
     /// `--accept-new-rows`: every registered row must read the same in the records file; the rows after
     /// them are added. A row changed, removed or reordered is refused, naming it.
-    private static func appendNewRows(_ job: JobContext, in ledger: Ledger) async throws -> Int {
+    private static func appendNewRows(_ job: JobContext, in ledger: any LedgerStore) async throws -> Int {
         let registered = try await ledger.registeredFields(job: job.manifest.job)
         var seen = 0
         for result in try job.manifest.rows() {

@@ -26,7 +26,7 @@ public enum AuditEvent: Sendable {
 /// removal. Several workers (one per reader) share one `AuditSession`.
 public struct AuditWorker: Sendable {
     let reader: any TagReader
-    let ledger: Ledger
+    let ledger: any LedgerStore
     let auditor: TagAuditor
     let session: AuditSession
     let settings: WorkerSettings
@@ -39,7 +39,7 @@ public struct AuditWorker: Sendable {
 
     /// Creates a worker. `stop` is checked between polls and tags, never in the middle of a read.
     public init(
-        reader: any TagReader, ledger: Ledger, auditor: TagAuditor, session: AuditSession,
+        reader: any TagReader, ledger: any LedgerStore, auditor: TagAuditor, session: AuditSession,
         settings: WorkerSettings = .init(), events: @escaping @Sendable (AuditEvent) -> Void = { _ in },
         stop: StopRequest = StopRequest(), families: TagFamilies = .standard
     ) {

@@ -12,7 +12,7 @@ public struct LineWorker: Sendable {
     let reader: any TagReader
     /// The name recorded in the ledger (unique within a run).
     let readerName: String
-    let ledger: Ledger
+    let ledger: any LedgerStore
     let job: LineJob
     let settings: WorkerSettings
     let events: @Sendable (LineEvent) -> Void
@@ -29,7 +29,8 @@ public struct LineWorker: Sendable {
 
     /// Creates a worker. `stop` is checked between tags, never in the middle of one.
     public init(
-        reader: any TagReader, name: String? = nil, ledger: Ledger, job: LineJob, settings: WorkerSettings = .init(),
+        reader: any TagReader, name: String? = nil, ledger: any LedgerStore, job: LineJob,
+        settings: WorkerSettings = .init(),
         events: @escaping @Sendable (LineEvent) -> Void = { _ in },
         stop: StopRequest = StopRequest()
     ) {

@@ -10,7 +10,7 @@ import Synchronization
 /// call it from inside the ledger actor.
 public final class LedgerKeyJournal: KeyJournal, Sendable {
     /// The ledger.
-    public let ledger: Ledger
+    public let ledger: any LedgerStore
     /// The job whose tags the journal entries belong to.
     public let job: String
     /// Time spent waiting for the ledger's synced commits, all calls together.
@@ -20,7 +20,7 @@ public final class LedgerKeyJournal: KeyJournal, Sendable {
     public var waitedMicroseconds: Double { waited.withLock { Double($0.wholeMicroseconds) } }
 
     /// A journal for `job` in `ledger`.
-    public init(ledger: Ledger, job: String) {
+    public init(ledger: any LedgerStore, job: String) {
         self.ledger = ledger
         self.job = job
     }

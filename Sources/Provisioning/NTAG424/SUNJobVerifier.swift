@@ -68,7 +68,9 @@ public struct SUNJobVerifier: Sendable {
     /// highest counter, so the same tap verified twice at once is `valid` once and `replayed` once).
     ///
     /// - Throws: `LedgerError` when the ledger cannot be read or written; a bad URL is a verdict, not an error.
-    public func verify(url: String, ledger: Ledger, at time: Date = Date()) async throws(LedgerError) -> SUNJobVerdict {
+    public func verify(url: String, ledger: any LedgerStore, at time: Date = Date()) async throws(LedgerError)
+        -> SUNJobVerdict
+    {
         let keys = self.keys
         let checked = SUNVerifier.verify(url: url, layout: layout, metaReadKey: metaReadKey.bytes) { uid in
             try keys.fileReadKey(uid: uid).bytes

@@ -1,0 +1,256 @@
+internal import CPostgres
+import Foundation
+
+/// The C type `PGconn *`.
+typealias PostgresConnectionPointer = OpaquePointer
+/// The C type `PGresult *`.
+typealias PostgresResultPointer = OpaquePointer
+
+/// Owns one libpq connection and closes it in `deinit`.
+///
+/// Not Sendable: the connection is used only on the owning `PostgresLedger` actor's queue. The one call made
+/// from elsewhere is `PQcancel`, through `PostgresCancelHandle`. Statements are written with `?` or `?N`
+/// parameters (as for SQLite) and rewritten to `$N` once each; values travel as text with their type.
+final class PostgresConnection {
+    let connection: PostgresConnectionPointer
+    /// The `PGcancel *` object of this connection, freed in `deinit`.
+    private let cancel: OpaquePointer?
+    /// The connection string without its password, for messages.
+    let location: String
+    private var rewritten: [String: String] = [:]
+
+    /// Connects with `conninfo` (any libpq connection string or URI); `applicationName` names the station
+    /// in `pg_stat_activity` and in the attempts it records.
+    ///
+    /// The corresponding C function is `PQconnectdbParams` (with `expand_dbname`).
+    init(conninfo: String, applicationName: String, location: String) throws(LedgerError) {
+        let keywords = ["dbname", "application_name", "client_encoding"]
+        let values = [conninfo, applicationName, "UTF8"]
+        let handle = withCStrings(keywords) { keys in
+            withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        }
+        guard let handle else { throw LedgerError(.cannotOpen, "cannot connect to ledger \(location): out of memory") }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(handle)).trimmingSpace()
+            PQfinish(handle)
+            throw LedgerError(.cannotOpen, "cannot connect to ledger \(location): \(message)")
+        }
+        self.connection = handle
+        self.cancel = PQgetCancel(handle)
+        self.location = location
+    }
+
+    deinit {
+        if let cancel { PQfreeCancel(cancel) }
+        PQfinish(connection)
+    }
+
+    /// A handle that cancels this connection's running statement from another thread.
+    var cancelHandle: PostgresCancelHandle { PostgresCancelHandle(cancel: cancel) }
+
+    /// Runs `sql` (no parameters) and checks it succeeded; returns the result, which the caller clears.
+    ///
+    /// The corresponding C functions are `PQexecParams` and `PQresultStatus`.
+    private func exec(_ sql: String, _ values: [SQLiteValue]) throws(LedgerError) -> PostgresResultPointer {
+        let text = statement(sql)
+        let types: [UInt32] = values.map(\.postgresType)
+        let strings: [String?] = values.map(\.postgresText)
+        let result = withOptionalCStrings(strings) { pointers in
+            types.withUnsafeBufferPointer { typeBuffer in
+                PQexecParams(
+                    connection, text, Int32(values.count), typeBuffer.baseAddress, pointers, nil, nil, 0)
+            }
+        }
+        guard let result else {
+            throw LedgerError(.postgres, String(cString: PQerrorMessage(connection)).trimmingSpace(), sql: sql)
+        }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let error = Self.error(result, sql: sql)
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
+    /// The statement with its `?` and `?N` parameters numbered `$N` (outside quoted text).
+    private func statement(_ sql: String) -> String {
+        if let known = rewritten[sql] { return known }
+        var output = ""
+        var next = 0
+        var quoted = false
+        var characters = sql.makeIterator()
+        var pending: Character? = characters.next()
+        while let character = pending {
+            pending = characters.next()
+            if character == "'" { quoted.toggle() }
+            guard character == "?", !quoted else {
+                output.append(character)
+                continue
+            }
+            var digits = ""
+            while let digit = pending, digit.isASCII, digit.isNumber {
+                digits.append(digit)
+                pending = characters.next()
+            }
+            if digits.isEmpty {
+                next += 1
+                digits = String(next)
+            }
+            output += "$" + digits
+        }
+        rewritten[sql] = output
+        return output
+    }
+
+    /// A typed error from a failed result: the SQLSTATE decides the code.
+    ///
+    /// The corresponding C functions are `PQresultErrorField` (`PG_DIAG_SQLSTATE`) and `PQresultErrorMessage`.
+    static func error(_ result: PostgresResultPointer, sql: String?) -> LedgerError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = String(cString: PQresultErrorMessage(result)).trimmingSpace()
+        let code: LedgerError.Code =
+            switch state {
+            case let s where s.hasPrefix("23"): .constraint
+            case "57014": .interrupted
+            case "40001", "40P01", "55P03": .busy
+            case "25006", "42501": .readOnly
+            case "42P01": .schemaTooOld
+            case let s where s.hasPrefix("08"): .cannotOpen
+            default: .postgres
+            }
+        return LedgerError(code, "\(message) [SQLSTATE \(state)]", sql: sql)
+    }
+}
+
+@available(*, unavailable)
+extension PostgresConnection: Sendable {}
+
+extension PostgresConnection: SQLConnection {
+    func execute(_ script: String) throws(LedgerError) {
+        let result = PQexec(connection, script)
+        guard let result else {
+            throw LedgerError(.postgres, String(cString: PQerrorMessage(connection)).trimmingSpace(), sql: script)
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            throw Self.error(result, sql: script)
+        }
+    }
+
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(LedgerError) -> Int {
+        let result = try exec(sql, values)
+        defer { PQclear(result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (PostgresRow) throws(LedgerError) -> T)
+        throws(LedgerError) -> [T]
+    {
+        let result = try exec(sql, values)
+        defer { PQclear(result) }
+        var rows: [T] = []
+        let count = PQntuples(result)
+        rows.reserveCapacity(Int(count))
+        for index in 0..<count { rows.append(try map(PostgresRow(result: result, row: index))) }
+        return rows
+    }
+
+    func queryFirst<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (PostgresRow) throws(LedgerError) -> T)
+        throws(LedgerError) -> T?
+    {
+        let result = try exec(sql, values)
+        defer { PQclear(result) }
+        guard PQntuples(result) > 0 else { return nil }
+        return try map(PostgresRow(result: result, row: 0))
+    }
+
+    /// Runs `body` in a READ COMMITTED transaction; row locks and unique indexes keep stations apart.
+    ///
+    /// A commit the server turned into a rollback (an earlier statement failed) throws.
+    func transaction<T>(_ mode: TransactionMode, _ body: () throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try execute("BEGIN")
+        do throws(LedgerError) {
+            let value = try body()
+            let result = try exec("COMMIT", [])
+            defer { PQclear(result) }
+            guard String(cString: PQcmdStatus(result)) == "COMMIT" else {
+                throw LedgerError(.postgres, "the ledger's transaction was rolled back by the server", sql: "COMMIT")
+            }
+            return value
+        } catch {
+            if PQtransactionStatus(connection) != PQTRANS_IDLE { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    var nextRowLock: String { " FOR UPDATE SKIP LOCKED" }
+    var rowLock: String { " FOR UPDATE" }
+}
+
+/// Carries the connection's `PGcancel` object to a task-cancellation handler.
+///
+/// `@unchecked Sendable`: `PQcancel` is documented as safe to call from another thread (and a signal
+/// handler) while the connection runs a statement; the `PostgresLedger` actor keeps the connection, and so
+/// this object, alive for as long as any operation that installed the handler is running.
+struct PostgresCancelHandle: @unchecked Sendable {
+    let cancel: OpaquePointer?
+
+    /// Asks the server to cancel the running statement (it then fails with SQLSTATE 57014).
+    ///
+    /// The corresponding C function is `PQcancel`.
+    func interrupt() {
+        guard let cancel else { return }
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = PQcancel(cancel, &buffer, Int32(buffer.count))
+    }
+}
+
+extension SQLiteValue {
+    /// The PostgreSQL type OID the value is sent as (`0` lets the server infer a `NULL`'s type).
+    fileprivate var postgresType: UInt32 {
+        switch self {
+        case .integer: 20  // int8
+        case .real: 701  // float8
+        case .text: 25  // text
+        case .blob: 17  // bytea
+        case .null: 0
+        }
+    }
+
+    /// The value in PostgreSQL's text format, `nil` for `NULL`.
+    fileprivate var postgresText: String? {
+        switch self {
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): value
+        case .blob(let bytes): "\\x" + bytes.map { String(format: "%02x", $0) }.joined()
+        case .null: nil
+        }
+    }
+}
+
+extension String {
+    /// The text without leading and trailing white space (libpq messages end in a newline).
+    fileprivate func trimmingSpace() -> String {
+        var text = Substring(self)
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        return String(text)
+    }
+}
+
+/// Calls `body` with NUL-terminated copies of `strings` that live for the call.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    withOptionalCStrings(strings) { body($0) }
+}
+
+/// Calls `body` with NUL-terminated copies of `strings` (`nil` stays a null pointer) that live for the call,
+/// followed by a terminating null pointer.
+private func withOptionalCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.flatMap { strdup($0) } }
+    defer { for copy in copies { free(copy) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } } + [nil])
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Support
+
+/// The job ledger on a PostgreSQL server, for a line of stations working through one job: one libpq
+/// connection, serialised on its own queue.
+///
+/// The operations are the SQLite ledger's (`SQLLedger`); what differs is how stations are kept apart: a claim
+/// picks its row `FOR UPDATE SKIP LOCKED`, a read-then-write locks its row `FOR UPDATE`, and unique indexes
+/// make a row done at most once and a UID live on at most one row (docs/stations.md). Every commit is
+/// durable when it returns (`synchronous_commit`), so `.deferred` durability is the same as `.immediate`.
+/// The schema is migrated only by `migrate(conninfo:)` (`provision ledger migrate`); `open` refuses a schema
+/// older or newer than this build's. Cancelling the calling task cancels the running statement (`PQcancel`).
+public actor PostgresLedger: SQLLedger {
+    let executor: QueueExecutor
+    /// The connection; used only on `executor`'s queue.
+    let connection: PostgresConnection
+    /// The connection string without its password.
+    public nonisolated let location: String
+    /// The station this connection records its attempts as (`application_name`).
+    public nonisolated let station: String
+
+    /// Runs this actor on its own serial queue, so blocking libpq calls stay off the cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private init(conninfo: PostgresConnInfo, station: String) throws(LedgerError) {
+        self.executor = QueueExecutor(label: "ledger \(conninfo.redacted)")
+        self.connection = try PostgresConnection(
+            conninfo: conninfo.text, applicationName: station, location: conninfo.redacted)
+        self.location = conninfo.redacted
+        self.station = station
+    }
+
+    /// Connects to the ledger and checks its schema is the one this build knows.
+    ///
+    /// - Parameters:
+    ///   - conninfo: a libpq connection string or `postgresql://` URI without a password (passwords come from
+    ///     `PGPASSWORD` or `~/.pgpass`).
+    ///   - station: the name the station's attempts are recorded under.
+    /// - Throws: `.cannotOpen` (no server, refused login, a password in `conninfo`), `.schemaTooOld` (no schema
+    ///   or an older one: run `provision ledger migrate`), `.schemaTooNew`.
+    public static func open(conninfo: String, station: String) async throws(LedgerError) -> PostgresLedger {
+        let ledger = try PostgresLedger(conninfo: try PostgresConnInfo(conninfo), station: station)
+        try await ledger.prepare()
+        return ledger
+    }
+
+    /// Checks the schema version on the ledger's queue.
+    private func prepare() async throws(LedgerError) {
+        try await perform { () throws(LedgerError) in try checkVersion() }
+    }
+
+    /// Runs `body` on this connection with task cancellation routed to `PQcancel`.
+    func perform<T>(_ body: () throws(LedgerError) -> T) async throws(LedgerError) -> T {
+        let cancel = connection.cancelHandle
+        let result: Result<T, LedgerError> = await withTaskCancellationHandler { [self] in
+            assert(executor.isCurrent, "libpq calls must run on the ledger's own queue")
+            do throws(LedgerError) { return .success(try body()) } catch { return .failure(error) }
+        } onCancel: {
+            cancel.interrupt()
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` in one transaction; every commit is durable when it returns.
+    func write<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
+        async throws(LedgerError) -> T
+    {
+        try await perform { () throws(LedgerError) -> T in try connection.transaction(mode, body) }
+    }
+
+    /// Every commit is already durable.
+    public func sync() async throws(LedgerError) {}
+
+    /// A finished ticket: every commit is already durable.
+    public nonisolated func syncInBackground() -> DurabilityTicket { DurabilityTicket(completed: .success(())) }
+
+    /// Runs a query with bound text values and returns every row as text (`nil` for `NULL`), for tests
+    /// and diagnostics: fixed SQL only.
+    func rawQuery(_ sql: String, _ values: [String] = []) async throws(LedgerError) -> [[String?]] {
+        try await perform { () throws(LedgerError) in
+            try connection.query(sql, values.map { .text($0) }) { row in
+                (0..<row.columnCount).map { row.optionalText($0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A row of a query result, read by column index: SQLite's statement and PostgreSQL's result row both are one,
+/// so the ledger's row decoders serve both stores.
+protocol SQLRow {
+    /// An integer column (`0` for `NULL`).
+    func int(_ index: Int32) -> Int
+    /// An integer column, `nil` for `NULL`.
+    func optionalInt(_ index: Int32) -> Int?
+    /// A text column (`""` for `NULL`).
+    func text(_ index: Int32) -> String
+    /// A text column, `nil` for `NULL`.
+    func optionalText(_ index: Int32) -> String?
+}
+
+/// A database connection the ledger's operations run on: SQLite's or PostgreSQL's. Not Sendable: one actor owns it.
+///
+/// Statements are written once with `?` (or `?N`) parameters; a connection whose database numbers them
+/// differently rewrites them.
+protocol SQLConnection: AnyObject {
+    associatedtype Row: SQLRow
+    /// Runs a script of statements without values.
+    func execute(_ script: String) throws(LedgerError)
+    /// Runs one statement and returns the rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLiteValue]) throws(LedgerError) -> Int
+    /// Runs a query and maps every row.
+    func query<T>(_ sql: String, _ values: [SQLiteValue], _ row: (Row) throws(LedgerError) -> T) throws(LedgerError)
+        -> [T]
+    /// Runs a query and maps its first row, or returns `nil`.
+    func queryFirst<T>(_ sql: String, _ values: [SQLiteValue], _ row: (Row) throws(LedgerError) -> T)
+        throws(LedgerError) -> T?
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ mode: TransactionMode, _ body: () throws(LedgerError) -> T) throws(LedgerError) -> T
+    /// What a claim appends to its pick of the next pending row: nothing where the transaction already holds
+    /// the database's only write lock (SQLite), `FOR UPDATE SKIP LOCKED` where stations claim side by side.
+    var nextRowLock: String { get }
+    /// What a read-then-write appends to its read of a row: `FOR UPDATE` where writers run side by side.
+    var rowLock: String { get }
+}
+
+/// A ledger store whose operations are SQL statements on one `SQLConnection`: the operations are written
+/// once (Ledger+Claims.swift and its siblings) and run on SQLite and PostgreSQL alike.
+protocol SQLLedger: LedgerStore {
+    associatedtype Connection: SQLConnection
+    /// The connection; used only on the actor's own executor.
+    var connection: Connection { get }
+    /// Runs `body` on the connection with task cancellation routed to the database's interrupt call.
+    func perform<T>(_ body: () throws(LedgerError) -> T) async throws(LedgerError) -> T
+    /// Runs `body` in a transaction (`perform`'s cancellation rules) with the given durability.
+    func write<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
+        async throws(LedgerError) -> T
+}
+
+extension SQLLedger {
+    /// A write transaction, durable when it returns.
+    func write<T>(_ body: () throws(LedgerError) -> T) async throws(LedgerError) -> T {
+        try await write(.immediate, durability: .immediate, body)
+    }
+
+    /// A write transaction with the given durability.
+    func write<T>(durability: Durability, _ body: () throws(LedgerError) -> T) async throws(LedgerError) -> T {
+        try await write(.immediate, durability: durability, body)
+    }
+
+    /// Appends an audit-trail entry (inside the caller's transaction).
+    func insertEvent(job: String?, row: Int?, kind: String, actor: String?, detail: String?) throws(LedgerError) {
+        try connection.run(
+            "INSERT INTO events(job, row, kind, actor, detail, at) VALUES (?, ?, ?, ?, ?, ?)",
+            [.string(job), .int(row), .text(kind), .string(actor), .string(detail), .text(LedgerFormat.time(Date()))])
+    }
+}
