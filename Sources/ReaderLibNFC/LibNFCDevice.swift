@@ -14,6 +14,16 @@ final class LibNFCDevice {
     /// The ATS of the selected tag (TL first) when it is an ISO-DEP tag the chip ran RATS for (SAK bit 6
     /// and an ATS), else `nil`: its commands are whole APDUs through InDataExchange.
     private(set) var selectedATS: Type4ATS?
+    /// Whether the selected tag is a FeliCa card: its frames (LEN first) go through InDataExchange.
+    private(set) var selectedFeliCa = false
+    /// The modulations a poll tries, the one that found the last tag first, so a line of one family pays one
+    /// InListPassiveTarget per poll: ISO/IEC 14443-A at 106 kbps, FeliCa at 212 and at 424 kbit/s.
+    private var modulations: [Modulation] = [.typeA, .felica212, .felica424]
+
+    /// A modulation InListPassiveTarget polls with.
+    enum Modulation: Equatable {
+        case typeA, felica212, felica424
+    }
     /// Whether easy framing is off (tag commands through InCommunicateThru; a libnfc flag, no frame).
     private var easyFramingOff = false
     /// The CRC bits of TxMode/RxMode and what a select does to them, as far as the backend knows.
@@ -117,21 +127,48 @@ final class LibNFCDevice {
         guard result >= 0 else { throw .transport("cannot set \(property): \(status(result))") }
     }
 
-    /// One ISO/IEC 14443-A select (InListPassiveTarget, finite retries), optionally of `uid`, in
-    /// whatever framing mode the device is in (libnfc's select does not depend on it).
+    /// One select (InListPassiveTarget, finite retries) in whatever framing mode the device is in (libnfc's
+    /// select does not depend on it): of any tag, trying each modulation in `modulations` order until one
+    /// answers, or of `uid` with the modulation that found the last tag (a FeliCa card by polling again and
+    /// comparing the IDm).
     ///
     /// - Returns: the tag, or `nil` when none answered.
     func select(uid: [UInt8]? = nil) throws(TransportError) -> DetectedTag? {
-        let (result, tag) = LibNFCCalls.selectISO14443A(device, uid: uid)
+        for (index, modulation) in modulations.enumerated() where uid == nil || index == 0 {
+            guard let tag = try select(modulation, uid: uid) else { continue }
+            if index > 0 {
+                modulations.remove(at: index)
+                modulations.insert(modulation, at: 0)
+            }
+            return tag
+        }
+        return nil
+    }
+
+    private func select(_ modulation: Modulation, uid: [UInt8]?) throws(TransportError) -> DetectedTag? {
+        let (result, found) =
+            modulation == .typeA
+            ? LibNFCCalls.selectISO14443A(device, uid: uid)
+            : LibNFCCalls.selectFeliCa(device, fast: modulation == .felica424)
         crc.selectRan()
         if result < 0 {
             let failure = status(result)
             if failure == .timeout || failure == .aborted { return nil }
             throw .transport("select failed: \(failure)")
         }
+        let tag = uid == nil || found?.uid == uid ? found : nil
         selectedUID = tag?.uid
         selectedATS = tag.flatMap { $0.sak & 0x20 != 0 ? Type4ATS($0.ats) : nil }
+        selectedFeliCa = tag?.felica != nil
         return tag
+    }
+
+    /// Readies the chip for a FeliCa frame: easy framing on (InDataExchange; the PN532 adds preamble, sync and
+    /// CRC). Nothing is sent when it is on already.
+    func prepareFeliCaFrame() throws(TransportError) {
+        guard easyFramingOff else { return }
+        try set(.easyFraming, true)
+        easyFramingOff = false
     }
 
     /// Re-activates the selected tag: HLTA and WUPA without a field cycle — InDeselect `44`, then
@@ -143,6 +180,7 @@ final class LibNFCDevice {
     /// - Returns: whether the tag is selected again (`false`: it is gone).
     func reactivate() throws(TransportError) -> Bool {
         guard let uid = selectedUID else { return false }
+        if selectedFeliCa { return try select(uid: uid) != nil }  // no HALT in FeliCa: one Polling
         let tried = inSelectWakesHalted != false
         if tried {
             try deselect()

@@ -25,6 +25,9 @@ final class LibNFCTransceiver: Transceiver {
         if let ats = device.selectedATS {
             return try transceiveAPDU(command, ats: ats, uid: uid, timeoutMilliseconds: timeoutMilliseconds)
         }
+        if device.selectedFeliCa {
+            return try transceiveFeliCa(command, uid: uid, timeoutMilliseconds: timeoutMilliseconds)
+        }
         let frame = try device.prepareTagCommand() ? CRCA.appending(to: command) : command
         let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
         let (result, answer) = LibNFCCalls.transceive(
@@ -55,8 +58,9 @@ final class LibNFCTransceiver: Transceiver {
         switch failure {
         case .rfTransmissionError:
             if frame { device.distrustCRCBits() }
+            let felica = device.selectedFeliCa
             device.selectedUID = nil
-            try device.cycleField()
+            if !felica { try device.cycleField() }  // a FeliCa card has no HALT: polling again finds it
             guard try device.select(uid: uid) != nil else { throw .tagLost }
             throw .noAnswer
         case .targetReleased:
@@ -86,6 +90,25 @@ final class LibNFCTransceiver: Transceiver {
         if result < 0 { try failed(result, uid: uid, frame: false) }
         guard answer.count >= 2 else {
             throw .invalidResponse("\(answer.count)-byte answer '\(hex(answer))' to APDU \(hex(command))")
+        }
+        return answer
+    }
+
+    /// One FeliCa frame (LEN first, no CRC) with easy framing on: libnfc sends InDataExchange `40 01 <frame>`
+    /// and returns the card's frame, LEN first (`type5-type3.md` §5.3). Silence is `.noAnswer` when polling
+    /// finds the card again, else `.tagLost`; an answer whose LEN is not its length is `.invalidResponse`.
+    ///
+    /// The corresponding C function is `nfc_initiator_transceive_bytes`.
+    private func transceiveFeliCa(_ command: [UInt8], uid: [UInt8], timeoutMilliseconds: Int) throws(TransportError)
+        -> [UInt8]
+    {
+        try device.prepareFeliCaFrame()
+        let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
+        let (result, answer) = LibNFCCalls.transceive(
+            device.device, command, capacity: 512, timeoutMilliseconds: timeout)
+        if result < 0 { try failed(result, uid: uid, frame: false) }
+        guard let length = answer.first, Int(length) == answer.count else {
+            throw .invalidResponse("FeliCa answer '\(hex(answer))' to \(hex(command)) does not match its LEN")
         }
         return answer
     }

@@ -8,6 +8,7 @@ extension PN532Chip {
     /// Raw tag answers carry their CRC_A where the air frame has one (`TagEndpoint.receiveRaw`).
     func communicateThru(_ data: [UInt8]) -> [UInt8] {
         guard fieldOn, let tag = field.current else { return [0x01] }
+        if tag is any FeliCaEndpoint { return communicateThruFeliCa(data, tag: tag) }
         lastExchangeUID = tag.uid
         let lastBits = registers.transmitLastBits
         let frame = registers.transmitCRC ? CRCA.appending(to: data) : data

@@ -76,11 +76,8 @@ public final class FeliCaEmulator: EmulatedTag {
 
     /// The reader's Polling `FFFF` with RC `01` (as `nfc-list` and a `TagReader` poll send it).
     public func activate() -> DetectedTag? {
-        guard isPresent else { return nil }
-        let request = FeliCaCommand.polling(systemCode: 0xFFFF)
-        guard let answer = poll(request) else { return nil }
-        airtimeMicroseconds += pollingAirtime(answer)
-        return DetectedTag(felica: try! FeliCaCommand.parsePolling(answer))
+        guard let answer = activate(polling: FeliCaCommand.polling(systemCode: 0xFFFF)) else { return nil }
+        return (try? FeliCaCommand.parsePolling(answer)).map { DetectedTag(felica: $0) }
     }
 
     /// The FeliCa air has no ISO/IEC 14443-A frames: raw frames are handled as FeliCa frames.
