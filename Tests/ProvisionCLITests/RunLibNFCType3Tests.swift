@@ -88,3 +88,50 @@ import Testing
         #expect(try await emulator.stop() == 0)
     }
 }
+
+/// A FeliCa Standard card with the NDEF system (`sim:felica-standard`): the non-Lite path, Nbw 4 writes.
+@Suite(.serialized) struct RunLibNFCType3StandardTests {
+    @Test func aStandardCardJobRunsThroughLibnfcLikeOnTheSimulatorAndCannotBeLocked() async throws {
+        let rows = 2
+        let folder = try JobFolder(rows: rows, tag: "felica-standard", lock: false)
+        let tags = "sim:felica-standard?count=\(rows)&uid=04A50000000001&store=\(folder.store.path)"
+        let (emulator, slave) = try await ChildProvision.pn532(["--tags", tags, "--line"])
+        try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "5"],
+                directory: folder.url)
+        }
+        #expect(try await emulator.stop() == 0)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let records = try folder.query("SELECT row, uid, state, chip, locked FROM records ORDER BY row")
+        #expect(records.map { Array($0[2...]) } == Array(repeating: ["done", "felica-standard", "0"], count: rows))
+        for record in records {
+            let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(record[1]).bin")))
+            try #require(image.count == 14 * 16, "blocks 0-13: \(image.count) bytes")
+            let attributes = try Type3AttributeBlock(Array(image[0..<16]))
+            #expect(attributes.blocksPerWrite == 4 && attributes.writeFlag == 0)
+            let message = try NDEFMessage(bytes: Array(image[16..<(16 + attributes.length)]))
+            let uri = message.records.first?.wellKnownTypeURIPayload()?.absoluteString ?? ""
+            #expect(uri.hasSuffix("?u=\(record[1])"), "\(uri)")
+        }
+        let exchanges = try folder.query("SELECT exchanges FROM attempts WHERE outcome = 'done'").map { $0[0] }
+        let simulated = try JobFolder(job: "s", rows: rows, tag: "felica-standard", lock: false)
+        let sim = try ProvisionProcess.run(
+            [
+                "run", "job.json", "--reader",
+                simulated.sim("felica-standard", uid: "04A50000000001", options: "count=2"),
+            ],
+            directory: simulated.url)
+        #expect(sim.status == 0, "\(sim.stderr)")
+        #expect(
+            exchanges == (try simulated.query("SELECT exchanges FROM attempts WHERE outcome = 'done'").map { $0[0] }))
+
+        let locked = try JobFolder(job: "l", rows: 1, tag: "felica-standard", lock: true)
+        let refused = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", locked.sim("felica-standard", uid: "04A60000000001", options: "count=1")],
+            directory: locked.url)
+        #expect(refused.status != 0)
+        #expect(try locked.query("SELECT DISTINCT failure_class FROM attempts") == [["lockUnsupported"]])
+    }
+}
