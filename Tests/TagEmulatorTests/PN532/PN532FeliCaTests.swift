@@ -24,14 +24,6 @@ struct PN532FeliCaTests {
         return (chip, tag)
     }
 
-    private func send(_ chip: PN532Chip, _ payload: String) throws -> [UInt8] {
-        guard case .reply(let answer) = chip.handle(try hex(payload)) else {
-            Issue.record("no reply to \(payload)")
-            return []
-        }
-        return answer
-    }
-
     @Test func listPassiveTargetPollsAtBothRatesAndAnswersPOLRESWithTheSystemCodeWhenAsked() throws {
         let (chip, _) = try chip()
         #expect(try send(chip, "D44A 0101 00FFFF0100") == hex("D54B 01 01 14 01 \(Self.idm) \(Self.pmm) 88B4"))
