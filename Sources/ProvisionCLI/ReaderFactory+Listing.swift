@@ -22,7 +22,7 @@ struct ReaderListing: Sendable, Hashable, Codable {
 
     /// What a libnfc (PN53x) reader reaches: ISO/IEC 14443-A and FeliCa; a PN532 has no ISO/IEC 15693.
     static let libnfcReach = ["type2", "type4", "type3"]
-    static let libnfcLimits = "reaches Type 2, Type 4 and Type 3 (FeliCa, 212 kbit/s); not Type 5 (no ISO 15693)"
+    static let libnfcLimits = "reaches Type 2, Type 4 and Type 3 (FeliCa, 212/424 kbit/s); not Type 5 (no ISO 15693)"
 }
 
 extension ReaderFactory {

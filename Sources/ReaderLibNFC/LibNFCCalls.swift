@@ -91,25 +91,23 @@ enum LibNFCCalls {
         return (result, DetectedTag(uid: uidBytes, atqa: atqa, sak: info.btSak, ats: ats))
     }
 
-    /// Selects one FeliCa card at 212 kbit/s with the Polling payload `00 FF FF 01 00` (any system, system code
-    /// asked for: libnfc's default, `type5-type3.md` §5.1); POL_RES gives the IDm, the PMm and the system code.
+    /// Polls for one FeliCa card at 212 or 424 kbit/s with libnfc's default polling payload `00 FF FF 01 00`
+    /// (any system, the system code asked for): InListPassiveTarget `4A 01 01|02 …`. The system code is kept
+    /// only when the POL_RES carried it (LEN > 18, as libnfc decodes it).
     /// The corresponding C function is `nfc_initiator_select_passive_target`.
     ///
-    /// - Returns: the status (targets found, or a negative error) and the card's Polling answer.
-    static func selectFeliCa(_ device: NFCDevicePointer) -> (Int32, FeliCaActivation?) {
+    /// - Returns: the status (targets found, or a negative error) and the card when one answered.
+    static func selectFeliCa(_ device: NFCDevicePointer, fast: Bool) -> (Int32, DetectedTag?) {
         var target = nfc_target()
-        let modulation = nfc_modulation(nmt: NMT_FELICA, nbr: NBR_212)
-        let polling: [UInt8] = [0x00, 0xFF, 0xFF, 0x01, 0x00]
-        let result = polling.withUnsafeBufferPointer {
-            nfc_initiator_select_passive_target(device, modulation, $0.baseAddress, $0.count, &target)
-        }
+        let modulation = nfc_modulation(nmt: NMT_FELICA, nbr: fast ? NBR_424 : NBR_212)
+        let result = nfc_initiator_select_passive_target(device, modulation, nil, 0, &target)
         guard result > 0 else { return (result, nil) }
         let info = target.nti.nfi
         let idm = withUnsafeBytes(of: info.abtId) { Array($0) }
         let pmm = withUnsafeBytes(of: info.abtPad) { Array($0) }
-        // libnfc fills the system code only when POL_RES carried one (LEN 14h).
-        let code = info.szLen > 18 ? withUnsafeBytes(of: info.abtSysCode) { UInt16($0[0]) << 8 | UInt16($0[1]) } : nil
-        return (result, FeliCaActivation(idm: idm, pmm: pmm, systemCode: code))
+        let code = withUnsafeBytes(of: info.abtSysCode) { UInt16($0[0]) << 8 | UInt16($0[1]) }
+        let activation = FeliCaActivation(idm: idm, pmm: pmm, systemCode: info.szLen > 18 ? code : nil)
+        return (result, DetectedTag(felica: activation))
     }
 
     /// The corresponding C function is `nfc_initiator_deselect_target`.

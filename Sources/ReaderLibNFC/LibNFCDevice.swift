@@ -14,11 +14,16 @@ final class LibNFCDevice {
     /// The ATS of the selected tag (TL first) when it is an ISO-DEP tag the chip ran RATS for (SAK bit 6
     /// and an ATS), else `nil`: its commands are whole APDUs through InDataExchange.
     private(set) var selectedATS: Type4ATS?
-    /// The Polling answer of the selected tag when it is a FeliCa card (a Type 3 tag): its commands are
-    /// LEN-prefixed FeliCa frames through InDataExchange.
-    private(set) var selectedFeliCa: FeliCaActivation?
-    /// Whether the last tag found was a FeliCa card: the next poll tries FeliCa first.
-    private var lastFoundFeliCa = false
+    /// Whether the selected tag is a FeliCa card: its frames (LEN first) go through InDataExchange.
+    private(set) var selectedFeliCa = false
+    /// The modulations a poll tries, the one that found the last tag first, so a line of one family pays one
+    /// InListPassiveTarget per poll: ISO/IEC 14443-A at 106 kbps, FeliCa at 212 and at 424 kbit/s.
+    private var modulations: [Modulation] = [.typeA, .felica212, .felica424]
+
+    /// A modulation InListPassiveTarget polls with.
+    enum Modulation: Equatable {
+        case typeA, felica212, felica424
+    }
     /// Whether easy framing is off (tag commands through InCommunicateThru; a libnfc flag, no frame).
     private var easyFramingOff = false
     /// The CRC bits of TxMode/RxMode and what a select does to them, as far as the backend knows.
@@ -122,69 +127,48 @@ final class LibNFCDevice {
         guard result >= 0 else { throw .transport("cannot set \(property): \(status(result))") }
     }
 
-    /// One poll of the field: an ISO/IEC 14443-A select and a FeliCa Polling at 212 kbit/s, the kind of the
-    /// last tag found first, so a line of one kind sends one InListPassiveTarget a tag.
-    ///
-    /// - Returns: the tag, or `nil` when none answered.
-    func selectAny() throws(TransportError) -> DetectedTag? {
-        if lastFoundFeliCa, let tag = try selectFeliCa() { return tag }
-        if let tag = try select() {
-            lastFoundFeliCa = false
-            return tag
-        }
-        guard !lastFoundFeliCa, let tag = try selectFeliCa() else { return nil }
-        lastFoundFeliCa = true
-        return tag
-    }
-
-    /// One ISO/IEC 14443-A select (InListPassiveTarget, finite retries), optionally of `uid`, in
-    /// whatever framing mode the device is in (libnfc's select does not depend on it).
+    /// One select (InListPassiveTarget, finite retries) in whatever framing mode the device is in (libnfc's
+    /// select does not depend on it): of any tag, trying each modulation in `modulations` order until one
+    /// answers, or of `uid` with the modulation that found the last tag (a FeliCa card by polling again and
+    /// comparing the IDm).
     ///
     /// - Returns: the tag, or `nil` when none answered.
     func select(uid: [UInt8]? = nil) throws(TransportError) -> DetectedTag? {
-        let (result, tag) = LibNFCCalls.selectISO14443A(device, uid: uid)
+        for (index, modulation) in modulations.enumerated() where uid == nil || index == 0 {
+            guard let tag = try select(modulation, uid: uid) else { continue }
+            if index > 0 {
+                modulations.remove(at: index)
+                modulations.insert(modulation, at: 0)
+            }
+            return tag
+        }
+        return nil
+    }
+
+    private func select(_ modulation: Modulation, uid: [UInt8]?) throws(TransportError) -> DetectedTag? {
+        let (result, found) =
+            modulation == .typeA
+            ? LibNFCCalls.selectISO14443A(device, uid: uid)
+            : LibNFCCalls.selectFeliCa(device, fast: modulation == .felica424)
         crc.selectRan()
-        try checkSelect(result)
+        if result < 0 {
+            let failure = status(result)
+            if failure == .timeout || failure == .aborted { return nil }
+            throw .transport("select failed: \(failure)")
+        }
+        let tag = uid == nil || found?.uid == uid ? found : nil
         selectedUID = tag?.uid
         selectedATS = tag.flatMap { $0.sak & 0x20 != 0 ? Type4ATS($0.ats) : nil }
-        selectedFeliCa = nil
+        selectedFeliCa = tag?.felica != nil
         return tag
     }
 
-    /// One FeliCa select: InListPassiveTarget at 212 kbit/s with Polling `FFFF` (`type5-type3.md` §5.1).
-    ///
-    /// - Returns: the card (its IDm as UID, with the Polling answer), or `nil` when none answered.
-    func selectFeliCa() throws(TransportError) -> DetectedTag? {
-        let (result, activation) = LibNFCCalls.selectFeliCa(device)
-        crc.selectRan()
-        try checkSelect(result)
-        selectedUID = activation?.idm
-        selectedATS = nil
-        selectedFeliCa = activation
-        return activation.map { DetectedTag(felica: $0) }
-    }
-
-    /// The selected tag again, by the kind it was selected as: `uid` or `nil` when it did not answer.
-    func reselect(uid: [UInt8], felica: Bool) throws(TransportError) -> DetectedTag? {
-        guard felica else { return try select(uid: uid) }
-        // A FeliCa select names no IDm: another card answering means this one is gone.
-        guard let tag = try selectFeliCa(), tag.uid == uid else { return nil }
-        return tag
-    }
-
-    /// Nothing found and an aborted wait are no tag; any other failure is the device's.
-    private func checkSelect(_ result: Int32) throws(TransportError) {
-        guard result < 0 else { return }
-        let failure = status(result)
-        if failure == .timeout || failure == .aborted { return }
-        throw .transport("select failed: \(failure)")
-    }
-
-    /// Readies the chip for a FeliCa frame: easy framing on (InDataExchange, the PN532 adds sync and CRC-F).
-    /// RX CRC left off by a Type 2 tag on a chip whose selects keep it is read in the FeliCa mode and set on.
+    /// Readies the chip for a FeliCa frame: easy framing on (InDataExchange; the PN532 adds preamble, sync and
+    /// CRC). Nothing is sent when it is on already.
     func prepareFeliCaFrame() throws(TransportError) {
-        if let registers = crc.registers, !registers.receiveCRC { crc.forget() }
-        try prepareAPDU()
+        guard easyFramingOff else { return }
+        try set(.easyFraming, true)
+        easyFramingOff = false
     }
 
     /// Re-activates the selected tag: HLTA and WUPA without a field cycle — InDeselect `44`, then
@@ -196,8 +180,7 @@ final class LibNFCDevice {
     /// - Returns: whether the tag is selected again (`false`: it is gone).
     func reactivate() throws(TransportError) -> Bool {
         guard let uid = selectedUID else { return false }
-        // FeliCa has no HALT or WUPA: a new Polling begins the next session.
-        if selectedFeliCa != nil { return try reselect(uid: uid, felica: true) != nil }
+        if selectedFeliCa { return try select(uid: uid) != nil }  // no HALT in FeliCa: one Polling
         let tried = inSelectWakesHalted != false
         if tried {
             try deselect()

@@ -9,8 +9,7 @@ import Synchronization
 /// The device handle is owned by this actor, which runs on its own serial queue, so every blocking
 /// libnfc call stays off the cooperative pool; task cancellation calls `nfc_abort_command`. The
 /// device node is locked with `flock` while open. Type 2 commands go out as raw InCommunicateThru
-/// frames with host-side CRC_A; an ISO-DEP tag's APDUs and a FeliCa card's frames as InDataExchange (see
-/// `LibNFCTransceiver`). A poll looks for ISO/IEC 14443-A tags and FeliCa cards (212 kbit/s).
+/// frames with host-side CRC_A; an ISO-DEP tag's APDUs as InDataExchange (see `LibNFCTransceiver`).
 public actor LibNFCReader: TagReader {
     private let executor = QueueExecutor(label: "libnfc")
     private var handle: LibNFCDevice?
@@ -177,8 +176,8 @@ public actor LibNFCReader: TagReader {
         return try result.get()
     }
 
-    /// Selects a tag (InListPassiveTarget for type A, then FeliCa; the kind of the last tag first) every 25 ms
-    /// until one answers or the time is up; returns `.empty` on timeout or cancellation. A tag that `release` already selected
+    /// Selects a tag (InListPassiveTarget, finite retries) every 25 ms until one answers or the time
+    /// is up; returns `.empty` on timeout or cancellation. A tag that `release` already selected
     /// (the next one, seen while checking that the last one left) is returned as it is, still
     /// selected. One PN532 select reports one tag, so `.multipleTags` is never returned.
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
@@ -189,7 +188,7 @@ public actor LibNFCReader: TagReader {
         }
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
         while true {
-            if let tag = try await abortable(device, { () throws(TransportError) in try device.selectAny() }) {
+            if let tag = try await abortable(device, { () throws(TransportError) in try device.select() }) {
                 return .tag(tag)
             }
             let remaining = deadline - ContinuousClock.now
@@ -220,15 +219,11 @@ public actor LibNFCReader: TagReader {
         let device = try device()
         arrived = nil
         guard let uid = device.selectedUID else { return true }
-        let felica = device.selectedFeliCa != nil
         try device.deselect()
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
         while true {
             try device.cycleField()
-            // The removal check polls the departed tag's kind only: a tag of the other kind is found by `poll`.
-            let seen = try await abortable(device) { () throws(TransportError) in
-                felica ? try device.selectFeliCa() : try device.select()
-            }
+            let seen = try await abortable(device, { () throws(TransportError) in try device.select() })
             guard let seen, seen.uid == uid else {
                 arrived = seen
                 return true

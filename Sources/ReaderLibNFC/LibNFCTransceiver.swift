@@ -25,7 +25,7 @@ final class LibNFCTransceiver: Transceiver {
         if let ats = device.selectedATS {
             return try transceiveAPDU(command, ats: ats, uid: uid, timeoutMilliseconds: timeoutMilliseconds)
         }
-        if device.selectedFeliCa != nil {
+        if device.selectedFeliCa {
             return try transceiveFeliCa(command, uid: uid, timeoutMilliseconds: timeoutMilliseconds)
         }
         let frame = try device.prepareTagCommand() ? CRCA.appending(to: command) : command
@@ -58,10 +58,10 @@ final class LibNFCTransceiver: Transceiver {
         switch failure {
         case .rfTransmissionError:
             if frame { device.distrustCRCBits() }
-            let felica = device.selectedFeliCa != nil
+            let felica = device.selectedFeliCa
             device.selectedUID = nil
-            try device.cycleField()
-            guard try device.reselect(uid: uid, felica: felica) != nil else { throw .tagLost }
+            if !felica { try device.cycleField() }  // a FeliCa card has no HALT: polling again finds it
+            guard try device.select(uid: uid) != nil else { throw .tagLost }
             throw .noAnswer
         case .targetReleased:
             device.selectedUID = nil
@@ -94,16 +94,16 @@ final class LibNFCTransceiver: Transceiver {
         return answer
     }
 
-    /// One FeliCa frame (LEN first) to a FeliCa card with easy framing on: libnfc sends InDataExchange
-    /// `40 01 <frame>` and the PN532 adds the preamble, sync and CRC-F (`type5-type3.md` §5.3); the answer
-    /// comes back LEN first. Silence (status `01`) is `.noAnswer` or `.tagLost` as for Type 2 frames.
+    /// One FeliCa frame (LEN first, no CRC) with easy framing on: libnfc sends InDataExchange `40 01 <frame>`
+    /// and returns the card's frame, LEN first (`type5-type3.md` §5.3). Silence is `.noAnswer` when polling
+    /// finds the card again, else `.tagLost`; an answer whose LEN is not its length is `.invalidResponse`.
     ///
     /// The corresponding C function is `nfc_initiator_transceive_bytes`.
-    private func transceiveFeliCa(
-        _ command: [UInt8], uid: [UInt8], timeoutMilliseconds: Int
-    ) throws(TransportError) -> [UInt8] {
+    private func transceiveFeliCa(_ command: [UInt8], uid: [UInt8], timeoutMilliseconds: Int) throws(TransportError)
+        -> [UInt8]
+    {
         try device.prepareFeliCaFrame()
-        let timeout = Int32(max(timeoutMilliseconds, 1) + device.linkSlackMilliseconds)
+        let timeout = timeoutMilliseconds > 0 ? Int32(timeoutMilliseconds + device.linkSlackMilliseconds) : -1
         let (result, answer) = LibNFCCalls.transceive(
             device.device, command, capacity: 512, timeoutMilliseconds: timeout)
         if result < 0 { try failed(result, uid: uid, frame: false) }

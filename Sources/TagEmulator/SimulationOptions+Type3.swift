@@ -1,12 +1,14 @@
 import NDEF
 import NFCTags
 
-/// The `sim:` spec for Type 3 (FeliCa) tags: chips `felica-lite-s` and `type3` (a FeliCa Lite-S), and the
+/// The `sim:` spec for Type 3 (FeliCa) tags: chips `felica-lite-s` and `type3` (a FeliCa Lite-S),
+/// `felica-standard` (a FeliCa Standard card with the NDEF system only, `FeliCaEmulator.standardPMm`), and the
 /// behaviours `type5-type3.md` leaves unverified.
 ///
 /// ```
 /// sim:felica-lite-s?…   FeliCa Lite-S (RC-S966), NDEF-formatted (MC SYS_OP 01, empty attribute block)
 /// sim:type3?…           the same chip: the Type 3 tag the simulator presents
+/// sim:felica-standard?… FeliCa Standard, system 12FC only: NmaxB 13, Nbr 8, Nbw 4, no MC (RWFlag only)
 ///
 /// refused=XXXX     SF1 SF2 of a write MC refuses (default 01A5)
 /// missing=XXXX     SF1 SF2 of a read or write of a block the chip lacks (default 01A8)
@@ -21,7 +23,7 @@ import NFCTags
 /// answer to Polling `12FC`), `wrongchip` (an NTAG21x arrives) and `multi`.
 extension SimulationOptions {
     /// The chip names of a Type 3 population.
-    static let type3ChipNames: Set<String> = ["felica-lite-s", "type3"]
+    static let type3ChipNames: Set<String> = ["felica-lite-s", "felica-standard", "type3"]
 
     /// Applies one Type 3 option (`true`), or returns `false` for a key that is not one.
     mutating func applyType3Option(

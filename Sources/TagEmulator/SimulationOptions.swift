@@ -156,7 +156,7 @@ public struct SimulationOptions: Sendable, Hashable {
         else {
             throw bad(
                 "unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424, type4, "
-                    + "icode-slix, icode-slix2, st25tv02k, type5, felica-lite-s or type3")
+                    + "icode-slix, icode-slix2, st25tv02k, type5, felica-lite-s, felica-standard or type3")
         }
         var seed: UInt64 = 0
         if let text = spec.option("seed") {

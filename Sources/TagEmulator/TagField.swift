@@ -222,11 +222,12 @@ public final class TagField {
             }
             if type3 {
                 let configuration = options.type3Configuration
+                let standard = options.type3 == "felica-standard"
                 tag =
                     try stored.map {
-                        try FeliCaEmulator(image: $1, idm: uid, configuration: configuration, faults: faults)
-                    }
-                    ?? FeliCaEmulator(idm: uid, configuration: configuration, faults: faults)
+                        try FeliCaEmulator(
+                            image: $1, idm: uid, standard: standard, configuration: configuration, faults: faults)
+                    } ?? FeliCaEmulator(idm: uid, standard: standard, configuration: configuration, faults: faults)
             } else if let type5 = options.type5 {
                 let made =
                     stored.map { Type5Emulator(image: $0.1, chip: type5, uid: uid, faults: faults) }

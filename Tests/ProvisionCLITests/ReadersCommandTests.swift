@@ -34,7 +34,7 @@ import Testing
         #expect(libnfc["reaches"] as? [String] == ["type2", "type4", "type3"])
         #expect((libnfc["note"] as? String)?.contains("not Type 5 (no ISO 15693)") == true)
         let text = try ProvisionProcess.run(["readers"]).stdout
-        #expect(text.contains("reaches Type 2, Type 4 and Type 3 (FeliCa, 212 kbit/s); not Type 5"), "\(text)")
+        #expect(text.contains("reaches Type 2, Type 4 and Type 3 (FeliCa, 212/424 kbit/s); not Type 5"), "\(text)")
     }
 
     @Test func everySimulatorListingOpensWithInspect() throws {

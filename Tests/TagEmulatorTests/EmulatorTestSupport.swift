@@ -19,6 +19,15 @@ func activeTag(
 /// Parses hex written with spaces, failing the test on bad hex.
 func hex(_ text: String) throws -> [UInt8] { try #require(Hex.bytes(text)) }
 
+/// The PN532's reply payload to a host payload written in hex (`D4 …`); an issue when it does not reply.
+func send(_ chip: PN532Chip, _ payload: String) throws -> [UInt8] {
+    guard case .reply(let answer) = chip.handle(try hex(payload)) else {
+        Issue.record("no reply to \(payload)")
+        return []
+    }
+    return answer
+}
+
 extension NTAGEmulator {
     /// WRITE `A2` and return the answer.
     func write(_ page: Int, _ bytes: [UInt8]) -> TagAnswer { exchange([0xA2, UInt8(page)] + bytes) }

@@ -1,8 +1,24 @@
 import NDEF
 
-/// Formatting a FeliCa Lite-S without the NDEF system (`type5-type3.md` §4.5, nfcpy `FelicaLite._format`).
-extension Type3FamilyTag {
-    /// Makes an empty NDEF tag of a Lite-S: Polling `88B4`, Read `06` of MC `88` (S_PAD0 must be writable);
+/// Formatting a FeliCa Lite-S without the NDEF system (`type5-type3.md` §4.5, nfcpy `FelicaLite._format`): the
+/// optional `NDEFFormattable` capability a job's `"format": true` uses, on a Lite-S only.
+extension Type3FamilyTag: NDEFFormattable {
+    public var formatting: (any NDEFFormattable)? { isLiteS ? self : nil }
+
+    /// A Lite-S is blank when MC SYS_OP bit 0 is clear (it does not answer Polling `12FC`): Polling `88B4`, then
+    /// Read `06` of MC `88`, which `formatBlank()` uses without reading it again.
+    public func isBlank() throws -> Bool {
+        try tag.poll(systemCode: FeliCaLiteS.systemCode)
+        let mc = FeliCaMemoryConfiguration(try tag.read(blocks: [FeliCaLiteS.mc]))
+        blankMemoryConfiguration = mc
+        return !mc.ndefEnabled
+    }
+
+    /// `format()` with the MC `isBlank()` read.
+    public func formatBlank() throws { try format() }
+
+    /// Makes an empty NDEF tag of a Lite-S: Polling `88B4`, Read `06` of MC `88` (unless `isBlank()` just read
+    /// it; S_PAD0 must be writable);
     /// when SYS_OP bit 0 is clear and MC_ALL is `FF`, Write `08` of MC with SYS_OP bit 0 set; then Write `08` of
     /// the attribute block `10 04 01 00 NmaxB 00… 01 00 00 00 sum`, NmaxB the writable S_PAD blocks from block 1
     /// in a row (at most 13). Detection then finds the NDEF system (Polling `12FC`).
@@ -14,8 +30,14 @@ extension Type3FamilyTag {
         guard isLiteS else {
             throw TagError(.unsupportedCommand, "provision formats only a FeliCa Lite-S (MC SYS_OP)")
         }
-        try tag.poll(systemCode: FeliCaLiteS.systemCode)
-        var mc = FeliCaMemoryConfiguration(try tag.read(blocks: [FeliCaLiteS.mc]))
+        var mc: FeliCaMemoryConfiguration
+        if let read = blankMemoryConfiguration {
+            mc = read
+        } else {
+            try tag.poll(systemCode: FeliCaLiteS.systemCode)
+            mc = FeliCaMemoryConfiguration(try tag.read(blocks: [FeliCaLiteS.mc]))
+        }
+        blankMemoryConfiguration = nil
         guard mc.allowsWrite(userBlock: 0) else { throw TagError(.readOnly, "MC makes S_PAD0 read-only") }
         if !mc.ndefEnabled {
             guard mc.systemBlocksWritable else {

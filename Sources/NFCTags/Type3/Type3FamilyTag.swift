@@ -19,6 +19,8 @@ public final class Type3FamilyTag: FamilyTag {
     public internal(set) var memoryConfiguration: FeliCaMemoryConfiguration?
     /// Block contents known from reads and writes (skipped when a write would not change them).
     var known: [Int: [UInt8]] = [:]
+    /// MC as `isBlank()` read it, for the `format()` that follows.
+    var blankMemoryConfiguration: FeliCaMemoryConfiguration?
     /// MC and the attribute block as `writeLock()` read them back.
     var lockReadBackUnits: [(unit: Int, bytes: [UInt8])] = []
 

@@ -8,8 +8,7 @@ extension PN532Chip {
     /// Raw tag answers carry their CRC_A where the air frame has one (`TagEndpoint.receiveRaw`).
     func communicateThru(_ data: [UInt8]) -> [UInt8] {
         guard fieldOn, let tag = field.current else { return [0x01] }
-        // FeliCa frames carry their LEN; the chip adds the sync and CRC-F itself.
-        if tag is any FeliCaEndpoint { return dataExchangeFeliCa(data, tag: tag) }
+        if tag is any FeliCaEndpoint { return communicateThruFeliCa(data, tag: tag) }
         lastExchangeUID = tag.uid
         let lastBits = registers.transmitLastBits
         let frame = registers.transmitCRC ? CRCA.appending(to: data) : data

@@ -71,7 +71,7 @@ public final class PN532Chip {
     public internal(set) var lastExchangeUID: [UInt8]?
 
     /// The command pending now (its payload), if any.
-    public private(set) var pendingCommand: [UInt8]?
+    public internal(set) var pendingCommand: [UInt8]?
     /// SetParameters `12` flags (PN532 user manual §7.2.9): bit 4 fAutomaticRATS, bit 2
     /// fAutomaticATR_RES. Reset value `14` (both on, as libnfc sets them; the reset value on silicon
     /// is unverified); nfcpy sets `00` and runs RATS itself.
@@ -85,8 +85,6 @@ public final class PN532Chip {
     public var maximumDataIn = 262
     /// Whether target 1 was activated with RATS (ISO-DEP): InDataExchange then carries whole APDUs.
     var selectedSpeaksISODEP = false
-    /// Whether target 1 is a FeliCa card: InDataExchange then carries LEN-prefixed FeliCa frames.
-    var selectedSpeaksFeliCa = false
     /// The tag the host has selected as target 1.
     var selected: (any TagEndpoint)?
     /// Target 1 after InDeselect: still listed, so InSelect can select it again.
@@ -256,12 +254,11 @@ public final class PN532Chip {
         fieldOn = true
         deselected = nil  // a new target list
         guard data.count >= 2 else { return [0x00] }
-        let felica = data[1] == 0x01 || data[1] == 0x02
-        guard data[1] == 0x00 || felica else { return [0x00] }  // 106 kbps type A and FeliCa are emulated
-        if felica, let listed = listFeliCa(Array(data.dropFirst(2))) { return listed }
+        if data[1] == 0x01 || data[1] == 0x02 { return listFeliCa(data, payload: payload) }
+        guard data[1] == 0x00 else { return [0x00] }  // 106 kbps type A and FeliCa are emulated
         var wanted = Array(data.dropFirst(2))
         if wanted.first == 0x88 { wanted.removeFirst() }
-        if !felica, let tag = visibleTag, !(tag is any FeliCaEndpoint), wanted.isEmpty || wanted == tag.uid,
+        if let tag = visibleTag, !(tag is any FeliCaEndpoint), wanted.isEmpty || wanted == tag.uid,
             let detected = activate(tag)
         {
             activated(tag, detected)
@@ -279,9 +276,7 @@ public final class PN532Chip {
     private func autoPoll(_ data: [UInt8], payload: [UInt8]) -> [UInt8]?? {
         fieldOn = true
         if let tag = visibleTag as? any FeliCaEndpoint {
-            if let (type, answer) = autoPollFeliCa(tag, types: Array(data.dropFirst(2))) {
-                return [0x01, type, UInt8(answer.count + 1), 0x01] + answer
-            }
+            if let answer = autoPollFeliCa(tag, types: Array(data.dropFirst(2))) { return answer }
         } else if let tag = visibleTag, let found = autoPollActivation(of: tag, types: Array(data.dropFirst(2))) {
             let (type, detected) = found
             activated(tag, detected)
@@ -292,13 +287,15 @@ public final class PN532Chip {
         return nil
     }
 
-    /// Makes `tag` target 1; with `selectSetsCRC`, the activation leaves CRC on both ways (its SELECT
-    /// and SAK carry CRC_A), whatever the host or an earlier host session had set.
-    func activated(_ tag: any TagEndpoint, _ detected: DetectedTag) {
+    /// Makes `tag` target 1 at 106 kbps type A framing; with `selectSetsCRC`, the activation leaves CRC on
+    /// both ways (its SELECT and SAK carry CRC_A), whatever the host or an earlier host session had set.
+    private func activated(_ tag: any TagEndpoint, _ detected: DetectedTag) {
         selected = tag
         deselected = nil
         selectedSpeaksISODEP = !detected.ats.isEmpty
-        selectedSpeaksFeliCa = detected.felica != nil
+        for register in [PN532Registers.txMode, PN532Registers.rxMode] where registers[register] & 0x03 == 0x02 {
+            registers[register] &= 0x8C  // from FeliCa framing back to 106 kbps type A
+        }
         if selectSetsCRC {
             registers[PN532Registers.txMode] |= 0x80
             registers[PN532Registers.rxMode] |= 0x80
@@ -316,6 +313,10 @@ public final class PN532Chip {
     /// With `inSelectWakesHalted` off, a halted target stays silent: status `01` (timeout).
     private func select(_ data: [UInt8]) -> [UInt8] {
         guard let tag = selected ?? deselected else { return [0x27] }
+        if let card = tag as? any FeliCaEndpoint {
+            deselected = nil
+            return reselectFeliCa(card)
+        }
         let halt = halted.contains { $0 === tag }
         guard field.current === tag, fieldOn, !halt || inSelectWakesHalted, let detected = activate(tag) else {
             return [0x01]
@@ -333,7 +334,7 @@ public final class PN532Chip {
         selected = nil
         if field.current === tag {
             tag.halt()
-            if !selectedSpeaksFeliCa { halted.append(tag) }
+            if !(tag is any FeliCaEndpoint) { halted.append(tag) }
             deselected = tag
             releasePending = true
         }
@@ -347,7 +348,7 @@ public final class PN532Chip {
         selected = nil
         if field.current === tag {
             tag.halt()
-            halted.append(tag)
+            if !(tag is any FeliCaEndpoint) { halted.append(tag) }
             field.hostReleased()
         }
         return [0x00]
@@ -369,7 +370,7 @@ public final class PN532Chip {
             return [0x01]
         }
         if selectedSpeaksISODEP { return dataExchangeISODEP(tg: tg, Array(data.dropFirst()), tag: tag) }
-        if selectedSpeaksFeliCa { return dataExchangeFeliCa(Array(data.dropFirst()), tag: tag) }
+        if tag is any FeliCaEndpoint { return exchangeFeliCa(Array(data.dropFirst()), tag: tag) }
         guard data.count >= 2 else { return [0x27] }
         lastExchangeUID = tag.uid
         var command = Array(data.dropFirst())

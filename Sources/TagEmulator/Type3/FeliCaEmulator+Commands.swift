@@ -13,11 +13,14 @@ extension FeliCaEmulator {
         case 0x06, 0x08:
             guard command.count >= 14, Array(command[2..<10]) == uid else { return nil }
             let answer = command[1] == 0x06 ? read(command) : write(command)
-            let blocks = Int(answer.count > 13 ? (answer.count - 13) / 16 : 1)
+            let written = command[1] == 0x08 && command.count > 13 ? Int(command[13]) : 1
+            let blocks = command[1] == 0x06 && answer.count > 13 ? (answer.count - 13) / 16 : max(written, 1)
             airtimeMicroseconds +=
                 FeliCaTiming.frameMicroseconds(len: command.count) + FeliCaTiming.frameMicroseconds(len: answer.count)
                 + processingMicroseconds(write: command[1] == 0x08, blocks: blocks)
             return answer
+        case 0x04 where standard && command.count == 10 && Array(command[2..<10]) == uid:
+            return [0x0B, 0x05] + uid + [0x00]  // Request Response: mode 0
         default:
             return nil  // Request Response 04, Request Service 02, Request System Code 0C: a Lite-S lacks them
         }
@@ -28,13 +31,18 @@ extension FeliCaEmulator {
     func poll(_ command: [UInt8]) -> [UInt8]? {
         guard command.count == 6 else { return nil }
         let code = UInt16(command[2]) << 8 | UInt16(command[3])
-        let ndef = memoryConfiguration.ndefEnabled
         let answered: UInt16
-        switch code {
-        case 0xFFFF: answered = ndef ? configuration.wildcardSystemCode : FeliCaLiteS.systemCode
-        case FeliCaLiteS.systemCode: answered = code
-        case 0x12FC where ndef: answered = code
-        default: return nil
+        if standard {  // the NDEF system is this card's only system
+            guard code == 0xFFFF || code == 0x12FC else { return nil }
+            answered = 0x12FC
+        } else {
+            let ndef = memoryConfiguration.ndefEnabled
+            switch code {
+            case 0xFFFF: answered = ndef ? configuration.wildcardSystemCode : FeliCaLiteS.systemCode
+            case FeliCaLiteS.systemCode: answered = code
+            case 0x12FC where ndef: answered = code
+            default: return nil
+            }
         }
         let body = [0x01] + uid + pmm + (command[4] == 0x01 ? [UInt8(answered >> 8), UInt8(answered & 0xFF)] : [])
         return [UInt8(body.count + 1)] + body
@@ -68,12 +76,14 @@ extension FeliCaEmulator {
         return .success((elements, end))
     }
 
-    /// Read `06`: one service, 1…4 blocks that exist (MAC `81` is not modelled and refused).
+    /// Read `06`: one service, 1…4 blocks that exist (1…8 on the Standard card; MAC `81` is not modelled and
+    /// refused).
     func read(_ command: [UInt8]) -> [UInt8] {
         switch request(command, write: false) {
         case .failure(let flags): return answer(0x07, flags)
         case .success(let (elements, end)):
-            guard (1...4).contains(elements.count), end == command.count else {
+            guard (1...(standard ? Self.standardBlocksPerRead : 4)).contains(elements.count), end == command.count
+            else {
                 return answer(0x07, StatusFlags(0x01, 0xA2))
             }
             var data: [UInt8] = []
@@ -89,14 +99,17 @@ extension FeliCaEmulator {
 
     /// What Read shows of `block`: CK reads as zeros (write-only), RC and MAC are not modelled.
     private func readable(_ block: Int) -> [UInt8]? {
+        if standard { return blocks[block] }
         guard block != FeliCaLiteS.rc, block != FeliCaLiteS.mac, let bytes = blocks[block] else { return nil }
         return block == FeliCaLiteS.ck ? [UInt8](repeating: 0, count: 16) : bytes
     }
 
-    /// Write `08`: service `0009`, one block, writable under MC (§4.5); WCNT counts it.
+    /// Write `08`: service `0009`, one block, writable under MC (§4.5); WCNT counts it. The Standard card takes
+    /// 1…4 blocks of its NDEF service (`writeStandard`).
     func write(_ command: [UInt8]) -> [UInt8] {
         switch request(command, write: true) {
         case .failure(let flags): return answer(0x09, flags)
+        case .success(let (elements, end)) where standard: return writeStandard(command, elements, end)
         case .success(let (elements, end)):
             guard elements.count == 1, command.count == end + 16 else { return answer(0x09, StatusFlags(0x01, 0xA2)) }
             let block = elements[0].block
@@ -110,6 +123,20 @@ extension FeliCaEmulator {
             onMemoryWritten?()
             return answer(0x09, StatusFlags(0, 0))
         }
+    }
+
+    /// Write `08` on the Standard card: 1…4 existing blocks of service index 0, all written or none.
+    private func writeStandard(_ command: [UInt8], _ elements: [BlockListElement], _ end: Int) -> [UInt8] {
+        guard (1...Self.standardBlocksPerWrite).contains(elements.count), command.count == end + 16 * elements.count
+        else { return answer(0x09, StatusFlags(0x01, 0xA2)) }
+        guard elements.allSatisfy({ $0.serviceIndex == 0 && blocks[$0.block] != nil }) else {
+            return answer(0x09, StatusFlags(configuration.missingBlockStatus))
+        }
+        for (index, element) in elements.enumerated() {
+            blocks[element.block] = Array(command[(end + 16 * index)..<(end + 16 * index + 16)])
+        }
+        onMemoryWritten?()
+        return answer(0x09, StatusFlags(0, 0))
     }
 
     private var refused: StatusFlags { StatusFlags(configuration.refusedWriteStatus) }

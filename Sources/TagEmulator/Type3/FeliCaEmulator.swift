@@ -1,7 +1,10 @@
 import NDEF
 import NFCTags
 
-/// A chip-exact FeliCa Lite-S (RC-S966, `type5-type3.md` §4.5, §5.4): S_PAD0–13, REG and the system blocks
+/// A chip-exact FeliCa Lite-S (RC-S966, `type5-type3.md` §4.5, §5.4), or with `standard` a FeliCa Standard card
+/// with the NDEF system only (§4.7: system `12FC`, blocks 0–13 of services `000B`/`0009`, Read of up to 8 blocks,
+/// Write of up to 4, Request Response `04`; no MC, so RWFlag is its only protection). The Lite-S: S_PAD0–13, REG
+/// and the system blocks
 /// behind services `000B` (read) and `0009` (write), MC-controlled write protection, Polling for `FFFF`,
 /// `88B4` and (with SYS_OP bit 0) `12FC`. It answers Polling `00`, Read `06` and Write `08` only and stays
 /// silent to anything else (Request Response `04` included) and to frames for another IDm.
@@ -12,8 +15,15 @@ import NFCTags
 public final class FeliCaEmulator: EmulatedTag {
     /// The IDm (8 bytes): also the UID the field and the store name the tag by.
     public let uid: [UInt8]
-    /// The PMm Polling reports (the Lite-S value of §4.1).
-    public let pmm = FeliCaLiteS.pmm
+    /// Whether this is the FeliCa Standard card rather than a Lite-S.
+    public let standard: Bool
+    /// The PMm Polling reports (the Lite-S value of §4.1, or `standardPMm`).
+    public let pmm: [UInt8]
+    /// The FeliCa Standard card's PMm: IC type `01` and the timing bytes of a common Standard card (assumed, not
+    /// from a data sheet): Read `49` (1 block: 4.8 ms bound), Write `93` (1 block: 33.8 ms bound).
+    public static let standardPMm: [UInt8] = [0x03, 0x01, 0x4B, 0x02, 0x4F, 0x49, 0x93, 0xFF]
+    /// The Standard card's blocks (attribute block and NmaxB 13) and its Nbr and Nbw.
+    static let standardBlocks = Array(0...13), standardBlocksPerRead = 8, standardBlocksPerWrite = 4
     /// The unverified behaviours and assumed times.
     public let configuration: FeliCaEmulatorConfiguration
     /// The blocks, by number (16 bytes each); settable to shape a tag for a test.
@@ -28,11 +38,23 @@ public final class FeliCaEmulator: EmulatedTag {
 
     /// A Lite-S with IDm `idm`: NDEF-formatted (MC `FF FF FF 01 07 00…`, the empty attribute block), or with
     /// `faults.unformatted` fresh (SYS_OP `00`, S_PAD zero); `faults.preLocked` arrives locked.
-    public init(idm: [UInt8], configuration: FeliCaEmulatorConfiguration = .init(), faults: TagFaults = .init()) {
+    public init(
+        idm: [UInt8], standard: Bool = false, configuration: FeliCaEmulatorConfiguration = .init(),
+        faults: TagFaults = .init()
+    ) {
         self.uid = idm
+        self.standard = standard
+        self.pmm = standard ? Self.standardPMm : FeliCaLiteS.pmm
         self.configuration = configuration
         self.faults = faults
         self.rng = SplitMix64(seed: faults.seed ^ idm.reduce(0) { $0 << 8 | UInt64($1) })
+        if standard {
+            for block in Self.standardBlocks { blocks[block] = [UInt8](repeating: 0, count: 16) }
+            var attributes = Type3AttributeBlock(blocksPerRead: 8, blocksPerWrite: 4, maximumBlocks: 13)
+            if faults.preLocked { attributes.rwFlag = 0 }
+            if !faults.unformatted { blocks[0] = attributes.bytes }
+            return
+        }
         for block in FeliCaLiteS.blocks { blocks[block] = [UInt8](repeating: 0, count: 16) }
         blocks[FeliCaLiteS.dID] = idm + pmm
         blocks[FeliCaLiteS.id] = idm + [0x00, 0x00] + [UInt8](repeating: 0, count: 6)
@@ -53,13 +75,15 @@ public final class FeliCaEmulator: EmulatedTag {
     ///
     /// - Throws: `TagStoreError`-free `FeliCaImageError` when the image has the wrong size.
     public convenience init(
-        image: [UInt8], idm: [UInt8], configuration: FeliCaEmulatorConfiguration = .init(), faults: TagFaults = .init()
+        image: [UInt8], idm: [UInt8], standard: Bool = false, configuration: FeliCaEmulatorConfiguration = .init(),
+        faults: TagFaults = .init()
     ) throws {
-        guard image.count == Self.imageSize else {
-            throw TagError(.invalidArgument, "a FeliCa Lite-S image has \(Self.imageSize) bytes, not \(image.count)")
+        let numbers = standard ? Self.standardBlocks : FeliCaLiteS.blocks
+        guard image.count == numbers.count * 16 else {
+            throw TagError(.invalidArgument, "a FeliCa image has \(numbers.count * 16) bytes, not \(image.count)")
         }
-        self.init(idm: idm, configuration: configuration, faults: faults)
-        for (i, block) in FeliCaLiteS.blocks.enumerated() { blocks[block] = Array(image[16 * i..<16 * i + 16]) }
+        self.init(idm: idm, standard: standard, configuration: configuration, faults: faults)
+        for (i, block) in numbers.enumerated() { blocks[block] = Array(image[16 * i..<16 * i + 16]) }
     }
 
     /// The IDm of the tag a population's 7-byte UID stands for: the Sony manufacturer code `01 2E` and the
@@ -68,19 +92,16 @@ public final class FeliCaEmulator: EmulatedTag {
 
     /// Every block in `FeliCaLiteS.blocks` order, 16 bytes each.
     public static let imageSize = FeliCaLiteS.blocks.count * 16
-    public var image: [UInt8] { FeliCaLiteS.blocks.flatMap { blocks[$0]! } }
-    public var tagChip: TagChip { Type3Family.liteS }
+    public var image: [UInt8] { (standard ? Self.standardBlocks : FeliCaLiteS.blocks).flatMap { blocks[$0]! } }
+    public var tagChip: TagChip { standard ? Type3Family.standard : Type3Family.liteS }
     public var programmingMicroseconds: Double { configuration.writeMicroseconds }
     /// The MC block as it stands.
     public var memoryConfiguration: FeliCaMemoryConfiguration { FeliCaMemoryConfiguration(blocks[FeliCaLiteS.mc]!) }
 
     /// The reader's Polling `FFFF` with RC `01` (as `nfc-list` and a `TagReader` poll send it).
     public func activate() -> DetectedTag? {
-        guard isPresent else { return nil }
-        let request = FeliCaCommand.polling(systemCode: 0xFFFF)
-        guard let answer = poll(request) else { return nil }
-        airtimeMicroseconds += pollingAirtime(answer)
-        return DetectedTag(felica: try! FeliCaCommand.parsePolling(answer))
+        guard let answer = activate(polling: FeliCaCommand.polling(systemCode: 0xFFFF)) else { return nil }
+        return (try? FeliCaCommand.parsePolling(answer)).map { DetectedTag(felica: $0) }
     }
 
     /// The FeliCa air has no ISO/IEC 14443-A frames: raw frames are handled as FeliCa frames.

@@ -19,15 +19,6 @@ struct PN532Type4Tests {
         return (chip, tag)
     }
 
-    /// The reply payload to a host payload written in hex (`D4 …`).
-    private func send(_ chip: PN532Chip, _ payload: String) throws -> [UInt8] {
-        guard case .reply(let answer) = chip.handle(try hex(payload)) else {
-            Issue.record("no reply to \(payload)")
-            return []
-        }
-        return answer
-    }
-
     /// Writes `bytes` to the NDEF file from offset 0 with UPDATE BINARY through InDataExchange.
     private func fill(_ chip: PN532Chip, _ bytes: [UInt8]) throws {
         for offset in stride(from: 0, to: bytes.count, by: 200) {
