@@ -31,6 +31,9 @@ def minimal_sequence(length):
         ("Get System Information 2B (block size and count, IC reference)", 1, exchange(ADDRESSED, 15)),
         ("Read Single Block 20 of block 0 (the CC)", 1, exchange(ADDRESSED + 1, 1 + BLOCK)),
         ("Read Single Block 20 of block 1 (the empty NDEF TLV 03 00 FE)", 1, exchange(ADDRESSED + 1, 1 + BLOCK)),
+        ("Get Multiple Block Security Status 2C of blocks 0–1 (the CC and the present TLV: a locked block makes the "
+         "tag read-only before L = 0 could empty it; the status check every job needs)", 1,
+         exchange(ADDRESSED + 2, 1 + 2)),
         (f"Write Single Block 21, blocks 1–{last} and block 1 again (L = 0 first, L last)", last + 1,
          (last + 1) * exchange(ADDRESSED + 1 + BLOCK, 1, write=True)),
         (f"Read Multiple Blocks 23 of blocks 1–{last} (compared byte for byte)", len(runs),
