@@ -17,8 +17,9 @@ each section saying which command and run produced it.
   crash4    the crash test on Type 4 tags (a generic T4T, locked through its CC write byte)
   crash424  the crash test on keyed NTAG 424 DNA personalisation (every key a tag holds is one the ledger names)
   crash5    the crash test on Type 5 tags (ICODE SLIX2, locked by the CC's write access and Lock Block)
+  crash3    the crash test on Type 3 tags (FeliCa Lite-S, locked by RWFlag 00 and the MC)
 
-Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,crash424,crash5,corpus,env,swift,readers]
+Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,crash424,crash5,crash3,corpus,env,swift,readers]
                               [--positions 1-16] [--paths pn532,vpcd,pn532-type4,vpcd-type4]
        scripts/reliability.py crash [--family type4|type5] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
@@ -46,8 +47,12 @@ FAMILIES = {
                              '             {"type": "text", "text": "{{name}}", "lang": "en"}]}\n')},
     # Type 5: an ICODE SLIX2 image is 80 blocks of 4 bytes, then one security status byte per block.
     "type5": {"tag": "icode-slix2", "extra": {}, "sim": "icode-slix2", "uid": "E004010800000001"},
+    # Type 3: a FeliCa Lite-S image is 28 blocks of 16 bytes (S_PAD0–13, REG, 80h–88h, 90h–92h, A0h), named by IDm.
+    "type3": {"tag": "felica-lite-s", "extra": {}, "sim": "felica-lite-s"},
 }
 TYPE5_IMAGE = 80 * 4 + 80
+TYPE3_IMAGE = 28 * 16
+TYPE3_MC = 23 * 16  # block 88h (MC) in the image
 
 
 def make_job(folder, rows, lock=True, family="type2"):
@@ -139,6 +144,12 @@ def image_state(store, uid):
         statuses = image[320:320 + last + 1]
         fully = image[1] & 0x03 == 0x03 and all(status == 1 for status in statuses)
         return message, fully, image[1] & 0x03 != 0 or any(status == 1 for status in image[320:])
+    if len(image) == TYPE3_IMAGE:  # FAMILIES["type3"]: the attribute block, then the message from block 1
+        length = int.from_bytes(image[11:14], "big")
+        message = bytes(image[16:16 + length]) if 0 < length <= 13 * 16 and image[9] == 0x00 else None
+        mc = image[TYPE3_MC:TYPE3_MC + 16]
+        fully = image[10] == 0x00 and mc[2] == 0x00 and mc[8:12] == b"\xff\x3f\xff\x3f"
+        return message, fully, image[10] == 0x00 or mc[2] == 0x00 or mc[8] != 0x00
     message = tlv_message(image)
     fully_locked = image[10:12] == b"\xff\xff" and image[15] == 0x0F
     partly_locked = image[10:12] != b"\x00\x00" or image[15] == 0x0F
@@ -416,7 +427,7 @@ def main():
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--json")
-    parser.add_argument("--only", default="crash,crash4,crash424,crash5,corpus,env,swift,readers")
+    parser.add_argument("--only", default="crash,crash4,crash424,crash5,crash3,corpus,env,swift,readers")
     parser.add_argument("--positions", default="1-16", help="exchange positions for the readers section: A-B or a list")
     parser.add_argument("--paths", default="pn532,vpcd,pn532-type4,vpcd-type4")
     parser.add_argument("--family", default="type2", choices=sorted(FAMILIES), help="crash section: the tag family")
@@ -433,7 +444,7 @@ def main():
     run = {"command": command, "startedAt": now()}
     existing = os.path.join(ROOT, "reports", "reliability.json")
     report = json.load(open(existing)) if os.path.exists(existing) and set(sections) != {
-        "crash", "crash4", "crash424", "crash5", "corpus", "env", "swift", "readers"} else {}
+        "crash", "crash4", "crash424", "crash5", "crash3", "corpus", "env", "swift", "readers"} else {}
     runs = report.setdefault("sectionRuns", {})
     for old in ("crash", "corpus", "environment", "swift"):  # reports of version 1 name their run at the top
         if old in report and old not in runs:
@@ -450,6 +461,8 @@ def main():
         section("crash424", crash_test(args.kills, args.rows, args.seed, family="ntag424"))
     if "crash5" in sections:
         section("crash5", crash_test(args.kills, args.rows, args.seed, family="type5"))
+    if "crash3" in sections:
+        section("crash3", crash_test(args.kills, args.rows, args.seed, family="type3"))
     if "corpus" in sections:
         section("corpus", corpus_test())
     if "env" in sections:

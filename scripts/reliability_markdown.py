@@ -69,7 +69,8 @@ def render(report):
              " timing). Sections not in that run keep the figures of the run named under their heading.", ""]
     for key, title in (("crash", "## 1. Crash test (SIGKILL)"), ("crash4", "## 1b. Crash test on Type 4 tags (SIGKILL)"),
                        ("crash424", "## 1c. Crash test on keyed NTAG 424 DNA personalisation (SIGKILL)"),
-                       ("crash5", "## 1d. Crash test on Type 5 tags (SIGKILL)")):
+                       ("crash5", "## 1d. Crash test on Type 5 tags (SIGKILL)"),
+                       ("crash3", "## 1e. Crash test on Type 3 tags (SIGKILL)")):
         crash = report.get(key)
         if not crash:
             continue
