@@ -57,14 +57,14 @@ def link_time(before, after, tags, s_per_tag):
             "rest_ms_per_tag": rnd(1000 * s_per_tag - radio - uart, 2)}
 
 
-def bench_ours(n, key, option=""):
+def bench_ours(n, key, option="", chip="ntag215"):
     """provision run writing n tags through the emulator; option is a reader spec query (`?baud=…`)."""
-    emu = Emulator(os.path.join(WORK, key), n + 10)   # spare tags: a failed attempt consumes one
+    emu = Emulator(os.path.join(WORK, key), n + 10, chip=chip)   # spare tags: a failed attempt consumes one
     try:
         folder = os.path.join(WORK, key + "-job")
-        manifest = make_job(folder, "b3", n, lock=True)
+        manifest = make_job(folder, "b3", n, lock=True, tag=chip)
         reader = f"nfc:pn532_uart:{emu.pty}{option}"
-        log(f"B3: provision run, {n} tags on {reader}")
+        log(f"{key}: provision run, {n} tags on {reader}")
         s0 = emu.stats()
         f0 = int(s0["frames"])
         summary, wall, _, cmd = provision_run(manifest, [reader])
@@ -136,10 +136,10 @@ def bench_b3(n):
     return out
 
 
-def bench_nfcpy(n, speed):
+def bench_nfcpy(n, speed, chip="ntag215"):
     """nfcpy writing the B3 message to n tags; speed '115200' keeps the UART at the reset speed."""
     # --lenient-power: nfcpy's pn532.init sends GetFirmwareVersion, not SAMConfiguration, first.
-    emu = Emulator(os.path.join(WORK, "b3-nfcpy" + (speed or "")), n + 1, extra=["--lenient-power"])
+    emu = Emulator(os.path.join(WORK, f"{chip}-nfcpy" + (speed or "")), n + 1, extra=["--lenient-power"], chip=chip)
     link = "/dev/ttyUSB97"
     try:
         try:

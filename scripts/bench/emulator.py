@@ -72,11 +72,11 @@ def listed_sequence(message_length):
 class Emulator:
     """`provision emulate pn532` on a pty with a control socket."""
 
-    def __init__(self, folder, count, line=True, extra=()):
+    def __init__(self, folder, count, line=True, extra=(), chip="ntag215"):
         self.folder = fresh(folder)
         self.path_file = os.path.join(folder, "pty")
         self.socket = os.path.join(folder, "control.sock")
-        spec = f"sim:ntag215?count={count}&store={os.path.join(folder, 'tags')}"
+        spec = f"sim:{chip}?count={count}&store={os.path.join(folder, 'tags')}"
         self.cmd = [common.BIN, "emulate", "pn532", "--tags", spec] + (["--line"] if line else []) + [
             "--timing", "datasheet", "--baud", "115200", "--path-file", self.path_file,
             "--control", self.socket] + list(extra)

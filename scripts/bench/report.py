@@ -264,6 +264,31 @@ def write_reports(data, out_dir):
             "attempt. Floor = airtime of the minimal ISO 15693 request sequence with the emulator's own timing "
             "(Type5Timing: 26.48 kbit/s frames, t1, t2; tWrite 5 ms per write-alike, an ASSUMPTION: the reference "
             f"gives 4–6 ms, unverified) = {b['floor_ms_typical']} ms:", 1.03)
+    b = data.get("B9")
+    if b:
+        L += floor_section(
+            data, "B9", "## B9 — Type 3 distance from the radio floor (FeliCa Lite-S)",
+            f"{b['tags']} tags, `sim:felica-lite-s?timing=datasheet`, ≈{b['message_bytes_typical']}-byte URL message, "
+            "write + verify + lock `permanent`. Measured = identify + write + verify + lock phase times of the "
+            "attempt. Floor = airtime of the minimal FeliCa command sequence with the emulator's own timing "
+            "(FeliCaTiming: 212 kbit/s frames, Polling slot 0 at 2.417 ms; 0.45 ms a read and 3 ms a block written, "
+            f"ASSUMPTIONS capped by the PMm bounds) = {b['floor_ms_typical']} ms:", 1.03)
+        peers = b.get("peers", {})
+        ours, theirs = peers.get("ours", {}), peers.get("nfcpy", {})
+        if "s_per_tag" in ours and "s_per_tag" in theirs:
+            ratio = peers["ours_over_nfcpy"]
+            L += ["Against nfcpy 1.0.4 (its own PN532 driver and Type 3 code, `tag.ndef.records` then "
+                  "`tag.protect()`), both writing a URI message to Lite-S tags through the same datasheet-timed PN532 "
+                  "emulator at 115200 baud:", "",
+                  "| Tool | Tags | s/tag | frames/tag | radio ms/tag | UART ms/tag | rest ms/tag |",
+                  "|---|---|---|---|---|---|---|"]
+            for name, r in (("provision run (libnfc)", ours), ("nfcpy", theirs)):
+                L.append(f"| {name} | {r['tags_done']} | {r['s_per_tag']} | {r['frames_per_tag']} | "
+                         f"{r['radio_ms_per_tag']} | {r['uart_ms_per_tag']} | {r['rest_ms_per_tag']} |")
+            L += ["", "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+                  f"| ours ÷ nfcpy (s/tag) | ≤ 0.5 | {ratio} | {verdict(ratio <= 0.5)} |", ""]
+        elif peers:
+            L += [f"Against nfcpy: not measured ({theirs.get('error') or ours.get('error')}).", ""]
     b = data.get("B7")
     if b:
         ds, inst = b["datasheet"], b["instant"]
