@@ -73,3 +73,35 @@ extension SQLLedger {
         }
     }
 }
+
+/// A claimed row: held by a tag (its UID) that has not come back, and the reader that claimed it.
+public struct OpenClaim: Sendable, Hashable {
+    public var row: Int
+    public var uid: [UInt8]
+    /// The claiming reader's name, `STATION/READER` on a line of stations.
+    public var claimedBy: String
+    public var claimedAt: Date
+
+    /// The station part of `claimedBy` (before the first `/`), or `nil` for a reader without one.
+    public var station: String? {
+        claimedBy.firstIndex(of: "/").map { String(claimedBy[..<$0]) }.flatMap { $0.contains(":") ? nil : $0 }
+    }
+}
+
+extension SQLLedger {
+    /// The job's claimed rows, oldest claim first (`status` lists those whose station is gone as stranded).
+    public func openClaims(job: String) async throws(LedgerError) -> [OpenClaim] {
+        try await perform { () throws(LedgerError) -> [OpenClaim] in
+            try connection.query(
+                """
+                SELECT row, uid, coalesce(claimed_by, ''), claimed_at FROM records
+                WHERE job = ?1 AND state = 'claimed' ORDER BY claimed_at, row
+                """, [.text(job)]
+            ) { s throws(LedgerError) in
+                OpenClaim(
+                    row: s.int(0), uid: try LedgerFormat.bytes(s.text(1)), claimedBy: s.text(2),
+                    claimedAt: try LedgerFormat.date(s.text(3)))
+            }
+        }
+    }
+}

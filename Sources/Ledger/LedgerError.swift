@@ -24,6 +24,10 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let sqlite = Code("sqlite")
         /// Any other PostgreSQL failure; the message names the server's SQLSTATE.
         public static let postgres = Code("postgres")
+        /// Another live process holds the station's lease (a second process with the same `--station`).
+        public static let stationTaken = Code("stationTaken")
+        /// This station's lease ran out (the process was frozen or cut off): it must not write another tag.
+        public static let leaseLost = Code("leaseLost")
         /// The job is not registered in this ledger.
         public static let unknownJob = Code("unknownJob")
         /// The row does not exist in the job.

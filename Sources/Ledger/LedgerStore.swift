@@ -121,6 +121,8 @@ public protocol LedgerStore: Actor {
     func events(job: String?) async throws(LedgerError) -> [LedgerEvent]
     /// Every reader's activity on the job.
     func stationActivity(job: String, recentSince: Date) async throws(LedgerError) -> [StationActivity]
+    /// The job's claimed rows, oldest first.
+    func openClaims(job: String) async throws(LedgerError) -> [OpenClaim]
 }
 
 /// The usual arguments, so callers write what they mean and every store gets the same defaults.

@@ -14,6 +14,7 @@ enum CommandRegistry {
         StatusCommand.self,
         ReleaseCommand.self,
         ReissueCommand.self,
+        LedgerCommand.self,
         VerifyURLCommand.self,
         KeysCommand.self,
         EmulateCommand.self,

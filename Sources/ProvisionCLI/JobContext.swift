@@ -16,10 +16,11 @@ struct JobContext: Sendable {
     var keys: [String: SecretKey] = [:]
 
     /// Loads the manifest and template (exit 66 for a missing file, 65 for bad content).
-    static func load(_ path: String, context: CommandContext) throws(CLIError) -> JobContext {
+    static func load(_ path: String, context: CommandContext, ledger: String? = nil) throws(CLIError) -> JobContext {
         let url = context.url(forPath: path)
         do {
-            let manifest = try Manifest.load(from: url, currentDirectory: context.currentDirectory)
+            var manifest = try Manifest.load(from: url, currentDirectory: context.currentDirectory)
+            if ledger != nil { manifest.ledger = try LedgerChoice(ledger: ledger).location(for: nil, context: context) }
             let template = try Template.load(for: manifest)
             return JobContext(
                 manifest: manifest, template: template, manifestSHA256: try hash(of: manifest.manifestURL),
@@ -67,7 +68,8 @@ struct JobContext: Sendable {
     /// any tag is touched: an unwritable reports folder was once found only after every tag was
     /// programmed. The folders are where they always were (a started job finds its ledger).
     func prepareOutputFolders() throws(CLIError) {
-        let folders = [("ledger", manifest.ledgerURL.deletingLastPathComponent()), ("reports", manifest.reportsURL)]
+        let ledgerFolder = manifest.ledger.fileURL.map { [("ledger", $0.deletingLastPathComponent())] } ?? []
+        let folders = ledgerFolder + [("reports", manifest.reportsURL)]
         for (role, folder) in folders {
             let probe = folder.appendingPathComponent(".provision-probe-\(ProcessInfo.processInfo.processIdentifier)")
             do {
@@ -181,7 +183,30 @@ struct JobContext: Sendable {
         }
     }
 
-    /// Opens (creating the folder if `create`) the job's ledger.
+    /// Opens the ledger at `location`: a SQLite file (`openLedger(at:)`), or a PostgreSQL server whose
+    /// connection records its attempts as `station`.
+    ///
+    /// A server that cannot be reached is unavailable (69); a schema this build does not know is refused
+    /// with what to do (`provision ledger migrate`, or a newer provision).
+    static func openLedger(
+        _ location: LedgerLocation, create: Bool, readOnly: Bool = false, station: String = "provision",
+        notes: TextSink? = nil
+    ) async throws(CLIError) -> any LedgerStore {
+        switch location {
+        case .file(let url):
+            return try await openLedger(at: url, create: create, readOnly: readOnly, notes: notes)
+        case .server(let conninfo):
+            do {
+                return try await PostgresLedger.open(conninfo: conninfo.text, station: station)
+            } catch  where error.code == .cannotOpen {
+                throw CLIError(.unavailable, "ledger server: \(error.message)")
+            } catch {
+                throw cliError(error)
+            }
+        }
+    }
+
+    /// Opens (creating the folder if `create`) the job's SQLite ledger.
     ///
     /// A ledger an older `provision` wrote is upgraded to this build's schema, and `notes` says so (older
     /// versions cannot open it afterwards). A read-only open (report, audit) upgrades it too when the

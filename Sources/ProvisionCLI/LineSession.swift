@@ -14,10 +14,37 @@ struct LineSession: Sendable {
     var interrupted: Bool
     /// Readers that paused on a run of wrong-chip tags (the operator must load the right reel).
     var pausedReaders: [String] = []
+    /// Whether the station's lease ran out (frozen or cut off): its readers stopped without writing.
+    var leaseLost = false
 
+    /// Runs the workers; on a line of stations (`station` set) every reader name is `STATION/READER`, and on
+    /// a ledger server the station's lease (`StationSession`) is held for the whole run.
     static func run(
-        job: JobContext, readers: [any TagReader], ledgerURL: URL, ledger: any LedgerStore, settings: WorkerSettings,
-        display: ProgressDisplay, stop: StopRequest
+        job: JobContext, readers: [any TagReader], ledger: any LedgerStore, station: String?, leaseSeconds: Double,
+        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest
+    ) async throws(CLIError) -> LineSession {
+        var settings = settings
+        var presence: StationSession?
+        if case .server(let conninfo) = job.manifest.ledger, let station {
+            presence = try await StationSession.start(
+                conninfo: conninfo, station: station, leaseSeconds: leaseSeconds, notes: display.sink)
+            settings.lease = presence?.lease
+        }
+        do {
+            let session = try await run(
+                job: job, readers: readers, ledger: ledger, station: station, settings: settings, display: display,
+                stop: stop)
+            await presence?.end()
+            return session
+        } catch {
+            await presence?.end()
+            throw error
+        }
+    }
+
+    private static func run(
+        job: JobContext, readers: [any TagReader], ledger: any LedgerStore, station: String?,
+        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest
     ) async throws(CLIError) -> LineSession {
         let counts: StateCounts
         do {
@@ -29,9 +56,10 @@ struct LineSession: Sendable {
         let lineJob = job.lineJob()
         var connections: [any LedgerStore] = [ledger]
         for _ in readers.dropFirst() {
-            connections.append(try await JobContext.openLedger(at: ledgerURL, create: false))
+            connections.append(
+                try await JobContext.openLedger(job.manifest.ledger, create: false, station: station ?? "provision"))
         }
-        let names = uniqueNames(readers.map(\.name))
+        let names = uniqueNames(readers.map(\.name)).map { name in station.map { "\($0)/\(name)" } ?? name }
         let workers = zip(zip(readers, connections), names).map { reader, name in
             LineWorker(
                 reader: reader.0, name: name, ledger: reader.1, job: lineJob, settings: settings,
@@ -43,6 +71,9 @@ struct LineSession: Sendable {
             switch end.result {
             case .success(.wrongChip): session.pausedReaders.append(names[end.index])
             case .success: break
+            case .failure(let error as LedgerError) where error.code == .leaseLost:
+                session.leaseLost = true
+                session.readerFailures.append("reader \(names[end.index]) stopped: \(error.message)")
             case .failure(let error): session.readerFailures.append("reader \(names[end.index]) stopped: \(error)")
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import JSONReader
+import Ledger
 import NDEF
 import NFCTags
 
@@ -60,8 +61,9 @@ public struct Manifest: Sendable {
     public var serial: SerialNumbering
     /// Readers to use, in order; `--reader` on the command line overrides them (default: none given).
     public var readers: [ReaderSpec]
-    /// The ledger database (default `reports/<job>/ledger.sqlite` in the current directory).
-    public var ledgerURL: URL
+    /// The ledger: a SQLite file (default `reports/<job>/ledger.sqlite` in the current directory) or a
+    /// PostgreSQL server (`postgresql://…`, docs/stations.md).
+    public var ledger: LedgerLocation
     /// The reports folder (default `reports/<job>/` in the current directory).
     public var reportsURL: URL
     /// The directory paths in messages are shown relative to.
@@ -103,7 +105,8 @@ public struct Manifest: Sendable {
     public init(
         job: String, manifestURL: URL, templateURL: URL, records: RecordSource, tag: TagTarget,
         lock: LockMode = .none, retries: Int = 2, onFailure: FailurePolicy = .reuse, unique: [String] = [],
-        serial: SerialNumbering = SerialNumbering(), readers: [ReaderSpec] = [], ledgerURL: URL, reportsURL: URL,
+        serial: SerialNumbering = SerialNumbering(), readers: [ReaderSpec] = [], ledger: LedgerLocation,
+        reportsURL: URL,
         currentDirectory: URL
     ) {
         self.job = job
@@ -117,7 +120,7 @@ public struct Manifest: Sendable {
         self.unique = unique
         self.serial = serial
         self.readers = readers
-        self.ledgerURL = ledgerURL
+        self.ledger = ledger
         self.reportsURL = reportsURL
         self.currentDirectory = currentDirectory
     }

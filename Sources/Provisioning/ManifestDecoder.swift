@@ -1,5 +1,6 @@
 import Foundation
 import JSONReader
+import Ledger
 import NDEF
 import NFCTags
 
@@ -83,6 +84,18 @@ struct ManifestDecoder {
         return folder.appendingPathComponent(text).standardizedFileURL
     }
 
+    /// The `ledger` value: a file path (relative to the manifest) or a PostgreSQL connection string without
+    /// a password.
+    func ledgerLocation(_ node: JSONNode) throws(JobInputError) -> LedgerLocation {
+        let text = try string(node, "ledger")
+        guard !text.isEmpty else { throw fail(node, "ledger", "must not be empty") }
+        do {
+            return try LedgerLocation(text, relativeTo: folder)
+        } catch {
+            throw fail(node, "ledger", error.message)
+        }
+    }
+
     mutating func decode(_ root: JSONNode, manifestURL: URL, currentDirectory: URL) throws(JobInputError) -> Manifest {
         _ = try checkKeys(root, "", allowed: Manifest.knownKeys)
         let job = try string(try required(root, "job"), "job")
@@ -110,8 +123,8 @@ struct ManifestDecoder {
         let readers = try root["readers"].map { node throws(JobInputError) in try decodeReaders(node) } ?? []
         let defaultFolder = currentDirectory.appendingPathComponent("reports").appendingPathComponent(job)
         let ledger =
-            try root["ledger"].map { node throws(JobInputError) in try path(node, "ledger") }
-            ?? defaultFolder.appendingPathComponent("ledger.sqlite")
+            try root["ledger"].map { node throws(JobInputError) in try ledgerLocation(node) }
+            ?? .file(defaultFolder.appendingPathComponent("ledger.sqlite").standardizedFileURL)
         let reports =
             try root["reports"].map { node throws(JobInputError) in try path(node, "reports") } ?? defaultFolder
         // Before the security sections, so a Type 4 job hears that `protect` is not for it at all.
@@ -122,7 +135,7 @@ struct ManifestDecoder {
         var manifest = Manifest(
             job: job, manifestURL: manifestURL.standardizedFileURL, templateURL: template, records: records, tag: tag,
             lock: lock, retries: retries, onFailure: onFailure, unique: unique, serial: serial, readers: readers,
-            ledgerURL: ledger.standardizedFileURL, reportsURL: reports.standardizedFileURL,
+            ledger: ledger, reportsURL: reports.standardizedFileURL,
             currentDirectory: currentDirectory)
         manifest.security = security
         manifest.type4 = type4

@@ -37,7 +37,7 @@ public struct LineStatus: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case version, job, at, pending, claimed, done, failed, burned, stations, tagsPerHour, etaSeconds
-        case windowSeconds
+        case windowSeconds, leases, claims
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -54,6 +54,8 @@ public struct LineStatus: Encodable, Sendable {
         try container.encode((tagsPerHour * 10).rounded() / 10, forKey: .tagsPerHour)
         try container.encode(etaSeconds.map { $0.rounded() }, forKey: .etaSeconds)
         try container.encode(windowSeconds, forKey: .windowSeconds)
+        try container.encode(leases, forKey: .leases)
+        try container.encode(claims, forKey: .claims)
     }
 
     /// A moment as ISO 8601 UTC, as the ledger writes it.
@@ -72,6 +74,10 @@ public struct LineStatus: Encodable, Sendable {
     public var etaSeconds: Double?
     /// The window the rates are measured over, in seconds.
     public var windowSeconds: Double
+    /// The stations' leases on a ledger server (empty for a SQLite ledger).
+    public var leases: [Lease] = []
+    /// The claimed rows, those whose station is gone marked stranded.
+    public var claims: [Claim] = []
 
     /// The rates' window: long enough to smooth a tag's cycle, short enough to show a stalled station.
     public static let window: TimeInterval = 600
@@ -105,6 +111,7 @@ public struct LineStatus: Encodable, Sendable {
         var lines = [
             "job \(job): \(done)/\(total) done, \(failed) failed, \(burned) burned, \(claimed) claimed, \(pending) pending"
         ]
+        lines += leaseLines
         if stations.isEmpty { lines.append("no station has attempted a tag yet") }
         for station in stations {
             let ago = Self.duration(max(at.timeIntervalSince(station.lastSeen), 0))
@@ -124,6 +131,7 @@ public struct LineStatus: Encodable, Sendable {
             lines.append("ETA \(Self.duration(eta)) at \(Int(tagsPerHour.rounded())) tags/h (last \(minutes) min)")
         case nil: lines.append("ETA unknown: no tag done in the last \(minutes) min")
         }
+        lines += claimLines
         return lines.joined(separator: "\n") + "\n"
     }
 

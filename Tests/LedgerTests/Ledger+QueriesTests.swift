@@ -66,3 +66,20 @@ import Testing
         #expect(try await ledger.rawQuery("SELECT total, done FROM job_progress") == [["1", "1"]])
     }
 }
+
+@Test(arguments: StoreKind.allCases) func openClaimsListTheClaimedRowsOldestFirstWithTheirStation(_ kind: StoreKind)
+    async throws
+{
+    let store = try await Sample.store(kind, rows: 3)
+    let ledger = store.ledger
+    _ = try await ledger.claim(job: "j", reader: "line-a/sim:ntag215", uid: Sample.uid(1))
+    _ = try await ledger.claim(job: "j", reader: "sim:ntag215", uid: Sample.uid(2))
+    let claims = try await ledger.openClaims(job: "j")
+    #expect(claims.map(\.row) == [1, 2])
+    #expect(claims.map(\.uid) == [Sample.uid(1), Sample.uid(2)])
+    #expect(claims.map(\.station) == ["line-a", nil], "a reader name without a station has none")
+    try await ledger.markDone(
+        job: "j", row: 1, uid: Sample.uid(1), tag: Sample.tag(Sample.uid(1)),
+        attempt: Sample.attempt(Sample.uid(1), row: 1))
+    #expect(try await ledger.openClaims(job: "j").map(\.row) == [2])
+}

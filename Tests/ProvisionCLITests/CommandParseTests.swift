@@ -116,9 +116,9 @@ import Testing
     @Test func ledgerCommandsParseTheirTargets() throws {
         let report = try ReportCommand.parse(["--ledger", "l.sqlite", "--job", "batch", "--out", "o", "--json"])
         #expect(report.target == .ledger(path: "l.sqlite", job: "batch") && report.out == "o" && report.json)
-        #expect(try ReportCommand.parse(["job.json"]).target == .manifest("job.json"))
+        #expect(try ReportCommand.parse(["job.json"]).target == .manifest("job.json", ledger: nil))
         let release = try ReleaseCommand.parse(["job.json", "--row", "7", "--by", "al", "--note", "n", "--json"])
-        #expect(release.target == .manifest("job.json") && release.row == 7 && release.by == "al")
+        #expect(release.target == .manifest("job.json", ledger: nil) && release.row == 7 && release.by == "al")
         #expect(release.note == "n" && release.json)
         let reissue = try ReissueCommand.parse(["job.json", "--row", "2", "--reason", "crushed"])
         #expect(reissue.row == 2 && reissue.reason == "crushed" && reissue.by == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import NFCTags
 import Provisioning
 import TestSupport
@@ -27,7 +28,7 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
     #expect(manifest.unique.isEmpty)
     #expect(manifest.serial == SerialNumbering(start: 1, step: 1, width: 0, prefix: ""))
     #expect(manifest.readers.isEmpty)
-    #expect(manifest.ledgerURL.path == "/work/line/reports/b-1/ledger.sqlite")
+    #expect(manifest.ledger.fileURL?.path == "/work/line/reports/b-1/ledger.sqlite")
     #expect(manifest.reportsURL.path == "/work/line/reports/b-1")
     #expect(manifest.file == "jobs/x.json")
 }
@@ -54,7 +55,7 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
     #expect(manifest.serial == SerialNumbering(start: 7, step: 5, width: 4, prefix: "X-"))
     #expect(manifest.readers.map(\.text) == ["sim:ntag215?timing=instant", "pcsc:#1"])
     #expect(manifest.readers.first?.option("timing") == "instant")
-    #expect(manifest.ledgerURL.path == "/work/line/jobs/db/l.sqlite")
+    #expect(manifest.ledger.fileURL?.path == "/work/line/jobs/db/l.sqlite")
     #expect(manifest.reportsURL.path == "/tmp/rep")
 }
 
@@ -141,5 +142,24 @@ func manifestErrorsNamePathAndPosition(_ text: String, _ message: String) {
     } catch {
         #expect(error.code == .fileMissing)
         #expect(error.description == "jobs/none.json: no such file")
+    }
+}
+
+@Test func aLedgerConnectionStringNamesAServerAndOneWithAPasswordIsRefusedWithoutShowingIt() throws {
+    let manifest = try parse(
+        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "ledger": "postgresql://db.line/prov"}"#)
+    #expect(manifest.ledger == .server(try PostgresConnInfo("postgresql://db.line/prov")))
+    #expect(manifest.ledger.fileURL == nil)
+    let keyValue = try parse(
+        #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "ledger": "host=db dbname=p"}"#)
+    #expect(keyValue.ledger.description == "host=db dbname=p")
+    do {
+        _ = try parse(
+            #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "ledger": "postgresql://u:pw9@db/p"}"#
+        )
+        Issue.record("no error")
+    } catch {
+        #expect(error.description.hasPrefix("jobs/x.json:1:79: ledger: "), "\(error)")
+        #expect(error.description.contains("password") && !error.description.contains("pw9"), "\(error)")
     }
 }

@@ -140,7 +140,17 @@ extension PostgresLedger {
             verified_at text NOT NULL,
             PRIMARY KEY (job, uid, counter)
         );
+        """,
+        // Version 2: station leases (liveness and one live process per station name, behind poolers too).
         """
+        CREATE TABLE stations (
+            name          text PRIMARY KEY CHECK (name ~ '^[A-Za-z0-9._-]{1,64}$'),
+            instance      text NOT NULL,
+            started_at    timestamptz NOT NULL DEFAULT now(),
+            heartbeat_at  timestamptz NOT NULL DEFAULT now(),
+            lease_expires timestamptz NOT NULL
+        );
+        """,
     ]
 
     /// The schema version this build reads and writes.

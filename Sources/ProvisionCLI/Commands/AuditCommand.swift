@@ -97,10 +97,12 @@ struct AuditCommand: Command {
     var quiet = false
     /// `--deep`: authenticate each keyed NTAG 424 DNA with its job K0.
     var deep = false
+    /// `--ledger FILE|URI`: instead of the manifest's.
+    var ledger: String?
 
     static func parse(_ arguments: [String]) throws(CLIError) -> AuditCommand {
         let args = try Arguments(
-            arguments, flags: ["json", "quiet", "deep"], options: ["reader", "count", "idle", "max-unknown"],
+            arguments, flags: ["json", "quiet", "deep"], options: ["reader", "count", "idle", "max-unknown", "ledger"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: usage)
         let readers = args.all("reader")
@@ -109,22 +111,22 @@ struct AuditCommand: Command {
             manifest: args.positionals[0], readers: readers, count: try args.integer("count", in: 1...Int.max),
             idle: try args.seconds("idle") { "option '--idle' needs a positive number of seconds, got '\($0)'" },
             maxUnknown: try args.integer("max-unknown", in: 0...Int.max) ?? 20, json: args.flag("json"),
-            quiet: args.flag("quiet"), deep: args.flag("deep"))
+            quiet: args.flag("quiet"), deep: args.flag("deep"), ledger: args.value("ledger"))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
         let output = context.output
-        var job = try JobContext.load(self.manifest, context: context)
+        var job = try JobContext.load(self.manifest, context: context, ledger: ledger)
         let manifest = job.manifest
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
         // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
         if job.hasMirror || manifest.ntag424 != nil { try job.loadKeys(environment: context.environment) }
         let ledger = try await JobContext.openLedger(
-            at: manifest.ledgerURL, create: false, readOnly: true, notes: output.diagnostics)
+            manifest.ledger, create: false, readOnly: true, station: "audit", notes: output.diagnostics)
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
                 throw CLIError(
-                    .noInput, "the ledger \(manifest.ledgerURL.path) has no job '\(manifest.job)' (has it run?)")
+                    .noInput, "the ledger \(manifest.ledger) has no job '\(manifest.job)' (has it run?)")
             }
         } catch let error as LedgerError {
             throw JobContext.cliError(error)

@@ -32,9 +32,11 @@ struct ReissueCommand: Command {
     var reason: String
     /// `--by NAME` (default `$USER`).
     var by: String?
+    /// `--ledger FILE|URI`: instead of the manifest's.
+    var ledger: String?
 
     static func parse(_ arguments: [String]) throws(CLIError) -> ReissueCommand {
-        let args = try Arguments(arguments, flags: [], options: ["row", "reason", "by"])
+        let args = try Arguments(arguments, flags: [], options: ["row", "reason", "by", "ledger"])
         try args.requirePositionals(1...1, usage: usage)
         guard let row = try args.integer("row", in: 1...Int.max) else {
             throw CLIError.usage("missing --row N", option: "row")
@@ -43,14 +45,15 @@ struct ReissueCommand: Command {
             throw CLIError.usage(
                 "missing --reason TEXT: say why the row is issued again (it is recorded)", option: "reason")
         }
-        return ReissueCommand(manifest: args.positionals[0], row: row, reason: reason, by: args.value("by"))
+        return ReissueCommand(
+            manifest: args.positionals[0], row: row, reason: reason, by: args.value("by"), ledger: args.value("ledger"))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
-        let job = try JobContext.load(manifest, context: context)
+        let job = try JobContext.load(manifest, context: context, ledger: ledger)
         let by = self.by ?? context.environment["USER"] ?? "operator"
         let ledger = try await JobContext.openLedger(
-            at: job.manifest.ledgerURL, create: false, notes: context.output.diagnostics)
+            job.manifest.ledger, create: false, station: "reissue", notes: context.output.diagnostics)
         let new: Int
         do {
             new = try await ledger.reissue(job: job.manifest.job, row: row, by: by, reason: reason)

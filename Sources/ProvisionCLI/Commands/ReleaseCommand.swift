@@ -8,7 +8,7 @@ struct ReleaseCommand: Command {
     static let summary = "give a claimed, failed or burned row back to the job (recorded)"
     static let help = """
         Usage: provision release MANIFEST --row N [--by NAME] [--note TEXT] [--json]
-               provision release --ledger FILE --job NAME --row N [--by NAME] [--note TEXT] [--json]
+               provision release --ledger FILE|URI --job NAME --row N [--by NAME] [--note TEXT] [--json]
 
         A row claimed by a tag that never came back stays with that tag's UID so a partial write is
         never issued twice. When the tag is lost for good (destroyed, scrapped), release the row: it
@@ -19,7 +19,7 @@ struct ReleaseCommand: Command {
           --row N        the row to release (required)
           --by NAME      who releases it (default $USER)
           --note TEXT    why (recorded)
-          --ledger FILE  the ledger, with --job NAME (instead of MANIFEST)
+          --ledger FILE|URI  the ledger, with --job NAME (instead of MANIFEST)
           --json         print {"version": 1, "job", "row", "by", "note", "state": "pending"}
                          (docs/json.md); an error prints {"error": {...}} instead
 
@@ -64,9 +64,10 @@ struct ReleaseCommand: Command {
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
-        let (_, ledgerURL, jobName) = try target.resolve(context: context)
+        let (_, location, jobName) = try target.resolve(context: context)
         let by = self.by ?? context.environment["USER"] ?? "operator"
-        let ledger = try await JobContext.openLedger(at: ledgerURL, create: false, notes: context.output.diagnostics)
+        let ledger = try await JobContext.openLedger(
+            location, create: false, station: "release", notes: context.output.diagnostics)
         do {
             try await ledger.release(job: jobName, row: row, by: by, note: note)
         } catch {

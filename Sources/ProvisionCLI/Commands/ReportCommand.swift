@@ -9,7 +9,7 @@ struct ReportCommand: Command {
     static let summary = "regenerate a job's reports from its ledger"
     static let help = """
         Usage: provision report MANIFEST [--out DIR] [--watch SECONDS [--times N]] [--json]
-               provision report --ledger FILE --job NAME [--out DIR] [--watch SECONDS [--times N]] [--json]
+               provision report --ledger FILE|URI --job NAME [--out DIR] [--watch SECONDS [--times N]] [--json]
 
         Reads the ledger only (read-only) and rewrites summary.md, summary.json, tags.csv,
         failures.csv and report.html in the job's reports folder (or --out DIR). The same ledger
@@ -21,7 +21,7 @@ struct ReportCommand: Command {
         never reads half a page. It stops at Ctrl-C (exit 130) or after --times N rewrites.
 
         Options:
-          --ledger FILE  the ledger to read, with --job NAME (instead of MANIFEST)
+          --ledger FILE|URI  the ledger to read, with --job NAME (instead of MANIFEST)
           --job NAME     the job in that ledger
           --out DIR      write the reports here instead of the job's reports folder
           --watch SECONDS  rewrite the reports every SECONDS until Ctrl-C (prints one line a rewrite)
@@ -52,7 +52,7 @@ struct ReportCommand: Command {
 
     static func parse(_ arguments: [String]) throws(CLIError) -> ReportCommand {
         let args = try Arguments(arguments, flags: ["json"], options: ["ledger", "job", "out", "watch", "times"])
-        try args.requirePositionals(0...1, usage: "provision report MANIFEST | --ledger FILE --job NAME")
+        try args.requirePositionals(0...1, usage: "provision report MANIFEST | --ledger FILE|URI --job NAME")
         let watch = try args.seconds("watch") { "option '--watch' needs seconds > 0, got '\($0)'" }
         let times = try args.integer("times", in: 1...Int.max)
         if args.flag("json"), watch != nil {
@@ -64,13 +64,16 @@ struct ReportCommand: Command {
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
-        let (job, ledgerURL, jobName) = try target.resolve(context: context)
-        var folder = job?.manifest.reportsURL ?? ledgerURL.deletingLastPathComponent()
+        let (job, location, jobName) = try target.resolve(context: context)
+        // Without a manifest: beside a ledger file, or reports/<job>/ for a ledger on a server.
+        var folder =
+            job?.manifest.reportsURL ?? location.fileURL?.deletingLastPathComponent()
+            ?? context.currentDirectory.appendingPathComponent("reports").appendingPathComponent(jobName)
         var serial: @Sendable (Int) -> String = { _ in "" }
         if let job { serial = { job.serial(row: $0) } }
         if let out { folder = context.url(forPath: out) }
         let ledger = try await JobContext.openLedger(
-            at: ledgerURL, create: false, readOnly: true, notes: context.output.diagnostics)
+            location, create: false, readOnly: true, station: "report", notes: context.output.diagnostics)
         guard let watch else {
             let report = try await write(ledger: ledger, job: jobName, serial: serial, to: folder, refresh: nil)
             if json {
@@ -95,7 +98,8 @@ struct ReportCommand: Command {
 
     /// Builds the job's report from the ledger and writes its files; `refresh` makes the page reload itself.
     private func write(
-        ledger: Ledger, job: String, serial: @escaping @Sendable (Int) -> String, to folder: URL, refresh: Double?
+        ledger: any LedgerStore, job: String, serial: @escaping @Sendable (Int) -> String, to folder: URL,
+        refresh: Double?
     ) async throws -> RunReport {
         let report: RunReport
         do {

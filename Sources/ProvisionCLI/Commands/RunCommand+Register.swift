@@ -16,6 +16,27 @@ extension RunCommand {
     /// Registers the job and adds its rows (idempotent); a records file that changed since the job
     /// started is refused like a changed manifest, unless `policy` accepts it.
     static func register(_ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy) async throws(CLIError) {
+        // Stations that start together on a server register the job one after the other.
+        guard let server = ledger as? PostgresLedger else {
+            return try await registerJob(job, in: ledger, policy: policy)
+        }
+        do {
+            try await server.lockRegistration(job: job.manifest.job)
+        } catch {
+            throw JobContext.cliError(error)
+        }
+        do {
+            try await registerJob(job, in: ledger, policy: policy)
+            try? await server.unlockRegistration(job: job.manifest.job)
+        } catch {
+            try? await server.unlockRegistration(job: job.manifest.job)
+            throw error
+        }
+    }
+
+    private static func registerJob(
+        _ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy
+    ) async throws(CLIError) {
         let name = job.manifest.job
         do {
             let recordsHash = try job.recordsSHA256()

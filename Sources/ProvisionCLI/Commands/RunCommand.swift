@@ -15,7 +15,7 @@ struct RunCommand: Command {
     static let help = """
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
                              [--accept-changed-manifest] [--accept-new-rows] [--no-feedback] [--allow-test-keys]
-                             [--max-wrong-chip N]
+                             [--max-wrong-chip N] [--ledger FILE|URI] [--station NAME] [--lease SECONDS]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -58,20 +58,32 @@ struct RunCommand: Command {
         At start, each key's id and fingerprint (first 8 bytes of its SHA-256) go to stderr, so the
         operator can check that the intended keys are loaded.
 
-        Ctrl-C finishes the tag in progress, then stops (exit 130); a second Ctrl-C aborts at once.
-        The ledger is consistent either way.
+        A line of stations shares one job through a PostgreSQL ledger (docs/stations.md): every station
+        runs the same manifest with "ledger": "postgresql://…" (or --ledger) and its own station name.
+        Run 'provision ledger migrate' once per server and schema first.
 
-        Exit: 0 every row done, 1 rows remain or failed, 64 usage, 65 bad job, 66 missing file,
-        69 reader or ledger unavailable (also when a reader vanished mid-job and rows remain; run
-        again to resume), 73 cannot create the ledger or reports, 74 I/O, 77 a key file
-        readable by group or others, 130 interrupted.
+        """ + LedgerChoice.help + """
+              --station NAME   this station's name on a ledger server (default: the host name); several
+                               stations on one host need their own names. A second live process with the
+                               same name is refused (exit 69). Reader names are recorded as NAME/READER
+              --lease SECONDS  how long the station's lease holds without a heartbeat (default 15; the
+                               heartbeat runs every fifth of it). A station frozen or cut off for longer
+                               stops without writing (exit 75); its claimed tag can finish at any station
 
-        Examples:
-          provision run jobs/batch.json
-          provision run jobs/batch.json --reader 'sim:ntag215?timing=datasheet&faults=tear:0.02'
-          provision run jobs/batch.json --reader pcsc:#0 --reader pcsc:#1
+            Ctrl-C finishes the tag in progress, then stops (exit 130); a second Ctrl-C aborts at once.
+            The ledger is consistent either way.
 
-        """ + ReaderFactory.specHelp
+            Exit: 0 every row done, 1 rows remain or failed, 64 usage, 65 bad job, 66 missing file,
+            69 reader or ledger unavailable, or the station is live elsewhere (also when a reader vanished
+            mid-job and rows remain; run again to resume), 73 cannot create the ledger or reports, 74 I/O, 77 a key file
+            readable by group or others, 75 the station's lease ran out, 130 interrupted.
+
+            Examples:
+              provision run jobs/batch.json
+              provision run jobs/batch.json --reader 'sim:ntag215?timing=datasheet&faults=tear:0.02'
+              provision run jobs/batch.json --reader pcsc:#0 --reader pcsc:#1
+
+            """ + ReaderFactory.specHelp
 
     /// The job manifest.
     var manifest: String
@@ -91,12 +103,16 @@ struct RunCommand: Command {
     var feedback = true
     /// `--allow-test-keys`.
     var allowTestKeys = false
+    /// `--ledger` and `--station`.
+    var ledger = LedgerChoice()
+    /// `--lease SECONDS` on a ledger server.
+    var leaseSeconds = StationSession.defaultLeaseSeconds
 
     static func parse(_ arguments: [String]) throws(CLIError) -> RunCommand {
         let args = try Arguments(
             arguments,
             flags: ["quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys"],
-            options: ["reader", "idle", "max-wrong-chip"],
+            options: ["reader", "idle", "max-wrong-chip", "ledger", "station", "lease"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         return RunCommand(
@@ -105,13 +121,16 @@ struct RunCommand: Command {
             maxWrongChip: try args.integer("max-wrong-chip", in: 0...1_000_000) ?? 5,
             changePolicy: ChangePolicy(
                 acceptChanged: args.flag("accept-changed-manifest"), acceptNewRows: args.flag("accept-new-rows")),
-            feedback: !args.flag("no-feedback"), allowTestKeys: args.flag("allow-test-keys"))
+            feedback: !args.flag("no-feedback"), allowTestKeys: args.flag("allow-test-keys"),
+            ledger: try LedgerChoice(args),
+            leaseSeconds: try args.seconds("lease") { "option '--lease' needs seconds > 0, got '\($0)'" }
+                ?? StationSession.defaultLeaseSeconds)
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
         let output = context.output
         let err = output.diagnostics
-        var job = try JobContext.load(manifest, context: context)
+        var job = try JobContext.load(manifest, context: context, ledger: ledger.ledger)
         try Self.preflight(job, context: context)
         try job.loadKeys(environment: context.environment)
         let specs =
@@ -139,12 +158,14 @@ struct RunCommand: Command {
                 )
             }
         }
-        let ledgerURL = job.manifest.ledgerURL
-        let ledger = try await JobContext.openLedger(at: ledgerURL, create: true, notes: err)
+        // On a server every station is named (default: the host name); on a file only when asked.
+        let station = job.manifest.ledger.fileURL == nil || self.ledger.station != nil ? self.ledger.stationName : nil
+        let ledger = try await JobContext.openLedger(
+            job.manifest.ledger, create: true, station: station ?? "provision", notes: err)
         try await Self.register(job, in: ledger, policy: changePolicy)
         let display = ProgressDisplay(sink: err, quiet: quiet)
         let session = try await LineSession.run(
-            job: job, readers: readers, ledgerURL: ledgerURL, ledger: ledger,
+            job: job, readers: readers, ledger: ledger, station: station, leaseSeconds: leaseSeconds,
             settings: WorkerSettings(idleSeconds: idle, feedback: feedback, maxWrongChip: maxWrongChip),
             display: display, stop: context.stop)
         display.finish()
@@ -172,6 +193,7 @@ struct RunCommand: Command {
             err.line("error: reader \(reader) paused after \(maxWrongChip) wrong-chip tags in a row")
         }
         if session.interrupted { return .interrupted }
+        if session.leaseLost, report.rows.done < report.rows.total { return .temporaryFailure }
         if report.rows.done == report.rows.total { return .success }
         // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader.
         return session.readerFailures.isEmpty ? .failure : .unavailable

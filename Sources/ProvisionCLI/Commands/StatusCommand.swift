@@ -8,20 +8,26 @@ struct StatusCommand: Command {
     static let summary = "show a job's line: rows by state, each station's reader, rate, yield, last failure, ETA"
     static let help = """
         Usage: provision status MANIFEST [--watch SECONDS [--times N]] [--json]
-               provision status --ledger FILE --job NAME [--watch SECONDS [--times N]] [--json]
+               provision status --ledger FILE|URI --job NAME [--watch SECONDS [--times N]] [--json]
 
         Reads the job's ledger (read-only; it may be written by 'run' processes at the same time) and
         shows:
           - the rows by state (done, failed, burned, claimed: held by a tag that has not come back, pending);
           - every reader that attempted a tag, as its station: when it was last seen, its tags/h over the
             last 10 minutes, its yield (done ÷ attempts) and its last failure;
-          - the ETA of the open rows at the line's rate (every station's together).
+          - the ETA of the open rows at the line's rate (every station's together);
+          - on a ledger server, every station's lease (live or gone, last heartbeat), and the stranded
+            claims: rows claimed by a station that is gone. Such a tag may hold the row's data, so the
+            row is never handed out again by itself: the tag finishes at any station that sees it, or
+            'provision release' gives the row back (recorded).
 
         Options:
           --watch SECONDS  redraw the view every SECONDS (in place on a terminal) until Ctrl-C
           --times N        with --watch: stop after N views (for scripts)
           --json           print the view as one JSON document (version 1, docs/json.md); not with --watch
-          --ledger FILE    the ledger to read, with --job NAME (instead of MANIFEST)
+          --ledger FILE|URI
+                           the ledger to read: with --job NAME instead of MANIFEST, or overriding
+                           the MANIFEST's (a PostgreSQL URI for a line of stations)
 
         Exit codes: 0 ok, 64 usage, 65 bad manifest, 66 missing manifest or ledger, 74 I/O error.
 
@@ -53,22 +59,25 @@ struct StatusCommand: Command {
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
-        let (_, ledgerURL, jobName) = try target.resolve(context: context)
+        let (_, location, jobName) = try target.resolve(context: context)
         let ledger = try await JobContext.openLedger(
-            at: ledgerURL, create: false, readOnly: true, notes: context.output.diagnostics)
+            location, create: false, readOnly: true, station: "status", notes: context.output.diagnostics)
         var shown = 0
         while true {
             let status: LineStatus
             do {
                 guard try await ledger.job(named: jobName) != nil else {
-                    throw CLIError(.noInput, "the ledger \(ledgerURL.path) has no job '\(jobName)' (has it run?)")
+                    throw CLIError(.noInput, "the ledger \(location) has no job '\(jobName)' (has it run?)")
                 }
                 let now = Date()
-                status = LineStatus(
+                var view = LineStatus(
                     job: jobName, counts: try await ledger.counts(job: jobName),
                     activity: try await ledger.stationActivity(
                         job: jobName, recentSince: now.addingTimeInterval(-LineStatus.window)),
                     at: now)
+                let leases = try await (ledger as? PostgresLedger)?.stationLeases() ?? []
+                view.add(leases: leases, claims: try await ledger.openClaims(job: jobName))
+                status = view
             } catch let error as LedgerError {
                 throw JobContext.cliError(error)
             }

@@ -40,7 +40,7 @@ extension VerifyURLCommand {
                 "the master key '\(master.id)' (ntag424.master) must be AES-128, 16 bytes, for an NTAG 424 DNA job")
         }
         let ledger = try await JobContext.openLedger(
-            at: job.manifest.ledgerURL, create: false, notes: context.output.diagnostics)
+            job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics)
         let verdict: SUNJobVerdict
         do {
             verdict = try await verifier.verify(url: url, ledger: ledger)

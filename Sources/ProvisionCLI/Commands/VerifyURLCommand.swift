@@ -94,6 +94,8 @@ struct VerifyURLCommand: Command {
     var operatorMode = false
     /// `--json`: print the verdict document instead of the line.
     var json = false
+    /// `--ledger FILE|URI`: instead of the manifest's.
+    var ledger: String?
 
     /// The `--json` result document (version 1).
     struct Document: Encodable, Sendable {
@@ -114,7 +116,9 @@ struct VerifyURLCommand: Command {
     static func parse(_ arguments: [String]) throws(CLIError) -> VerifyURLCommand {
         let args = try Arguments(
             arguments, flags: ["operator", "json"],
-            options: ["manifest", "key", "counter-window", "meta-key", "file-key", "picc", "mac", "mac-input"])
+            options: [
+                "manifest", "key", "counter-window", "meta-key", "file-key", "picc", "mac", "mac-input", "ledger",
+            ])
         try args.requirePositionals(1...1, usage: "provision verify-url URL --manifest MANIFEST")
         if let sun = try SUNKeys.parse(args) {
             return VerifyURLCommand(url: args.positionals[0], manifest: nil, sun: sun, json: args.flag("json"))
@@ -127,7 +131,7 @@ struct VerifyURLCommand: Command {
             url: args.positionals[0], manifest: manifest,
             keys: try args.all("key").map { text throws(CLIError) in try KeyArgument(text, option: "key") },
             counterWindow: try args.integer("counter-window", in: 1...0xFF_FFFF),
-            operatorMode: args.flag("operator"), json: args.flag("json"))
+            operatorMode: args.flag("operator"), json: args.flag("json"), ledger: args.value("ledger"))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -137,7 +141,7 @@ struct VerifyURLCommand: Command {
         guard url.utf8.count <= TapURL.maximumLength else {
             throw CLIError.data("the URL has \(url.utf8.count) bytes; verify-url takes at most \(TapURL.maximumLength)")
         }
-        var job = try JobContext.load(manifestPath, context: context)
+        var job = try JobContext.load(manifestPath, context: context, ledger: ledger)
         if job.manifest.ntag424 != nil { return try await runSUNJob(job, context: context) }
         if keyArguments.isEmpty {
             try job.loadKeys(environment: context.environment)
@@ -164,7 +168,7 @@ struct VerifyURLCommand: Command {
             throw CLIError(.noInput, "key '\(tap.keyID)' is not loaded")
         }
         let ledger = try await JobContext.openLedger(
-            at: job.manifest.ledgerURL, create: false, notes: context.output.diagnostics)
+            job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics)
         let name = job.manifest.job
         let found: JobRow?
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import NFCTags
 
 /// What a line worker needs to know about a job, independent of where it came from (manifest,
@@ -120,6 +121,8 @@ public struct WorkerSettings: Sendable {
     public var feedback = true
     /// Consecutive wrong-chip tags after which the reader pauses (0: never).
     public var maxWrongChip = 5
+    /// The station's lease on a line of stations (checked before every claim and first write), else `nil`.
+    public var lease: StationLease?
 
     /// Creates settings.
     public init(

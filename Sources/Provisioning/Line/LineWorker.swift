@@ -70,6 +70,7 @@ public struct LineWorker: Sendable {
         var openRows: Bool?
         while true {
             if stop.isRequested { return .stopRequested }
+            try settings.lease?.check()
             let open: Bool
             if let known = openRows { open = known } else { open = try await ledger.hasOpenRows(job: job.name) }
             if !open { return .jobComplete }
@@ -156,7 +157,8 @@ public struct LineWorker: Sendable {
         }
         // A deferred claim is committed, not yet synced: its sync runs under render, identify and detection,
         // and the tag's first page-changing command waits for it (docs/ledger.md, "Durability").
-        let gate = overlap ? WriteGate(ledger.syncInBackground()) : nil
+        let gated = overlap || settings.lease != nil
+        let gate = gated ? WriteGate(ledger.syncInBackground(), lease: settings.lease) : nil
         let rendered: [UInt8]
         let mirror: MirrorPlan?
         do {

@@ -1,0 +1,71 @@
+import Foundation
+import Ledger
+import Support
+
+/// A station's presence on a ledger server while `run` works: its lease, taken at start (a second live
+/// process with the same name is refused), renewed by a heartbeat, and given back at the end
+/// (docs/stations.md, "Stations").
+final class StationSession: Sendable {
+    /// The lease the workers check before every claim and first write.
+    let lease: StationLease
+    private let ledger: PostgresLedger
+    private let heartbeat: Task<Void, Never>
+
+    /// How long a lease holds unless renewed (`--lease`).
+    static let defaultLeaseSeconds = 15.0
+
+    /// Takes the lease of `station` on its own connection to `conninfo` and starts its heartbeat (every
+    /// fifth of the lease, so four heartbeats can be lost before the lease runs out).
+    ///
+    /// - Throws: `CLIError` 69 when the station is live elsewhere or the server cannot be reached.
+    static func start(
+        conninfo: PostgresConnInfo, station: String, leaseSeconds: Double, notes: TextSink
+    ) async throws(CLIError) -> StationSession {
+        let ledger: PostgresLedger
+        let lease: StationLease
+        do {
+            ledger = try await PostgresLedger.open(conninfo: conninfo.text, station: station)
+            lease = try await ledger.acquireLease(station: station, seconds: leaseSeconds)
+        } catch  where error.code == .cannotOpen {
+            throw CLIError(.unavailable, "ledger server: \(error.message)")
+        } catch {
+            throw JobContext.cliError(error)
+        }
+        return StationSession(ledger: ledger, lease: lease, notes: notes)
+    }
+
+    private init(ledger: PostgresLedger, lease: StationLease, notes: TextSink) {
+        self.ledger = ledger
+        self.lease = lease
+        let interval = Duration.milliseconds(max(Int(lease.duration.seconds * 200), 100))
+        heartbeat = Task { [ledger, lease] in
+            var failing = false
+            while !Task.isCancelled, lease.isValid {
+                try? await Task.sleep(for: interval)
+                do {
+                    guard try await ledger.renewLease(lease) else {
+                        notes.line("error: station \(lease.station): its lease ran out; stopping without writing")
+                        return
+                    }
+                    if failing { notes.line("note: station \(lease.station): the ledger server answers again") }
+                    failing = false
+                } catch {
+                    if !failing {
+                        let reason = (error as? LedgerError)?.message ?? "\(error)"
+                        notes.line(
+                            "warning: station \(lease.station): heartbeat failed (\(reason)); the line stops "
+                                + "writing if the server stays away for the lease (\(Int(lease.duration.seconds)) s)")
+                    }
+                    failing = true
+                }
+            }
+        }
+    }
+
+    /// Stops the heartbeat and frees the station's name at once.
+    func end() async {
+        heartbeat.cancel()
+        _ = await heartbeat.value
+        try? await ledger.releaseLease(lease)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension ProvisionProcess {
+    /// A `provision` process started in the background, for tests that signal it while it works (SIGSTOP and
+    /// SIGCONT a station past its lease, SIGINT).
+    public final class Background: Sendable {
+        private let process: Process
+        private let stdout: URL
+        private let stderr: URL
+
+        fileprivate init(process: Process, stdout: URL, stderr: URL) {
+            self.process = process
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+
+        /// Sends `signal` to the process.
+        public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+        /// Waits for the process off the cooperative pool and returns what it printed.
+        public func wait() async throws -> Outcome {
+            try await onThread { [process, stdout, stderr] in
+                process.waitUntilExit()
+                return Outcome(
+                    status: process.terminationStatus, stdout: try String(contentsOf: stdout, encoding: .utf8),
+                    stderr: try String(contentsOf: stderr, encoding: .utf8))
+            }
+        }
+    }
+
+    /// Starts `provision` with `arguments` in `directory`, its output going to files there.
+    public static func start(_ arguments: [String], directory: URL, name: String = "background") throws -> Background {
+        let process = Process()
+        process.executableURL = executableURL
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIBNFC_LOG_LEVEL"] = environment["LIBNFC_LOG_LEVEL"] ?? "0"
+        process.environment = environment
+        let stdout = directory.appendingPathComponent("\(name).out")
+        let stderr = directory.appendingPathComponent("\(name).err")
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Background(process: process, stdout: stdout, stderr: stderr)
+    }
+}

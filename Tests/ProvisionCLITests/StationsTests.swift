@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A line of stations on one job through a PostgreSQL ledger, driven as operators would: `ledger migrate`, then
+/// `run` at several named stations, `status`, a duplicate station name, a station frozen past its lease
+/// (issue 26, "Stations").
+@Suite(.serialized) struct StationsTests {
+    /// A job folder and a fresh database on the test server.
+    private func line(rows: Int) throws -> (JobFolder, String, PostgresTestServer) {
+        let server = try PostgresTestServer.shared()
+        return (try JobFolder(rows: rows, lock: false), try server.createDatabase(), server)
+    }
+
+    private func run(_ folder: JobFolder, _ uri: String, station: String, uid: String, extra: [String] = [])
+        async throws -> ProvisionProcess.Outcome
+    {
+        let arguments =
+            ["run", "job.json", "--quiet", "--ledger", uri, "--station", station]
+            + ["--reader", folder.sim(uid: uid, options: "timing=datasheet")] + extra
+        return try await onThread { try ProvisionProcess.run(arguments, directory: folder.url) }
+    }
+
+    @Test func stationsRefuseAnUnmigratedLedgerThenShareOneJobExactlyOnce() async throws {
+        let rows = 120
+        let (folder, uri, server) = try line(rows: rows)
+        let early = try await run(folder, uri, station: "s1", uid: "04510000000001")
+        #expect(early.status == 73 && early.stderr.contains("provision ledger migrate"), "\(early.stderr)")
+        let migrate = try ProvisionProcess.run(["ledger", "migrate", "--ledger", uri], directory: folder.url)
+        #expect(migrate.status == 0 && migrate.stdout.contains("from schema version 0 to"), "\(migrate.stderr)")
+
+        async let first = run(folder, uri, station: "s1", uid: "04510000000001")
+        async let second = run(folder, uri, station: "s2", uid: "04520000000001")
+        let (a, b) = try await (first, second)
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(b.status == 0, "\(b.stderr)")
+        #expect(try server.query(uri, "SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+        #expect(try server.query(uri, "SELECT count(*) - count(DISTINCT uid) FROM records") == [["0"]])
+        // Every attempt names its station and its reader, qualified by the station.
+        let byStation = try server.query(
+            uri, "SELECT station, reader, count(*) FROM attempts WHERE outcome = 'done' GROUP BY 1, 2 ORDER BY 1")
+        #expect(byStation.map { $0[0] } == ["s1", "s2"], "both stations did tags: \(byStation)")
+        #expect(byStation.map { $0[1] } == ["s1/sim:ntag215", "s2/sim:ntag215"])
+        #expect(byStation.map { Int($0[2]) ?? 0 }.reduce(0, +) == rows)
+
+        let status = try ProvisionProcess.run(
+            ["status", "--ledger", uri, "--job", folder.job, "--json"], directory: folder.url)
+        #expect(status.status == 0, "\(status.stderr)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let leases = try #require(document["leases"] as? [[String: Any]])
+        #expect(leases.compactMap { $0["station"] as? String } == ["s1", "s2"])
+        #expect(leases.allSatisfy { $0["live"] as? Bool == false }, "both stations gave their lease back")
+        #expect((document["claims"] as? [Any])?.isEmpty == true)
+        #expect(document["done"] as? Int == rows)
+    }
+
+    @Test func aSecondLiveProcessWithTheSameStationNameIsRefused() async throws {
+        let (folder, uri, server) = try line(rows: 400)
+        _ = try ProvisionProcess.run(["ledger", "migrate", "--ledger", uri], directory: folder.url)
+        let first = try ProvisionProcess.start(
+            [
+                "run", "job.json", "--quiet", "--ledger", uri, "--station", "bench-3", "--reader",
+                folder.sim(uid: "04510000000001", options: "timing=datasheet"),
+            ], directory: folder.url)
+        try await waitUntil { try server.query(uri, "SELECT count(*) FROM attempts") != [["0"]] }
+        let second = try await run(folder, uri, station: "bench-3", uid: "04520000000001")
+        #expect(second.status == 69, "\(second.stderr)")
+        #expect(second.stderr.contains("station bench-3 is running elsewhere"), "\(second.stderr)")
+        #expect(
+            try server.query(uri, "SELECT count(*) FROM attempts WHERE reader LIKE '%sim:ntag215' AND uid LIKE '0452%'")
+                == [["0"]], "the refused process touched no tag")
+        first.signal(SIGINT)
+        let ended = try await first.wait()
+        #expect(ended.status == 130, "\(ended.stderr)")
+    }
+
+    @Test func aStationFrozenPastItsLeaseStopsWithoutWritingAndItsRowsFinishElsewhere() async throws {
+        let rows = 100
+        let (folder, uri, server) = try line(rows: rows)
+        _ = try ProvisionProcess.run(["ledger", "migrate", "--ledger", uri], directory: folder.url)
+        let frozen = try ProvisionProcess.start(
+            [
+                "run", "job.json", "--quiet", "--ledger", uri, "--station", "s1", "--lease", "1", "--reader",
+                folder.sim(uid: "04510000000001", options: "timing=datasheet"),
+            ], directory: folder.url)
+        try await waitUntil {
+            Int(try server.query(uri, "SELECT count(*) FROM attempts").first?.first ?? "0") ?? 0 >= 5
+        }
+        frozen.signal(SIGSTOP)
+        try await Task.sleep(for: .milliseconds(300))
+        let before = try server.query(uri, "SELECT count(*) FROM attempts WHERE station = 's1'")
+        try await Task.sleep(for: .milliseconds(2_000))
+        frozen.signal(SIGCONT)
+        let outcome = try await frozen.wait()
+        #expect(outcome.status == 75, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("lease"), "\(outcome.stderr)")
+        let after = Int(try server.query(uri, "SELECT count(*) FROM attempts WHERE station = 's1'")[0][0]) ?? 0
+        // At most the tag in the radio at the freeze finishes (its claim was durable); no new tag is claimed.
+        #expect(after <= (Int(before[0][0]) ?? 0) + 1, "before \(before), after \(after)")
+        // Another station finishes the job, the frozen station's claimed tag included.
+        let rest = try await run(folder, uri, station: "s2", uid: "04510000000001")
+        #expect(rest.status == 0, "\(rest.stderr)")
+        #expect(try server.query(uri, "SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+        #expect(try server.query(uri, "SELECT count(*) - count(DISTINCT uid) FROM records") == [["0"]])
+    }
+
+    @Test func aConnectionStringWithAPasswordOrABadStationNameIsAUsageErrorThatShowsNoPassword() throws {
+        let folder = try JobFolder(rows: 1, lock: false)
+        let password = try ProvisionProcess.run(
+            ["run", "job.json", "--ledger", "postgresql://line:s3cret@db.local/provision"], directory: folder.url)
+        #expect(password.status == 64 && password.stderr.contains("password"), "\(password.stderr)")
+        #expect(!password.stderr.contains("s3cret") && !password.stdout.contains("s3cret"))
+        let station = try ProvisionProcess.run(["run", "job.json", "--station", "a/b"], directory: folder.url)
+        #expect(station.status == 64 && station.stderr.contains("station name 'a/b'"), "\(station.stderr)")
+        let migrate = try ProvisionProcess.run(["ledger", "migrate", "job.json"], directory: folder.url)
+        #expect(migrate.status == 64 && migrate.stderr.contains("SQLite"), "\(migrate.stderr)")
+    }
+
+    /// Polls `condition` every 50 ms for up to 20 s.
+    private func waitUntil(_ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the condition did not hold within 20 s")
+    }
+}
