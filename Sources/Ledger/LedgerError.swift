@@ -36,6 +36,10 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let manifestMismatch = Code("manifestMismatch")
         /// The UID already carries a done row (in this or another job).
         public static let alreadyProvisioned = Code("alreadyProvisioned")
+        /// The job is already in the ledger a copy goes to (`LedgerCopy`): a job is copied once.
+        public static let jobExists = Code("jobExists")
+        /// A copied job's rows differ between the two ledgers (`LedgerCopy.verify`).
+        public static let copyMismatch = Code("copyMismatch")
         /// The row is not in a state that allows the operation (for example not claimed by that UID).
         public static let invalidState = Code("invalidState")
         /// A stored value could not be decoded (for example fields JSON, a timestamp).

@@ -1,43 +1,71 @@
 import Foundation
 import Ledger
 
-/// `provision ledger migrate`: brings a PostgreSQL ledger to this build's schema, explicitly, once per server.
+/// `provision ledger migrate` and `ledger copy`: brings a PostgreSQL ledger to this build's schema, explicitly,
+/// once per server; moves jobs from a SQLite ledger to a server when a line outgrows one station.
 struct LedgerCommand: Command {
     static let name = "ledger"
-    static let summary = "ledger server tools: create or upgrade a PostgreSQL ledger's schema (ledger migrate)"
+    static let summary =
+        "ledger server tools: create or upgrade a PostgreSQL ledger's schema (ledger migrate), move jobs from a "
+        + "SQLite ledger to it (ledger copy)"
     static let help = """
         Usage: provision ledger migrate MANIFEST [--ledger URI] [--json]
                provision ledger migrate --ledger URI [--json]
+               provision ledger copy --from FILE --to URI [--job NAME] [--json]
 
-        Creates the tables of a PostgreSQL ledger, or upgrades them to the schema this provision knows,
-        in one transaction (two migrations at once run one after the other). Stations never migrate a
-        shared ledger themselves: a station whose server has an older or a newer schema is refused with
+        migrate: creates the tables of a PostgreSQL ledger, or upgrades them to the schema this provision
+        knows, in one transaction (two migrations at once run one after the other). Stations never migrate
+        a shared ledger themselves: a station whose server has an older or a newer schema is refused with
         a message naming both versions, so upgrade every station's provision, then migrate once.
         A SQLite ledger file needs no migrate: it is upgraded when a command opens it.
 
+        copy: moves every job of a SQLite ledger file (or only --job NAME), its history included, to a
+        migrated server, when a line outgrows one station: rows (a claimed row stays claimed by its UID:
+        present that tag at a station of the server to finish it), attempts, events, counters, the key
+        journal and SUN counters, in one server transaction per job. Attempt and event ids are renumbered
+        in their order; a copied attempt's station is the STATION of its reader name STATION/READER, else
+        "copied". A job the server already has, or a UID done in the job that the server has done in
+        another job, is refused before anything is written. Every copied row is then compared with the
+        file, column by column. Stop the station that uses the file first; the file is only read.
+
         The connection string is a libpq URI or key=value string without a password (PGPASSWORD or
-        ~/.pgpass hold it); the role needs CREATE on the database (docs/stations.md, "Roles").
+        ~/.pgpass hold it); migrate needs a role with CREATE on the database (docs/stations.md, "Roles").
 
         Options:
-          --ledger URI     the server (instead of the MANIFEST's "ledger")
-          --json           print {"version": 1, "ledger", "from", "to"}
+          --ledger URI     migrate: the server (instead of the MANIFEST's "ledger")
+          --from FILE      copy: the SQLite ledger file (e.g. reports/batch/ledger.sqlite)
+          --to URI         copy: the migrated server
+          --job NAME       copy: only this job (default: every job of the file)
+          --json           migrate: print {"version": 1, "ledger", "from", "to"}; copy: print
+                           {"version": 1, "jobs": [{"job", "rows", "attempts", "events", "keyChanges",
+                           "sunCounters", "counters"}], "verified": true}
 
-        Exit codes: 0 migrated or already current, 64 usage (not a server ledger), 65 bad manifest,
-        66 missing manifest, 69 server unreachable, 73 the server's schema is newer than this provision,
-        74 other server errors.
+        Exit codes: 0 migrated or already current, or copied and verified; 64 usage (not a server ledger,
+        a --from that is not a file); 65 bad manifest, or a copy refused (job already on the server, a UID
+        done in another job, no such job); 66 missing manifest; 69 server unreachable; 73 the server's
+        schema is newer than this provision, or not migrated (copy); 74 a copy that does not verify, other
+        server errors.
 
-        Example: provision ledger migrate --ledger 'postgresql://ledger.line.local/provision'
+        Examples: provision ledger migrate --ledger 'postgresql://ledger.line.local/provision'
+                  provision ledger copy --from reports/batch/ledger.sqlite \\
+                      --to 'postgresql://ledger.line.local/provision'
 
         """
 
-    /// The manifest naming the ledger, if any.
-    var manifest: String?
-    /// `--ledger URI`.
-    var ledger: String?
+    /// What `ledger` is asked to do.
+    enum Action: Sendable, Hashable {
+        /// `migrate [MANIFEST] [--ledger URI]`.
+        case migrate(manifest: String?, ledger: String?)
+        /// `copy --from FILE --to URI [--job NAME]`.
+        case copy(from: String, to: PostgresConnInfo, job: String?)
+    }
+
+    /// The subcommand and its arguments.
+    var action: Action
     /// `--json`.
     var json = false
 
-    /// The `--json` result document (version 1).
+    /// The `--json` result document of `migrate` (version 1).
     struct Document: Encodable, Sendable {
         var version = 1
         var ledger: String
@@ -46,19 +74,62 @@ struct LedgerCommand: Command {
     }
 
     static func parse(_ arguments: [String]) throws(CLIError) -> LedgerCommand {
-        let args = try Arguments(arguments, flags: ["json"], options: ["ledger"])
-        try args.requirePositionals(1...2, usage: "provision ledger migrate [MANIFEST] [--ledger URI]")
-        guard args.positionals[0] == "migrate" else {
-            throw .usage("unknown ledger subcommand '\(args.positionals[0])'; the one there is: migrate")
+        let args = try Arguments(arguments, flags: ["json"], options: ["ledger", "from", "to", "job"])
+        switch args.positionals.first {
+        case "migrate":
+            try args.requirePositionals(1...2, usage: "provision ledger migrate [MANIFEST] [--ledger URI]")
+            for option in ["from", "to", "job"] where args.value(option) != nil {
+                throw .usage("--\(option) belongs to provision ledger copy, not migrate", option: option)
+            }
+            let manifest = args.positionals.count > 1 ? args.positionals[1] : nil
+            if manifest == nil, args.value("ledger") == nil {
+                throw .usage("give a MANIFEST or --ledger URI", option: "ledger")
+            }
+            return LedgerCommand(action: .migrate(manifest: manifest, ledger: args.value("ledger")), json: args.flag("json"))
+        case "copy":
+            return LedgerCommand(action: try parseCopy(args), json: args.flag("json"))
+        case let other:
+            throw .usage(
+                other.map { "unknown ledger subcommand '\($0)'; the ones there are: migrate, copy" }
+                    ?? "missing subcommand; usage: provision ledger migrate|copy …")
         }
-        let manifest = args.positionals.count > 1 ? args.positionals[1] : nil
-        if manifest == nil, args.value("ledger") == nil {
-            throw .usage("give a MANIFEST or --ledger URI", option: "ledger")
+    }
+
+    /// `copy --from FILE --to URI [--job NAME]`.
+    private static func parseCopy(_ args: Arguments) throws(CLIError) -> Action {
+        let usage = "provision ledger copy --from FILE --to URI [--job NAME]"
+        try args.requirePositionals(1...1, usage: usage)
+        if args.value("ledger") != nil {
+            throw .usage("ledger copy reads --from FILE and writes --to URI; it takes no --ledger", option: "ledger")
         }
-        return LedgerCommand(manifest: manifest, ledger: args.value("ledger"), json: args.flag("json"))
+        guard let from = args.value("from"), !from.isEmpty else {
+            throw .usage("missing --from FILE; usage: \(usage)", option: "from")
+        }
+        guard !PostgresConnInfo.isConnInfo(from) else {
+            throw .usage("--from must be a SQLite ledger file; the server goes in --to", option: "from")
+        }
+        guard let text = args.value("to"), !text.isEmpty else {
+            throw .usage("missing --to URI; usage: \(usage)", option: "to")
+        }
+        guard PostgresConnInfo.isConnInfo(text) else {
+            throw .usage(
+                "--to must be a PostgreSQL server (postgresql://host/db or a libpq key=value string)", option: "to")
+        }
+        let to: PostgresConnInfo
+        do { to = try PostgresConnInfo(text) } catch { throw .usage("--to: \(error.message)", option: "to") }
+        if let job = args.value("job"), job.isEmpty { throw .usage("--job needs a job name", option: "job") }
+        return .copy(from: from, to: to, job: args.value("job"))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
+        switch action {
+        case .migrate(let manifest, let ledger): try await migrate(manifest: manifest, ledger: ledger, context: context)
+        case .copy(let from, let to, let job): try await copy(from: from, to: to, job: job, context: context)
+        }
+    }
+
+    /// Runs `migrate`.
+    private func migrate(manifest: String?, ledger: String?, context: CommandContext) async throws -> ExitCode {
         let job = try manifest.map { path throws(CLIError) in try JobContext.load(path, context: context) }
         let location = try LedgerChoice(ledger: ledger).location(for: job?.manifest, context: context)
         guard case .server(let conninfo) = location else {
