@@ -41,9 +41,9 @@ extension LedgerCopy {
         for (index, name) in names.enumerated() where expected[index] != found[index] {
             throw LedgerError(
                 .copyMismatch,
-                "verification failed: table \(table.name), job \(job), \(table.describe(expected, position: position)): "
-                    + "column \(name) is \(show(expected[index])) in the SQLite file but \(show(found[index])) "
-                    + "on the server")
+                "verification failed: table \(table.name), job \(job), "
+                    + "\(table.describe(expected, position: position)): column \(name) is \(show(expected[index])) "
+                    + "in the SQLite file but \(show(found[index])) on the server")
         }
     }
 

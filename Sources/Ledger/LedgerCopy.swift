@@ -123,8 +123,9 @@ public enum LedgerCopy {
         return CopyCounts(job: job, tables: expected)
     }
 
-    /// The columns of either schema that the copy neither moves nor leaves out on purpose (empty in a
-    /// consistent build: a migration that adds a column must add it to `CopyTable`).
+    /// The columns of either schema that the copy neither moves nor leaves out on purpose, and those it moves
+    /// that a schema lacks (both empty in a consistent build: a migration that adds a column must add it to
+    /// `CopyTable`).
     static func unknownColumns(source: Ledger, destination: PostgresLedger) async throws(LedgerError) -> [String] {
         var unknown: [String] = []
         for table in CopyTable.all {
@@ -136,6 +137,11 @@ public enum LedgerCopy {
                     + "AND table_name = ? ORDER BY ordinal_position", table: table.name)
             unknown += sqlite.filter { !known.contains($0) }.map { "\(table.name).\($0) (SQLite)" }
             unknown += server.filter { !known.contains($0) }.map { "\(table.name).\($0) (PostgreSQL)" }
+            let shared = table.columns.map(\.name)
+            unknown += shared.filter { !sqlite.contains($0) }.map { "\(table.name).\($0) (missing in SQLite)" }
+            unknown += table.serverColumns.filter { !server.contains($0) }.map {
+                "\(table.name).\($0) (missing in PostgreSQL)"
+            }
         }
         return unknown
     }
@@ -146,7 +152,7 @@ public enum LedgerCopy {
         guard unknown.isEmpty else {
             throw LedgerError(
                 .invalidState,
-                "this provision's ledger copy does not know the columns \(unknown.joined(separator: ", ")); "
+                "this provision's ledger copy does not match the columns \(unknown.joined(separator: ", ")); "
                     + "nothing was copied")
         }
     }

@@ -60,9 +60,10 @@ import Testing
 
     /// Rows of job `job` in each table of the server (`psql`, independent of the copy's own reads).
     static func serverCounts(_ conninfo: String, job: String = "j") throws -> [Int] {
-        try tables.map { table, column in
-            Int(try PostgresTestServer.shared().query(conninfo, "SELECT count(*) FROM \(table) WHERE \(column) = '\(job)'")
-                .first?.first ?? "") ?? -1
+        let server = try PostgresTestServer.shared()
+        return try tables.map { table, column in
+            let rows = try server.query(conninfo, "SELECT count(*) FROM \(table) WHERE \(column) = '\(job)'")
+            return Int(rows.first?.first ?? "") ?? -1
         }
     }
 
@@ -95,7 +96,13 @@ import Testing
         #expect(try await pg.reissues(job: "j") == source.reissues(job: "j"))
         #expect(try await pg.counts(job: "j") == source.counts(job: "j"))
         #expect(try await pg.openClaims(job: "j") == source.openClaims(job: "j"))
-        let unnumbered = { (events: [LedgerEvent]) in events.map { event in var event = event; event.id = 0; return event } }
+        let unnumbered = { (events: [LedgerEvent]) in
+            events.map { event in
+                var event = event
+                event.id = 0
+                return event
+            }
+        }
         #expect(unnumbered(try await pg.events(job: "j")) == unnumbered(try await source.events(job: "j")))
         let uid = Sample.uid(1)
         #expect(try await pg.keyChanges(job: "j", uid: uid) == source.keyChanges(job: "j", uid: uid))
@@ -196,7 +203,8 @@ import Testing
             edited.message.contains("table attempts, job j, row 2 in recorded order, uid 04A1B200000002")
                 && edited.message.contains("column failure_detail is 'detail of tagLost'")
                 && edited.message.contains("'edited' on the server"), "\(edited.message)")
-        _ = try server.query(conninfo, "UPDATE attempts SET failure_detail = 'detail of tagLost' WHERE failure_class = 'tagLost'")
+        _ = try server.query(
+            conninfo, "UPDATE attempts SET failure_detail = 'detail of tagLost' WHERE failure_class = 'tagLost'")
         _ = try await LedgerCopy.verify(job: "j", from: source, to: destination)
         _ = try server.query(conninfo, "UPDATE records SET claimed_by = 'x' WHERE row = 5")
         let record = try await #require(throws: LedgerError.self) {
@@ -222,7 +230,8 @@ import Testing
         _ = try PostgresTestServer.shared().query(
             conninfo,
             """
-            CREATE FUNCTION tamper() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.actor := 'tampered'; RETURN NEW; END $$;
+            CREATE FUNCTION tamper() RETURNS trigger LANGUAGE plpgsql
+                AS $$ BEGIN NEW.actor := 'tampered'; RETURN NEW; END $$;
             CREATE TRIGGER tamper BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION tamper();
             """)
         let error = try await #require(throws: LedgerError.self) {

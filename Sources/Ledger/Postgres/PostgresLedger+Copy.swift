@@ -43,8 +43,8 @@ extension PostgresLedger {
             guard count == 0 else {
                 throw LedgerError(
                     .jobExists,
-                    "the server ledger \(location) already has job \(job) (\(count) rows in \(table.name)): a job "
-                        + "is copied once; nothing was copied")
+                    "the server ledger \(location) already has job \(job) (in its table \(table.name)): a job is "
+                        + "copied once; nothing was copied")
             }
         }
     }

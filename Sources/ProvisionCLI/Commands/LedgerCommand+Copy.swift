@@ -42,7 +42,8 @@ extension LedgerCommand {
                 let verified = try await LedgerCopy.verify(job: name, from: source, to: destination)
                 guard verified == counts else {
                     throw LedgerError(
-                        .copyMismatch, "job \(name) copied \(counts) but \(verified) verified: the file changed meanwhile")
+                        .copyMismatch,
+                        "job \(name) copied \(counts) but \(verified) verified: the file changed meanwhile")
                 }
                 if claimed > 0 {
                     context.err.line(

@@ -85,7 +85,8 @@ struct LedgerCommand: Command {
             if manifest == nil, args.value("ledger") == nil {
                 throw .usage("give a MANIFEST or --ledger URI", option: "ledger")
             }
-            return LedgerCommand(action: .migrate(manifest: manifest, ledger: args.value("ledger")), json: args.flag("json"))
+            return LedgerCommand(
+                action: .migrate(manifest: manifest, ledger: args.value("ledger")), json: args.flag("json"))
         case "copy":
             return LedgerCommand(action: try parseCopy(args), json: args.flag("json"))
         case let other:
