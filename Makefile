@@ -64,14 +64,16 @@ run: build
 bench: deps
 	python3 scripts/bench $(if $(QUICK),--quick)
 
-## reliability: crash (Type 2, Type 4: crash4, keyed NTAG 424 DNA: crash424, Type 5: crash5), tear, bad-input, misbehaving-reader and environment-fault figures
+## reliability: crash (Type 2, Type 4: crash4, keyed NTAG 424 DNA: crash424, Type 5: crash5, Type 3: crash3), a line of
+## stations on a PostgreSQL ledger (stations: KILLS kills, server stops, a frozen station), tear, bad-input,
+## misbehaving-reader and environment-fault figures
 ## (writes reports/reliability.md and .json; environment faults need root; KILLS/ROWS/SEED to vary;
 ## ONLY=readers,swift runs some sections and keeps the others' figures; POSITIONS=1-16 the exchange
 ## positions of the misbehaving-reader matrix through the PN532/libnfc and vpcd/pcscd paths)
 KILLS ?= 50
 ROWS ?= 300
 SEED ?= $(shell date +%s)
-ONLY ?= crash,crash4,crash424,crash5,corpus,env,swift,readers
+ONLY ?= crash,crash4,crash424,crash5,crash3,stations,corpus,env,swift,readers
 POSITIONS ?= 1-16
 reliability: test-deps
 	$(SWIFT) build --build-tests

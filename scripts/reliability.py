@@ -18,8 +18,11 @@ each section saying which command and run produced it.
   crash424  the crash test on keyed NTAG 424 DNA personalisation (every key a tag holds is one the ledger names)
   crash5    the crash test on Type 5 tags (ICODE SLIX2, locked by the CC's write access and Lock Block)
   crash3    the crash test on Type 3 tags (FeliCa Lite-S, locked by RWFlag 00 and the MC)
+  stations  4 stations on one job through a PostgreSQL ledger: random stations SIGKILLed (--kills in all) and
+            restarted, 3 immediate server stops, one station frozen past its lease (scripts/reliability_stations.py)
 
-Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N] [--only crash,crash4,crash424,crash5,crash3,corpus,env,swift,readers]
+Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N]
+                              [--only crash,crash4,crash424,crash5,crash3,stations,corpus,env,swift,readers]
                               [--positions 1-16] [--paths pn532,vpcd,pn532-type4,vpcd-type4]
        scripts/reliability.py crash [--family type4|type5] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
@@ -174,15 +177,15 @@ def fingerprint(key):
     return hashlib.sha256(key).hexdigest()[:16].upper()
 
 
-def key_violations(db, store, final):
+def key_violations(query, store, final):
     """Keyed NTAG 424 DNA tags: every key a tag holds is the delivery key or one the key journal names for it;
     at the end every done tag holds the journal's new keys (version 01) and no change is left open."""
     problems, factory = [], fingerprint(bytes(16))
     named = {}
-    for uid, number, old, new, state in db.execute(
+    for uid, number, old, new, state in query(
             "SELECT uid, key_number, old_fingerprint, new_fingerprint, state FROM key_changes"):
-        named.setdefault((uid.upper(), number), []).append((old, new, state))
-    done = {uid.upper() for (uid,) in db.execute("SELECT uid FROM tags")}
+        named.setdefault((uid.upper(), int(number)), []).append((old, new, state))
+    done = {uid.upper() for (uid,) in query("SELECT uid FROM tags")}
     for name in sorted(os.listdir(store)) if os.path.isdir(store) else []:
         if not name.endswith(".bin"):
             continue
@@ -208,8 +211,7 @@ def sha(data):
 
 
 def check_invariants(folder, rows, final, ledger=None):
-    """Violations of the crash-test invariants, as strings."""
-    problems = []
+    """Violations of the crash-test invariants in a job's SQLite ledger, as strings."""
     ledger = ledger or os.path.join(folder, "reports", "t", "ledger.sqlite")
     if not os.path.exists(ledger):
         return [] if not final else ["no ledger"]
@@ -217,37 +219,44 @@ def check_invariants(folder, rows, final, ledger=None):
     try:
         if not final and db.execute("SELECT count(*) FROM sqlite_master WHERE name='records'").fetchone()[0] == 0:
             return []  # killed while the ledger file was being created (its schema is one transaction)
-        states = dict(db.execute("SELECT state, count(*) FROM records WHERE job='t' GROUP BY state").fetchall())
-        if not final and not states:
-            return []  # killed while the job was being set up (no row inserted yet): nothing to lose
-        if sum(states.values()) != rows:
-            problems.append(f"row lost: {sum(states.values())} records for {rows} rows")
-        doubled = db.execute("SELECT count(*) - count(DISTINCT row), count(*) - count(DISTINCT uid) FROM tags").fetchone()
-        if doubled != (0, 0):
-            problems.append(f"row or uid done twice: {doubled}")
-        mismatch = db.execute("SELECT count(*) FROM records r LEFT JOIN tags g ON g.job=r.job AND g.row=r.row "
-                              "WHERE (r.state='done') != (g.row IS NOT NULL) OR (r.state='done' AND r.uid != g.uid)").fetchone()[0]
-        if mismatch:
-            problems.append(f"{mismatch} records disagree with tags")
-        store = os.path.join(folder, "tags")
-        for uid, row, digest, locked in db.execute("SELECT uid, row, bytes_sha256, locked FROM tags"):
-            message, fully_locked, _ = image_state(store, uid)
-            if message is None:
-                problems.append(f"row {row}: tag {uid} image holds no NDEF message")
-            elif sha(message) != digest.lower():
-                problems.append(f"row {row}: tag {uid} image message differs from the ledger")
-            elif not ndef_well_formed(message):
-                problems.append(f"row {row}: tag {uid} image message does not decode")
-            if locked and not fully_locked:
-                problems.append(f"row {row}: ledger says locked, image is not")
-        keyed = db.execute("SELECT count(*) FROM sqlite_master WHERE name='key_changes'").fetchone()[0] and \
-            db.execute("SELECT count(*) FROM key_changes").fetchone()[0]
-        if keyed:
-            problems += key_violations(db, store, final)
-        if final and states.get("done", 0) != rows:
-            problems.append(f"job not complete: {states}")
+        keys = db.execute("SELECT count(*) FROM sqlite_master WHERE name='key_changes'").fetchone()[0] == 1
+        return ledger_violations(lambda sql: db.execute(sql).fetchall(), os.path.join(folder, "tags"), rows, final,
+                                 keys=keys)
     finally:
         db.close()
+
+
+def ledger_violations(query, store, rows, final, keys=True):
+    """Violations of the crash-test invariants in job t of a ledger read through `query` (SQL → rows of values,
+    SQLite's or psql's text), every done row's tag image in `store` checked against it."""
+    problems = []
+    states = {state: int(n) for state, n in query("SELECT state, count(*) FROM records WHERE job='t' GROUP BY state")}
+    if not final and not states:
+        return []  # killed while the job was being set up (no row inserted yet): nothing to lose
+    if sum(states.values()) != rows:
+        problems.append(f"row lost: {sum(states.values())} records for {rows} rows")
+    doubled = tuple(int(n) for n in query("SELECT count(*) - count(DISTINCT row), count(*) - count(DISTINCT uid) "
+                                          "FROM tags")[0])
+    if doubled != (0, 0):
+        problems.append(f"row or uid done twice: {doubled}")
+    mismatch = int(query("SELECT count(*) FROM records r LEFT JOIN tags g ON g.job=r.job AND g.row=r.row WHERE "
+                         "(r.state='done') != (g.row IS NOT NULL) OR (r.state='done' AND r.uid != g.uid)")[0][0])
+    if mismatch:
+        problems.append(f"{mismatch} records disagree with tags")
+    for uid, row, digest, locked in query("SELECT uid, row, bytes_sha256, locked FROM tags"):
+        message, fully_locked, _ = image_state(store, uid)
+        if message is None:
+            problems.append(f"row {row}: tag {uid} image holds no NDEF message")
+        elif sha(message) != digest.lower():
+            problems.append(f"row {row}: tag {uid} image message differs from the ledger")
+        elif not ndef_well_formed(message):
+            problems.append(f"row {row}: tag {uid} image message does not decode")
+        if int(locked or 0) and not fully_locked:
+            problems.append(f"row {row}: ledger says locked, image is not")
+    if keys and int(query("SELECT count(*) FROM key_changes")[0][0]):
+        problems += key_violations(query, store, final)
+    if final and states.get("done", 0) != rows:
+        problems.append(f"job not complete: {states}")
     return problems
 
 
@@ -419,6 +428,9 @@ def swift_figures():
     return figures
 
 
+SECTIONS = ("crash", "crash4", "crash424", "crash5", "crash3", "stations", "corpus", "env", "swift", "readers")
+
+
 def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser()
@@ -427,7 +439,7 @@ def main():
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--json")
-    parser.add_argument("--only", default="crash,crash4,crash424,crash5,crash3,corpus,env,swift,readers")
+    parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--positions", default="1-16", help="exchange positions for the readers section: A-B or a list")
     parser.add_argument("--paths", default="pn532,vpcd,pn532-type4,vpcd-type4")
     parser.add_argument("--family", default="type2", choices=sorted(FAMILIES), help="crash section: the tag family")
@@ -443,8 +455,7 @@ def main():
     now = lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     run = {"command": command, "startedAt": now()}
     existing = os.path.join(ROOT, "reports", "reliability.json")
-    report = json.load(open(existing)) if os.path.exists(existing) and set(sections) != {
-        "crash", "crash4", "crash424", "crash5", "crash3", "corpus", "env", "swift", "readers"} else {}
+    report = json.load(open(existing)) if os.path.exists(existing) and set(sections) != set(SECTIONS) else {}
     runs = report.setdefault("sectionRuns", {})
     for old in ("crash", "corpus", "environment", "swift"):  # reports of version 1 name their run at the top
         if old in report and old not in runs:
@@ -463,6 +474,10 @@ def main():
         section("crash5", crash_test(args.kills, args.rows, args.seed, family="type5"))
     if "crash3" in sections:
         section("crash3", crash_test(args.kills, args.rows, args.seed, family="type3"))
+    if "stations" in sections:
+        from reliability_stations import stations_test  # scripts/reliability_stations.py
+        section("stations", stations_test(PROVISION, make_job, ledger_violations, image_state, args.kills, args.rows,
+                                          args.seed))
     if "corpus" in sections:
         section("corpus", corpus_test())
     if "env" in sections:

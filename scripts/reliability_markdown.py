@@ -62,6 +62,38 @@ def render_readers(readers):
     return lines
 
 
+def render_stations(report):
+    """Section 1f: a line of stations on a PostgreSQL ledger under kills, server stops and a freeze."""
+    data = report["stations"]
+    freeze = data["frozenStation"]
+    exits = ", ".join(f"{code}: {n}" for code, n in sorted(data["exitsByCode"].items()))
+    attempts = ", ".join(f"{outcome} {n}" for outcome, n in sorted(data["attempts"].items()))
+    claimed = ", ".join(map(str, freeze.get("rowsClaimedAfterWaking", []))) or "none"
+    lines = ["## 1f. A line of stations on a PostgreSQL ledger (SIGKILL, server stops, a frozen station)", ""]
+    lines += provenance(report, "stations") + [
+        f"- {data['rows']}-row job, {data['stations']} stations started together on one throwaway server, each "
+        f"`{data['command']}` (its own UIDs, one image store), lease {data['leaseSeconds']} s; the faults keyed "
+        "to the done rows by the seed",
+        f"- kills: **{data['kills']}**, {data['killsLeavingTheirClaim']} of them leaving the station's claimed row "
+        "open (random station, random moment; restarted after 0.2–0.6 s, a restart "
+        "refused while the killed process's lease runs is retried); immediate server stops: "
+        f"**{data['serverStops']}** (down ~1 s; stations that exit are restarted); claims open at a fault: "
+        f"{data['claimsLeftByFaults']}; {data['starts']} station starts in all; {data['seconds']} s",
+        f"- frozen station: {freeze.get('station')} stopped (SIGSTOP) {freeze.get('frozenSeconds')} s with "
+        f"{freeze.get('pendingRowsWhenFrozen')} rows pending, then woken: exit **{freeze.get('exit')}** (75 "
+        f"expected), rows claimed after waking: {claimed}",
+        f"- exits by code: {exits}; why (the last error line, by kind):"]
+    lines += [f"  - `{message}`: {n}" for message, n in data["exitMessages"].items()]
+    lines += [f"- attempts: {attempts} (skipped: a done tag presented again after a restart)",
+              f"- tag images no row holds: {data['strayTagImages']['written']} with a message, "
+              f"{data['strayTagImages']['locked']} locked",
+              f"- invariant violations: **{len(data['violations'])}** (a row done twice, a UID bound to two rows, a "
+              "row lost, a done row's tag image not holding its message or not locked, a claim finished by another "
+              "UID, a locked tag no row holds)"]
+    lines += [f"  - {v}" for v in data["violations"][:30]]
+    return lines + [""]
+
+
 def render(report):
     lines = ["# provision reliability report", "",
              f"Last run {report['startedAt']} – {report['finishedAt']}: `{report['command']}`"
@@ -83,6 +115,8 @@ def render(report):
         lines += [f"- invariant violations: **{len(crash['violations'])}**"]
         lines += [f"  - {v}" for v in crash["violations"][:30]]
         lines.append("")
+    if report.get("stations"):
+        lines += render_stations(report)
     swift = report.get("swift")
     if swift:
         tears = {k: v for k, v in swift.items() if k.startswith("tear-")}
