@@ -162,6 +162,9 @@ public actor Ledger: SQLLedger {
     /// Whether this connection has its WAL open, so `sync()` reaches the file (for tests).
     var journalIsOpen: Bool { connection.journalIsOpen }
 
+    /// A file never disconnects: nothing to do.
+    public func reconnect() async throws(LedgerError) {}
+
     /// Makes every commit of this connection durable (syncs the WAL) if any is not yet.
     ///
     /// The line calls it when it goes idle and when it stops, so a deferred `markDone` never waits for

@@ -24,6 +24,9 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let sqlite = Code("sqlite")
         /// Any other PostgreSQL failure; the message names the server's SQLSTATE.
         public static let postgres = Code("postgres")
+        /// The connection to the ledger server dropped (a server restart, the network): the statement's outcome
+        /// is unknown to this side until `reconnect()`; a line pauses and reconnects with backoff.
+        public static let disconnected = Code("disconnected")
         /// Another live process holds the station's lease (a second process with the same `--station`).
         public static let stationTaken = Code("stationTaken")
         /// This station's lease ran out (the process was frozen or cut off): it must not write another tag.

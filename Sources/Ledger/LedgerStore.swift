@@ -72,6 +72,8 @@ public protocol LedgerStore: Actor {
     func sync() async throws(LedgerError)
     /// Starts making earlier commits durable; the ticket finishes when they are.
     nonisolated func syncInBackground() -> DurabilityTicket
+    /// Connects again after a `.disconnected` error (a file-backed store never disconnects: nothing to do).
+    func reconnect() async throws(LedgerError)
 
     // MARK: Counters, key journal, SUN counters
 

@@ -44,6 +44,7 @@ enum ErrorTable {
             ledger(.busy, "ledgerBusy", .unavailable),
             ledger(.stationTaken, "ledgerStationTaken", .unavailable),
             ledger(.leaseLost, "ledgerLeaseLost", .temporaryFailure),
+            ledger(.disconnected, "ledgerDisconnected", .unavailable),
             ledger(.manifestMismatch, "ledgerManifestMismatch", .dataError),
             ledger(.unknownJob, "ledgerUnknownJob", .dataError),
             ledger(.unknownRow, "ledgerUnknownRow", .dataError),

@@ -126,6 +126,11 @@ final class LiveProgress: Sendable {
             display.alert(
                 "\(reader) paused: \(count) tags in a row were \(seen); this job takes \(wanted). Load the right "
                     + "reel, then run the same command again to continue (nothing is lost).")
+        case .ledgerLost(let reader, let detail):
+            display.alert(
+                "ledger connection lost (\(detail)); \(reader) paused, nothing is written, reconnecting")
+        case .ledgerBack(let reader, let after):
+            display.alert("ledger back after \(String(format: "%.1f", after.seconds)) s; \(reader) carries on")
         case .done(_, let uid, let row, let resumed):
             state.withLock { state in
                 state.done += 1

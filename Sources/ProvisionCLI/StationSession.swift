@@ -50,6 +50,8 @@ final class StationSession: Sendable {
                     if failing { notes.line("note: station \(lease.station): the ledger server answers again") }
                     failing = false
                 } catch {
+                    // A dropped connection is tried again at the next beat (the workers pause meanwhile).
+                    if (error as? LedgerError)?.code == .disconnected { try? await ledger.reconnect() }
                     if !failing {
                         let reason = (error as? LedgerError)?.message ?? "\(error)"
                         notes.line(

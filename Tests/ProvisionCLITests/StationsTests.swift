@@ -105,6 +105,37 @@ import Testing
         #expect(try server.query(uri, "SELECT count(*) - count(DISTINCT uid) FROM records") == [["0"]])
     }
 
+    @Test func droppedLedgerConnectionsPauseTheLineWhichReconnectsAndFinishesExactlyOnce() async throws {
+        let rows = 60
+        let (folder, uri, server) = try line(rows: rows)
+        _ = try ProvisionProcess.run(["ledger", "migrate", "--ledger", uri], directory: folder.url)
+        let station = try ProvisionProcess.start(
+            [
+                "run", "job.json", "--quiet", "--ledger", uri, "--station", "s1", "--reader",
+                folder.sim(uid: "04510000000001", options: "timing=datasheet"),
+            ], directory: folder.url)
+        var drops = 0
+        for target in [5, 20, 35] {
+            try await waitUntil {
+                Int(try server.query(uri, "SELECT count(*) FROM attempts").first?.first ?? "0") ?? 0 >= target
+            }
+            // The server ends every session of the station: its workers' and its heartbeat's.
+            drops += try server.query(
+                uri, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 's1'"
+            ).count
+        }
+        let outcome = try await station.wait()
+        #expect(drops >= 3, "sessions ended: \(drops)")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("ledger connection lost"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("ledger back after"), "\(outcome.stderr)")
+        #expect(try server.query(uri, "SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+        #expect(try server.query(uri, "SELECT count(*) - count(DISTINCT uid) FROM records") == [["0"]])
+        // Every tag's image holds the message of the row its UID is bound to (none written twice, none lost).
+        let done = try server.query(uri, "SELECT count(*) FROM attempts WHERE outcome = 'done'")
+        #expect(done == [["\(rows)"]], "one done attempt a row: \(done)")
+    }
+
     @Test func aConnectionStringWithAPasswordOrABadStationNameIsAUsageErrorThatShowsNoPassword() throws {
         let folder = try JobFolder(rows: 1, lock: false)
         let password = try ProvisionProcess.run(

@@ -13,8 +13,8 @@ typealias PostgresResultPointer = OpaquePointer
 /// parameters (as for SQLite) and rewritten to `$N` once each; values travel as text with their type.
 final class PostgresConnection {
     let connection: PostgresConnectionPointer
-    /// The `PGcancel *` object of this connection, freed in `deinit`.
-    private let cancel: OpaquePointer?
+    /// The `PGcancel *` object of this connection, freed in `deinit` (and replaced by `reset()`).
+    private var cancel: OpaquePointer?
     /// The connection string without its password, for messages.
     let location: String
     private var rewritten: [String: String] = [:]
@@ -45,6 +45,27 @@ final class PostgresConnection {
         PQfinish(connection)
     }
 
+    /// Connects again with the same settings after the connection dropped (a server restart, the network).
+    ///
+    /// The corresponding C functions are `PQreset`, `PQstatus` and `PQgetCancel`.
+    /// - Throws: `.disconnected` while the server cannot be reached.
+    func reset() throws(LedgerError) {
+        if let cancel { PQfreeCancel(cancel) }
+        cancel = nil
+        rewritten.removeAll()
+        PQreset(connection)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection)).trimmingSpace()
+            throw LedgerError(.disconnected, "cannot reach ledger \(location): \(message)")
+        }
+        cancel = PQgetCancel(connection)
+    }
+
+    /// Whether the connection is gone (the server closed it or the network dropped).
+    ///
+    /// The corresponding C function is `PQstatus`.
+    var isBroken: Bool { PQstatus(connection) == CONNECTION_BAD }
+
     /// A handle that cancels this connection's running statement from another thread.
     var cancelHandle: PostgresCancelHandle { PostgresCancelHandle(cancel: cancel) }
 
@@ -61,16 +82,24 @@ final class PostgresConnection {
                     connection, text, Int32(values.count), typeBuffer.baseAddress, pointers, nil, nil, 0)
             }
         }
-        guard let result else {
-            throw LedgerError(.postgres, String(cString: PQerrorMessage(connection)).trimmingSpace(), sql: sql)
-        }
+        guard let result else { throw failure(sql: sql) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let error = Self.error(result, sql: sql)
+            let error = isBroken ? failure(sql: sql) : Self.error(result, sql: sql)
             PQclear(result)
             throw error
         }
         return result
+    }
+
+    /// The error of a statement that got no result, or whose connection broke under it: `.disconnected`
+    /// when the connection is gone.
+    ///
+    /// The corresponding C function is `PQerrorMessage`.
+    private func failure(sql: String) -> LedgerError {
+        let message = String(cString: PQerrorMessage(connection)).trimmingSpace()
+        guard isBroken else { return LedgerError(.postgres, message, sql: sql) }
+        return LedgerError(.disconnected, "lost the connection to ledger \(location): \(message)", sql: sql)
     }
 
     /// The statement with its `?` and `?N` parameters numbered `$N` (outside quoted text).
@@ -116,7 +145,8 @@ final class PostgresConnection {
             case "40001", "40P01", "55P03": .busy
             case "25006", "42501": .readOnly
             case "42P01": .schemaTooOld
-            case let s where s.hasPrefix("08"): .cannotOpen
+            case let s where s.hasPrefix("08"): .disconnected
+            case "57P01", "57P02", "57P03": .disconnected  // the server is shutting down or starting
             default: .postgres
             }
         return LedgerError(code, "\(message) [SQLSTATE \(state)]", sql: sql)
@@ -129,13 +159,11 @@ extension PostgresConnection: Sendable {}
 extension PostgresConnection: SQLConnection {
     func execute(_ script: String) throws(LedgerError) {
         let result = PQexec(connection, script)
-        guard let result else {
-            throw LedgerError(.postgres, String(cString: PQerrorMessage(connection)).trimmingSpace(), sql: script)
-        }
+        guard let result else { throw failure(sql: script) }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            throw Self.error(result, sql: script)
+            throw isBroken ? failure(sql: script) : Self.error(result, sql: script)
         }
     }
 

@@ -68,6 +68,15 @@ public actor PostgresLedger: SQLLedger {
         try await perform { () throws(LedgerError) -> T in try connection.transaction(mode, body) }
     }
 
+    /// Connects again after the connection dropped and checks the schema once more (the server may have
+    /// been restored meanwhile). Not routed to `PQcancel`: the old cancel object goes with the old connection.
+    ///
+    /// - Throws: `.disconnected` while the server cannot be reached; `.schemaTooOld`/`.schemaTooNew`.
+    public func reconnect() async throws(LedgerError) {
+        try connection.reset()
+        try checkVersion()
+    }
+
     /// Every commit is already durable.
     public func sync() async throws(LedgerError) {}
 

@@ -104,6 +104,11 @@ public enum LineEvent: Sendable {
     /// `count` tags in a row were of the wrong chip (`seen`; the job wants `wanted`): the reader stops
     /// taking tags until the operator loads the right reel and runs the job again.
     case wrongChipPause(reader: String, count: Int, seen: String, wanted: String)
+    /// The ledger server cannot be reached: the reader pauses (nothing is claimed or written) and reconnects
+    /// with backoff.
+    case ledgerLost(reader: String, detail: String)
+    /// The ledger server answers again after `after` of pause: the reader carries on.
+    case ledgerBack(reader: String, after: Duration)
 }
 
 /// Knobs of the worker loop.

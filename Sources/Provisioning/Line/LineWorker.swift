@@ -68,16 +68,31 @@ public struct LineWorker: Sendable {
     private func loop() async throws -> WorkerStop {
         // Whether open rows remain, as the last commit read it (saves a query and a queue hop a tag).
         var openRows: Bool?
+        // The tag in the field when the ledger server went away (its last commit's outcome is unknown).
+        var outageTag: [UInt8]?
         while true {
             if stop.isRequested { return .stopRequested }
             try settings.lease?.check()
-            let open: Bool
-            if let known = openRows { open = known } else { open = try await ledger.hasOpenRows(job: job.name) }
-            if !open { return .jobComplete }
-            let detectStart = clock.now
-            switch try await waitForTag() {
-            case .success(let detected): openRows = try await handle(detected, detect: clock.now - detectStart)
-            case .failure(let stop): return stop
+            var current: [UInt8]?
+            do {
+                let open: Bool
+                if let known = openRows { open = known } else { open = try await ledger.hasOpenRows(job: job.name) }
+                if !open { return .jobComplete }
+                let detectStart = clock.now
+                switch try await waitForTag() {
+                case .success(let detected):
+                    current = detected.uid
+                    let afterOutage = outageTag == detected.uid
+                    outageTag = nil
+                    openRows = try await handle(detected, detect: clock.now - detectStart, afterOutage: afterOutage)
+                case .failure(let stop): return stop
+                }
+            } catch let error as LedgerError where error.code == .disconnected {
+                // The tag stays in the field: once the ledger is back, its claim resumes or finds it done.
+                try await rideOut(error)
+                outageTag = current
+                openRows = nil
+                continue
             }
             if let stop = afterRefusal() { return stop }
         }
@@ -127,7 +142,8 @@ public struct LineWorker: Sendable {
     /// One tag from selection to removal.
     ///
     /// - Returns: whether the job still has open rows when the tag was committed done, else `nil`.
-    private func handle(_ detected: DetectedTag, detect: Duration) async throws -> Bool? {
+    /// - Parameter afterOutage: the tag was in the field when the ledger server went away.
+    private func handle(_ detected: DetectedTag, detect: Duration, afterOutage: Bool) async throws -> Bool? {
         let started = Date()
         let uid = detected.uid
         let uidText = Hex.compact(uid)
@@ -144,8 +160,12 @@ public struct LineWorker: Sendable {
             claim = row
         case .failure(let error):
             guard error.code == .alreadyProvisioned else { throw error }
-            try await refuseDuplicate(
-                uid: uid, previous: try await ledger.isProvisioned(uid: uid), started: started, durations: durations)
+            let previous = try await ledger.isProvisioned(uid: uid)
+            if afterOutage, let previous, previous.job == job.name {
+                try await finishedBeforeOutage(uid: uid, row: previous.row)
+            } else {
+                try await refuseDuplicate(uid: uid, previous: previous, started: started, durations: durations)
+            }
             return nil
         }
         guard let claim else {
@@ -332,30 +352,6 @@ public struct LineWorker: Sendable {
                 try await ledger.returnToPending(job: job.name, row: claim.row, detail: failure.description)
             }
         }
-    }
-
-    /// A tag whose UID is already provisioned (`previous`, when the ledger names the row): the skip is recorded,
-    /// the operator gets the fail signal and the tag is released.
-    private func refuseDuplicate(
-        uid: [UInt8], previous: RowReference?, started: Date, durations: AttemptRecord.PhaseDurations
-    ) async throws {
-        if let previous { try await recordSkip(uid: uid, previous: previous, started: started, durations: durations) }
-        usable.refused()
-        await signal(.fail)
-        try await remove(Hex.compact(uid))
-    }
-
-    private func recordSkip(
-        uid: [UInt8], previous: RowReference, started: Date, durations: AttemptRecord.PhaseDurations
-    ) async throws {
-        let detail = "already provisioned as row \(previous.row) of job \(previous.job)"
-        events(.duplicate(reader: readerName, uid: Hex.compact(uid), job: previous.job, row: previous.row))
-        try await ledger.recordAttempt(
-            job: job.name,
-            AttemptRecord(
-                uid: uid, row: nil, reader: readerName, outcome: .skipped,
-                failureClass: FailureClass.duplicateUID.rawValue, failureDetail: detail, phase: Phase.identify.rawValue,
-                durations: durations, startedAt: started, finishedAt: Date()))
     }
 
     /// Shows the outcome on readers that can (ACR122U LED and buzzer), before the release; best effort.

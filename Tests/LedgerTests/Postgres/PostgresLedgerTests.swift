@@ -70,6 +70,30 @@ import Testing
         #expect(rows.sorted() == Array(1...40), "every row claimed once: \(rows.sorted())")
     }
 
+    @Test func aDroppedConnectionIsDisconnectedAndReconnectKeepsEveryCommittedClaim() async throws {
+        let store = try await Sample.store(.postgresql, rows: 3)
+        let ledger = try #require(store.ledger as? PostgresLedger)
+        let conninfo = try #require(store.conninfo)
+        let server = try PostgresTestServer.shared()
+        let first = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
+        #expect(first?.row == 1)
+        // The server ends the session (as a restart or an administrator would).
+        let ended = try server.query(
+            conninfo,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                + "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        #expect(!ended.isEmpty && ended.allSatisfy { $0 == ["t"] }, "\(ended)")
+        let lost = try await #require(throws: LedgerError.self) {
+            try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))
+        }
+        #expect(lost.code == .disconnected, "\(lost)")
+        try await ledger.reconnect()
+        // The claim committed before the drop is kept; the one that failed with it never happened.
+        let resumed = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
+        #expect(resumed?.row == 1 && resumed?.resumed == true)
+        #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))?.row == 2)
+    }
+
     @Test func aConnectionStringWithAPasswordIsRefusedWithoutEchoingIt() throws {
         for text in ["postgresql://ledger:s3cret@db.example/line", "host=db.example password=s3cret dbname=line"] {
             let error = try #require(throws: LedgerError.self) { try PostgresConnInfo(text) }
