@@ -29,7 +29,8 @@ public enum RunReportHTML {
         let throughput = ThroughputChart(report)
         body += HTMLPage.figure(
             throughput.svg(prefix: "tp"),
-            caption: "Tags done per minute in fixed time buckets, stacked by \(throughput.noun); shaded spans had no tags.")
+            caption:
+                "Tags done per minute in fixed time buckets, stacked by \(throughput.noun); shaded spans had no tags.")
         body += HTMLPage.figure(PhaseChart(report).svg(), caption: phaseCaption(figures))
         let failureCounts = FailureClass.allCases.map { ($0.rawValue, figures.failuresByClass[$0] ?? 0) }
         body += HTMLPage.figure(

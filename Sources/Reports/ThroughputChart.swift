@@ -36,7 +36,8 @@ public struct ThroughputChart: Sendable, Hashable {
         byStation = !stations.isEmpty
         series = byStation ? stations.map { $0 ?? StationFigures.unnamedLabel } : readers
         let seriesOfReader: (String) -> Int? =
-            byStation ? { stations.firstIndex(of: StationFigures.station(ofReader: $0)) } : { readers.firstIndex(of: $0) }
+            byStation
+            ? { stations.firstIndex(of: StationFigures.station(ofReader: $0)) } : { readers.firstIndex(of: $0) }
         let times = report.tags.map(\.time)
         let origin = [report.startedAt, times.min()].compactMap { $0 }.min() ?? Date(timeIntervalSince1970: 0)
         let end = [report.finishedAt, times.max()].compactMap { $0 }.max() ?? origin

@@ -102,7 +102,10 @@ private func sampleReport() -> RunReport {
     #expect(stations.map { $0["failed"] as? Int } == figures.map(\.failed))
     #expect(stations.map { $0["readers"] as? [String] } == figures.map(\.readers))
     let first = try #require(stations.first)
-    #expect(Set(first.keys) == ["station", "readers", "attempts", "done", "failed", "yield", "tags_per_hour", "last_failure"])
+    #expect(
+        Set(first.keys) == [
+            "station", "readers", "attempts", "done", "failed", "yield", "tags_per_hour", "last_failure",
+        ])
     let last = try #require(first["last_failure"] as? [String: String])
     #expect(Set(last.keys) == ["class", "detail", "at"] && last["class"] == figures[0].lastFailure?.failure?.rawValue)
     // A run without stations keeps its summary.json as it was: no `stations` key.

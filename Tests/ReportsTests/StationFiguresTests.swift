@@ -79,7 +79,8 @@ func onlyTwoOrMoreStationGroupsWithANameGiveFigures(readers: [String], shown: Bo
 @Test func summaryMarkdownHasAStationsTableOnlyOnALineOfStations() {
     let report = twoStationReport()
     let text = RunReportWriter.markdown(report, RunFigures(report))
-    #expect(text.contains("\n## Stations\n\n| station | readers | tags done | failed | yield | tags/h | last failure |"))
+    #expect(
+        text.contains("\n## Stations\n\n| station | readers | tags done | failed | yield | tags/h | last failure |"))
     #expect(text.contains("| line-b | line-b/sim:ntag215 | 1 | 1 | 50.0 % | 36 | timeout: no answer ("))
     let plain = SampleReports.line()
     #expect(!RunReportWriter.markdown(plain, RunFigures(plain)).contains("## Stations"))
