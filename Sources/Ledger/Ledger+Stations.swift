@@ -83,8 +83,12 @@ public struct OpenClaim: Sendable, Hashable {
     public var claimedAt: Date
 
     /// The station part of `claimedBy` (before the first `/`), or `nil` for a reader without one.
-    public var station: String? {
-        claimedBy.firstIndex(of: "/").map { String(claimedBy[..<$0]) }.flatMap { $0.contains(":") ? nil : $0 }
+    public var station: String? { Self.station(ofReader: claimedBy) }
+
+    /// The station part of a reader name as attempts and claims record it (`STATION/READER`): the part before
+    /// the first `/` when it has no `:` (`sim:ntag215`, `pcsc:ACS …:0` name no station), else `nil`.
+    public static func station(ofReader reader: String) -> String? {
+        reader.firstIndex(of: "/").map { String(reader[..<$0]) }.flatMap { $0.contains(":") ? nil : $0 }
     }
 }
 

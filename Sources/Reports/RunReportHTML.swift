@@ -5,8 +5,8 @@ import Provisioning
 /// computed from a `RunReport` only, so the same report always gives the same bytes.
 ///
 /// Layout: header (job, hashes, readers, start/end, rows, tags per hour, first-pass yield), the
-/// throughput, per-phase and failure Pareto charts, then the failures table and the first and last
-/// tags done.
+/// throughput, per-phase and failure Pareto charts, the stations table on a line of two or more stations
+/// (`StationFigures`), then the failures table and the first and last tags done.
 public enum RunReportHTML {
     /// How many of the first and of the last tags done are listed.
     public static let tagsListed = 10
@@ -26,16 +26,19 @@ public enum RunReportHTML {
         ])
         body += kpis(report, figures) + "</header>\n"
         body += "<section>\n<h2>Charts</h2>\n"
+        let throughput = ThroughputChart(report)
         body += HTMLPage.figure(
-            ThroughputChart(report).svg(prefix: "tp"),
-            caption: "Tags done per minute in fixed time buckets, stacked by reader; shaded spans had no tags.")
+            throughput.svg(prefix: "tp"),
+            caption:
+                "Tags done per minute in fixed time buckets, stacked by \(throughput.noun); shaded spans had no tags.")
         body += HTMLPage.figure(PhaseChart(report).svg(), caption: phaseCaption(figures))
         let failureCounts = FailureClass.allCases.map { ($0.rawValue, figures.failuresByClass[$0] ?? 0) }
         body += HTMLPage.figure(
             ParetoChart(title: "Failed attempts by class (Pareto)", unit: "failed attempts", counts: failureCounts)
                 .svg(prefix: "pf"),
             caption: "Bars: failed attempts per class, largest first (duplicates included); line: cumulative share.")
-        body += "</section>\n<section>\n<h2>Failures</h2>\n" + failuresTable(report) + "</section>\n"
+        body += "</section>\n" + StationFigures.htmlTable(StationFigures.of(report))
+        body += "<section>\n<h2>Failures</h2>\n" + failuresTable(report) + "</section>\n"
         body += RunReportWriter.reissueHTML(report)
         body += "<section>\n<h2>Tags done</h2>\n" + tagTables(report) + "</section>\n"
         return HTMLPage.document(title: "Run report — \(report.job)", body: body, refreshSeconds: refreshSeconds)

@@ -32,6 +32,7 @@ extension RunReportWriter {
             text += "| \(phase.rawValue) | \(spread.count) | \(format(spread.p50, digits: 2)) | "
             text += "\(format(spread.p95, digits: 2)) | \(format(spread.max, digits: 2)) |\n"
         }
+        text += StationFigures.markdownTable(StationFigures.of(report))
         text += reissueSection(report)
         text += "\n## Failures by class\n\n"
         if figures.failuresByClass.isEmpty {
@@ -74,11 +75,26 @@ extension RunReportWriter {
             measuredOverAirtime: figures.measuredOverAirtime.rounded(.ratio),
             reissued: report.reissues.map {
                 .init(row: $0.row, originalRow: $0.original, by: $0.by, detail: $0.detail, at: $0.time.map(timestamp))
-            })
+            }, stations: stationsJSON(report))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The `stations` of summary.json: `nil` (left out) unless the run had two or more stations.
+    private static func stationsJSON(_ report: RunReport) -> [SummaryJSON.Station]? {
+        let stations = StationFigures.of(report)
+        guard !stations.isEmpty else { return nil }
+        return stations.map { station in
+            SummaryJSON.Station(
+                station: station.station, readers: station.readers, attempts: station.attempts, done: station.done,
+                failed: station.failed, yield: station.yield.rounded(.ratio),
+                tagsPerHour: station.tagsPerHour.rounded(.rate),
+                lastFailure: station.lastFailure.map {
+                    .init(failureClass: $0.failure?.rawValue ?? "failed", detail: $0.detail, at: timestamp($0.time))
+                })
+        }
     }
 
     static func format(_ value: Double, digits: Int) -> String {
@@ -112,9 +128,44 @@ private struct SummaryJSON: Encodable {
     }
     /// Rows issued again for destroyed tags (added in schema 5; empty when none).
     var reissued: [Reissued]
+    /// One station of a line of stations (left out for a run with fewer than two).
+    struct Station: Encodable {
+        struct Failure: Encodable {
+            var failureClass, detail, at: String
+
+            enum CodingKeys: String, CodingKey {
+                case detail, at
+                case failureClass = "class"
+            }
+        }
+        var station: String?
+        var readers: [String]
+        var attempts, done, failed: Int
+        var yield, tagsPerHour: Double
+        var lastFailure: Failure?
+
+        enum CodingKeys: String, CodingKey {
+            case station, readers, attempts, done, failed, yield
+            case tagsPerHour = "tags_per_hour"
+            case lastFailure = "last_failure"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(station, forKey: .station)
+            try container.encode(readers, forKey: .readers)
+            try container.encode(attempts, forKey: .attempts)
+            try container.encode(done, forKey: .done)
+            try container.encode(failed, forKey: .failed)
+            try container.encode(yield, forKey: .yield)
+            try container.encode(tagsPerHour, forKey: .tagsPerHour)
+            try container.encode(lastFailure, forKey: .lastFailure)
+        }
+    }
+    var stations: [Station]?
 
     enum CodingKeys: String, CodingKey {
-        case version, job, readers, started, finished, rows, retries, phases, reissued
+        case version, job, readers, started, finished, rows, retries, phases, reissued, stations
         case manifestSHA256 = "manifest_sha256"
         case templateSHA256 = "template_sha256"
         case tagsPerHour = "tags_per_hour"

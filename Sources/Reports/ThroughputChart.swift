@@ -1,6 +1,10 @@
 import Foundation
 
-/// Tags done per minute over the run, per reader, as stacked bars in fixed time buckets.
+/// Tags done per minute over the run, per reader (or per station on a line of stations), as stacked bars in
+/// fixed time buckets.
+///
+/// A run with two or more stations (`StationFigures.groups`) has one series per station, each summing its
+/// readers; any other run has one series per reader.
 ///
 /// The bucket is the smallest of 1 s … 2 h that keeps the run within `maximumBuckets` bars (a minute
 /// or finer for runs up to 90 minutes). Every bucket of the run gets a slot, so a pause shows as a gap
@@ -12,20 +16,28 @@ public struct ThroughputChart: Sendable, Hashable {
     /// The most buckets drawn.
     public static let maximumBuckets = 90
 
-    /// Readers in legend order: the report's readers, then any other reader seen on a tag (sorted).
-    public var readers: [String]
+    /// Series names in legend order: the report's readers, then any other reader seen on a tag (sorted); on a
+    /// line of stations, the stations in that order (`StationFigures.label`).
+    public var series: [String]
+    /// Whether the series are stations rather than readers.
+    public var byStation: Bool
     /// The start of bucket 0.
     public var origin: Date
     /// The bucket length in seconds.
     public var bucketSeconds: Int
-    /// Tags done per bucket and reader: `counts[bucket][reader]`.
+    /// Tags done per bucket and series: `counts[bucket][series]`.
     public var counts: [[Int]]
 
     /// Buckets the tags of `report` from its start (or first tag) to its end (or last tag).
     public init(_ report: RunReport) {
         var readers = report.readers
         for reader in Set(report.tags.map(\.reader)).sorted() where !readers.contains(reader) { readers.append(reader) }
-        self.readers = readers
+        let stations = StationFigures.groups(report)
+        byStation = !stations.isEmpty
+        series = byStation ? stations.map { $0 ?? StationFigures.unnamedLabel } : readers
+        let seriesOfReader: (String) -> Int? =
+            byStation
+            ? { stations.firstIndex(of: StationFigures.station(ofReader: $0)) } : { readers.firstIndex(of: $0) }
         let times = report.tags.map(\.time)
         let origin = [report.startedAt, times.min()].compactMap { $0 }.min() ?? Date(timeIntervalSince1970: 0)
         let end = [report.finishedAt, times.max()].compactMap { $0 }.max() ?? origin
@@ -34,21 +46,21 @@ public struct ThroughputChart: Sendable, Hashable {
             Self.bucketChoices.first { (duration / Double($0)).rounded(.up) <= Double(Self.maximumBuckets) }
             ?? Self.bucketChoices[Self.bucketChoices.count - 1]
         let slots = max(Int((duration / Double(bucket)).rounded(.up)), 1)
-        var counts = Array(repeating: Array(repeating: 0, count: readers.count), count: slots)
+        var counts = Array(repeating: Array(repeating: 0, count: series.count), count: slots)
         for tag in report.tags {
-            guard let reader = readers.firstIndex(of: tag.reader) else { continue }
+            guard let series = seriesOfReader(tag.reader) else { continue }
             let index = Int(tag.time.timeIntervalSince(origin) / Double(bucket))
-            counts[min(max(index, 0), slots - 1)][reader] += 1
+            counts[min(max(index, 0), slots - 1)][series] += 1
         }
         self.origin = origin
         self.bucketSeconds = bucket
         self.counts = counts
     }
 
-    /// Tags per minute of `reader` in `bucket`.
-    public func rate(bucket: Int, reader: Int) -> Double { Double(counts[bucket][reader]) * 60 / Double(bucketSeconds) }
+    /// Tags per minute of series `series` in `bucket`.
+    public func rate(bucket: Int, series: Int) -> Double { Double(counts[bucket][series]) * 60 / Double(bucketSeconds) }
 
-    /// Tags per minute of all readers in `bucket`.
+    /// Tags per minute of all series in `bucket`.
     public func totalRate(bucket: Int) -> Double {
         Double(counts[bucket].reduce(0, +)) * 60 / Double(bucketSeconds)
     }
@@ -84,10 +96,11 @@ public struct ThroughputChart: Sendable, Hashable {
         func y(_ value: Double) -> Double { plot.bottom - value / top * (plot.bottom - plot.top) }
         var parts: [SVGElement] = [ChartStyle.patterns(prefix: prefix)]
         parts.append(
-            ChartStyle.heading("Throughput: tags per minute, per reader (\(Self.bucketName(bucketSeconds)) buckets)"))
+            ChartStyle.heading(
+                "Throughput: tags per minute, per \(noun) (\(Self.bucketName(bucketSeconds)) buckets)"))
         parts.append(
             ChartStyle.legend(
-                readers.enumerated().map { ($0.element, ChartStyle.fill($0.offset, prefix: prefix)) }
+                series.enumerated().map { ($0.element, ChartStyle.fill($0.offset, prefix: prefix)) }
                     + [("no tags (pause)", "#f0f0f0")], x: plot.left, y: 42))
         for pause in pauses {
             let x = plot.left + Double(pause.lowerBound) * slotWidth
@@ -106,16 +119,16 @@ public struct ThroughputChart: Sendable, Hashable {
                 gridWidth: plot.right - plot.left))
         for bucket in 0..<slots {
             var base = 0.0
-            for reader in readers.indices where counts[bucket][reader] > 0 {
-                let value = rate(bucket: bucket, reader: reader)
+            for index in series.indices where counts[bucket][index] > 0 {
+                let value = rate(bucket: bucket, series: index)
                 let inset = slotWidth > 4 ? slotWidth * 0.12 : 0
                 parts.append(
                     SVG.rect(
                         x: plot.left + Double(bucket) * slotWidth + inset, y: y(base + value),
                         width: slotWidth - 2 * inset, height: y(base) - y(base + value),
-                        fill: ChartStyle.fill(reader, prefix: prefix), stroke: "#000",
+                        fill: ChartStyle.fill(index, prefix: prefix), stroke: "#000",
                         extra: [
-                            ("class", "bar"), ("data-bucket", String(bucket)), ("data-reader", String(reader)),
+                            ("class", "bar"), ("data-bucket", String(bucket)), ("data-\(noun)", String(index)),
                             ("data-value", SVG.number(value)),
                         ]))
                 base += value
@@ -123,12 +136,15 @@ public struct ThroughputChart: Sendable, Hashable {
         }
         parts.append(timeAxis(slotWidth: slotWidth))
         let description =
-            "Stacked bars of tags per minute for \(readers.count) reader(s) in \(slots) buckets of "
+            "Stacked bars of tags per minute for \(series.count) \(noun)(s) in \(slots) buckets of "
             + "\(Self.bucketName(bucketSeconds)); \(pauses.count) pause(s) without tags."
         return SVG.document(
             width: Self.size.width, height: Self.size.height, title: "Throughput over time", description: description,
             standalone: standalone, children: parts)
     }
+
+    /// What a series is: `reader` or `station`.
+    public var noun: String { byStation ? "station" : "reader" }
 
     private func timeAxis(slotWidth: Double) -> SVGElement {
         let plot = Self.plot

@@ -39,6 +39,32 @@ import Testing
         #expect(!(try String(contentsOf: html, encoding: .utf8)).contains("http-equiv"))
     }
 
+    /// Two stations on one SQLite ledger (`--station`): the report has a stations table naming both, its
+    /// chart a series per station, and summary.json a `stations` array.
+    @Test func twoStationsOnOneLedgerGetAStationsTableAndSeries() throws {
+        let folder = try JobFolder(rows: 6, lock: false)
+        for (station, first) in [("line-a", "04530000000001"), ("line-b", "04530000000011")] {
+            let reader = folder.sim("ntag215", uid: first, options: "count=2&timing=instant")
+            let run = try ProvisionProcess.run(
+                ["run", "job.json", "--quiet", "--reader", reader, "--station", station], directory: folder.url)
+            #expect(run.status == 1, "rows remain: \(run.stderr)")
+        }
+        let report = try ProvisionProcess.run(["report", "job.json", "--json"], directory: folder.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOf: folder.reports.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(page.contains("<h2>Stations</h2>") && page.contains("2 stations on this job"))
+        for station in ["line-a", "line-b"] {
+            // The station's row: its name, its one reader, 2 tags done, none failed.
+            let row = "<tr><td class=\"nowrap\">\(station)</td><td>\(station)/sim:ntag215</td><td class=\"num\">2</td>"
+            #expect(page.contains(row + "<td class=\"num\">0</td>"), "\(station)")
+        }
+        #expect(page.contains("data-station=\"1\""))
+        let summary = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
+        let stations = summary?["stations"] as? [[String: Any]]
+        #expect(stations?.map { $0["station"] as? String } == ["line-a", "line-b"])
+        #expect(stations?.map { $0["done"] as? Int } == [2, 2])
+    }
+
     @Test(arguments: [
         (["--json", "--watch", "1"], "--watch"), (["--times", "2"], "--times"), (["--watch", "0"], "--watch"),
     ])

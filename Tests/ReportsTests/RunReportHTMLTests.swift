@@ -130,3 +130,41 @@ private func hostileReport() -> RunReport {
     let plain = XMLInspector.parse(RunReportHTML.render(SampleReports.line())).elements("figcaption").map(\.text)
     #expect(!plain.contains { $0.contains("below 1") })
 }
+
+@Test func aLineOfStationsGetsAStationsTableAndStationSeries() throws {
+    let report = SampleReports.stations()
+    let page = XMLInspector.parse(RunReportHTML.render(report))
+    #expect(page.error == nil)
+    #expect(page.elements("h2").map(\.text).contains("Stations"))
+    #expect(page.elements("caption").map(\.text).first == "2 stations on this job")
+    let rows = page.elements("tr").map { $0.text }
+    let stations = StationFigures.of(report)
+    #expect(stations.map(\.done).reduce(0, +) == report.rows.done)
+    for station in stations {
+        let cells = [
+            station.label, station.readers.joined(separator: ", "), String(station.done), String(station.failed),
+        ]
+        #expect(rows.contains { $0.hasPrefix(cells.joined()) }, "\(station.label)")
+    }
+    #expect(page.elements("rect", class: "bar").contains { $0.attributes["data-station"] == "1" })
+    #expect(page.elements("figcaption").map(\.text).contains { $0.contains("stacked by station") })
+}
+
+@Test func aOneStationRunHasNoStationsTable() {
+    var report = SampleReports.stations()
+    report.readers = report.readers.map { $0.replacingOccurrences(of: "line-b/", with: "line-a/") }
+    report.attempts = report.attempts.map { attempt in
+        var copy = attempt
+        copy.reader = attempt.reader.replacingOccurrences(of: "line-b/", with: "line-a/")
+        return copy
+    }
+    report.tags = report.tags.map { tag in
+        var copy = tag
+        copy.reader = tag.reader.replacingOccurrences(of: "line-b/", with: "line-a/")
+        return copy
+    }
+    let html = RunReportHTML.render(report)
+    #expect(!html.contains("<h2>Stations</h2>") && !html.contains("data-station"))
+    #expect(html.contains("stacked by reader"))
+    #expect(!RunReportHTML.render(SampleReports.line()).contains("<h2>Stations</h2>"))
+}

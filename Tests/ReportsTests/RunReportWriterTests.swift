@@ -91,3 +91,24 @@ private func sampleReport() -> RunReport {
     }
     #expect(RunFigures(unmodelled).belowFloorNote == nil)
 }
+
+@Test func summaryJSONListsStationsOnlyOnALineOfStations() throws {
+    let report = SampleReports.stations()
+    let object = try JSONSerialization.jsonObject(with: Data(RunReportWriter.json(report, RunFigures(report)).utf8))
+    let stations = try #require((object as? [String: Any])?["stations"] as? [[String: Any]])
+    let figures = StationFigures.of(report)
+    #expect(stations.map { $0["station"] as? String } == ["line-a", "line-b"])
+    #expect(stations.map { $0["done"] as? Int } == figures.map(\.done))
+    #expect(stations.map { $0["failed"] as? Int } == figures.map(\.failed))
+    #expect(stations.map { $0["readers"] as? [String] } == figures.map(\.readers))
+    let first = try #require(stations.first)
+    #expect(
+        Set(first.keys) == [
+            "station", "readers", "attempts", "done", "failed", "yield", "tags_per_hour", "last_failure",
+        ])
+    let last = try #require(first["last_failure"] as? [String: String])
+    #expect(Set(last.keys) == ["class", "detail", "at"] && last["class"] == figures[0].lastFailure?.failure?.rawValue)
+    // A run without stations keeps its summary.json as it was: no `stations` key.
+    let plain = SampleReports.line()
+    #expect(!RunReportWriter.json(plain, RunFigures(plain)).contains("\"stations\""))
+}

@@ -92,6 +92,25 @@ enum SampleReports {
             attempts: attempts)
     }
 
+    /// `line()` run by two stations: its first reader on station `line-a`, its second on `line-b`.
+    static func stations() -> RunReport {
+        var report = line()
+        let names = Dictionary(
+            uniqueKeysWithValues: zip(report.readers, ["line-a/", "line-b/"]).map { ($0, $1 + $0) })
+        report.readers = report.readers.map { names[$0] ?? $0 }
+        report.tags = report.tags.map { tag in
+            var copy = tag
+            copy.reader = names[tag.reader] ?? tag.reader
+            return copy
+        }
+        report.attempts = report.attempts.map { attempt in
+            var copy = attempt
+            copy.reader = names[attempt.reader] ?? attempt.reader
+            return copy
+        }
+        return report
+    }
+
     /// The message of the audit's passing tag `index`: its tap URL.
     static func auditMessage(_ index: Int) -> [UInt8] {
         NDEFMessage(records: [.uri("https://example.com/t/\(index)?c=0000\(index)")]).bytes

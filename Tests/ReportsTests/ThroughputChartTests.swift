@@ -3,7 +3,9 @@ import Provisioning
 import Reports
 import Testing
 
-private func report(duration: Double, tags: [(Double, String)]) -> RunReport {
+private func report(
+    duration: Double, tags: [(Double, String)], readers: [String] = ["A", "B"]
+) -> RunReport {
     let start = SampleReports.start
     let lines = tags.enumerated().map { index, tag in
         RunReport.TagLine(
@@ -11,7 +13,7 @@ private func report(duration: Double, tags: [(Double, String)]) -> RunReport {
             time: start.addingTimeInterval(tag.0), reader: tag.1)
     }
     return RunReport(
-        job: "t", manifestSHA256: "", templateSHA256: "", readers: ["A", "B"], startedAt: start,
+        job: "t", manifestSHA256: "", templateSHA256: "", readers: readers, startedAt: start,
         finishedAt: start.addingTimeInterval(duration), rows: .init(), tags: lines, attempts: [])
 }
 
@@ -24,12 +26,13 @@ func bucketIsTheShortestThatFitsTheRun(duration: Double, seconds: Int) {
 
 @Test func tagsLandInTheirBucketAndReaderAndPausesAreFound() {
     let chart = ThroughputChart(report(duration: 600, tags: [(5, "A"), (7, "A"), (15, "B"), (595, "A"), (599, "C")]))
-    #expect(chart.readers == ["A", "B", "C"])  // a reader seen only on tags is appended
+    #expect(chart.series == ["A", "B", "C"])  // a reader seen only on tags is appended
+    #expect(!chart.byStation)
     #expect(chart.counts.count == 60)
     #expect(chart.counts[0] == [2, 0, 0])
     #expect(chart.counts[1] == [0, 1, 0])
     #expect(chart.counts[59] == [1, 0, 1])
-    #expect(chart.rate(bucket: 0, reader: 0) == 12)  // 2 tags in 10 s = 12 per minute
+    #expect(chart.rate(bucket: 0, series: 0) == 12)  // 2 tags in 10 s = 12 per minute
     #expect(chart.totalRate(bucket: 59) == 12)
     #expect(chart.pauses == [2...58])
 }
@@ -66,4 +69,48 @@ func bucketIsTheShortestThatFitsTheRun(duration: Double, seconds: Int) {
     #expect(texts.contains("tags per minute"))
     #expect(texts.contains { $0.hasPrefix("time since start (min)") })
     #expect(texts.contains("no tags"))  // the sample's six-minute pause
+}
+
+@Test func twoStationsGiveOneSeriesEachSummingTheirReaders() throws {
+    let readers = ["line-a/sim:ntag215", "line-b/pcsc:ACS ACR122U 00 00:0", "line-a/sim:ntag216"]
+    let tags = [
+        (5.0, readers[0]), (6, readers[2]), (7, readers[1]), (15, readers[1]), (595, readers[2]), (599, readers[1]),
+    ]
+    let chart = ThroughputChart(report(duration: 600, tags: tags, readers: readers))
+    #expect(chart.byStation && chart.noun == "station")
+    #expect(chart.series == ["line-a", "line-b"])
+    #expect(chart.counts[0] == [2, 1])  // line-a's two readers add up in one series
+    #expect(chart.counts[1] == [0, 1])
+    #expect(chart.counts[59] == [1, 1])
+    #expect(chart.counts.map { $0.reduce(0, +) }.reduce(0, +) == tags.count)
+    #expect(chart.rate(bucket: 0, series: 0) == 12)
+    let svg = XMLInspector.parse(chart.svg().render())
+    #expect(svg.error == nil)
+    let bars = svg.elements("rect", class: "bar")
+    #expect(bars.count == 5 && bars.allSatisfy { $0.attributes["data-reader"] == nil })
+    #expect(bars.map { $0.attributes["data-station"] ?? "" } == ["0", "1", "1", "0", "1"])
+    let texts = svg.elements("text").map(\.text)
+    #expect(texts.contains("line-a") && texts.contains("line-b") && !texts.contains(readers[0]))
+    #expect(texts.contains { $0.hasPrefix("Throughput: tags per minute, per station") })
+}
+
+@Test func oneStationKeepsOneSeriesPerReaderAsBefore() {
+    let single = ["line-a/sim:ntag215"]
+    let chart = ThroughputChart(report(duration: 600, tags: [(5, single[0]), (7, single[0])], readers: single))
+    #expect(!chart.byStation && chart.series == single && chart.counts[0] == [2])
+    let svg = chart.svg().render()
+    #expect(svg.contains("data-reader=\"0\"") && !svg.contains("data-station"))
+    #expect(svg.contains("per reader"))
+    // Two readers of one station, and readers that name no station (a ':' before the '/'), stay readers.
+    for readers in [["line-a/sim:1", "line-a/sim:2"], ["libnfc:pn532_uart:/dev/ttyUSB0", "sim:ntag215"]] {
+        let chart = ThroughputChart(report(duration: 60, tags: [(1, readers[0]), (2, readers[1])], readers: readers))
+        #expect(!chart.byStation && chart.series == readers)
+    }
+}
+
+@Test func readersWithoutAStationFormTheirOwnSeriesBesideAStation() {
+    let readers = ["sim:ntag215", "line-b/sim:ntag215"]
+    let chart = ThroughputChart(report(duration: 60, tags: [(1, readers[0]), (2, readers[1])], readers: readers))
+    #expect(chart.byStation && chart.series == ["(no station)", "line-b"])
+    #expect(chart.counts.reduce([0, 0]) { [$0[0] + $1[0], $0[1] + $1[1]] } == [1, 1])
 }

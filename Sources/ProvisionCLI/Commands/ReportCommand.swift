@@ -17,8 +17,11 @@ struct ReportCommand: Command {
 
         With --watch it rewrites the files every SECONDS beside a running line, for a supervisor's
         browser: report.html reloads itself at the same interval, and its throughput chart has one
-        series per reader. Each file is replaced whole (written aside, then renamed), so a browser
-        never reads half a page. It stops at Ctrl-C (exit 130) or after --times N rewrites.
+        series per reader. On a line of two or more stations (--station) the chart has one series
+        per station instead, and a stations table gives each station's tags done, failed attempts,
+        yield, tags/h and last failure (summary.json: "stations"). Each file is replaced whole
+        (written aside, then renamed), so a browser never reads half a page. It stops at Ctrl-C
+        (exit 130) or after --times N rewrites.
 
         Options:
           --ledger FILE|URI  the ledger to read, with --job NAME (instead of MANIFEST)
