@@ -14,6 +14,7 @@ import Testing
         "KeyError.tooShort": 65,
         "LedgerError.cannotOpen": 73, "LedgerError.readOnly": 73, "LedgerError.schemaTooOld": 73,
         "LedgerError.schemaTooNew": 73, "LedgerError.stationTaken": 69, "LedgerError.leaseLost": 75,
+        "LedgerError.disconnected": 69,
         "LedgerError.busy": 69, "LedgerError.manifestMismatch": 65, "LedgerError.unknownJob": 65,
         "LedgerError.unknownRow": 65, "LedgerError.invalidState": 65, "LedgerError (any other code)": 74,
         "JobInputError.fileMissing": 66, "JobInputError (manifest, template, records)": 65,
