@@ -51,9 +51,7 @@ public enum LedgerCopy {
     /// The station of a reader name: the part before its first `/` when that is a station name (1 to 64 of
     /// `A-Z a-z 0-9 . _ -`, as `--station` qualifies reader names), else `copiedStation`.
     public static func station(ofReader reader: String) -> String {
-        guard let prefix = OpenClaim.station(ofReader: reader) else { return copiedStation }
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
-        guard (1...64).contains(prefix.count), prefix.allSatisfy({ allowed.contains($0) }) else { return copiedStation }
+        guard let prefix = OpenClaim.station(ofReader: reader), LedgerName.isValid(prefix) else { return copiedStation }
         return prefix
     }
 

@@ -22,9 +22,9 @@ struct LedgerChoice: Sendable, Hashable {
     init(_ args: Arguments) throws(CLIError) {
         ledger = args.value("ledger")
         station = args.value("station")
-        if let station, !Self.isStationName(station) {
+        if let station, !LedgerName.isValid(station) {
             throw .usage(
-                "station name '\(station)' must be 1 to 64 of A-Z a-z 0-9 . _ - (it prefixes reader names)",
+                "station name '\(station)' must be \(LedgerName.rule) (it prefixes reader names)",
                 option: "station")
         }
     }
@@ -51,14 +51,7 @@ struct LedgerChoice: Sendable, Hashable {
     var stationName: String {
         if let station { return station }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "station"
-        let cleaned = String(host.map { Self.allowed.contains($0) ? $0 : "-" }.prefix(64))
+        let cleaned = String(host.map { LedgerName.characters.contains($0) ? $0 : "-" }.prefix(64))
         return cleaned.isEmpty ? "station" : cleaned
-    }
-
-    private static let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
-
-    /// Whether `name` may name a station.
-    static func isStationName(_ name: String) -> Bool {
-        (1...64).contains(name.count) && name.allSatisfy { allowed.contains($0) }
     }
 }

@@ -100,9 +100,8 @@ struct ManifestDecoder {
         _ = try checkKeys(root, "", allowed: Manifest.knownKeys)
         let job = try string(try required(root, "job"), "job")
         let jobNode = try required(root, "job")
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
-        guard (1...64).contains(job.count), job.allSatisfy({ allowed.contains($0) }) else {
-            throw fail(jobNode, "job", "'\(job)' is not a job name (1 to 64 of A-Z a-z 0-9 . _ -)")
+        guard LedgerName.isValid(job) else {
+            throw fail(jobNode, "job", "'\(job)' is not a job name (\(LedgerName.rule))")
         }
         guard job != ".", job != ".." else { throw fail(jobNode, "job", "'\(job)' is not a job name") }
         let template = try path(try required(root, "template"), "template")

@@ -29,17 +29,14 @@ public struct StationFigures: Sendable, Hashable {
     /// The name shown in tables and chart legends.
     public var label: String { station ?? Self.unnamedLabel }
 
-    /// The station of `reader`, or `nil` when its name has none.
-    public static func station(ofReader reader: String) -> String? { OpenClaim.station(ofReader: reader) }
-
     /// The station groups of `report` in order of first attempt (then those seen only on tags, sorted), or
     /// none when the run had fewer than two groups or no named station.
     public static func groups(_ report: RunReport) -> [String?] {
         var groups: [String?] = []
-        for reader in report.readers where !groups.contains(station(ofReader: reader)) {
-            groups.append(station(ofReader: reader))
+        for reader in report.readers where !groups.contains(OpenClaim.station(ofReader: reader)) {
+            groups.append(OpenClaim.station(ofReader: reader))
         }
-        let others = Set(report.tags.map { station(ofReader: $0.reader) }).filter { !groups.contains($0) }
+        let others = Set(report.tags.map { OpenClaim.station(ofReader: $0.reader) }).filter { !groups.contains($0) }
         groups += others.sorted { ($0 ?? "") < ($1 ?? "") }
         guard groups.count > 1, groups.contains(where: { $0 != nil }) else { return [] }
         return groups
@@ -53,14 +50,15 @@ public struct StationFigures: Sendable, Hashable {
         var readers = report.readers
         for reader in Set(report.tags.map(\.reader)).sorted() where !readers.contains(reader) { readers.append(reader) }
         return groups.map { group in
-            let attempts = report.attempts.filter { station(ofReader: $0.reader) == group }
+            let attempts = report.attempts.filter { OpenClaim.station(ofReader: $0.reader) == group }
             let failures = attempts.filter { $0.failure != nil }
             let done = attempts.count - failures.count
             let last = failures.enumerated().max {
                 $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset
             }
             return StationFigures(
-                station: group, readers: readers.filter { station(ofReader: $0) == group }, attempts: attempts.count,
+                station: group, readers: readers.filter { OpenClaim.station(ofReader: $0) == group },
+                attempts: attempts.count,
                 done: done, failed: failures.count,
                 yield: attempts.isEmpty ? 0 : Double(done) / Double(attempts.count),
                 tagsPerHour: seconds > 0 ? Double(done) / seconds * 3600 : 0, lastFailure: last?.element)
@@ -77,13 +75,7 @@ public struct StationFigures: Sendable, Hashable {
     /// The stations table of report.html (empty when `stations` is).
     static func htmlTable(_ stations: [StationFigures]) -> String {
         guard !stations.isEmpty else { return "" }
-        let rows = stations.map { station in
-            [
-                station.label, station.readers.joined(separator: ", "), String(station.done), String(station.failed),
-                SVG.fixed(station.yield * 100, digits: 1) + " %", SVG.fixed(station.tagsPerHour, digits: 0),
-                station.lastFailureText,
-            ]
-        }
+        let rows = stations.map { $0.cells(SVG.fixed) }
         return "<section>\n<h2>Stations</h2>\n"
             + HTMLPage.table(
                 caption: "\(stations.count) stations on this job", headers: Self.headers, rows: rows,
@@ -97,12 +89,7 @@ public struct StationFigures: Sendable, Hashable {
         var text = "\n## Stations\n\n| " + headers.joined(separator: " | ") + " |\n"
         text += "|" + String(repeating: "---|", count: headers.count) + "\n"
         for station in stations {
-            let cells = [
-                station.label, station.readers.joined(separator: ", "), String(station.done), String(station.failed),
-                RunReportWriter.format(station.yield * 100, digits: 1) + " %",
-                RunReportWriter.format(station.tagsPerHour, digits: 0), station.lastFailureText,
-            ]
-            text += "| " + cells.map(markdownCell).joined(separator: " | ") + " |\n"
+            text += "| " + station.cells(RunReportWriter.format).map(markdownCell).joined(separator: " | ") + " |\n"
         }
         return text
     }
@@ -110,6 +97,14 @@ public struct StationFigures: Sendable, Hashable {
     /// A cell's text with `|` escaped and line breaks as spaces, so it stays in its Markdown table cell.
     private static func markdownCell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// The station's row of the stations table (`headers`), numbers written by `number(value, digits)`.
+    private func cells(_ number: (Double, Int) -> String) -> [String] {
+        [
+            label, readers.joined(separator: ", "), String(done), String(failed), number(yield * 100, 1) + " %",
+            number(tagsPerHour, 0), lastFailureText,
+        ]
     }
 
     /// The columns of the stations table.

@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 
 /// Tags done per minute over the run, per reader (or per station on a line of stations), as stacked bars in
 /// fixed time buckets.
@@ -37,7 +38,7 @@ public struct ThroughputChart: Sendable, Hashable {
         series = byStation ? stations.map { $0 ?? StationFigures.unnamedLabel } : readers
         let seriesOfReader: (String) -> Int? =
             byStation
-            ? { stations.firstIndex(of: StationFigures.station(ofReader: $0)) } : { readers.firstIndex(of: $0) }
+            ? { stations.firstIndex(of: OpenClaim.station(ofReader: $0)) } : { readers.firstIndex(of: $0) }
         let times = report.tags.map(\.time)
         let origin = [report.startedAt, times.min()].compactMap { $0 }.min() ?? Date(timeIntervalSince1970: 0)
         let end = [report.finishedAt, times.max()].compactMap { $0 }.max() ?? origin

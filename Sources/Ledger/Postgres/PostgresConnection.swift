@@ -52,7 +52,6 @@ final class PostgresConnection {
     func reset() throws(LedgerError) {
         if let cancel { PQfreeCancel(cancel) }
         cancel = nil
-        rewritten.removeAll()
         PQreset(connection)
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection)).trimmingSpace()
