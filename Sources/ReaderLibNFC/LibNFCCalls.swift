@@ -91,16 +91,17 @@ enum LibNFCCalls {
         return (result, DetectedTag(uid: uidBytes, atqa: atqa, sak: info.btSak, ats: ats))
     }
 
-    /// Polls for one FeliCa card at 212 or 424 kbit/s with libnfc's default polling payload `00 FF FF 01 00`
-    /// (any system, the system code asked for): InListPassiveTarget `4A 01 01|02 …`. The system code is kept
-    /// only when the POL_RES carried it (LEN > 18, as libnfc decodes it).
-    /// The corresponding C function is `nfc_initiator_select_passive_target`.
+    /// Polls for one FeliCa card at 212 or 424 kbit/s with the polling payload `00 SC SC 01 00` (the system code
+    /// asked for, RC `01`): InListPassiveTarget `4A 01 01|02 …`. `12FC` finds a card's NDEF system, whose IDm the
+    /// ledger records; `FFFF` any card. The system code is kept only when the POL_RES carried it (LEN > 18, as
+    /// libnfc decodes it). The corresponding C function is `nfc_initiator_select_passive_target`.
     ///
     /// - Returns: the status (targets found, or a negative error) and the card when one answered.
-    static func selectFeliCa(_ device: NFCDevicePointer, fast: Bool) -> (Int32, DetectedTag?) {
+    static func selectFeliCa(_ device: NFCDevicePointer, fast: Bool, systemCode: UInt16) -> (Int32, DetectedTag?) {
         var target = nfc_target()
         let modulation = nfc_modulation(nmt: NMT_FELICA, nbr: fast ? NBR_424 : NBR_212)
-        let result = nfc_initiator_select_passive_target(device, modulation, nil, 0, &target)
+        let polling: [UInt8] = [0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x01, 0x00]
+        let result = nfc_initiator_select_passive_target(device, modulation, polling, polling.count, &target)
         guard result > 0 else { return (result, nil) }
         let info = target.nti.nfi
         let idm = withUnsafeBytes(of: info.abtId) { Array($0) }

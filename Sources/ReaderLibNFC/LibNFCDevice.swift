@@ -17,12 +17,18 @@ final class LibNFCDevice {
     /// Whether the selected tag is a FeliCa card: its frames (LEN first) go through InDataExchange.
     private(set) var selectedFeliCa = false
     /// The modulations a poll tries, the one that found the last tag first, so a line of one family pays one
-    /// InListPassiveTarget per poll: ISO/IEC 14443-A at 106 kbps, FeliCa at 212 and at 424 kbit/s.
-    private var modulations: [Modulation] = [.typeA, .felica212, .felica424]
+    /// InListPassiveTarget per poll: ISO/IEC 14443-A at 106 kbps, FeliCa at 212 and at 424 kbit/s, each with
+    /// Polling `12FC` (the NDEF system: a Type 3 tag's detection is its NDEF poll) before `FFFF` (any card: one
+    /// without the NDEF system, to format or to report).
+    private var modulations: [Modulation] = [
+        .typeA, .felica(fast: false, systemCode: 0x12FC), .felica(fast: false, systemCode: 0xFFFF),
+        .felica(fast: true, systemCode: 0x12FC), .felica(fast: true, systemCode: 0xFFFF),
+    ]
 
-    /// A modulation InListPassiveTarget polls with.
+    /// A modulation InListPassiveTarget polls with (FeliCa with the system code of its polling payload).
     enum Modulation: Equatable {
-        case typeA, felica212, felica424
+        case typeA
+        case felica(fast: Bool, systemCode: UInt16)
     }
     /// Whether easy framing is off (tag commands through InCommunicateThru; a libnfc flag, no frame).
     private var easyFramingOff = false
@@ -147,9 +153,10 @@ final class LibNFCDevice {
 
     private func select(_ modulation: Modulation, uid: [UInt8]?) throws(TransportError) -> DetectedTag? {
         let (result, found) =
-            modulation == .typeA
-            ? LibNFCCalls.selectISO14443A(device, uid: uid)
-            : LibNFCCalls.selectFeliCa(device, fast: modulation == .felica424)
+            switch modulation {
+            case .typeA: LibNFCCalls.selectISO14443A(device, uid: uid)
+            case .felica(let fast, let code): LibNFCCalls.selectFeliCa(device, fast: fast, systemCode: code)
+            }
         crc.selectRan()
         if result < 0 {
             let failure = status(result)

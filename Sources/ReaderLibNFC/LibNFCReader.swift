@@ -215,14 +215,16 @@ public actor LibNFCReader: TagReader {
 
     /// InDeselect (HLTA), then until the time is up: field off/on and a select; the tag is gone
     /// when nothing or a different UID answers. A different tag stays selected for the next `poll`.
+    /// A FeliCa card has no HALT and answers every Polling while in the field: no field cycle for it.
     public func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool {
         let device = try device()
         arrived = nil
         guard let uid = device.selectedUID else { return true }
+        let felica = device.selectedFeliCa
         try device.deselect()
         let deadline = ContinuousClock.now + .milliseconds(max(timeoutMilliseconds, 0))
         while true {
-            try device.cycleField()
+            if !felica { try device.cycleField() }
             let seen = try await abortable(device, { () throws(TransportError) in try device.select() })
             guard let seen, seen.uid == uid else {
                 arrived = seen

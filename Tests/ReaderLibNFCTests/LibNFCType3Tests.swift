@@ -7,8 +7,9 @@ import Testing
 @testable import ReaderLibNFC
 
 /// libnfc's FeliCa path (`type5-type3.md` §5) through `LibNFCReader` to an emulated FeliCa Lite-S on a PN532 pty:
-/// InListPassiveTarget at 212 kbit/s with libnfc's polling payload, FeliCa frames through InDataExchange, and
-/// the poll order that keeps a FeliCa line at one InListPassiveTarget per poll.
+/// InListPassiveTarget at 212 kbit/s polling `12FC` (then `FFFF`), FeliCa frames through InDataExchange, the
+/// removal check without a field cycle, and the poll order that keeps a FeliCa line at one InListPassiveTarget
+/// per poll.
 @Suite(.serialized)
 struct LibNFCType3Tests {
     private static let idm: [UInt8] = [0x01, 0x2E, 0xA0, 0x00, 0x00, 0x00, 0x00, 0x01]
@@ -31,19 +32,24 @@ struct LibNFCType3Tests {
         defer { emulator.stop() }
         let reader = try await LibNFCReader.open(spec: spec)
         let pmm: [UInt8] = [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00]
-        let expected = DetectedTag(felica: FeliCaActivation(idm: Self.idm, pmm: pmm, systemCode: 0x88B4))
+        let expected = DetectedTag(felica: FeliCaActivation(idm: Self.idm, pmm: pmm, systemCode: 0x12FC))
         #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(expected))
-        #expect(count(emulator, 0x4A) == 2, "106 kbps type A first, then FeliCa at 212 kbit/s")
+        #expect(count(emulator, 0x4A) == 2, "106 kbps type A first, then FeliCa at 212 kbit/s polling 12FC")
         let (status, capacity) = try await reader.withTransceiver { transceiver in
             let family = Type3Family().open(transceiver, activation: expected)
             return try family.detectNDEF()
         }
         #expect(status == .readWrite && capacity == 208)
-        #expect(count(emulator, 0x40) == 2, "Polling 12FC and one Read, each one InDataExchange")
+        #expect(count(emulator, 0x40) == 1, "one Read in one InDataExchange: the detection was the 12FC Polling")
         #expect(count(emulator, 0x42) == 0, "no raw frame")
-        #expect(tag.exchangeCount == 2)
+        #expect(tag.exchangeCount == 1)
+        let fieldSwitches = count(emulator, 0x32)
+        #expect(try await reader.release(waitingForRemovalMilliseconds: 120) == false, "the card stays")
+        #expect(count(emulator, 0x32) == fieldSwitches, "no field cycle: a FeliCa card answers every Polling")
+        let polls = count(emulator, 0x4A)
+        #expect(polls > 2, "the removal check polls (12FC first) and finds the same IDm")
         #expect(try await reader.poll(timeoutMilliseconds: 500) == .tag(expected))
-        #expect(count(emulator, 0x4A) == 3, "the modulation that found the last tag is polled first")
+        #expect(count(emulator, 0x4A) == polls + 1, "the modulation that found the last tag is polled first")
         await reader.close()
     }
 
@@ -66,7 +72,7 @@ struct LibNFCType3Tests {
         }
         #expect(outcome == "\(TransportError.noAnswer)", "SYS_OP 00: no NDEF system")
         #expect(count(emulator, 0x32) == fieldSwitches, "a FeliCa card has no HALT: no field cycle")
-        #expect(count(emulator, 0x4A) == 3, "the card found again by one Polling")
+        #expect(count(emulator, 0x4A) == 4, "12FC then FFFF found it; found again by one FFFF Polling")
         await reader.close()
     }
 }

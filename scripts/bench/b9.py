@@ -26,22 +26,24 @@ def write():
 
 
 def minimal_sequence(length):
-    """The fewest commands that find a Lite-S's NDEF system, its attribute block and MC, write `length` bytes
-    tear-safe (WriteF 0F first, Ln and WriteF 00 last), read every written block back and lock it (RWFlag 00 and
-    the MC, confirmed by one read) (type5-type3.md §4.4–4.5): (count, airtime µs, parts)."""
+    """The fewest commands that, after the detection Polling `12FC` (RC 01: the NDEF system's IDm, recorded as the
+    UID; outside the measured phases, as for every family), read a Lite-S's attribute block and MC, write
+    `length` bytes tear-safe (WriteF 0F first, Ln and WriteF 00 last), read every written data block back and
+    lock it (RWFlag 00 in the attribute block written whole, then the MC, confirmed by one read that also compares
+    the attribute block, so the read-back before the lock skips it) (type5-type3.md §4.4–4.5):
+    (count, airtime µs, parts)."""
     n = -(-length // 16)
-    verify = [min(NBR, n + 1 - i) for i in range(0, n + 1, NBR)]
+    verify = [min(NBR, n - i) for i in range(0, n, NBR)]
     parts = [
-        ("Polling 12FC, RC 01 (the NDEF system's IDm, recorded as the UID)", 1, frame(6) + SLOT_ZERO + frame(20)),
         ("Read 06 of blocks 0 and 88h (attribute block and MC: status, capacity, lock state)", 1, read(2)),
         ("Write 08 of block 0, WriteF 0F (the write begins)", 1, write()),
         (f"Write 08 of blocks 1–{n} (the message, one block a command: Nbw 1)", n, n * write()),
         ("Write 08 of block 0, Ln and WriteF 00 (the write ends)", 1, write()),
-        (f"Read 06 of blocks 0–{n} (compared byte for byte, Nbr {NBR} a command)", len(verify),
+        (f"Read 06 of blocks 1–{n} (compared byte for byte, Nbr {NBR} a command)", len(verify),
          sum(read(k) for k in verify)),
-        ("Write 08 of block 0, RWFlag 00", 1, write()),
+        ("Write 08 of block 0, RWFlag 00 (the attribute block whole)", 1, write()),
         ("Write 08 of MC 88h (S_PAD and system blocks read-only for good)", 1, write()),
-        ("Read 06 of blocks 88h and 0 (the lock confirmed)", 1, read(2)),
+        ("Read 06 of blocks 88h and 0 (the lock confirmed, block 0 compared byte for byte)", 1, read(2)),
     ]
     return sum(p[1] for p in parts), sum(p[2] for p in parts), parts
 

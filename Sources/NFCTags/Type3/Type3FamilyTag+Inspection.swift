@@ -5,11 +5,12 @@ import NDEF
 extension Type3FamilyTag: Inspectable {
     public var inspection: (any Inspectable)? { self }
 
-    /// Identifies from PMm (no exchange), polls `12FC` and reads block 0 (and MC) as detection does, the message
-    /// in Nbr pieces, WCNT `90` on a Lite-S, and with `dump` blocks `00`–`0E` four at a time (Read `06`). A
-    /// FeliCa tag has no password: a `password` is noted as not sent.
+    /// Polls `FFFF` when detection found the NDEF system, identifies from PMm (no exchange), polls `12FC` and reads
+    /// block 0 (and MC) as detection does, the message in Nbr pieces, WCNT `90` on a Lite-S, and with `dump` blocks
+    /// `00`–`0E` four at a time (Read `06`). A FeliCa tag has no password: a `password` is noted as not sent.
     public func inspect(anticollisionUID: [UInt8], dump: Bool, password: InspectionPassword?) throws -> TagInspection {
-        let activation = tag.activation
+        // A card found by its NDEF system's Polling is polled once more with `FFFF`, for its primary system code.
+        let activation = tag.activation?.systemCode == 0x12FC ? try tag.poll(systemCode: 0xFFFF) : tag.activation
         try identify()
         var result = TagInspection(identity: .init(chip: chip, genericName: "generic Type 3"))
         result.identifyCost = tag.total

@@ -53,11 +53,12 @@ extension Type3FamilyTag {
     }
 
     /// Read `06` of every block of `written` (attribute block first, Nbr per command), compared with what
-    /// was meant; `mask` ranges are message byte offsets (block 1 holds bytes 0–15).
+    /// was meant; `mask` ranges are message byte offsets (block 1 holds bytes 0–15). When a lock follows, the
+    /// attribute block is left to `writeLock()`, which writes it whole again and compares it read back.
     ///
     /// - Throws: `TagError.verifyMismatch` naming the first block that differs.
     public func verify(_ written: NDEFWriteResult, ignoring mask: [Range<Int>]) throws {
-        let blocks = written.pages.keys.sorted()
+        let blocks = written.pages.keys.sorted().filter { $0 > 0 || !lockFollows }
         let data = try readBlocks(blocks, per: attributes?.blocksPerRead ?? 1)
         for (i, block) in blocks.enumerated() {
             let read = Array(data[16 * i..<16 * i + 16])
@@ -73,9 +74,11 @@ extension Type3FamilyTag {
 
     /// The lock of a Lite-S (§4.5): Write `08` of the attribute block with RWFlag `00`, then of MC `88` with
     /// the user blocks and MC_ALL read-only (as nfcpy `FelicaLiteS._protect` without a password), then Read
-    /// `06` of MC and the attribute block to confirm. Irreversible once MC_ALL is `00`; never probed by a write.
+    /// `06` of MC and the attribute block to confirm, the attribute block byte for byte. Irreversible once MC_ALL
+    /// is `00`; never probed by a write.
     ///
-    /// - Throws: `TagError.lockUnsupported` on other chips; `.lockFailed` when the read-back is not locked.
+    /// - Throws: `TagError.lockUnsupported` on other chips; `.lockFailed` when the read-back is not locked or
+    ///   the attribute block is not the one written.
     public func writeLock() throws {
         guard isLiteS else { throw TagError(.lockUnsupported, "only a FeliCa Lite-S is locked (MC block)") }
         var block = try attributes ?? readAttributes()
@@ -105,6 +108,11 @@ extension Type3FamilyTag {
         guard readMC.isPermanentlyReadOnly, !readBlock.isWritable else {
             throw TagError(
                 .lockFailed, "read back: MC \(Hex.string(readMC.bytes)), RWFlag \(Hex.byte(readBlock.rwFlag))")
+        }
+        guard readBlock.bytes == block.bytes else {
+            throw TagError(
+                .lockFailed,
+                "attribute block reads \(Hex.string(readBlock.bytes)), written \(Hex.string(block.bytes))")
         }
     }
 

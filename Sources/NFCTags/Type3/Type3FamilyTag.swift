@@ -23,6 +23,9 @@ public final class Type3FamilyTag: FamilyTag {
     var blankMemoryConfiguration: FeliCaMemoryConfiguration?
     /// MC and the attribute block as `writeLock()` read them back.
     var lockReadBackUnits: [(unit: Int, bytes: [UInt8])] = []
+    /// Whether the job locks this Lite-S after the read-back (`prepareWrite`): the lock writes the attribute
+    /// block whole again and reads it back, so `verify` leaves block 0 to it.
+    var lockFollows = false
 
     /// Wraps `tag`.
     public init(_ tag: Type3Tag) { self.tag = tag }
@@ -42,6 +45,7 @@ public final class Type3FamilyTag: FamilyTag {
 
     /// A lock is made and confirmed on a Lite-S only (MC); other chips have only the soft RWFlag.
     public func prepareWrite(hasCredentials: Bool, lock: Bool) throws {
+        lockFollows = lock && isLiteS
         if lock, !isLiteS {
             throw TagError(
                 .lockUnsupported, "\(chip?.displayName ?? "this tag") has no lock provision can make and confirm")
@@ -51,7 +55,8 @@ public final class Type3FamilyTag: FamilyTag {
     /// The card has one IDm; nothing in memory repeats it that this tool checks.
     public func identityAnomalies(anticollisionUID: [UInt8]) throws -> IdentityAnomalies { IdentityAnomalies() }
 
-    /// Polling `12FC`, then Read Without Encryption `06` of block 0 (and MC `88` on a Lite-S, same command).
+    /// Polling `12FC` (unless the tag was found by it), then Read Without Encryption `06` of block 0 (and MC `88`
+    /// on a Lite-S, same command).
     ///
     /// `readOnly` when RWFlag is `00`; capacity NmaxB × 16.
     ///
@@ -59,7 +64,7 @@ public final class Type3FamilyTag: FamilyTag {
     public func detectNDEF() throws -> (status: NDEFStatus, capacity: Int) {
         if felicaChip == nil { try identify() }
         do {
-            try tag.pollNDEF()
+            if tag.activation?.systemCode != 0x12FC { try tag.pollNDEF() }
         } catch .noAnswer {
             throw TagError(.notNDEF, "no NDEF system: no answer to Polling 12FC")
         }

@@ -95,6 +95,8 @@ public enum FeliCaTiming {
     public static let unitMicroseconds = 302.06
     /// Slot 0 of a Polling answer starts 512·64/fc = 2.417 ms after the request.
     public static let pollingSlotZeroMicroseconds = 2417.0
+    /// One Polling time slot is 256·64/fc = 1.208 ms wide.
+    public static let pollingSlotMicroseconds = 1208.0
 
     /// The air duration of a frame with `len` (LEN counts itself and the payload): preamble 6, sync 2, CRC 2.
     public static func frameMicroseconds(len: Int) -> Double { Double(6 + 2 + len + 2) * byteMicroseconds }

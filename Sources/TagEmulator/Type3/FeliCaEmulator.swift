@@ -98,9 +98,13 @@ public final class FeliCaEmulator: EmulatedTag {
     /// The MC block as it stands.
     public var memoryConfiguration: FeliCaMemoryConfiguration { FeliCaMemoryConfiguration(blocks[FeliCaLiteS.mc]!) }
 
-    /// The reader's Polling `FFFF` with RC `01` (as `nfc-list` and a `TagReader` poll send it).
+    /// The reader's detection, as the libnfc reader polls: Polling `12FC` with RC `01` (the NDEF system, whose IDm
+    /// the ledger records), then `FFFF` when no NDEF system answers (a card to format or to report).
     public func activate() -> DetectedTag? {
-        guard let answer = activate(polling: FeliCaCommand.polling(systemCode: 0xFFFF)) else { return nil }
+        guard
+            let answer = activate(polling: FeliCaCommand.polling(systemCode: 0x12FC))
+                ?? activate(polling: FeliCaCommand.polling(systemCode: 0xFFFF))
+        else { return nil }
         return (try? FeliCaCommand.parsePolling(answer)).map { DetectedTag(felica: $0) }
     }
 

@@ -12,7 +12,14 @@ public protocol FeliCaEndpoint: TagEndpoint {
 
 extension FeliCaEmulator: FeliCaEndpoint {
     public func activate(polling request: [UInt8]) -> [UInt8]? {
-        guard isPresent, request.count == 6, request[1] == 0x00, let answer = poll(request) else { return nil }
+        guard isPresent, request.count == 6, request[1] == 0x00 else { return nil }
+        guard let answer = poll(request) else {
+            // The reader waited out slot 0 and its width (one time slot: 256·64/fc) in vain.
+            airtimeMicroseconds +=
+                FeliCaTiming.frameMicroseconds(len: 6) + FeliCaTiming.pollingSlotZeroMicroseconds
+                + FeliCaTiming.pollingSlotMicroseconds
+            return nil
+        }
         airtimeMicroseconds += pollingAirtime(answer)
         return answer
     }

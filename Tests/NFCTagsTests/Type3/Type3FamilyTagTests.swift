@@ -57,4 +57,56 @@ import Testing
             try other.write(blocks: [1], data: [UInt8](repeating: 0, count: 16))
         }
     }
+
+    /// A tag found by Polling `12FC` with a lock to follow: no second Polling, the read-back reads the data
+    /// blocks only, and the lock writes the attribute block whole (RWFlag `00`) and compares it read back.
+    private func lockedWrite(attributeReadBack: String) -> (ScriptedTransceiver, Type3FamilyTag) {
+        let block1 = "D1010455 04612E62 00000000 00000000"
+        let script = ScriptedTransceiver([
+            Self.step(
+                "12 06 \(Self.idm) 01 0B00 02 8000 8088",
+                "2D 07 \(Self.idm) 00 00 02 10040100 0D000000 00000100 00000023 FFFFFF01 07000000 00000000 00000000"),
+            Self.step(
+                "20 08 \(Self.idm) 01 0900 01 8000 10040100 0D000000 000F0100 00000032", "0C 09 \(Self.idm) 00 00"),
+            Self.step("20 08 \(Self.idm) 01 0900 01 8001 \(block1)", "0C 09 \(Self.idm) 00 00"),
+            Self.step(
+                "20 08 \(Self.idm) 01 0900 01 8000 10040100 0D000000 00000100 0008002B", "0C 09 \(Self.idm) 00 00"),
+            Self.step("10 06 \(Self.idm) 01 0B00 01 8001", "1D 07 \(Self.idm) 00 00 01 \(block1)"),
+            Self.step(
+                "20 08 \(Self.idm) 01 0900 01 8000 10040100 0D000000 00000000 0008002A", "0C 09 \(Self.idm) 00 00"),
+            Self.step(
+                "20 08 \(Self.idm) 01 0900 01 8088 FFFF0001 07010000 FF3FFF3F 00000000", "0C 09 \(Self.idm) 00 00"),
+            Self.step(
+                "12 06 \(Self.idm) 01 0B00 02 8088 8000",
+                "2D 07 \(Self.idm) 00 00 02 FFFF0001 07010000 FF3FFF3F 00000000 \(attributeReadBack)"),
+        ])
+        var found = Self.activation
+        found.systemCode = 0x12FC
+        return (script, Type3FamilyTag(Type3Tag(transceiver: script, activation: found)))
+    }
+
+    @Test func aLockToFollowLeavesTheAttributeBlockToTheLocksReadBack() throws {
+        let message = Hex.bytes("D1 01 04 55 04 61 2E 62")!
+        let (script, tag) = lockedWrite(attributeReadBack: "10040100 0D000000 00000000 0008002A")
+        try tag.identify()
+        try tag.prepareWrite(hasCredentials: false, lock: true)
+        _ = try tag.detectNDEF()
+        try tag.verify(try tag.writeNDEF(message), ignoring: [])
+        try tag.writeLock()
+        #expect(script.mismatches.isEmpty, "\(script.mismatches)")
+        #expect(tag.cost.exchanges == 8 && tag.lockState()?.isPermanent == true)
+    }
+
+    @Test func anAttributeBlockReadBackOtherThanWrittenFailsTheLock() throws {
+        let (_, tag) = lockedWrite(attributeReadBack: "10040100 0D000000 00000000 0009002B")  // Ln 9, not 8
+        try tag.identify()
+        try tag.prepareWrite(hasCredentials: false, lock: true)
+        _ = try tag.detectNDEF()
+        try tag.verify(try tag.writeNDEF(Hex.bytes("D1 01 04 55 04 61 2E 62")!), ignoring: [])
+        let error = #expect(throws: TagError.self) { try tag.writeLock() }
+        #expect(error?.code == .lockFailed)
+        let read = "10 04 01 00 0D 00 00 00 00 00 00 00 00 09 00 2B"
+        let written = "10 04 01 00 0D 00 00 00 00 00 00 00 00 08 00 2A"
+        #expect(error?.message == "attribute block reads \(read), written \(written)")
+    }
 }

@@ -16,10 +16,16 @@ import Testing
         #expect(send(tag, "06 00 FF FF 01 00") == .data(Hex.bytes("14 01 012E000000000001 \(Self.pmm) 88B4")!))
         #expect(send(tag, "06 00 FE 00 00 00") == .silence)
         let activation = tag.activate()?.felica
-        #expect(activation?.idm == Self.idm && activation?.systemCode == 0x88B4)
+        #expect(activation?.idm == Self.idm && activation?.systemCode == 0x12FC, "detection polls 12FC first")
         var faults = TagFaults()
         faults.unformatted = true
-        #expect(send(FeliCaEmulator(idm: Self.idm, faults: faults), "06 00 12 FC 00 00") == .silence)
+        let blank = FeliCaEmulator(idm: Self.idm, faults: faults)
+        #expect(send(blank, "06 00 12 FC 00 00") == .silence)
+        let airtime = blank.airtimeMicroseconds
+        #expect(blank.activate()?.felica?.systemCode == 0x88B4, "no NDEF system: then FFFF")
+        let request = FeliCaTiming.frameMicroseconds(len: 6)
+        let answered = request + 2417 + FeliCaTiming.frameMicroseconds(len: 0x14)
+        #expect(abs(blank.airtimeMicroseconds - airtime - (request + 2417 + 1208) - answered) < 0.01, "12FC unanswered")
     }
 
     @Test func readOfTheAttributeBlockAndMC() {
