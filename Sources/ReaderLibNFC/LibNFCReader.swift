@@ -72,10 +72,8 @@ public actor LibNFCReader: TagReader {
                     .badSpec, "reader '\(spec)': baud= needs a pn532_uart:<port> connstring without a speed")
             }
             guard let value = Int(text), PN532BaudSwitch.speeds.contains(value) else {
-                throw LibNFCError(
-                    .badSpec,
-                    "reader '\(spec)': baud must be one of \(PN532BaudSwitch.speeds.map(String.init).joined(separator: ", ")), got '\(text)'"
-                )
+                let speeds = PN532BaudSwitch.speeds.map(String.init).joined(separator: ", ")
+                throw LibNFCError(.badSpec, "reader '\(spec)': baud must be one of \(speeds), got '\(text)'")
             }
             baud = value
         }
