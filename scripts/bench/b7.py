@@ -60,6 +60,8 @@ def bench_b7(sizes):
             for count in order:
                 for timing, tags in (("datasheet", datasheet_tags), ("instant", instant_tags)):
                     uri = server.create_database(f"b7_{timing}_{count}_{r}")
+                    subprocess.run([common.BIN, "ledger", "migrate", "--ledger", uri], check=True, env=ENV,
+                                   capture_output=True)
                     folder = os.path.join(WORK, f"b7-{timing}-{count}")
                     done, seconds, ledger_ms, wall_ms = run_stations(folder, uri, count, tags, timing)
                     results[timing][count].append({"tags": done, "seconds": seconds, "tags_per_s": done / seconds,
