@@ -18,22 +18,23 @@ struct LineSession: Sendable {
     var leaseLost = false
 
     /// Runs the workers; on a line of stations (`station` set) every reader name is `STATION/READER`, and on
-    /// a ledger server the station's lease (`StationSession`) is held for the whole run.
+    /// a ledger server the station's lease (`StationSession`) is held for the whole run. The ledger calls before
+    /// the workers start ride out a dropped server connection (`outage`).
     static func run(
         job: JobContext, readers: [any TagReader], ledger: any LedgerStore, station: String?, leaseSeconds: Double,
-        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest
+        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest, outage: OutageRetry
     ) async throws(CLIError) -> LineSession {
         var settings = settings
         var presence: StationSession?
         if case .server(let conninfo) = job.manifest.ledger, let station {
             presence = try await StationSession.start(
-                conninfo: conninfo, station: station, leaseSeconds: leaseSeconds, notes: display.sink)
+                conninfo: conninfo, station: station, leaseSeconds: leaseSeconds, notes: display.sink, outage: outage)
             settings.lease = presence?.lease
         }
         do {
             let session = try await run(
                 job: job, readers: readers, ledger: ledger, station: station, settings: settings, display: display,
-                stop: stop)
+                stop: stop, outage: outage)
             await presence?.end()
             return session
         } catch {
@@ -44,13 +45,15 @@ struct LineSession: Sendable {
 
     private static func run(
         job: JobContext, readers: [any TagReader], ledger: any LedgerStore, station: String?,
-        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest
+        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest, outage: OutageRetry
     ) async throws(CLIError) -> LineSession {
         let counts: StateCounts
         do {
-            counts = try await ledger.counts(job: job.manifest.job)
-        } catch {
+            counts = try await outage.run("start-up", on: ledger) { try await ledger.counts(job: job.manifest.job) }
+        } catch let error as LedgerError {
             throw JobContext.cliError(error)
+        } catch {
+            throw ErrorTable.cliError(error)
         }
         let progress = LiveProgress(total: counts.total, done: counts.done, display: display)
         let lineJob = job.lineJob()

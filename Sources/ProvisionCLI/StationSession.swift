@@ -10,33 +10,47 @@ final class StationSession: Sendable {
     let lease: StationLease
     private let ledger: PostgresLedger
     private let heartbeat: Task<Void, Never>
+    /// How giving the lease back rides out a dropped connection.
+    private let outage: OutageRetry
 
     /// How long a lease holds unless renewed (`--lease`).
     static let defaultLeaseSeconds = 15.0
 
     /// Takes the lease of `station` on its own connection to `conninfo` and starts its heartbeat (every
-    /// fifth of the lease, so four heartbeats can be lost before the lease runs out).
+    /// fifth of the lease, so four heartbeats can be lost before the lease runs out). A dropped connection
+    /// while taking it pauses and tries again (`outage`), as the same process, so a lease taken by a try whose
+    /// answer was lost is this station's own.
     ///
     /// - Throws: `CLIError` 69 when the station is live elsewhere or the server cannot be reached.
     static func start(
-        conninfo: PostgresConnInfo, station: String, leaseSeconds: Double, notes: TextSink
+        conninfo: PostgresConnInfo, station: String, leaseSeconds: Double, notes: TextSink, outage: OutageRetry
     ) async throws(CLIError) -> StationSession {
         let ledger: PostgresLedger
-        let lease: StationLease
         do {
             ledger = try await PostgresLedger.open(conninfo: conninfo.text, station: station)
-            lease = try await ledger.acquireLease(station: station, seconds: leaseSeconds)
         } catch  where error.code == .cannotOpen {
             throw CLIError(.unavailable, "ledger server: \(error.message)")
         } catch {
             throw JobContext.cliError(error)
         }
-        return StationSession(ledger: ledger, lease: lease, notes: notes)
+        let instance = PostgresLedger.instanceID()
+        let lease: StationLease
+        do {
+            lease = try await outage.run("start-up", on: ledger) {
+                try await ledger.acquireLease(station: station, seconds: leaseSeconds, instance: instance)
+            }
+        } catch let error as LedgerError {
+            throw JobContext.cliError(error)
+        } catch {
+            throw ErrorTable.cliError(error)
+        }
+        return StationSession(ledger: ledger, lease: lease, notes: notes, outage: outage)
     }
 
-    private init(ledger: PostgresLedger, lease: StationLease, notes: TextSink) {
+    private init(ledger: PostgresLedger, lease: StationLease, notes: TextSink, outage: OutageRetry) {
         self.ledger = ledger
         self.lease = lease
+        self.outage = outage
         let interval = Duration.milliseconds(max(Int(lease.duration.seconds * 200), 100))
         heartbeat = Task { [ledger, lease] in
             var failing = false
@@ -64,10 +78,11 @@ final class StationSession: Sendable {
         }
     }
 
-    /// Stops the heartbeat and frees the station's name at once.
+    /// Stops the heartbeat and frees the station's name at once (after a dropped connection, once the server
+    /// answers again; if it stays away, the lease runs out by itself).
     func end() async {
         heartbeat.cancel()
         _ = await heartbeat.value
-        try? await ledger.releaseLease(lease)
+        _ = try? await outage.run("end of run", on: ledger) { try await ledger.releaseLease(lease) }
     }
 }

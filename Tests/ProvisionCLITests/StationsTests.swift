@@ -136,6 +136,85 @@ import Testing
         #expect(done == [["\(rows)"]], "one done attempt a row: \(done)")
     }
 
+    @Test func connectionsDroppedAtEveryStepOfTheStartUpAreRiddenOutAndTheJobIsDoneOnce() async throws {
+        let rows = 30
+        let (folder, uri, server) = try line(rows: rows)
+        _ = try ProvisionProcess.run(["ledger", "migrate", "--ledger", uri], directory: folder.url)
+        // Registering the job, adding its rows (mid-batch), storing the records' hash (rows committed), marking
+        // the job started, taking the station's lease: each drops the station's connection once.
+        let drops = [
+            ("job", "AFTER INSERT ON jobs FOR EACH ROW"),
+            ("rows", "AFTER INSERT ON records FOR EACH ROW WHEN (NEW.row = 17)"),
+            ("hash", "AFTER UPDATE OF records_sha256 ON jobs FOR EACH ROW"),
+            ("started", "AFTER UPDATE OF started_at ON jobs FOR EACH ROW WHEN (OLD.started_at IS NULL)"),
+            ("lease", "AFTER INSERT ON stations FOR EACH ROW"),
+        ]
+        for (name, event) in drops { try dropConnectionOnce(server, uri, name: name, event) }
+        let outcome = try await run(folder, uri, station: "s1", uid: "04510000000001")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        // Each fired for the try that lost its connection, then for the one after the reconnection; the hash is
+        // stored a third time because the job is marked started last (the drop there repeats the registration).
+        let firings = try drops.map { name, _ in try server.query(uri, "SELECT last_value FROM drop_\(name)") }
+        #expect(firings == [["2"], ["2"], ["3"], ["2"], ["2"]].map { [$0] }, "\(firings)")
+        let paused = outcome.stderr.components(separatedBy: "; start-up paused, reconnecting").count - 1
+        let back = outcome.stderr.components(separatedBy: "; start-up carries on").count - 1
+        #expect(paused == drops.count && back == drops.count, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("terminating connection due to administrator command); start-up paused"),
+            "one line a drop: \(outcome.stderr)")
+        #expect(try server.query(uri, "SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+        #expect(try server.query(uri, "SELECT count(*) - count(DISTINCT uid) FROM records") == [["0"]])
+        #expect(try server.query(uri, "SELECT count(*) FROM attempts WHERE outcome = 'done'") == [["\(rows)"]])
+        #expect(
+            try server.query(uri, "SELECT total_rows, records_sha256 IS NOT NULL, started_at IS NOT NULL FROM jobs")
+                == [["\(rows)", "t", "t"]])
+    }
+
+    @Test func connectionsDroppedAtTheEndOfTheRunAreRiddenOutAndTheRunEndsCleanly() async throws {
+        let rows = 30
+        let (folder, uri, server) = try line(rows: rows)
+        _ = try ProvisionProcess.run(["ledger", "migrate", "--ledger", uri], directory: folder.url)
+        // The worker's last timings, giving the lease back, marking the job finished: each drops once.
+        let drops = [
+            ("timings", "AFTER UPDATE OF ledger_us ON attempts FOR EACH STATEMENT"),
+            ("release", "AFTER UPDATE ON stations FOR EACH ROW WHEN (NEW.heartbeat_at = OLD.heartbeat_at)"),
+            ("finished", "AFTER UPDATE OF finished_at ON jobs FOR EACH ROW WHEN (NEW.finished_at IS NOT NULL)"),
+        ]
+        for (name, event) in drops { try dropConnectionOnce(server, uri, name: name, event) }
+        let outcome = try await run(folder, uri, station: "s1", uid: "04510000000001")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("error:"), "\(outcome.stderr)")
+        // The flush fired for its dropped first statement, then for each of its statements (one a row) again.
+        let firings = try drops.map { name, _ in try server.query(uri, "SELECT last_value FROM drop_\(name)") }
+        #expect(firings == [["\(rows + 1)"], ["2"], ["2"]].map { [$0] }, "\(firings)")
+        #expect(outcome.stderr.contains("s1/sim:ntag215 paused, nothing is written"), "\(outcome.stderr)")
+        let paused = outcome.stderr.components(separatedBy: "; end of run paused, reconnecting").count - 1
+        #expect(paused == 2 && outcome.stderr.contains("; end of run carries on"), "\(outcome.stderr)")
+        #expect(try server.query(uri, "SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+        #expect(try server.query(uri, "SELECT count(*) FROM attempts WHERE outcome = 'done'") == [["\(rows)"]])
+        // The timings the dropped flush carried were stored by the next one.
+        #expect(try server.query(uri, "SELECT count(*) FROM attempts WHERE ledger_us IS NULL") == [["0"]])
+        #expect(try server.query(uri, "SELECT count(*) FROM stations WHERE lease_expires > now()") == [["0"]])
+        #expect(try server.query(uri, "SELECT finished_at IS NOT NULL FROM jobs") == [["t"]])
+    }
+
+    /// Makes the server end the station's own session (`pg_terminate_backend` of its backend) the first time
+    /// `event` fires, inside that statement: its transaction rolls back and the station sees a dropped
+    /// connection at that exact step. `drop_NAME` counts the firings (a sequence is not rolled back).
+    private func dropConnectionOnce(_ server: PostgresTestServer, _ uri: String, name: String, _ event: String) throws {
+        _ = try server.query(
+            uri,
+            """
+            CREATE OR REPLACE FUNCTION drop_connection() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF nextval(TG_ARGV[0]::regclass) = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;
+                RETURN NULL;
+            END $$;
+            CREATE SEQUENCE drop_\(name);
+            CREATE TRIGGER drop_\(name) \(event) EXECUTE FUNCTION drop_connection('drop_\(name)');
+            """)
+    }
+
     @Test func aConnectionStringWithAPasswordOrABadStationNameIsAUsageErrorThatShowsNoPassword() throws {
         let folder = try JobFolder(rows: 1, lock: false)
         let password = try ProvisionProcess.run(

@@ -31,7 +31,7 @@ final class PostgresConnection {
         }
         guard let handle else { throw LedgerError(.cannotOpen, "cannot connect to ledger \(location): out of memory") }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(handle)).trimmingSpace()
+            let message = Self.message(PQerrorMessage(handle))
             PQfinish(handle)
             throw LedgerError(.cannotOpen, "cannot connect to ledger \(location): \(message)")
         }
@@ -54,7 +54,7 @@ final class PostgresConnection {
         cancel = nil
         PQreset(connection)
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(connection)).trimmingSpace()
+            let message = Self.message(PQerrorMessage(connection), firstLineOnly: true)
             throw LedgerError(.disconnected, "cannot reach ledger \(location): \(message)")
         }
         cancel = PQgetCancel(connection)
@@ -96,8 +96,8 @@ final class PostgresConnection {
     ///
     /// The corresponding C function is `PQerrorMessage`.
     private func failure(sql: String) -> LedgerError {
-        let message = String(cString: PQerrorMessage(connection)).trimmingSpace()
-        guard isBroken else { return LedgerError(.postgres, message, sql: sql) }
+        guard isBroken else { return LedgerError(.postgres, Self.message(PQerrorMessage(connection)), sql: sql) }
+        let message = Self.message(PQerrorMessage(connection), firstLineOnly: true)
         return LedgerError(.disconnected, "lost the connection to ledger \(location): \(message)", sql: sql)
     }
 
@@ -136,7 +136,6 @@ final class PostgresConnection {
     /// The corresponding C functions are `PQresultErrorField` (`PG_DIAG_SQLSTATE`) and `PQresultErrorMessage`.
     static func error(_ result: PostgresResultPointer, sql: String?) -> LedgerError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-        let message = String(cString: PQresultErrorMessage(result)).trimmingSpace()
         let code: LedgerError.Code =
             switch state {
             case let s where s.hasPrefix("23"): .constraint
@@ -148,7 +147,24 @@ final class PostgresConnection {
             case "57P01", "57P02", "57P03": .disconnected  // the server is shutting down or starting
             default: .postgres
             }
+        let message = Self.message(PQresultErrorMessage(result), firstLineOnly: code == .disconnected)
         return LedgerError(code, "\(message) [SQLSTATE \(state)]", sql: sql)
+    }
+
+    /// libpq's text of a failure as a message: without the severity the server put before it (`ERROR:  `,
+    /// `FATAL:  `, `PANIC:  `: the error's code and SQLSTATE say it already), and without the trailing newline.
+    /// The one place every message of this connection is taken from libpq. `firstLineOnly` keeps the first line
+    /// alone, for a dropped connection (an operator alert: the server's reason, not libpq's explanation of it).
+    static func message(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) -> String {
+        message(text.map { String(cString: $0) } ?? "", firstLineOnly: firstLineOnly)
+    }
+
+    /// `text` without libpq's severity prefixes (at its start, at the start of a line, or after libpq's own
+    /// `…: ` as in `connection to server … failed: FATAL:  …`) and surrounding white space.
+    static func message(_ text: String, firstLineOnly: Bool = false) -> String {
+        let stripped = text.replacing(#/(^|\n|: )(?:ERROR|FATAL|PANIC): +/#) { $0.output.1 }.trimmingSpace()
+        guard firstLineOnly else { return stripped }
+        return String(stripped.prefix { $0 != "\n" }).trimmingSpace()
     }
 }
 

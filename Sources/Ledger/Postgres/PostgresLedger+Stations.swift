@@ -17,13 +17,14 @@ public struct StationLeaseInfo: Sendable, Hashable, Codable {
 /// process with the same `--station` is refused and a frozen one stops (docs/stations.md). A lease is a row,
 /// not a session advisory lock, so it works behind connection poolers.
 extension PostgresLedger {
-    /// Takes the lease of `station` for `seconds` (`INSERT … ON CONFLICT DO UPDATE … WHERE` the old lease
-    /// ran out).
+    /// Takes the lease of `station` for `seconds` as `instance` (`INSERT … ON CONFLICT DO UPDATE … WHERE` the old
+    /// lease ran out, or is this instance's own: a try again after an answer lost with the connection).
     ///
     /// - Returns: the lease, valid from before the call was sent.
     /// - Throws: `.stationTaken` naming the live process's last heartbeat.
-    public func acquireLease(station: String, seconds: Double) async throws(LedgerError) -> StationLease {
-        let instance = Self.instanceID()
+    public func acquireLease(
+        station: String, seconds: Double, instance: String = PostgresLedger.instanceID()
+    ) async throws(LedgerError) -> StationLease {
         let sent = ContinuousClock.now
         let taken = try await write { () throws(LedgerError) -> Bool in
             try connection.run(
@@ -31,7 +32,7 @@ extension PostgresLedger {
                 INSERT INTO stations (name, instance, lease_expires) VALUES (?1, ?2, now() + make_interval(secs => ?3))
                 ON CONFLICT (name) DO UPDATE SET instance = EXCLUDED.instance, started_at = now(),
                     heartbeat_at = now(), lease_expires = EXCLUDED.lease_expires
-                WHERE stations.lease_expires < now()
+                WHERE stations.lease_expires < now() OR stations.instance = EXCLUDED.instance
                 """, [.text(station), .text(instance), .real(seconds)]) == 1
         }
         guard taken else {
@@ -114,7 +115,7 @@ extension PostgresLedger {
     }
 
     /// A process's instance id: host, process id and a random part.
-    static func instanceID() -> String {
+    public static func instanceID() -> String {
         let host = ProcessInfo.processInfo.hostName
         return "\(host):\(getpid()):\(UInt32.random(in: 0...UInt32.max))"
     }

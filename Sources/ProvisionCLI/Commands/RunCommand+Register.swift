@@ -14,17 +14,34 @@ extension RunCommand {
     }
 
     /// Registers the job and adds its rows (idempotent); a records file that changed since the job
-    /// started is refused like a changed manifest, unless `policy` accepts it.
-    static func register(_ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy) async throws(CLIError) {
-        // Stations that start together on a server register the job one after the other.
+    /// started is refused like a changed manifest, unless `policy` accepts it. A dropped connection to a
+    /// ledger server pauses the registration and runs it again (`outage`).
+    static func register(
+        _ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy, outage: OutageRetry
+    ) async throws(CLIError) {
+        do {
+            try await outage.run("start-up", on: ledger) { try await registerOnce(job, in: ledger, policy: policy) }
+        } catch let error as LedgerError where error.code == .manifestMismatch {
+            throw CLIError(.dataError, "\(error.message); to continue anyway use --accept-changed-manifest")
+        } catch let error as LedgerError {
+            throw JobContext.cliError(error)
+        } catch let error as JobInputError {
+            throw CLIError(.dataError, error.description)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(.ioError, "\(error)")
+        }
+    }
+
+    /// One registration: on a server, under the job's registration lock, so stations that start together
+    /// register the job one after the other. Safe to repeat after a dropped connection: the lock went with the
+    /// session, and every step is idempotent (`registerJob`).
+    private static func registerOnce(_ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy) async throws {
         guard let server = ledger as? PostgresLedger else {
             return try await registerJob(job, in: ledger, policy: policy)
         }
-        do {
-            try await server.lockRegistration(job: job.manifest.job)
-        } catch {
-            throw JobContext.cliError(error)
-        }
+        try await server.lockRegistration(job: job.manifest.job)
         do {
             try await registerJob(job, in: ledger, policy: policy)
             try? await server.unlockRegistration(job: job.manifest.job)
@@ -34,53 +51,50 @@ extension RunCommand {
         }
     }
 
-    private static func registerJob(
-        _ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy
-    ) async throws(CLIError) {
+    /// Registers the job, adds its rows and marks it started, each step idempotent. The start is marked last:
+    /// a job whose first registration was cut short (a crash, a dropped connection) has no start yet, and the
+    /// next registration adds whatever rows are missing before it stores the records' hash.
+    private static func registerJob(_ job: JobContext, in ledger: any LedgerStore, policy: ChangePolicy) async throws {
         let name = job.manifest.job
-        do {
-            let recordsHash = try job.recordsSHA256()
-            let info = try await ledger.registerJob(
-                name: name, manifestHash: job.manifestSHA256, templateHash: job.templateSHA256,
-                acceptChangedManifest: policy.acceptChanged)
-            try await ledger.markStarted(job: name)
-            if info.totalRows == 0 {
-                try await addRows(job, in: ledger, after: 0)
-                if let recordsHash { try await ledger.setRecordsHash(job: name, hash: recordsHash) }
-                return
-            }
-            guard let recordsHash, info.recordsHash != recordsHash else { return }
-            guard let previous = info.recordsHash else {
-                // A ledger from before schema 5 never stored the hash: take the file as it is now.
-                try await ledger.setRecordsHash(job: name, hash: recordsHash)
-                return
-            }
-            let change =
-                "records \(job.manifest.displayPath(job.recordsURL ?? job.manifest.manifestURL)) "
-                + "sha256 \(previous) -> \(recordsHash)"
-            if policy.acceptNewRows {
-                let added = try await appendNewRows(job, in: ledger)
-                try await ledger.setRecordsHash(
-                    job: name, hash: recordsHash, event: "rowsAppended", detail: "\(added) row(s) appended; \(change)")
-            } else if policy.acceptChanged {
-                try await ledger.setRecordsHash(job: name, hash: recordsHash, event: "recordsAccepted", detail: change)
-            } else {
-                throw CLIError.data(
-                    "the records file changed since job \(name) started (\(change)). Rows appended at the end can "
-                        + "be added with --accept-new-rows; any other change needs a new job name, or "
-                        + "--accept-changed-manifest (recorded; rows already registered keep their registered fields)")
-            }
-        } catch let error as CLIError {
-            throw error
-        } catch let error as LedgerError {
-            if error.code == .manifestMismatch {
-                throw CLIError(.dataError, "\(error.message); to continue anyway use --accept-changed-manifest")
-            }
-            throw JobContext.cliError(error)
-        } catch let error as JobInputError {
-            throw CLIError(.dataError, error.description)
-        } catch {
-            throw CLIError(.ioError, "\(error)")
+        let recordsHash = try job.recordsSHA256()
+        let info = try await ledger.registerJob(
+            name: name, manifestHash: job.manifestSHA256, templateHash: job.templateSHA256,
+            acceptChangedManifest: policy.acceptChanged)
+        try await registerRows(job, info: info, recordsHash: recordsHash, in: ledger, policy: policy)
+        try await ledger.markStarted(job: name)
+    }
+
+    /// Adds the rows of a job never started; for a started job, checks the records file against the hash
+    /// stored at its start and applies `policy` to a change.
+    private static func registerRows(
+        _ job: JobContext, info: JobInfo, recordsHash: String?, in ledger: any LedgerStore, policy: ChangePolicy
+    ) async throws {
+        let name = job.manifest.job
+        if info.totalRows == 0 || info.startedAt == nil {
+            try await addRows(job, in: ledger, after: 0)
+            if let recordsHash { try await ledger.setRecordsHash(job: name, hash: recordsHash) }
+            return
+        }
+        guard let recordsHash, info.recordsHash != recordsHash else { return }
+        guard let previous = info.recordsHash else {
+            // A ledger from before schema 5 never stored the hash: take the file as it is now.
+            try await ledger.setRecordsHash(job: name, hash: recordsHash)
+            return
+        }
+        let change =
+            "records \(job.manifest.displayPath(job.recordsURL ?? job.manifest.manifestURL)) "
+            + "sha256 \(previous) -> \(recordsHash)"
+        if policy.acceptNewRows {
+            let added = try await appendNewRows(job, in: ledger)
+            try await ledger.setRecordsHash(
+                job: name, hash: recordsHash, event: "rowsAppended", detail: "\(added) row(s) appended; \(change)")
+        } else if policy.acceptChanged {
+            try await ledger.setRecordsHash(job: name, hash: recordsHash, event: "recordsAccepted", detail: change)
+        } else {
+            throw CLIError.data(
+                "the records file changed since job \(name) started (\(change)). Rows appended at the end can "
+                    + "be added with --accept-new-rows; any other change needs a new job name, or "
+                    + "--accept-changed-manifest (recorded; rows already registered keep their registered fields)")
         }
     }
 

@@ -162,21 +162,16 @@ struct RunCommand: Command {
         let station = job.manifest.ledger.fileURL == nil || self.ledger.station != nil ? self.ledger.stationName : nil
         let ledger = try await JobContext.openLedger(
             job.manifest.ledger, create: true, station: station ?? "provision", notes: err)
-        try await Self.register(job, in: ledger, policy: changePolicy)
         let display = ProgressDisplay(sink: err, quiet: quiet)
+        // Outside the workers, a dropped server connection pauses the step and runs it again, as the workers do.
+        let outage = OutageRetry(limit: .milliseconds(Int(leaseSeconds * 1000)), stop: context.stop, display: display)
+        try await Self.register(job, in: ledger, policy: changePolicy, outage: outage)
         let session = try await LineSession.run(
             job: job, readers: readers, ledger: ledger, station: station, leaseSeconds: leaseSeconds,
             settings: WorkerSettings(idleSeconds: idle, feedback: feedback, maxWrongChip: maxWrongChip),
-            display: display, stop: context.stop)
+            display: display, stop: context.stop, outage: outage)
         display.finish()
-        let report: RunReport
-        do {
-            report = try await RunReportBuilder.build(
-                ledger: ledger, job: job.manifest.job, serial: { [job] in job.serial(row: $0) })
-            if report.rows.done == report.rows.total { try await ledger.markFinished(job: job.manifest.job) }
-        } catch {
-            throw JobContext.cliError(error)
-        }
+        let report = try await Self.finalReport(job, ledger: ledger, outage: outage)
         do {
             try RunReportWriter.write(report, to: job.manifest.reportsURL)
         } catch {
@@ -197,6 +192,25 @@ struct RunCommand: Command {
         if report.rows.done == report.rows.total { return .success }
         // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader.
         return session.readerFailures.isEmpty ? .failure : .unavailable
+    }
+
+    /// The run's report, read from the ledger, and the job marked finished when every row is done: one step,
+    /// run again after a dropped server connection (both are safe to repeat).
+    static func finalReport(_ job: JobContext, ledger: any LedgerStore, outage: OutageRetry) async throws(CLIError)
+        -> RunReport
+    {
+        do {
+            return try await outage.run("end of run", on: ledger) {
+                let report = try await RunReportBuilder.build(
+                    ledger: ledger, job: job.manifest.job, serial: { [job] in job.serial(row: $0) })
+                if report.rows.done == report.rows.total { try await ledger.markFinished(job: job.manifest.job) }
+                return report
+            }
+        } catch let error as LedgerError {
+            throw JobContext.cliError(error)
+        } catch {
+            throw ErrorTable.cliError(error)
+        }
     }
 
     /// Refuses public trust material (test signing key, documented sample keys) on a non-simulated reader.

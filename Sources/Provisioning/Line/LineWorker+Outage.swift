@@ -5,42 +5,39 @@ import NFCTags
 import Support
 
 extension LineWorker {
-    /// The first pause after the ledger server went away; it doubles up to `longestReconnectPause`.
-    static let firstReconnectPause = Duration.milliseconds(500)
-    /// The longest pause between two reconnection tries.
-    static let longestReconnectPause = Duration.seconds(10)
-
-    /// Pauses this reader while the ledger server cannot be reached (a restart, the network), trying to
-    /// reconnect with backoff; nothing is claimed or written meanwhile (docs/stations.md, "Failures").
+    /// Pauses this reader while the ledger server cannot be reached (a restart, the network), reconnecting with
+    /// the backoff of `LedgerOutage`; nothing is claimed or written meanwhile (docs/stations.md, "Failures").
     ///
     /// - Throws: `lost` when the operator asks to stop during the outage; `.leaseLost` when the outage
     ///   outlasts the station's lease; cancellation.
     func rideOut(_ lost: LedgerError) async throws {
-        let started = clock.now
-        events(.ledgerLost(reader: readerName, detail: lost.message))
-        var pause = Self.firstReconnectPause
-        while true {
-            try await Task.sleep(for: pause)
-            if stop.isRequested { throw lost }
-            try settings.lease?.check()
-            if try await reconnected() {
-                events(.ledgerBack(reader: readerName, after: clock.now - started))
-                return
-            }
-            pause = min(pause * 2, Self.longestReconnectPause)
-        }
+        outageNotice(.lost(detail: lost.message))
+        let after = try await LedgerOutage().rideOut(lost, stop: stop, check: checkLease, reconnect: reconnect)
+        outageNotice(.back(after: after))
     }
 
-    /// One reconnection try: `false` while the server cannot be reached.
-    ///
-    /// - Throws: any other ledger error (a schema changed meanwhile).
-    private func reconnected() async throws(LedgerError) -> Bool {
-        do {
-            try await ledger.reconnect()
-            return true
-        } catch {
-            guard error.code == .disconnected else { throw error }
-            return false
+    /// Runs `step` (safe to repeat: idempotent, or one transaction), riding out an outage as between tags and
+    /// running it again once the server answers.
+    func ridingOutOutages<T>(_ step: () async throws -> T) async throws -> T {
+        try await LedgerOutage().retrying(
+            stop: stop, check: checkLease, reconnect: reconnect, notify: outageNotice, step)
+    }
+
+    /// The station's lease, checked before every reconnection try: an outage longer than it stops the reader.
+    private func checkLease() throws {
+        try settings.lease?.check()
+    }
+
+    /// One reconnection try of this reader's ledger connection.
+    private func reconnect() async throws(LedgerError) {
+        try await ledger.reconnect()
+    }
+
+    /// The operator's line events for an outage.
+    private func outageNotice(_ notice: LedgerOutageNotice) {
+        switch notice {
+        case .lost(let detail): events(.ledgerLost(reader: readerName, detail: detail))
+        case .back(let after): events(.ledgerBack(reader: readerName, after: after))
         }
     }
 

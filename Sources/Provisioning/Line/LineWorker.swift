@@ -55,8 +55,12 @@ public struct LineWorker: Sendable {
             try? await ledger.sync()
             throw error
         }
-        try await flushTimings()
-        try await ledger.sync()
+        // The last timings and the final sync ride out an outage too; drained once, so a retry stores the same.
+        let timings = lateTimings.drain()
+        try await ridingOutOutages {
+            try await ledger.recordLateTimings(job: job.name, timings)
+            try await ledger.sync()
+        }
         return stop
     }
 

@@ -68,6 +68,21 @@ import Testing
         #expect(error?.message.contains("test") == true)
     }
 
+    @Test func takingTheLeaseAgainAsTheSameInstanceIsARetryThatGetsItsOwnLeaseBack() async throws {
+        let (first, conninfo) = try await ledger()
+        let instance = PostgresLedger.instanceID()
+        let lease = try await first.acquireLease(station: "s1", seconds: 30, instance: instance)
+        // The answer to the first try was lost with the connection: the same process tries again.
+        let again = try await first.acquireLease(station: "s1", seconds: 30, instance: instance)
+        #expect(again.instance == lease.instance && again.isValid)
+        // Another process is still refused.
+        let other = try await PostgresLedger.open(conninfo: conninfo, station: "s1")
+        let refused = try await #require(throws: LedgerError.self) {
+            try await other.acquireLease(station: "s1", seconds: 30)
+        }
+        #expect(refused.code == .stationTaken && refused.message.contains(instance), "\(refused)")
+    }
+
     @Test func stationNamesAreCheckedByTheSchema() async throws {
         let (ledger, _) = try await ledger()
         await #expect(throws: LedgerError.self) { try await ledger.acquireLease(station: "a/b", seconds: 5) }

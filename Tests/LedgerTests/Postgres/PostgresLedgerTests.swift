@@ -87,11 +87,40 @@ import Testing
             try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))
         }
         #expect(lost.code == .disconnected, "\(lost)")
+        // One line for the operator's alert, without libpq's severity.
+        #expect(!lost.message.contains("FATAL:") && !lost.message.contains("\n"), "\(lost)")
         try await ledger.reconnect()
         // The claim committed before the drop is kept; the one that failed with it never happened.
         let resumed = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1))
         #expect(resumed?.row == 1 && resumed?.resumed == true)
         #expect(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2))?.row == 2)
+    }
+
+    @Test func messagesCarryNoSeverityPrefixOfLibpqAndKeepTheSQLSTATE() async throws {
+        let store = try await Sample.store(.postgresql, rows: 1)
+        let ledger = try #require(store.ledger as? PostgresLedger)
+        let failed = try await #require(throws: LedgerError.self) { try await ledger.rawQuery("SELECT 1 / 0") }
+        #expect(failed.message == "division by zero [SQLSTATE 22012]", "\(failed)")
+        #expect(failed.description.hasPrefix("postgres: division by zero [SQLSTATE 22012] ("), "\(failed)")
+        // libpq puts the server's severity after its own text when a connection is refused.
+        let server = try PostgresTestServer.shared()
+        let refused = try await #require(throws: LedgerError.self) {
+            try await PostgresLedger.open(conninfo: server.connInfo(database: "no_such_ledger"), station: "s1")
+        }
+        #expect(refused.code == .cannotOpen, "\(refused)")
+        #expect(refused.message.contains("failed: database \"no_such_ledger\" does not exist"), "\(refused)")
+        for error in [failed, refused] {
+            #expect(!["ERROR:", "FATAL:", "PANIC:"].contains { error.description.contains($0) }, "\(error)")
+            #expect(!error.message.hasSuffix("\n"))
+        }
+        #expect(
+            PostgresConnection.message(
+                "FATAL:  terminating connection due to administrator command\nserver closed "
+                    + "the connection unexpectedly\nERROR:  x\n")
+                == "terminating connection due to administrator command\nserver closed the connection unexpectedly\nx")
+        #expect(
+            PostgresConnection.message("FATAL:  terminating connection\nCONTEXT:  …\n", firstLineOnly: true)
+                == "terminating connection")
     }
 
     @Test func aConnectionStringWithAPasswordIsRefusedWithoutEchoingIt() throws {
