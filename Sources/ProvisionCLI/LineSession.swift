@@ -28,7 +28,8 @@ struct LineSession: Sendable {
         var presence: StationSession?
         if case .server(let conninfo) = job.manifest.ledger, let station {
             presence = try await StationSession.start(
-                conninfo: conninfo, station: station, leaseSeconds: leaseSeconds, notes: display.sink, outage: outage)
+                conninfo: conninfo, station: station, leaseSeconds: leaseSeconds, notes: display.sink, outage: outage,
+                probe: ledger)
             settings.lease = presence?.lease
         }
         do {
@@ -59,8 +60,13 @@ struct LineSession: Sendable {
         let lineJob = job.lineJob()
         var connections: [any LedgerStore] = [ledger]
         for _ in readers.dropFirst() {
-            connections.append(
-                try await JobContext.openLedger(job.manifest.ledger, create: false, station: station ?? "provision"))
+            if case .server(let conninfo) = job.manifest.ledger {
+                connections.append(try await outage.connect(conninfo, station: station ?? "provision", probe: ledger))
+            } else {
+                connections.append(
+                    try await JobContext.openLedger(job.manifest.ledger, create: false, station: station ?? "provision")
+                )
+            }
         }
         let names = uniqueNames(readers.map(\.name)).map { name in station.map { "\($0)/\(name)" } ?? name }
         let workers = zip(zip(readers, connections), names).map { reader, name in

@@ -32,4 +32,29 @@ struct OutageRetry: Sendable {
                 }
             }, step)
     }
+
+    /// Opens one more connection to a ledger server this run has reached already (the station's lease, a second
+    /// reader's): a refused connection is taken for an outage (a server restarting) and ridden out as a dropped
+    /// one, `probe` (a connection of this run) telling when the server answers again.
+    ///
+    /// - Throws: `CLIError` 69 when the server stays away for `limit` or the operator stops.
+    func connect(_ conninfo: PostgresConnInfo, station: String, probe: any LedgerStore) async throws(CLIError)
+        -> PostgresLedger
+    {
+        do {
+            return try await run("start-up", on: probe) {
+                do {
+                    return try await PostgresLedger.open(conninfo: conninfo.text, station: station)
+                } catch let error as LedgerError where error.code == .cannotOpen {
+                    throw LedgerError(.disconnected, error.message)
+                }
+            }
+        } catch let error as LedgerError where error.code == .disconnected {
+            throw CLIError(.unavailable, "ledger server: \(error.message)")
+        } catch let error as LedgerError {
+            throw JobContext.cliError(error)
+        } catch {
+            throw ErrorTable.cliError(error)
+        }
+    }
 }

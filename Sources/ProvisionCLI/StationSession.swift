@@ -19,20 +19,15 @@ final class StationSession: Sendable {
     /// Takes the lease of `station` on its own connection to `conninfo` and starts its heartbeat (every
     /// fifth of the lease, so four heartbeats can be lost before the lease runs out). A dropped connection
     /// while taking it pauses and tries again (`outage`), as the same process, so a lease taken by a try whose
-    /// answer was lost is this station's own.
+    /// answer was lost is this station's own. A server refusing the connection (restarting) is ridden out too,
+    /// `probe` (the run's first connection) telling when it is back.
     ///
     /// - Throws: `CLIError` 69 when the station is live elsewhere or the server cannot be reached.
     static func start(
-        conninfo: PostgresConnInfo, station: String, leaseSeconds: Double, notes: TextSink, outage: OutageRetry
+        conninfo: PostgresConnInfo, station: String, leaseSeconds: Double, notes: TextSink, outage: OutageRetry,
+        probe: any LedgerStore
     ) async throws(CLIError) -> StationSession {
-        let ledger: PostgresLedger
-        do {
-            ledger = try await PostgresLedger.open(conninfo: conninfo.text, station: station)
-        } catch  where error.code == .cannotOpen {
-            throw CLIError(.unavailable, "ledger server: \(error.message)")
-        } catch {
-            throw JobContext.cliError(error)
-        }
+        let ledger = try await outage.connect(conninfo, station: station, probe: probe)
         let instance = PostgresLedger.instanceID()
         let lease: StationLease
         do {

@@ -171,6 +171,7 @@ public final class PCSCDaemon: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_adddup2(&actions, listener, 3)
+        SpawnFiles.closeInherited(&actions, from: 4)
         // `exec` keeps the shell's pid, so LISTEN_PID=$$ names pcscd itself (sd_listen_fds checks it).
         let script = "LISTEN_PID=$$ LISTEN_FDS=1 exec pcscd --foreground --config \"$0\""
         let arguments = ["/bin/sh", "-c", script, configDirectory]

@@ -258,7 +258,8 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let reading = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+        // Read on a thread of its own: a blocking read must not hold one of the few cooperative pool threads.
+        let reading = Task { try await onThread { output.fileHandleForReading.readDataToEndOfFile() } }
         // The first per-tag line on stderr shows the SIGINT handler is installed; keep draining after.
         let started = AsyncStream<Void> { continuation in
             Thread.detachNewThread {
@@ -273,7 +274,7 @@ import Testing
         for await _ in started { break }
         try await Task.sleep(for: .milliseconds(200))
         process.interrupt()
-        let data = await reading.value
+        let data = try await reading.value
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         let text = String(decoding: data, as: UTF8.self)

@@ -198,6 +198,44 @@ import Testing
         #expect(try server.query(uri, "SELECT finished_at IS NOT NULL FROM jobs") == [["t"]])
     }
 
+    @Test func aServerRefusingNewConnectionsAtStartUpPausesTheStationUntilItLetsThemIn() async throws {
+        let rows = 20
+        let (folder, uri, server) = try line(rows: rows)
+        _ = try ProvisionProcess.run(["ledger", "migrate", "--ledger", uri], directory: folder.url)
+        // Marking the job started (the last step before the station's own connections) holds for 2 s once, while
+        // the test makes the database refuse new connections, as a server restarting does.
+        _ = try server.query(
+            uri,
+            """
+            CREATE SEQUENCE hold_started;
+            CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF nextval('hold_started') = 1 THEN PERFORM pg_sleep(2); END IF; RETURN NULL; END $$;
+            CREATE TRIGGER hold AFTER UPDATE OF started_at ON jobs FOR EACH ROW WHEN (OLD.started_at IS NULL)
+                EXECUTE FUNCTION hold();
+            """)
+        let database = try #require(uri.components(separatedBy: "dbname=").last)
+        let admin = server.connInfo(database: "postgres")
+        let station = try ProvisionProcess.start(
+            [
+                "run", "job.json", "--quiet", "--ledger", uri, "--station", "s1",
+                "--reader", folder.sim(uid: "04520000000001"), "--reader", folder.sim(uid: "04530000000001"),
+            ], directory: folder.url)
+        try await waitUntil {
+            try server.query(admin, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'") == [["1"]]
+        }
+        _ = try server.query(admin, "ALTER DATABASE \(database) ALLOW_CONNECTIONS false")
+        try await Task.sleep(for: .seconds(4))
+        _ = try server.query(admin, "ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
+        let outcome = try await station.wait()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("is not currently accepting connections); start-up paused, reconnecting"),
+            "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("; start-up carries on"), "\(outcome.stderr)")
+        #expect(try server.query(uri, "SELECT state, count(*) FROM records GROUP BY state") == [["done", "\(rows)"]])
+        #expect(try server.query(uri, "SELECT count(DISTINCT reader) FROM attempts") == [["2"]], "both readers ran")
+    }
+
     /// Makes the server end the station's own session (`pg_terminate_backend` of its backend) the first time
     /// `event` fires, inside that statement: its transaction rolls back and the station sees a dropped
     /// connection at that exact step. `drop_NAME` counts the firings (a sequence is not rolled back).
