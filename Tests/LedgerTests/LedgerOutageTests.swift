@@ -51,8 +51,9 @@ import Testing
 
     @Test func aDroppedConnectionIsRiddenOutAndTheStepRunsAgain() async throws {
         let tally = Tally()
-        // The server is still away at the first try after the first drop.
-        let result = try await retry(limit: .seconds(5), tally: tally, awayFor: 1) {
+        // The server is still away at the first try after the first drop. The limit is far off: a loaded machine
+        // may starve the pauses for seconds, and this test is about the retries, not the limit.
+        let result = try await retry(limit: .seconds(600), tally: tally, awayFor: 1) {
             tally.steps += 1
             if tally.steps < 3 { throw LedgerError(.disconnected, "drop \(tally.steps)") }
             return 42
@@ -75,7 +76,7 @@ import Testing
         let waited = clock.now - started
         #expect(error.code == .disconnected && error.message == "lost the connection", "\(error)")
         // Pauses of 10, 20, 40, 40… ms, the last one cut to end at the limit (a loaded machine sleeps longer).
-        #expect(waited >= .milliseconds(200) && waited < .seconds(10), "waited \(waited)")
+        #expect(waited >= .milliseconds(200) && waited < .seconds(300), "waited \(waited)")
         #expect(tally.steps == 1 && tally.tries >= 1 && tally.notices == ["lost: lost the connection"])
     }
 
@@ -92,8 +93,9 @@ import Testing
         #expect(error.message == "drop \(tally.steps)", "the error of the drop that used up the limit")
     }
 
-    @Test func aStopRequestEndsThePauseAtOnceWithTheOriginalError() async throws {
-        let slow = LedgerOutage(firstPause: .seconds(30), longestPause: .seconds(30))
+    /// The pause is an hour: only the stop can end it (the time limit fails the test otherwise).
+    @Test(.timeLimit(.minutes(2))) func aStopRequestEndsThePauseAtOnceWithTheOriginalError() async throws {
+        let slow = LedgerOutage(firstPause: .seconds(3600), longestPause: .seconds(3600))
         let stop = StopRequest()
         let tally = Tally()
         let clock = ContinuousClock()
@@ -103,14 +105,14 @@ import Testing
             stop.request()
         }
         let error = try await #require(throws: LedgerError.self) {
-            try await retry(slow, limit: .seconds(60), stop: stop, tally: tally) {
+            try await retry(slow, limit: .seconds(7200), stop: stop, tally: tally) {
                 tally.steps += 1
                 throw LedgerError(.disconnected, "lost the connection")
             }
         }
         try await operatorStops.value
         #expect(error.message == "lost the connection" && tally.tries == 0 && tally.steps == 1)
-        #expect(clock.now - started < .seconds(5), "the 30 s pause ended at the stop")
+        #expect(clock.now - started < .seconds(3600), "the hour's pause ended at the stop")
     }
 
     @Test func aCheckThatThrowsOrAReconnectionRefusedOtherwiseEndsTheWait() async throws {
