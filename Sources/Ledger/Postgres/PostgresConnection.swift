@@ -65,6 +65,15 @@ final class PostgresConnection {
     /// The corresponding C function is `PQstatus`.
     var isBroken: Bool { PQstatus(connection) == CONNECTION_BAD }
 
+    /// Whether a statement failed because the connection is gone: when libpq has not noticed yet (a send that
+    /// failed on a socket the server closed, as a server stopped at once leaves it), reading what the server
+    /// sent tells. The corresponding C functions are `PQstatus` and `PQconsumeInput`.
+    private var isGone: Bool {
+        if isBroken { return true }
+        _ = PQconsumeInput(connection)
+        return isBroken
+    }
+
     /// A handle that cancels this connection's running statement from another thread.
     var cancelHandle: PostgresCancelHandle { PostgresCancelHandle(cancel: cancel) }
 
@@ -84,7 +93,7 @@ final class PostgresConnection {
         guard let result else { throw failure(sql: sql) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let error = isBroken ? failure(sql: sql) : Self.error(result, sql: sql)
+            let error = isGone ? failure(sql: sql) : Self.error(result, sql: sql)
             PQclear(result)
             throw error
         }
@@ -96,7 +105,7 @@ final class PostgresConnection {
     ///
     /// The corresponding C function is `PQerrorMessage`.
     private func failure(sql: String) -> LedgerError {
-        guard isBroken else { return LedgerError(.postgres, Self.message(PQerrorMessage(connection)), sql: sql) }
+        guard isGone else { return LedgerError(.postgres, Self.message(PQerrorMessage(connection)), sql: sql) }
         let message = Self.message(PQerrorMessage(connection), firstLineOnly: true)
         return LedgerError(.disconnected, "lost the connection to ledger \(location): \(message)", sql: sql)
     }
@@ -178,7 +187,7 @@ extension PostgresConnection: SQLConnection {
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            throw isBroken ? failure(sql: script) : Self.error(result, sql: script)
+            throw isGone ? failure(sql: script) : Self.error(result, sql: script)
         }
     }
 
