@@ -108,11 +108,23 @@ extension ReaderFactory {
         return names.enumerated().map { index, name in
             let style = PCSCReaderStyle(readerName: name)
             let (type5, reach) = type5Reach(style)
+            let type3 = style.feliCaDirectTransmit != nil
             return ReaderListing(
                 backend: "pcsc", spec: "pcsc:#\(index)", name: name,
                 note: "PC/SC reader \(index) (pcsc:\(name)), style \(style); Type 5 (ISO 15693): \(reach); "
-                    + "Type 3 (FeliCa): not through PC/SC",
-                available: true, reaches: ["type2", "type4"] + (type5 == "no" ? [] : ["type5"]), type5: type5)
+                    + "Type 3 (FeliCa): \(type3Reach(style))",
+                available: true,
+                reaches: ["type2", "type4"] + (type3 ? ["type3"] : []) + (type5 == "no" ? [] : ["type5"]), type5: type5)
+        }
+    }
+
+    /// How a PC/SC reader of `style` reaches Type 3 (FeliCa) tags: by direct transmit on the ACR122U and the
+    /// ACR1252U (`FeliCaDirectTransmit`), not at all on the other styles.
+    static func type3Reach(_ style: PCSCReaderStyle) -> String {
+        switch style.feliCaDirectTransmit {
+        case .pn532: "yes, PN532 InDataExchange by direct transmit (FF 00 00 00 … D4 40 01)"
+        case .bareFrame: "yes, the bare frame by direct transmit (FF 00 00 00 Lc <frame>)"
+        case nil: "no FeliCa path on this style (?style=acr122u or acr1252u if the reader is one, or nfc:)"
         }
     }
 

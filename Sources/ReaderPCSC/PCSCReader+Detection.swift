@@ -9,6 +9,8 @@ extension PCSCReader {
     /// 3B 8n 80 01 <historical bytes> TCK      ISO 14443-4 (Type 4): UID, then the ATS (FF CA 01 00 00,
     ///                                         none when the reader refuses it); SAK 20 (Type4ATR)
     /// 3B 8F … 03 06 0B NN NN 00 00 00 00 TCK  ISO 15693 (Type 5, Type5ATR): UID in display order, DSFID 00
+    /// 3B 8F … 03 06 11 NN NN 00 00 00 00 TCK  FeliCa (Type 3, FeliCaATR): Polling 12FC, then FFFF, through
+    ///                                         the style's direct transmit (acr122u, acr1252u; others refused)
     /// ```
     ///
     /// The ATR is the connected card's (`SCardStatus`), else the one `SCardGetStatusChange` reported
@@ -20,10 +22,11 @@ extension PCSCReader {
     /// unchanged.
     ///
     /// - Returns: the card's transceiver (ISO-DEP mode for a Type 4 tag) and its detection record.
-    /// - Throws: `TransportError` when the card left, has no ATR yet or did not answer `FF CA`.
-    static func detect(_ card: PCSCCard, style: PCSCReaderStyle, reportedATR: [UInt8]) throws(TransportError) -> (
-        PCSCTransceiver, DetectedTag
-    ) {
+    /// - Throws: `TransportError` when the card left, has no ATR yet or did not answer `FF CA`; `.transport`
+    ///   naming `readerName` and the styles that would work for a FeliCa card on a style without a FeliCa path.
+    static func detect(
+        _ card: PCSCCard, style: PCSCReaderStyle, reportedATR: [UInt8], readerName: String = ""
+    ) throws(TransportError) -> (PCSCTransceiver, DetectedTag) {
         var atr = try answerToReset(card)
         if atr.isEmpty { atr = reportedATR }
         if atr.isEmpty {
@@ -35,6 +38,13 @@ extension PCSCReader {
             atr = try answerToReset(card)
         }
         guard !atr.isEmpty else { throw .tagLost }
+        if FeliCaATR(atr) != nil {
+            guard style.feliCaDirectTransmit != nil else {
+                throw .transport("reader '\(readerName)': " + PCSCTransceiver.noFeliCaPath(style))
+            }
+            let transceiver = PCSCTransceiver(card: card, style: style, isFeliCa: true)
+            return (transceiver, DetectedTag(felica: try transceiver.pollFeliCa()))
+        }
         if let vicc = Type5ATR(atr) {
             let transceiver = PCSCTransceiver(card: card, style: style, isISO15693: true)
             return (transceiver, vicc.detectedTag(reportedUID: try transceiver.readUID()))

@@ -12,6 +12,9 @@ import NFCTags
 /// plain     none: READ by FF B0, WRITE by FF D6 only
 /// ```
 ///
+/// FeliCa (Type 3) frames go through direct transmit on acr122u (`D4 40 01`) and acr1252u (bare frame) only
+/// (`FeliCaDirectTransmit`).
+///
 /// Type 4 (ISO-DEP) tags need nothing from the style: their C-APDUs pass unchanged on every reader. Only
 /// readers with an ISO 15693 front end (ACR1552U, OMNIKEY 5022/5427, uTrust 3700 F) ever show a Type 5 tag;
 /// PN532-class readers (ACR122U, ACR1252U) cannot reach ISO 15693 at all.
@@ -65,6 +68,17 @@ public enum PCSCReaderStyle: String, Sendable, Hashable, CaseIterable, CustomStr
 
     /// Whether a reader of this style can present ISO 15693 (Type 5) tags at all (`type5-type3.md` §3.5).
     public var readsISO15693: Bool { self != .acr122u && self != .acr1252u }
+
+    /// How the style's direct transmit carries a FeliCa (Type 3) frame, `nil` when it cannot
+    /// (`FeliCaDirectTransmit`): PN532 InDataExchange on the ACR122U, the bare frame on the ACR1252U. The other
+    /// styles have no documented FeliCa path.
+    public var feliCaDirectTransmit: FeliCaDirectTransmit? {
+        switch self {
+        case .acr122u: .pn532
+        case .acr1252u: .bareFrame
+        case .acr1552u, .omnikey, .storage, .plain: nil
+        }
+    }
 
     /// The style names, for messages (`acr122u, acr1252u, …`).
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

@@ -10,6 +10,7 @@ import NFCTags
 /// other commands          → the reader family's raw path (PCSCReaderStyle), or refused on `plain`
 /// ISO-DEP: C-APDU         → C-APDU                      (R-APDU with the card's status word)
 /// ISO 15693: request       → FF C2 transparent exchange, or FF B0 / FF D6 by block (+ISO15693)
+/// FeliCa: LEN-first frame  → direct transmit, acr122u and acr1252u only (+FeliCa)
 /// ```
 ///
 /// `63 00` carries no NAK code: it is reported as NAK `0` ("the reader could not complete the tag
@@ -23,6 +24,8 @@ final class PCSCTransceiver: Transceiver {
     let isISODEP: Bool
     /// Whether the card is an ISO/IEC 15693 (Type 5) tag (its ATR's standard byte is `0B`).
     let isISO15693: Bool
+    /// Whether the card is a FeliCa (Type 3) card (its ATR's standard byte is `11`).
+    let isFeliCa: Bool
     /// APDUs sent through this transceiver (for exchange counting).
     private(set) var apduCount = 0
     /// Whether a WRITE or a re-activation happened since the UID was last checked.
@@ -30,17 +33,23 @@ final class PCSCTransceiver: Transceiver {
     /// Whether a transparent session is open (acr1252u, acr1552u, omnikey).
     private var sessionOpen = false
 
-    init(card: PCSCCard, style: PCSCReaderStyle, isISODEP: Bool = false, isISO15693: Bool = false) {
+    init(
+        card: PCSCCard, style: PCSCReaderStyle, isISODEP: Bool = false, isISO15693: Bool = false,
+        isFeliCa: Bool = false
+    ) {
         self.card = card
         self.style = style
         self.isISODEP = isISODEP
         self.isISO15693 = isISO15693
+        self.isFeliCa = isFeliCa
     }
 
     /// Raw commands reach a Type 2 tag only through the style's raw path, a Type 5 tag only through the
-    /// transparent exchange; every APDU reaches an ISO-DEP tag.
+    /// transparent exchange, a FeliCa card only through the style's FeliCa direct transmit; every APDU
+    /// reaches an ISO-DEP tag.
     var supportsRawCommands: Bool {
-        isISODEP || (isISO15693 ? style.reachesRawISO15693 : style.hasRawPath)
+        if isFeliCa { return style.feliCaDirectTransmit != nil }
+        return isISODEP || (isISO15693 ? style.reachesRawISO15693 : style.hasRawPath)
     }
 
     var modelledAirtimeMicroseconds: Double? { nil }
@@ -49,6 +58,7 @@ final class PCSCTransceiver: Transceiver {
         guard let code = command.first else { throw .invalidResponse("empty command") }
         if isISODEP { return try transmitAPDU(command) }
         if isISO15693 { return try transceiveISO15693(command) }
+        if isFeliCa { return try transceiveFeliCa(command) }
         switch code {
         case 0x30 where command.count == 2:
             try closeSession()

@@ -56,7 +56,8 @@ enum DoctorReaders {
             reader.backend == "nfc"
                 ? "\(reader.spec): " + nfcFamilies
                 : "\(reader.spec) (\(reader.name)): " + pcscFamilies + "; Type 5 (ISO 15693): "
-                    + ReaderFactory.type5Reach(PCSCReaderStyle(readerName: reader.name)).1
+                    + ReaderFactory.type5Reach(PCSCReaderStyle(readerName: reader.name)).1 + "; Type 3 (FeliCa): "
+                    + ReaderFactory.type3Reach(PCSCReaderStyle(readerName: reader.name))
         }
         if parts.isEmpty {
             parts = [
@@ -79,5 +80,6 @@ enum DoctorReaders {
     static let pcscFamilies =
         "Type 2 through PC/SC (NTAG21x, Ultralight EV1) and Type 4 (ISO-DEP: NTAG 424 DNA, any T4T; "
         + "told by the ATR, APDUs passed unchanged), Type 5 (ISO 15693) on readers with a 15693 front end "
-        + "(ACR1552U, OMNIKEY 5022/5427), other families only as far as the reader itself supports them"
+        + "(ACR1552U, OMNIKEY 5022/5427), Type 3 (FeliCa) on ACR122U and ACR1252U by direct transmit, other families "
+        + "only as far as the reader itself supports them"
 }

@@ -22,9 +22,10 @@ extension VPCDCard {
 
     /// The ATR the reader builds for the tag in the field: the storage-card ATR (`atr`) for a Type 2
     /// tag, `3B 8n 80 01 <historical bytes> TCK` for an ISO-DEP tag, the ISO 15693 storage-card ATR
-    /// (`Type5ATR`) for a VICC.
+    /// (`Type5ATR`) for a VICC, the FeliCa ATR (`FeliCaATR`) for a FeliCa card.
     public var answerToReset: [UInt8] {
         if isISO15693, let uid = activation?.uid { return Type5ATR.bytes(uid: uid) }
+        if isFeliCa { return FeliCaATR.bytes() }
         guard isISODEP, let ats = activation?.ats else { return Self.atr }
         return Self.isoDEPATR(ats: ats)
     }

@@ -98,6 +98,10 @@ extension VPCDCard {
                 return [0xC0, 0x03, 0x01, 0x6A, 0x80] + StatusWord.success
             }
             let command = objects[index].value
+            if isFeliCa {  // no FeliCa front end behind this style's transparent exchange
+                statisticsUnsupported()
+                return [0xC0, 0x03, 0x01, 0x6A, 0x81] + StatusWord.success
+            }
             countRaw()
             if isISO15693 { return transceiveISO15693(command, objectIndex: index + 1) }
             switch exchange(command) {

@@ -14,6 +14,7 @@ import NFCTags
 /// FF 00 00 00 Lc D4 42 …      acr122u: InCommunicateThru → D5 43 <status> … 90 00
 /// FF C2 00 0x Lc <DOs>        acr1252u, acr1552u, omnikey: transparent session and exchange
 /// FF 00 40 ss 04 t1 t2 n b    acr122u: LED/buzzer → 90 ss (recorded)
+/// FeliCa card                 FeliCa ATR, FF CA → IDm, frames by direct transmit (VPCDCard+FeliCa.swift)
 /// ```
 ///
 /// Which kind a tag is, the card learns as a reader does: from the tag's activation (SAK bit 6 and
@@ -198,14 +199,16 @@ public final class VPCDCard {
             return getData(apdu)
         case 0xB0:
             statistics.reads += 1
+            if isFeliCa { return StatusWord.failed }
             if isISO15693 { return storageISO15693(apdu) }
             return isISODEP ? StatusWord.failed : readBinary(apdu)
         case 0xD6:
             statistics.updates += 1
+            if isFeliCa { return StatusWord.failed }
             if isISO15693 { return storageISO15693(apdu) }
             return isISODEP ? StatusWord.failed : updateBinary(apdu)
         case 0x00:
-            return pseudoCommand(apdu)
+            return isFeliCa ? feliCaDirectTransmit(apdu) : pseudoCommand(apdu)
         case 0xC2:
             return transparentExchange(apdu)
         default:
