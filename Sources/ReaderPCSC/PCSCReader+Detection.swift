@@ -22,10 +22,12 @@ extension PCSCReader {
     /// unchanged.
     ///
     /// - Returns: the card's transceiver (ISO-DEP mode for a Type 4 tag) and its detection record.
-    /// - Throws: `TransportError` when the card left, has no ATR yet or did not answer `FF CA`; `.transport`
-    ///   naming `readerName` and the styles that would work for a FeliCa card on a style without a FeliCa path.
+    /// A FeliCa card on a style without a FeliCa path is detected by its IDm (`FF CA`) with no PMm; each frame
+    /// to it fails naming the style and the styles that would work.
+    ///
+    /// - Throws: `TransportError` when the card left, has no ATR yet or did not answer `FF CA`.
     static func detect(
-        _ card: PCSCCard, style: PCSCReaderStyle, reportedATR: [UInt8], readerName: String = ""
+        _ card: PCSCCard, style: PCSCReaderStyle, reportedATR: [UInt8]
     ) throws(TransportError) -> (PCSCTransceiver, DetectedTag) {
         var atr = try answerToReset(card)
         if atr.isEmpty { atr = reportedATR }
@@ -39,10 +41,12 @@ extension PCSCReader {
         }
         guard !atr.isEmpty else { throw .tagLost }
         if FeliCaATR(atr) != nil {
-            guard style.feliCaDirectTransmit != nil else {
-                throw .transport("reader '\(readerName)': " + PCSCTransceiver.noFeliCaPath(style))
-            }
             let transceiver = PCSCTransceiver(card: card, style: style, isFeliCa: true)
+            guard style.feliCaDirectTransmit != nil else {
+                // A card this reader cannot reach is the tag's failure, not the reader's: the line goes on (a job
+                // for another family refuses its chip unsent; a Type 3 job's first frame names the style).
+                return (transceiver, DetectedTag(felica: FeliCaActivation(idm: try transceiver.readUID(), pmm: [])))
+            }
             return (transceiver, DetectedTag(felica: try transceiver.pollFeliCa()))
         }
         if let vicc = Type5ATR(atr) {

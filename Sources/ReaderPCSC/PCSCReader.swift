@@ -194,7 +194,7 @@ public actor PCSCReader: OperatorFeedbackReader {
             let card = PCSCCard(value: handle, activeProtocol: active)
             self.card = card
             do {
-                let (transceiver, tag) = try Self.detect(card, style: style, reportedATR: atr, readerName: name)
+                let (transceiver, tag) = try Self.detect(card, style: style, reportedATR: atr)
                 self.transceiver = transceiver
                 cycleTag = tag
                 cycleEventCount = eventCount

@@ -86,8 +86,12 @@ import Testing
         }
         let families = try #require(try run.check("tag-families")["detail"] as? String)
         #expect(families.contains("Type 2"))
-        #expect(families.contains("not ISO 15693 (Type 5)"))
+        // Without a reader the line says what each backend reaches; with one (a test's private pcscd may be up),
+        // what that reader reaches.
+        let nfcReaders = hardware.filter { $0["backend"] as? String == "nfc" }
+        if hardware.isEmpty || !nfcReaders.isEmpty { #expect(families.contains("not ISO 15693 (Type 5)")) }
         #expect(families.contains("as far as the reader itself supports them"))
+        #expect(families.contains("Type 3 (FeliCa Lite-S, Standard)"), "the simulator's families")
     }
 
     @Test func withoutPCSCDaemonItWarnsAndSaysHowToStartIt() throws {

@@ -66,20 +66,20 @@ enum DoctorReaders {
             ]
         }
         parts.append(
-            "sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1), Type 4 (NTAG 424 DNA, T4T) and Type 5 "
-                + "(ICODE SLIX/SLIX2, ST25TV02K, T5T)")
+            "sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1), Type 3 (FeliCa Lite-S, Standard), Type 4 "
+                + "(NTAG 424 DNA, T4T) and Type 5 (ICODE SLIX/SLIX2, ST25TV02K, T5T)")
         return DoctorCheck(name: "tag-families", status: .ok, detail: parts.joined(separator: "; "))
     }
 
     /// What a PN53x reader driven by libnfc reaches.
     static let nfcFamilies =
-        "Type 2 (ISO 14443-A: NTAG21x, Ultralight EV1), not ISO 15693 (Type 5): the PN532 and libnfc "
-        + "cannot reach it"
+        "Type 2 (ISO 14443-A: NTAG21x, Ultralight EV1), Type 4 (ISO-DEP) and Type 3 (FeliCa at 212 and 424 "
+        + "kbit/s), not ISO 15693 (Type 5): the PN532 and libnfc cannot reach it"
 
     /// What a PC/SC reader reaches.
     static let pcscFamilies =
         "Type 2 through PC/SC (NTAG21x, Ultralight EV1) and Type 4 (ISO-DEP: NTAG 424 DNA, any T4T; "
         + "told by the ATR, APDUs passed unchanged), Type 5 (ISO 15693) on readers with a 15693 front end "
-        + "(ACR1552U, OMNIKEY 5022/5427), Type 3 (FeliCa) on ACR122U and ACR1252U by direct transmit, other families "
-        + "only as far as the reader itself supports them"
+        + "(ACR1552U, OMNIKEY 5022/5427), Type 3 (FeliCa) on ACR122U and ACR1252U by direct transmit, other "
+        + "families only as far as the reader itself supports them"
 }

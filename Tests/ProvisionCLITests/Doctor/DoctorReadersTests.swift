@@ -45,10 +45,12 @@ import Testing
         #expect(parts.first?.hasPrefix("nfc:pn532_uart:/dev/ttyUSB0: Type 2") == true)
         #expect(parts.first?.contains("not ISO 15693 (Type 5)") == true)
         #expect(check.detail.contains("pcsc:#0 (ACS ACR122U 00 00): Type 2 through PC/SC"))
+        #expect(parts.first?.contains("Type 3 (FeliCa at 212 and 424 kbit/s)") == true)
+        #expect(check.detail.contains("Type 3 (FeliCa): yes, PN532 InDataExchange"), "ACR122U: \(check.detail)")
         #expect(
             parts.last
-                == "sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1), Type 4 (NTAG 424 DNA, T4T) and Type 5 "
-                + "(ICODE SLIX/SLIX2, ST25TV02K, T5T)")
+                == "sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1), Type 3 (FeliCa Lite-S, Standard), Type 4 "
+                + "(NTAG 424 DNA, T4T) and Type 5 (ICODE SLIX/SLIX2, ST25TV02K, T5T)")
         let none = DoctorReaders.familiesCheck(.init(nfc: noNFC, pcsc: .success([])))
         #expect(none.detail.hasPrefix("no reader to check; a libnfc (PN532) reader reaches Type 2"))
     }
