@@ -9,7 +9,8 @@ import Support
 /// `SCardCancel`. A tag cycle is `poll` (wait for PRESENT, connect `SCARD_SHARE_EXCLUSIVE`, tell the family
 /// by the ATR and read the UID with `FF CA`, `PCSCReader+Detection.swift`) → `withTransceiver` (any number of
 /// times) → `signal` → `release` (disconnect with `SCARD_UNPOWER_CARD`, wait for EMPTY). After a body that
-/// wrote or re-activated, the UID is read again and compared: a PC/SC reader shows one tag and may switch silently (§10.5).
+/// wrote or re-activated, the UID is read again and compared: a PC/SC reader shows one tag and may switch
+/// silently (§10.5).
 public actor PCSCReader: OperatorFeedbackReader {
     private let executor: QueueExecutor
     /// The exact pcsc-lite reader name.
