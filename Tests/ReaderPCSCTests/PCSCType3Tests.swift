@@ -12,12 +12,6 @@ private let feliCaATR: [UInt8] = [
     0x42,
 ]
 
-/// One URI record `https://example.com/t3/<text>`.
-private func uriMessage(_ text: String) -> [UInt8] {
-    let payload = [0x04] + Array("example.com/t3/\(text)".utf8)
-    return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
-}
-
 /// The Type 3 (FeliCa) path through a real pcscd with the vsmartcard vpcd driver and the vpcd virtual card:
 /// `PCSCReader` tells a FeliCa card by its ATR, polls `12FC` (then `FFFF`) by direct transmit (acr122u:
 /// PN532 InDataExchange; acr1252u: the bare frame) and carries the family's frames the same way; a style
@@ -39,7 +33,7 @@ struct PCSCType3Tests {
             #expect(await reader.transmittedAPDUs - before == 1, "one Polling, no FF CA before it")
             let family = try #require(TagFamilies.standard.family(for: tag))
             #expect(family.name == "type3")
-            let message = uriMessage(style.rawValue)
+            let message = uriMessage("t3", style.rawValue)
             let (chip, read) = try await reader.withTransceiver { link in
                 #expect(link.supportsRawCommands)
                 let opened = family.open(link, activation: tag)
@@ -91,7 +85,7 @@ struct PCSCType3Tests {
         try await withVirtualReaders([spec], style: .acr122u) { readers in
             let reader = try await readers.reader(0, options: "?style=acr122u")
             let tag = try await detectTag(reader)
-            let message = uriMessage("written-by-provision")
+            let message = uriMessage("t3", "written-by-provision")
             try await reader.withTransceiver { link in
                 let opened = Type3Family().open(link, activation: tag)
                 _ = try opened.identify()

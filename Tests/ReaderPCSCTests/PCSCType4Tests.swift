@@ -9,12 +9,6 @@ import Testing
 private let tagUID: [UInt8] = [0x04, 0x96, 0x8C, 0xAA, 0x5C, 0x5E, 0x80]
 private let ntag424ATS: [UInt8] = [0x06, 0x77, 0x77, 0x71, 0x02, 0x80]
 
-/// A short NDEF message: one URI record `https://example.com/t4/<text>`.
-private func uriMessage(_ text: String) -> [UInt8] {
-    let payload = [0x04] + Array("example.com/t4/\(text)".utf8)
-    return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
-}
-
 /// One Text record (`en`) with `count` letters: long enough to need several MLe/MLc pieces.
 private func textMessage(count: Int) -> [UInt8] {
     let payload = [0x02] + Array("en".utf8) + (0..<count).map { UInt8(0x61 + $0 % 26) }
@@ -37,7 +31,7 @@ struct PCSCType4Tests {
             #expect(tag.sak == 0x20)
             #expect(tag.ats == ntag424ATS)
             #expect(TagFamilies.standard.family(for: tag)?.name == "type4")
-            let message = uriMessage(style.rawValue)
+            let message = uriMessage("t4", style.rawValue)
             let (selected, read, exchanges) = try await reader.withTransceiver { link in
                 #expect(link.supportsRawCommands, "every APDU reaches an ISO-DEP card on every style")
                 let selected = try link.transceive(
@@ -75,7 +69,7 @@ struct PCSCType4Tests {
         try await withVirtualReaders([spec]) { readers in
             let reader = try await readers.reader(0)
             _ = try await detectTag(reader)
-            let message = uriMessage("written-by-provision")
+            let message = uriMessage("t4", "written-by-provision")
             try await reader.withTransceiver { link in
                 let type4 = Type4Tag(transceiver: link)
                 _ = try type4.detectNDEF()
@@ -128,7 +122,7 @@ struct PCSCType4Tests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let message = uriMessage("from-pyscard")
+        let message = uriMessage("t4", "from-pyscard")
         let report = try await PyscardClient.run(reader: daemon.readerNames[0], write: message)
         let second = try await PyscardClient.run(reader: daemon.readerNames[0])
         process.terminate()

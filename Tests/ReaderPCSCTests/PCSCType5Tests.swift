@@ -13,12 +13,6 @@ private let slix2ATR: [UInt8] = [
     0x77,
 ]
 
-/// One URI record `https://example.com/t5/<text>`.
-private func uriMessage(_ text: String) -> [UInt8] {
-    let payload = [0x04] + Array("example.com/t5/\(text)".utf8)
-    return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
-}
-
 /// The Type 5 path through a real pcscd with the vsmartcard vpcd driver and the vpcd virtual card: `PCSCReader`
 /// tells the family by the ISO 15693 ATR, carries requests by transparent exchange (`acr1552u`, `omnikey`) or
 /// storage-card APDUs (`storage`); pyscard, a client nobody here wrote, reads the blocks back
@@ -36,7 +30,7 @@ struct PCSCType5Tests {
             #expect(tag.isISO15693)
             let family = try #require(TagFamilies.standard.family(for: tag))
             #expect(family.name == "type5")
-            let message = uriMessage(style.rawValue)
+            let message = uriMessage("t5", style.rawValue)
             let (chip, read, lockError) = try await reader.withTransceiver { link in
                 #expect(link.supportsRawCommands == (style != .storage))
                 let opened = family.open(link, activation: tag)
@@ -76,7 +70,7 @@ struct PCSCType5Tests {
         try await withVirtualReaders([spec], style: .acr1552u) { readers in
             let reader = try await readers.reader(0, options: "?style=acr1552u")
             let tag = try await detectTag(reader)
-            let message = uriMessage("written-by-provision")
+            let message = uriMessage("t5", "written-by-provision")
             try await reader.withTransceiver { link in
                 let opened = Type5Family().open(link, activation: tag)
                 _ = try opened.identify()
@@ -106,7 +100,7 @@ struct PCSCType5Tests {
                 let opened = Type5Family().open(link, activation: tag)
                 _ = try opened.identify()
                 _ = try opened.detectNDEF()
-                _ = try opened.writeNDEF(uriMessage("p1"))
+                _ = try opened.writeNDEF(uriMessage("t5", "p1"))
             }
             #expect(try await reader.release(waitingForRemovalMilliseconds: 0) == false)
             let report = try await PyscardClient.readType5Blocks(
@@ -115,7 +109,7 @@ struct PCSCType5Tests {
             #expect(report.bytes("uid") == slixUID)
             let blocks = try #require(report.bytes("blocks"))
             #expect(Array(blocks.prefix(4)) == [0xE1, 0x40, 0x0E, 0x01])
-            #expect(Array(blocks[6..<(6 + uriMessage("p1").count)]) == uriMessage("p1"))
+            #expect(Array(blocks[6..<(6 + uriMessage("t5", "p1").count)]) == uriMessage("t5", "p1"))
         }
     }
 }

@@ -82,3 +82,9 @@ func detectTag(_ reader: PCSCReader) async throws -> DetectedTag {
     }
     return tag
 }
+
+/// One URI record `https://example.com/<folder>/<text>` (each suite writes under its own folder: t3, t4, t5).
+func uriMessage(_ folder: String, _ text: String) -> [UInt8] {
+    let payload = [0x04] + Array("example.com/\(folder)/\(text)".utf8)
+    return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
+}
