@@ -68,6 +68,35 @@ import Testing
         }
     }
 
+    /// A FeliCa Standard card (its NDEF system the only one, Nbw 4, no lock) through the ACR1252U's bare frames.
+    @Test func aFeliCaStandardJobRunsThroughTheACR1252UsBareFrames() async throws {
+        let rows = 2
+        let folder = try JobFolder(job: "t3s", rows: rows, tag: "felica-standard", lock: false)
+        let spec = "sim:felica-standard?count=\(rows)&uid=04A50000000001&store=\(folder.store.path)"
+        try await withStation(style: .acr1252u) { station in
+            let run = try await station.withCard(spec) { _ in
+                try await provisionTimed(
+                    folder, ["run", "job.json", "--quiet", "--idle", "15", "--reader", "pcsc:#0?style=acr1252u"]
+                ).0
+            }
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let records = try folder.query("SELECT row, uid, state, chip, family FROM records ORDER BY row")
+            #expect(
+                records.map { Array($0[2...]) } == Array(repeating: ["done", "felica-standard", "type3"], count: rows))
+            for record in records {
+                // The Standard card's image is its 14 blocks in order.
+                let image = [UInt8](try Data(contentsOf: folder.store.appendingPathComponent("\(record[1]).bin")))
+                let blocks = Dictionary(
+                    uniqueKeysWithValues: (0..<14).map { ($0, Array(image[16 * $0..<16 * $0 + 16])) })
+                let message = try NDEFMessage(bytes: try Type3RunTests.message(blocks))
+                let uri = message.records.first?.wellKnownTypeURIPayload()?.absoluteString ?? ""
+                #expect(uri.hasPrefix("https://example.com/p/SKU-\(record[0])/"), "\(uri)")
+                #expect(uri.hasSuffix("?u=\(record[1])"), "{{uid}} is the 12FC Polling's IDm: \(uri)")
+            }
+            #expect(try folder.query("SELECT count(*) FROM attempts WHERE outcome != 'done'") == [["0"]])
+        }
+    }
+
     @Test func readersSaysWhichPCSCStylesReachType3() async throws {
         let daemon = try await PCSCDaemon.start(slots: 1) { try PCSCReader.listReaders().count }
         let text = try await onThread { try ProvisionProcess.run(["readers"]) }
