@@ -48,13 +48,8 @@ struct LineSession: Sendable {
         job: JobContext, readers: [any TagReader], ledger: any LedgerStore, station: String?,
         settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest, outage: OutageRetry
     ) async throws(CLIError) -> LineSession {
-        let counts: StateCounts
-        do {
-            counts = try await outage.run("start-up", on: ledger) { try await ledger.counts(job: job.manifest.job) }
-        } catch let error as LedgerError {
-            throw JobContext.cliError(error)
-        } catch {
-            throw ErrorTable.cliError(error)
+        let counts = try await outage.runForCommand("start-up", on: ledger) {
+            try await ledger.counts(job: job.manifest.job)
         }
         let progress = LiveProgress(total: counts.total, done: counts.done, display: display)
         let lineJob = job.lineJob()

@@ -33,6 +33,24 @@ struct OutageRetry: Sendable {
             }, step)
     }
 
+    /// `run`, failing as the command does: a ledger error worded as every command words it
+    /// (`JobContext.cliError`), anything else through the error table.
+    func runForCommand<T>(_ phase: String, on ledger: any LedgerStore, _ step: () async throws -> T)
+        async throws(CLIError) -> T
+    {
+        do {
+            return try await run(phase, on: ledger, step)
+        } catch {
+            throw Self.cliError(error)
+        }
+    }
+
+    /// A step's failure as the command's error.
+    static func cliError(_ error: any Error) -> CLIError {
+        if let error = error as? LedgerError { return JobContext.cliError(error) }
+        return ErrorTable.cliError(error)
+    }
+
     /// Opens one more connection to a ledger server this run has reached already (the station's lease, a second
     /// reader's): a refused connection is taken for an outage (a server restarting) and ridden out as a dropped
     /// one, `probe` (a connection of this run) telling when the server answers again.
@@ -51,10 +69,8 @@ struct OutageRetry: Sendable {
             }
         } catch let error as LedgerError where error.code == .disconnected {
             throw CLIError(.unavailable, "ledger server: \(error.message)")
-        } catch let error as LedgerError {
-            throw JobContext.cliError(error)
         } catch {
-            throw ErrorTable.cliError(error)
+            throw Self.cliError(error)
         }
     }
 }

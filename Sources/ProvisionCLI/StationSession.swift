@@ -29,15 +29,8 @@ final class StationSession: Sendable {
     ) async throws(CLIError) -> StationSession {
         let ledger = try await outage.connect(conninfo, station: station, probe: probe)
         let instance = PostgresLedger.instanceID()
-        let lease: StationLease
-        do {
-            lease = try await outage.run("start-up", on: ledger) {
-                try await ledger.acquireLease(station: station, seconds: leaseSeconds, instance: instance)
-            }
-        } catch let error as LedgerError {
-            throw JobContext.cliError(error)
-        } catch {
-            throw ErrorTable.cliError(error)
+        let lease = try await outage.runForCommand("start-up", on: ledger) {
+            try await ledger.acquireLease(station: station, seconds: leaseSeconds, instance: instance)
         }
         return StationSession(ledger: ledger, lease: lease, notes: notes, outage: outage)
     }

@@ -72,13 +72,7 @@ public enum PCSCReaderStyle: String, Sendable, Hashable, CaseIterable, CustomStr
     /// How the style's direct transmit carries a FeliCa (Type 3) frame, `nil` when it cannot
     /// (`FeliCaDirectTransmit`): PN532 InDataExchange on the ACR122U, the bare frame on the ACR1252U. The other
     /// styles have no documented FeliCa path.
-    public var feliCaDirectTransmit: FeliCaDirectTransmit? {
-        switch self {
-        case .acr122u: .pn532
-        case .acr1252u: .bareFrame
-        case .acr1552u, .omnikey, .storage, .plain: nil
-        }
-    }
+    public var feliCaDirectTransmit: FeliCaDirectTransmit? { FeliCaDirectTransmit(readerStyle: rawValue) }
 
     /// The style names, for messages (`acr122u, acr1252u, …`).
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

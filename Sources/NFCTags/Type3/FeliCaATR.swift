@@ -52,6 +52,17 @@ public enum FeliCaDirectTransmit: Sendable, Hashable {
     /// The bare FeliCa frame inside the direct transmit (ACR1252U family).
     case bareFrame
 
+    /// The form of the reader style named `readerStyle` (`acr122u`, `acr1252u`); `nil` for a style without a
+    /// FeliCa path. The one table the host's `PCSCReaderStyle` and the vpcd card's `VPCDReaderStyle` both read,
+    /// so the two sides cannot disagree.
+    public init?(readerStyle: String) {
+        switch readerStyle {
+        case "acr122u": self = .pn532
+        case "acr1252u": self = .bareFrame
+        default: return nil
+        }
+    }
+
     /// What the reader answered for one frame.
     public enum Answer: Sendable, Hashable {
         /// The card's frame, LEN first.

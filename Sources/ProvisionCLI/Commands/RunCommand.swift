@@ -199,17 +199,11 @@ struct RunCommand: Command {
     static func finalReport(_ job: JobContext, ledger: any LedgerStore, outage: OutageRetry) async throws(CLIError)
         -> RunReport
     {
-        do {
-            return try await outage.run("end of run", on: ledger) {
-                let report = try await RunReportBuilder.build(
-                    ledger: ledger, job: job.manifest.job, serial: { [job] in job.serial(row: $0) })
-                if report.rows.done == report.rows.total { try await ledger.markFinished(job: job.manifest.job) }
-                return report
-            }
-        } catch let error as LedgerError {
-            throw JobContext.cliError(error)
-        } catch {
-            throw ErrorTable.cliError(error)
+        try await outage.runForCommand("end of run", on: ledger) {
+            let report = try await RunReportBuilder.build(
+                ledger: ledger, job: job.manifest.job, serial: { [job] in job.serial(row: $0) })
+            if report.rows.done == report.rows.total { try await ledger.markFinished(job: job.manifest.job) }
+            return report
         }
     }
 

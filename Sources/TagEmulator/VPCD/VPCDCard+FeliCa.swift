@@ -45,11 +45,5 @@ extension VPCDCard {
 
 extension VPCDReaderStyle {
     /// How the style's direct transmit carries a FeliCa frame, `nil` when the reader has none.
-    public var feliCaDirectTransmit: FeliCaDirectTransmit? {
-        switch self {
-        case .acr122u: .pn532
-        case .acr1252u: .bareFrame
-        case .acr1552u, .omnikey, .storage, .plain: nil
-        }
-    }
+    public var feliCaDirectTransmit: FeliCaDirectTransmit? { FeliCaDirectTransmit(readerStyle: rawValue) }
 }
