@@ -38,17 +38,21 @@ test-deps: deps
 build: deps
 	$(SWIFT) build
 
-## test: the whole suite; at most 5 tests that fail under the shared machine's load are rerun alone once and
-## reported as FLAKY (scripts/test_rerun.py); a test that fails twice fails
+## test: the whole suite; at most 3 tests that fail under the shared machine's load are rerun alone once, with
+## the first run's PROVISION_TEST_SEED, and reported as FLAKY in .build/flaky.txt (scripts/test_rerun.py); a
+## test that fails twice fails, and so does a run that crashed or did not run every test. The gate's own tests
+## (scripts/test_rerun_test.py, a second) run first.
 test: test-deps
+	python3 scripts/test_rerun_test.py
 	$(SWIFT) build --build-tests
 	LIBNFC_LOG_LEVEL=0 python3 scripts/test_rerun.py $(SWIFT)
 
 ## lint: swift format (.swift-format: line length 120) over Sources and Tests with zero findings, and no
-## Swift file over LINT_LINES lines (STYLE.md: 100–300 typical, 400 at most)
+## Swift file over LINT_LINES lines (STYLE.md: 100–300 typical, 400 at most); and the test gate's own tests
 LINT_LINES ?= 400
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	python3 scripts/test_rerun_test.py
 	@long=$$(find Sources Tests -name '*.swift' -exec awk -v max=$(LINT_LINES) \
 		'END { if (NR > max) print FILENAME ": " NR " lines (at most " max ")" }' {} \;); \
 	if [ -n "$$long" ]; then echo "$$long"; exit 1; fi
