@@ -85,10 +85,13 @@ public struct Arguments: Sendable {
     }
 
     /// Exactly `range` positionals, else a usage error.
+    ///
+    /// An extra positional is named by its 1-based position, never echoed: a key pasted in the wrong place
+    /// would otherwise land in the terminal and its scrollback.
     public func requirePositionals(_ range: ClosedRange<Int>, usage: String) throws(CLIError) {
         guard range.contains(positionals.count) else {
             if positionals.count > range.upperBound {
-                throw .usage("unexpected argument '\(positionals[range.upperBound])'; usage: \(usage)")
+                throw .usage("unexpected argument \(range.upperBound + 1); usage: \(usage)")
             }
             throw .usage("missing argument; usage: \(usage)")
         }

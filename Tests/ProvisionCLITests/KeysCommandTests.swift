@@ -45,4 +45,16 @@ import Testing
         #expect(outcome.status == status && outcome.stderr.contains(message), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains(Self.master))
     }
+
+    /// A key pasted onto the command line by mistake is named by its position, never printed back.
+    @Test func aStrayKeyOnTheCommandLineIsNamedByPositionNotEchoed() throws {
+        let stray = try ProvisionProcess.run(
+            ["keys", "diversify", Self.master, "--master", "env:M", "--input", "04"], environment: ["M": Self.master])
+        #expect(stray.status == 64 && stray.stderr.contains("unexpected argument 2;"), "\(stray.stderr)")
+        let misplaced = try ProvisionProcess.run(["keys", Self.master, "--master", "env:M", "--input", "04"])
+        #expect(misplaced.status == 64 && misplaced.stderr.contains("unknown keys subcommand"), "\(misplaced.stderr)")
+        for outcome in [stray, misplaced] {
+            #expect(!outcome.stderr.contains(Self.master) && !outcome.stdout.contains(Self.master))
+        }
+    }
 }

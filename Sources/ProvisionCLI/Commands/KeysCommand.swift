@@ -47,7 +47,7 @@ struct KeysCommand: Command {
         let args = try Arguments(arguments, flags: ["json"], options: ["master", "input"])
         try args.requirePositionals(1...1, usage: "provision keys diversify --master SOURCE --input HEX")
         guard args.positionals[0] == "diversify" else {
-            throw .usage("unknown keys subcommand '\(args.positionals[0])'; the one there is: diversify")
+            throw .usage("unknown keys subcommand (argument 1, not echoed); the one there is: diversify")
         }
         guard let master = args.value("master") else { throw .usage("missing --master SOURCE", option: "master") }
         guard let text = args.value("input") else { throw .usage("missing --input HEX", option: "input") }
