@@ -103,7 +103,8 @@ public enum KeyLoader {
     ) throws(KeyError) -> [UInt8] {
         var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var encoding = declared
-        for candidate in [KeyEncoding.hex, .base64] where value.hasPrefix("\(candidate.rawValue):") {
+        func malformed(_ why: String) -> KeyError { KeyError(id: id, reason: .malformed, message: "\(origin): \(why)") }
+        if let candidate = [KeyEncoding.hex, .base64].first(where: { value.hasPrefix("\($0.rawValue):") }) {
             if let declared, declared != candidate {
                 throw KeyError(
                     id: id, reason: .malformed,
@@ -111,8 +112,12 @@ public enum KeyLoader {
             }
             encoding = candidate
             value = String(value.dropFirst(candidate.rawValue.count + 1))
+            if let second = KeyEncoding.allCases.first(where: { value.lowercased().hasPrefix("\($0.rawValue):") }) {
+                throw malformed(
+                    "two encoding prefixes (\(candidate.rawValue): then \(second.rawValue):); "
+                        + "a key takes one, so which encoding it is cannot be told")
+            }
         }
-        func malformed(_ why: String) -> KeyError { KeyError(id: id, reason: .malformed, message: "\(origin): \(why)") }
         switch encoding {
         case .hex:
             guard let bytes = strictHex(value) else {

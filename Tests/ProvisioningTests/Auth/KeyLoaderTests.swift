@@ -41,6 +41,22 @@ func ambiguousKeysAreRefusedWithoutEchoingThem(_ value: String) {
     }
 }
 
+/// Issue 40: `hex:base64:…` was read as base64 (the second prefix silently won); a key takes one prefix.
+@Test(arguments: [
+    "hex:base64:" + Data(keyBytes).base64EncodedString(), "base64:hex:" + keyHex, "hex:hex:" + keyHex,
+    "base64:base64:" + Data(keyBytes).base64EncodedString(), "hex:RAW:" + keyHex,
+])
+func aDoublePrefixIsRefusedWithoutEchoingTheKey(_ value: String) {
+    do {
+        _ = try loadEnv(value)
+        Issue.record("accepted \(value)")
+    } catch {
+        #expect(error.reason == .malformed && error.message.contains("two encoding prefixes"), "\(error)")
+        #expect(
+            !error.description.contains(keyHex) && !error.description.contains(Data(keyBytes).base64EncodedString()))
+    }
+}
+
 @Test func theEntrysEncodingDecidesAndMustAgreeWithAPrefix() throws {
     let base64 = Data(keyBytes).base64EncodedString()
     #expect(try loadEnv(base64, encoding: .base64).fingerprint == reference.fingerprint)
