@@ -13,7 +13,8 @@ public struct RunFigures: Sendable, Hashable, Codable {
         public var max: Double
     }
 
-    /// Tags done per hour of wall time between the first and last attempt.
+    /// Tags done per hour of the time the line was running (`RunReport.activeSeconds`: the gaps between
+    /// runs are left out).
     public var tagsPerHour: Double
     /// Share of attempted rows done on their first attempt (0…1).
     public var firstPassYield: Double
@@ -39,11 +40,8 @@ public struct RunFigures: Sendable, Hashable, Codable {
     /// Computes the figures of `report`.
     public init(_ report: RunReport) {
         let successes = report.attempts.filter { $0.failure == nil }
-        if let start = report.startedAt, let end = report.finishedAt, end > start {
-            tagsPerHour = Double(report.rows.done) / end.timeIntervalSince(start) * 3600
-        } else {
-            tagsPerHour = 0
-        }
+        let seconds = report.activeSeconds()
+        tagsPerHour = seconds > 0 ? Double(report.rows.done) / seconds * 3600 : 0
         var attemptsPerRow: [Int: Int] = [:]
         var firstOutcome: [Int: Bool] = [:]
         for attempt in report.attempts {

@@ -21,7 +21,8 @@ public struct StationFigures: Sendable, Hashable {
     public var attempts: Int, done: Int, failed: Int
     /// Tags done ÷ attempts (0…1; 0 without attempts).
     public var yield: Double
-    /// Tags done per hour of the run's wall time (so the stations' rates add up to the run's).
+    /// Tags done per hour of the time the line was running (`RunReport.activeSeconds`, so the stations' rates
+    /// add up to the run's).
     public var tagsPerHour: Double
     /// Its latest failed attempt.
     public var lastFailure: RunReport.AttemptLine?
@@ -46,7 +47,7 @@ public struct StationFigures: Sendable, Hashable {
     public static func of(_ report: RunReport) -> [StationFigures] {
         let groups = groups(report)
         guard !groups.isEmpty else { return [] }
-        let seconds = report.startedAt.flatMap { start in report.finishedAt.map { $0.timeIntervalSince(start) } } ?? 0
+        let seconds = report.activeSeconds()
         var readers = report.readers
         for reader in Set(report.tags.map(\.reader)).sorted() where !readers.contains(reader) { readers.append(reader) }
         return groups.map { group in
