@@ -44,10 +44,18 @@ extension LineStatus {
         }
     }
 
-    /// Adds the leases of a ledger server (empty for a file) and the open claims.
+    /// Adds the leases of a ledger server (empty for a file) and the open claims. Only the job's stations are
+    /// listed (those whose readers attempted its tags or hold its claims: a ledger's other jobs have their own),
+    /// and when they hold leases, the line runs while one of them is live.
     public mutating func add(leases: [StationLeaseInfo], claims: [OpenClaim]) {
-        self.leases = leases.map {
+        let jobStations = Set(
+            stations.compactMap { OpenClaim.station(ofReader: $0.reader) } + claims.compactMap(\.station))
+        self.leases = leases.filter { jobStations.contains($0.name) }.map {
             Lease(station: $0.name, live: $0.live, startedAt: $0.startedAt, heartbeatAt: $0.heartbeatAt)
+        }
+        if !self.leases.isEmpty {
+            running = self.leases.contains(where: \.live)
+            settleETA()
         }
         let live = Set(leases.filter(\.live).map(\.name))
         self.claims = claims.map { claim in

@@ -37,7 +37,7 @@ public struct LineStatus: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case version, job, at, pending, claimed, done, failed, burned, stations, tagsPerHour, etaSeconds
-        case windowSeconds, leases, claims
+        case running, windowSeconds, leases, claims
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -53,6 +53,7 @@ public struct LineStatus: Encodable, Sendable {
         try container.encode(stations, forKey: .stations)
         try container.encode((tagsPerHour * 10).rounded() / 10, forKey: .tagsPerHour)
         try container.encode(etaSeconds.map { $0.rounded() }, forKey: .etaSeconds)
+        try container.encode(running, forKey: .running)
         try container.encode(windowSeconds, forKey: .windowSeconds)
         try container.encode(leases, forKey: .leases)
         try container.encode(claims, forKey: .claims)
@@ -70,8 +71,11 @@ public struct LineStatus: Encodable, Sendable {
     public var stations: [Station]
     /// The line's recent rate: every station's together.
     public var tagsPerHour: Double
-    /// Seconds until the open rows are done at that rate; `nil` when nothing moves.
+    /// Seconds until the open rows are done at that rate; `nil` when nothing moves or no station is running.
     public var etaSeconds: Double?
+    /// Whether a station of the job is running: on a ledger server, one of the job's stations holds a live
+    /// lease; without leases (a ledger file, readers without a station), a reader was seen within `idleAfter`.
+    public var running: Bool
     /// The window the rates are measured over, in seconds.
     public var windowSeconds: Double
     /// The stations' leases on a ledger server (empty for a SQLite ledger).
@@ -81,6 +85,9 @@ public struct LineStatus: Encodable, Sendable {
 
     /// The rates' window: long enough to smooth a tag's cycle, short enough to show a stalled station.
     public static let window: TimeInterval = 600
+
+    /// Without leases, how long after its last attempt a reader still counts as running.
+    public static let idleAfter: TimeInterval = 120
 
     /// The view of `job` from its `counts` and `activity` (measured since `at − window`).
     public init(job: String, counts: StateCounts, activity: [StationActivity], at: Date, window: TimeInterval = window)
@@ -101,8 +108,15 @@ public struct LineStatus: Encodable, Sendable {
                 lastFailure: station.lastFailure)
         }
         tagsPerHour = stations.reduce(0) { $0 + $1.tagsPerHour }
-        let open = Double(counts.pending + counts.claimed)
-        etaSeconds = open == 0 ? 0 : tagsPerHour > 0 ? open * 3600 / tagsPerHour : nil
+        running = stations.contains { at.timeIntervalSince($0.lastSeen) <= Self.idleAfter }
+        settleETA()
+    }
+
+    /// The ETA of the open rows at the line's rate: 0 when none is open, `nil` when nothing moves or no
+    /// station is running.
+    mutating func settleETA() {
+        let open = Double(pending + claimed)
+        etaSeconds = open == 0 ? 0 : tagsPerHour > 0 && running ? open * 3600 / tagsPerHour : nil
     }
 
     /// The view as text: a counts line, one line per station, the ETA.
@@ -129,6 +143,7 @@ public struct LineStatus: Encodable, Sendable {
         case 0?: lines.append("every row is resolved")
         case let eta?:
             lines.append("ETA \(Self.duration(eta)) at \(Int(tagsPerHour.rounded())) tags/h (last \(minutes) min)")
+        case nil where !running: lines.append("no ETA: no station is running")
         case nil: lines.append("ETA unknown: no tag done in the last \(minutes) min")
         }
         lines += claimLines

@@ -42,10 +42,73 @@ import Testing
             reader: "s", attempts: 5, done: 5, firstAt: Self.now.addingTimeInterval(-7200),
             lastAt: Self.now.addingTimeInterval(-3600), recentDone: 0)
         let stalled = LineStatus(job: "j", counts: Self.counts(pending: 3, done: 5), activity: [idle], at: Self.now)
-        #expect(stalled.etaSeconds == nil && stalled.text.contains("ETA unknown: no tag done in the last 10 min"))
+        #expect(stalled.etaSeconds == nil && stalled.text.contains("no ETA: no station is running"))
+        var waiting = idle
+        waiting.lastAt = Self.now.addingTimeInterval(-30)
+        let slow = LineStatus(job: "j", counts: Self.counts(pending: 3, done: 5), activity: [waiting], at: Self.now)
+        #expect(slow.running && slow.etaSeconds == nil)
+        #expect(slow.text.contains("ETA unknown: no tag done in the last 10 min"))
         let finished = LineStatus(job: "j", counts: Self.counts(pending: 0, done: 8), activity: [idle], at: Self.now)
         #expect(finished.etaSeconds == 0 && finished.text.contains("every row is resolved"))
         let empty = LineStatus(job: "j", counts: Self.counts(pending: 8, done: 0), activity: [], at: Self.now)
         #expect(empty.text.contains("no station has attempted a tag yet"))
+    }
+
+    /// Two stations of job `j` and one of another job on the same ledger server: `a` is live, `b` is gone.
+    /// (Built through its Codable form: the ledger makes them.)
+    static func leases(aLive: Bool) throws -> [StationLeaseInfo] {
+        let at = now.timeIntervalSinceReferenceDate
+        let rows = [("a", aLive), ("b", false), ("other", true), ("copy", false)].map { name, live in
+            let heartbeat = at + (live ? -1 : -600)
+            return
+                #"{"name": "\#(name)", "instance": "h:1:2", "startedAt": \#(at - 900), "heartbeatAt": \#(heartbeat), "#
+                + #""live": \#(live), "expiresAt": \#(heartbeat + 15)}"#
+        }
+        return try JSONDecoder().decode([StationLeaseInfo].self, from: Data("[\(rows.joined(separator: ","))]".utf8))
+    }
+
+    /// Station `a` did 60 tags in the window (last 2 s ago, as a live lease would show), `b` some before.
+    static func activity() -> [StationActivity] {
+        [
+            StationActivity(
+                reader: "a/sim:ntag215", attempts: 60, done: 60, firstAt: now.addingTimeInterval(-3600),
+                lastAt: now.addingTimeInterval(-2), recentDone: 60),
+            StationActivity(
+                reader: "b/sim:ntag215", attempts: 10, done: 10, firstAt: now.addingTimeInterval(-3600),
+                lastAt: now.addingTimeInterval(-1200), recentDone: 0),
+        ]
+    }
+
+    @Test func onlyTheJobsStationsAreListedAndTheirLeasesTellWhetherTheLineRuns() throws {
+        var status = LineStatus(
+            job: "j", counts: Self.counts(pending: 30, done: 70), activity: Self.activity(), at: Self.now)
+        status.add(leases: try Self.leases(aLive: true), claims: [])
+        #expect(status.leases.map(\.station) == ["a", "b"], "not the other job's station, nor one that never worked")
+        #expect(status.running && status.etaSeconds == 30.0 * 3600 / 360)
+        let text = status.text
+        #expect(text.contains("station a: live") && text.contains("station b: gone"), "\(text)")
+        #expect(!text.contains("station other") && !text.contains("station copy"), "\(text)")
+        let json = try Self.json(status)
+        #expect((json["leases"] as? [[String: Any]])?.compactMap { $0["station"] as? String } == ["a", "b"])
+        #expect(json["running"] as? Bool == true)
+    }
+
+    @Test func noETAWhenNoneOfTheJobsStationsIsAlive() throws {
+        // `a`'s last tag is recent enough to give a rate, but its lease is gone: the line has stopped.
+        var status = LineStatus(
+            job: "j", counts: Self.counts(pending: 30, done: 70), activity: Self.activity(), at: Self.now)
+        status.add(leases: try Self.leases(aLive: false), claims: [])
+        #expect(!status.running && status.etaSeconds == nil)
+        #expect(status.text.contains("no ETA: no station is running"), "\(status.text)")
+        #expect(!status.text.contains("ETA 0:"), "\(status.text)")
+        let json = try Self.json(status)
+        #expect(json["running"] as? Bool == false)
+        #expect(json["etaSeconds"] is NSNull)
+        #expect(json.keys.contains("etaSeconds"), "null, not left out")
+    }
+
+    static func json(_ status: LineStatus) throws -> [String: Any] {
+        let data = try JSONEncoder().encode(status)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

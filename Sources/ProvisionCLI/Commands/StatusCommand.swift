@@ -15,8 +15,11 @@ struct StatusCommand: Command {
           - the rows by state (done, failed, burned, claimed: held by a tag that has not come back, pending);
           - every reader that attempted a tag, as its station: when it was last seen, its tags/h over the
             last 10 minutes, its yield (done ÷ attempts) and its last failure;
-          - the ETA of the open rows at the line's rate (every station's together);
-          - on a ledger server, every station's lease (live or gone, last heartbeat), and the stranded
+          - the ETA of the open rows at the line's rate (every station's together), while a station
+            runs (on a ledger server: one of the job's stations holds a live lease; on a ledger file: a
+            reader attempted a tag in the last 2 min);
+          - on a ledger server, the lease of each of the job's stations (live or gone, last heartbeat;
+            stations that never worked this job are left out), and the stranded
             claims: rows claimed by a station that is gone. Such a tag may hold the row's data, so the
             row is never handed out again by itself: the tag finishes at any station that sees it, or
             'provision release' gives the row back (recorded).
