@@ -58,6 +58,23 @@ struct JobContext: Sendable {
         }
     }
 
+    /// Refuses public trust material (test signing keys, documented sample keys, the NTAG 424 DNA factory key)
+    /// on a non-simulated reader unless `allowed` (`--allow-test-keys`); called before any reader is opened.
+    ///
+    /// `keys` are the loaded keys beyond `self.keys` (`audit` loads only the protection key). The message names
+    /// keys by their manifest id, never by their bytes.
+    /// - Throws: `CLIError` 65 naming the reader and each piece of test material.
+    func refuseTestKeys(specs: [String], allowed: Bool, keys extra: [SecretKey] = []) throws(CLIError) {
+        guard !allowed, let real = specs.first(where: { !$0.hasPrefix("sim") }) else { return }
+        let loaded = extra.reduce(into: keys) { $0[$1.id] = $1 }
+        let problems = TestKeyMaterial.problems(trusted: manifest.security.trustedKeys, keys: loaded)
+        guard !problems.isEmpty else { return }
+        throw CLIError.data(
+            "reader '\(real)' is not simulated and the job uses public test material: "
+                + problems.joined(separator: "; ")
+                + ". Use your own keys, or pass --allow-test-keys for a rehearsal on an emulated tag")
+    }
+
     /// A key failure as the CLI reports it (`ErrorTable`: 77 permissions, 66 missing or unreadable,
     /// 65 malformed).
     static func cliError(_ error: KeyError) -> CLIError {

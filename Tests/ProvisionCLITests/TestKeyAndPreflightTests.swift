@@ -38,6 +38,50 @@ import Testing
         #expect(!simulated.stderr.contains(sampleEnv.values.first ?? "?"))
     }
 
+    /// Issue 40 item 11: jobs/sun.json's sample master key and the all-zero NTAG 424 DNA factory key are test
+    /// material too: refused on a real reader by `run` and `audit` (65, before any reader opens, the key named by
+    /// its manifest id, never its bytes), accepted on the simulator and with --allow-test-keys.
+    @Test(arguments: [
+        ("000102030405060708090A0B0C0D0E0F", "documented sample SUN master key"),
+        ("00000000000000000000000000000000", "all-zero NTAG 424 DNA factory key"),
+    ])
+    func theSampleSUNKeyAndTheFactoryKeyAreRefusedOnARealReader(key: String, what: String) throws {
+        let folder = try sampleFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["PROVISION_SAMPLE_SUN_MASTER_KEY": key]
+        // A trust list of its own, so the key alone is what is refused.
+        let manifest = folder.appendingPathComponent("jobs/sun.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let own = #""signature": {"mode": "record"}"#
+        try Data(text.replacing(#/"signature": \{.*\}/#, with: own).utf8).write(to: manifest)
+        #expect(try String(contentsOf: manifest, encoding: .utf8).contains(own))
+        for reader in ["pcsc:#0", "nfc:pn532_uart:/dev/provision-no-such-reader"] {
+            for command in ["run", "audit"] {
+                let refused = try ProvisionProcess.run(
+                    [command, "jobs/sun.json", "--reader", reader, "--quiet"], directory: folder,
+                    environment: environment)
+                #expect(refused.status == 65, "\(command) \(reader): \(refused.stderr)")
+                #expect(refused.stderr.contains("key 'brand' is the \(what)"), "\(refused.stderr)")
+                #expect(refused.stderr.contains("--allow-test-keys") && !refused.stderr.contains(key))
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports/sun").path))
+        // The simulator needs no flag (and gives audit a ledger to read).
+        let simulated = try ProvisionProcess.run(
+            ["run", "jobs/sun.json", "--reader", "sim:ntag424?timing=instant&count=1", "--idle", "0.5", "--quiet"],
+            directory: folder, environment: environment)
+        #expect(simulated.status == 1, "1 tag for 50 rows: \(simulated.stderr)")
+        // Allowed: each gets as far as opening the (absent) reader, whose error it then is.
+        for command in ["run", "audit"] {
+            let allowed = try ProvisionProcess.run(
+                [
+                    command, "jobs/sun.json", "--reader", "nfc:pn532_uart:/dev/provision-no-such-reader", "--quiet",
+                    "--allow-test-keys",
+                ], directory: folder, environment: environment)
+            #expect(allowed.status == 69, "\(command): \(allowed.stderr)")
+        }
+    }
+
     @Test func aMACOverTheTimestampIsRefusedByValidateAndRun() throws {
         let folder = try JobFolder(rows: 1, lock: false, extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}"#)
         let template =

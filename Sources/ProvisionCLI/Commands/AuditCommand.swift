@@ -14,7 +14,7 @@ struct AuditCommand: Command {
     static let summary = "read tags back and check content, lock and protection against the ledger (never writes)"
     static let usage =
         "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--max-unknown N] [--deep] [--json] "
-        + "[--quiet]"
+        + "[--quiet] [--allow-test-keys]"
     static let help = """
         Usage: \(usage)
 
@@ -69,9 +69,13 @@ struct AuditCommand: Command {
                             the audit could not start (no ledger, no reader, bad job)
                             {"error": {...}} instead (docs/json.md)
           --quiet, -q       no prompts or per-tag lines
+          --allow-test-keys audit on a real (non-simulated) reader with public test material, as 'run'
+                            allows it: a repository test signing key in signature.trust (it would pass
+                            forged tags), a documented sample key or the all-zero NTAG 424 DNA factory
+                            key; without it such a job is refused (exit 65) before any reader opens
 
         \(ReaderFactory.specHelp)
-        Exit: 0 every finding passed, 1 some did not, 64 usage, 65 bad manifest, 66 no manifest or
+        Exit: 0 every finding passed, 1 some did not, 64 usage, 65 bad manifest or test keys, 66 no manifest or
         no ledger or no key, 69 reader unavailable, 73 reports folder cannot be created, 77 a key
         file readable by group or others, 130 interrupted.
 
@@ -99,11 +103,13 @@ struct AuditCommand: Command {
     var deep = false
     /// `--ledger FILE|URI`: instead of the manifest's.
     var ledger: String?
+    /// `--allow-test-keys`: public test material on a real reader.
+    var allowTestKeys = false
 
     static func parse(_ arguments: [String]) throws(CLIError) -> AuditCommand {
         let args = try Arguments(
-            arguments, flags: ["json", "quiet", "deep"], options: ["reader", "count", "idle", "max-unknown", "ledger"],
-            aliases: ["q": "quiet"])
+            arguments, flags: ["json", "quiet", "deep", "allow-test-keys"],
+            options: ["reader", "count", "idle", "max-unknown", "ledger"], aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: usage)
         let readers = args.all("reader")
         try refuseStorelessSimulators(readers)
@@ -111,7 +117,8 @@ struct AuditCommand: Command {
             manifest: args.positionals[0], readers: readers, count: try args.integer("count", in: 1...Int.max),
             idle: try args.seconds("idle") { "option '--idle' needs a positive number of seconds, got '\($0)'" },
             maxUnknown: try args.integer("max-unknown", in: 0...Int.max) ?? 20, json: args.flag("json"),
-            quiet: args.flag("quiet"), deep: args.flag("deep"), ledger: args.value("ledger"))
+            quiet: args.flag("quiet"), deep: args.flag("deep"), ledger: args.value("ledger"),
+            allowTestKeys: args.flag("allow-test-keys"))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -121,6 +128,9 @@ struct AuditCommand: Command {
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
         // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
         if job.hasMirror || manifest.ntag424 != nil { try job.loadKeys(environment: context.environment) }
+        try job.refuseTestKeys(
+            specs: readers.isEmpty ? manifest.readers.map(\.text) : readers, allowed: allowTestKeys,
+            keys: protectionKey.map { [$0] } ?? [])
         let ledger = try await JobContext.openLedger(
             manifest.ledger, create: false, readOnly: true, station: "audit", notes: output.diagnostics)
         do {

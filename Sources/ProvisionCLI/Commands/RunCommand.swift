@@ -51,9 +51,11 @@ struct RunCommand: Command {
                            add rows appended to the end of the records file since the job started
                            (every registered row must be unchanged; recorded in the ledger)
           --allow-test-keys
-                           run a job that trusts the repository's test signing key or uses a
-                           documented sample key on a real (non-simulated) reader; without it such a
-                           job is refused (exit 65), since anyone can forge tags under public keys
+                           run a job that trusts a repository test signing key or uses a documented
+                           sample key (jobs/auth.json's, jobs/sun.json's) or the all-zero NTAG 424 DNA
+                           factory key on a real (non-simulated) reader; without it such a job is
+                           refused (exit 65) before any reader opens, since anyone can forge tags
+                           under public keys
 
         At start, each key's id and fingerprint (first 8 bytes of its SHA-256) go to stderr, so the
         operator can check that the intended keys are loaded.
@@ -144,7 +146,7 @@ struct RunCommand: Command {
                 err.line("key \(id): fingerprint \(job.keys[id]?.fingerprint ?? "")")
             }
         }
-        try Self.refuseTestKeys(job, specs: specs, allowed: allowTestKeys)
+        try job.refuseTestKeys(specs: specs, allowed: allowTestKeys)
         try job.prepareOutputFolders()
         let readers = try await ReaderFactory.open(specs)
         // Read_Sig to a Type 4 tag is an ordinary APDU every ISO-DEP path passes; READ_SIG `3C` to a Type 2 tag is not.
@@ -205,17 +207,6 @@ struct RunCommand: Command {
             if report.rows.done == report.rows.total { try await ledger.markFinished(job: job.manifest.job) }
             return report
         }
-    }
-
-    /// Refuses public trust material (test signing key, documented sample keys) on a non-simulated reader.
-    static func refuseTestKeys(_ job: JobContext, specs: [String], allowed: Bool) throws(CLIError) {
-        guard !allowed, let real = specs.first(where: { !$0.hasPrefix("sim") }) else { return }
-        let problems = TestKeyMaterial.problems(trusted: job.manifest.security.trustedKeys, keys: job.keys)
-        guard !problems.isEmpty else { return }
-        throw CLIError.data(
-            "reader '\(real)' is not simulated and the job uses public test material: "
-                + problems.joined(separator: "; ")
-                + ". Use your own keys, or pass --allow-test-keys for a rehearsal on an emulated tag")
     }
 
     /// Pre-flight: every problem on stderr and exit 65 before any tag or ledger is touched.

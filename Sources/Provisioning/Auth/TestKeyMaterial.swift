@@ -6,8 +6,14 @@ import Crypto
 /// A job using any of it proves nothing on a real line (anyone can sign or MAC with it), so `run`
 /// refuses such a job on a non-simulated reader unless the operator passes `--allow-test-keys`.
 public enum TestKeyMaterial {
-    /// Sample brand keys printed in the docs (docs/authentication.md `PROVISION_SAMPLE_BRAND_KEY`).
-    static let documentedKeys: [[UInt8]] = [Array(0x00...0x1F)]
+    /// Keys anyone knows, each with what it is: the sample keys printed in the README and docs
+    /// (`PROVISION_SAMPLE_BRAND_KEY` for jobs/auth.json, `PROVISION_SAMPLE_SUN_MASTER_KEY` for jobs/sun.json)
+    /// and the all-zero key every NTAG 424 DNA leaves the factory with.
+    static let documentedKeys: [(bytes: [UInt8], what: String)] = [
+        (Array(0x00...0x1F), "the documented sample key (PROVISION_SAMPLE_BRAND_KEY, jobs/auth.json)"),
+        (Array(0x00...0x0F), "the documented sample SUN master key (PROVISION_SAMPLE_SUN_MASTER_KEY, jobs/sun.json)"),
+        ([UInt8](repeating: 0, count: 16), "the all-zero NTAG 424 DNA factory key"),
+    ]
 
     /// Why a job's keys and trust list are test material, one line each; empty when they are not.
     public static func problems(trusted: [[UInt8]], keys: [String: SecretKey]) -> [String] {
@@ -22,8 +28,9 @@ public enum TestKeyMaterial {
                 "signature.trust holds the repository's NTAG 424 DNA test signing key (its private half is in the "
                     + "sources: any tag can be made to pass)")
         }
-        for id in keys.keys.sorted() where documentedKeys.contains(keys[id]?.bytes ?? []) {
-            found.append("key '\(id)' is the documented sample key (anyone can compute its MACs and passwords)")
+        for id in keys.keys.sorted() {
+            guard let known = documentedKeys.first(where: { $0.bytes == keys[id]?.bytes }) else { continue }
+            found.append("key '\(id)' is \(known.what) (anyone can compute its MACs, passwords and tag keys)")
         }
         return found
     }
