@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import Support
 import Synchronization
 
@@ -124,6 +125,9 @@ public struct CommandContext: Sendable {
             currentDirectory: currentDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             readStandardInput: { standardInput })
     }
+
+    /// A path as commands print it: relative to the working directory when it lies inside it (`DisplayPath`).
+    public func displayPath(_ url: URL) -> String { DisplayPath.make(url, relativeTo: currentDirectory) }
 
     /// Resolves a command-line path against the working directory.
     public func url(forPath path: String) -> URL {

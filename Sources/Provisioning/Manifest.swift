@@ -169,8 +169,9 @@ public struct Manifest: Sendable {
 }
 
 /// Shows paths relative to a base directory when they lie under it.
-enum DisplayPath {
-    static func make(_ url: URL, relativeTo base: URL) -> String {
+public enum DisplayPath {
+    /// `url`'s path relative to `base` when it lies under it, else its whole path.
+    public static func make(_ url: URL, relativeTo base: URL) -> String {
         let path = url.standardizedFileURL.path
         var basePath = base.standardizedFileURL.path
         if !basePath.hasSuffix("/") { basePath += "/" }

@@ -20,6 +20,8 @@ import Testing
         #expect(watched.status == 0, "\(watched.stderr)")
         let lines = watched.stdout.split(separator: "\n")
         #expect(lines.count == 2 && lines.allSatisfy { $0.hasSuffix("report.html: 2 done, 0 failed, 4 open") })
+        // Paths relative to the working directory, as `run` prints them (issue 40 item 10).
+        #expect(lines.allSatisfy { $0.contains(" rewrote reports/\(folder.job)/report.html: ") }, "\(lines)")
         let page = try String(contentsOf: html, encoding: .utf8)
         #expect(page.contains("<meta http-equiv=\"refresh\" content=\"1\"/>"))
         #expect(page.contains("04530000000002") && !page.contains("04530000000011"))
@@ -36,6 +38,8 @@ import Testing
         // A one-off report is a static page.
         let once = try ProvisionProcess.run(["report", "job.json"], directory: folder.url)
         #expect(once.status == 0, "\(once.stderr)")
+        #expect(once.stdout.contains("\nreports: reports/\(folder.job)\n"), "\(once.stdout)")
+        #expect(!once.stdout.contains(folder.url.path), "\(once.stdout)")
         #expect(!(try String(contentsOf: html, encoding: .utf8)).contains("http-equiv"))
     }
 

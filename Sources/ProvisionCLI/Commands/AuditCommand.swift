@@ -183,7 +183,7 @@ struct AuditCommand: Command {
         let interrupted = context.stop.isRequested
         let summary = AuditSummary(
             report: report, repeats: await session.repeats, interrupted: interrupted,
-            files: files.map { Self.displayPath($0, context) })
+            files: files.map { context.displayPath($0) })
         if json {
             output.document(json: summary.jsonText())
         } else {
@@ -218,12 +218,5 @@ struct AuditCommand: Command {
             spec.option("population") == nil, spec.option("count") == nil
         else { return text }
         return text + "&population=stored"
-    }
-
-    /// A path relative to the working directory when it lies inside it.
-    static func displayPath(_ url: URL, _ context: CommandContext) -> String {
-        let base = context.currentDirectory.standardizedFileURL.path + "/"
-        let path = url.standardizedFileURL.path
-        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
     }
 }

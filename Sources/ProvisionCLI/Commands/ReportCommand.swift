@@ -82,7 +82,7 @@ struct ReportCommand: Command {
             if json {
                 context.output.document(json: RunReportWriter.json(report, RunFigures(report)))
             } else {
-                context.output.write(RunSummaryText.render(report, reportsFolder: folder.path))
+                context.output.write(RunSummaryText.render(report, reportsFolder: context.displayPath(folder)))
             }
             return .success
         }
@@ -92,7 +92,8 @@ struct ReportCommand: Command {
             written += 1
             let counts = report.rows
             context.output.write(
-                "\(RunReportWriter.timestamp(Date())) rewrote \(folder.path)/report.html: \(counts.done) done, "
+                "\(RunReportWriter.timestamp(Date())) rewrote "
+                    + "\(context.displayPath(folder.appendingPathComponent("report.html"))): \(counts.done) done, "
                     + "\(counts.failed + counts.burned) failed, \(counts.pending + counts.claimed) open\n")
             guard written < (times ?? Int.max) else { return .success }
             try await Task.sleep(for: .milliseconds(Int(watch * 1000)))
