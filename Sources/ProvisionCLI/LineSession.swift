@@ -51,7 +51,11 @@ struct LineSession: Sendable {
         let counts = try await outage.runForCommand("start-up", on: ledger) {
             try await ledger.counts(job: job.manifest.job)
         }
-        let progress = LiveProgress(total: counts.total, done: counts.done, display: display)
+        let jobName = job.manifest.job
+        let totals = JobTotals(counts: counts, shareLabel: station.map { "station \($0)" } ?? "this run") {
+            try? await ledger.counts(job: jobName)
+        }
+        let progress = LiveProgress(totals: totals, display: display)
         let lineJob = job.lineJob()
         var connections: [any LedgerStore] = [ledger]
         for _ in readers.dropFirst() {
@@ -95,25 +99,23 @@ func uniqueNames(_ names: [String]) -> [String] {
     }
 }
 
-/// Counts for the live status line, shared by every worker's event callback.
+/// Counts for the live status line, shared by every worker's event callback; the job's totals come from the
+/// ledger (`JobTotals`), so every station's work shows.
 final class LiveProgress: Sendable {
     private struct State {
-        var done: Int
-        var doneThisSession = 0
         var firstTries = 0
         var firstTryPasses = 0
         var triedRows: Set<Int> = []
     }
 
-    private let total: Int
-    private let started = ContinuousClock.now
+    let totals: JobTotals
     private let display: ProgressDisplay
     private let state: Mutex<State>
 
-    init(total: Int, done: Int, display: ProgressDisplay) {
-        self.total = total
+    init(totals: JobTotals, display: ProgressDisplay) {
+        self.totals = totals
         self.display = display
-        state = Mutex(State(done: done))
+        state = Mutex(State())
     }
 
     func handle(_ event: LineEvent) {
@@ -136,9 +138,8 @@ final class LiveProgress: Sendable {
         case .ledgerBack(let reader, let after):
             display.alert("ledger back after \(String(format: "%.1f", after.seconds)) s; \(reader) carries on")
         case .done(_, let uid, let row, let resumed):
+            totals.recordDone()
             state.withLock { state in
-                state.done += 1
-                state.doneThisSession += 1
                 if state.triedRows.insert(row).inserted {
                     state.firstTries += 1
                     state.firstTryPasses += 1
@@ -159,12 +160,11 @@ final class LiveProgress: Sendable {
     /// a simulated line's CPU).
     private func status(last: @autoclosure () -> String) {
         guard display.mode != .quiet else { return }
-        let snapshot = state.withLock { $0 }
-        let minutes = (ContinuousClock.now - started).seconds / 60
-        let rate = minutes > 0 ? Double(snapshot.doneThisSession) / minutes : 0
-        let remaining = total - snapshot.done
-        let eta = rate > 0 ? Double(remaining) / rate * 60 : nil
-        let yield = snapshot.firstTries > 0 ? Double(snapshot.firstTryPasses) / Double(snapshot.firstTries) : 1
-        display.status(done: snapshot.done, total: total, perMinute: rate, etaSeconds: eta, yield: yield, last: last())
+        let tries = state.withLock { ($0.firstTries, $0.firstTryPasses) }
+        let job = totals.snapshot()
+        let yield = tries.0 > 0 ? Double(tries.1) / Double(tries.0) : 1
+        display.status(
+            done: job.done, total: job.total, share: "\(totals.shareLabel) \(job.here)", perMinute: job.perMinute,
+            etaSeconds: job.etaSeconds, yield: yield, last: last())
     }
 }

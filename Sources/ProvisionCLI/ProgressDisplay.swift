@@ -23,9 +23,12 @@ struct ProgressDisplay: Sendable {
         }
     }
 
-    /// The status line after each tag: done/total, rate, ETA, first-pass yield, last UID and outcome.
-    func status(done: Int, total: Int, perMinute: Double, etaSeconds: Double?, yield: Double, last: String) {
-        var text = "\(done)/\(total) done · \(Self.number(perMinute, 1)) tags/min"
+    /// The status line after each tag: the job's done/total (every station), this process's share, the line's
+    /// rate and ETA, first-pass yield, last UID and outcome.
+    func status(
+        done: Int, total: Int, share: String, perMinute: Double, etaSeconds: Double?, yield: Double, last: String
+    ) {
+        var text = "\(done)/\(total) done · \(share) · \(Self.number(perMinute, 1)) tags/min"
         if let etaSeconds { text += " · ETA \(Self.duration(etaSeconds))" }
         text += " · FPY \(Self.number(yield * 100, 1)) % · \(last)"
         switch mode {
