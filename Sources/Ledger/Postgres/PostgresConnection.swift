@@ -22,7 +22,12 @@ final class PostgresConnection {
     /// Connects with `conninfo` (any libpq connection string or URI); `applicationName` names the station
     /// in `pg_stat_activity` and in the attempts it records.
     ///
-    /// The corresponding C function is `PQconnectdbParams` (with `expand_dbname`).
+    /// The server's notices (`NOTICE`, `WARNING`) are dropped: libpq's default prints them raw to stderr, into
+    /// the operator's output (`WARNING:  terminating connection because of crash of another server process`
+    /// before a dropped connection, which the line reports itself as a typed error).
+    ///
+    /// The corresponding C functions are `PQconnectdbParams` (with `expand_dbname`) and `PQsetNoticeProcessor`
+    /// (the processor belongs to the `PGconn`, so it stays across `PQreset`).
     init(conninfo: String, applicationName: String, location: String) throws(LedgerError) {
         let keywords = ["dbname", "application_name", "client_encoding"]
         let values = [conninfo, applicationName, "UTF8"]
@@ -35,6 +40,7 @@ final class PostgresConnection {
             PQfinish(handle)
             throw LedgerError(.cannotOpen, "cannot connect to ledger \(location): \(message)")
         }
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         self.connection = handle
         self.cancel = PQgetCancel(handle)
         self.location = location
