@@ -16,8 +16,7 @@ enum ReaderFactory {
     static let specHelp = """
         Reader specs (--reader SPEC, repeatable where a command runs several readers):
           sim[:CHIP][?options]   the built-in simulated reader (default: sim:ntag215)
-              CHIP: ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (Type 2), ntag424 | type4 (Type 4),
-                    felica-lite-s | type3 (Type 3: a FeliCa Lite-S, IDm 01 2E + the UID's last 6 bytes)
+        \(simulatorChipHelp)
               count=N       tags presented one after another (default unlimited)
               uid=HEX       first UID, 14 hex digits; later tags count up (default from seed)
               seed=N        seed for UIDs and faults, so runs repeat (default 0)
@@ -52,6 +51,18 @@ enum ReaderFactory {
           pcsc[:NAME|#N|*]       a PC/SC reader by exact name, index, or every reader (pcsc:*)
 
         """
+
+    /// The `CHIP:` lines of `specHelp`, one a family, generated from the simulator's registry
+    /// (`SimulationOptions.chipNames`) so that no chip it takes can be missing from a command's help.
+    static var simulatorChipHelp: String {
+        let names = SimulationOptions.chipNames
+        let byFamily = Dictionary(grouping: names) { TagTarget(rawValue: $0)?.family ?? "other" }
+        return byFamily.keys.sorted().enumerated().map { index, family in
+            let label = family.hasPrefix("type") ? "Type " + family.dropFirst(4) : family
+            let chips = byFamily[family, default: []].joined(separator: " | ")
+            return (index == 0 ? "      CHIP: " : "            ") + "\(chips) (\(label))"
+        }.joined(separator: "\n")
+    }
 
     /// Opens every spec (a `pcsc:*` spec may open several readers).
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import TagEmulator
 import TestSupport
 import Testing
 
@@ -43,6 +44,20 @@ import Testing
         for reader in readers where reader["backend"] as? String == "sim" {
             let spec = try #require(reader["spec"] as? String)
             #expect(try ProvisionProcess.run(["inspect", "--reader", spec]).status == 0, "\(spec)")
+        }
+    }
+
+    /// Issue 40 item 10: the `CHIP:` list of every reader help names every chip the simulator takes (it left out
+    /// icode-slix, icode-slix2, st25tv02k, type5 and felica-standard), each once.
+    @Test(arguments: ["run", "audit", "readers", "inspect", "write", "lock"])
+    func everySimulatorChipIsListedInTheHelp(command: String) throws {
+        let help = try ProvisionProcess.run([command, "--help"])
+        #expect(help.status == 0)
+        let section = try #require(help.stdout.firstRange(of: "CHIP: ").map { help.stdout[$0.upperBound...] })
+        let list = try #require(section.firstRange(of: "count=N").map { section[..<$0.lowerBound] })
+        let words = list.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "|" }).map(String.init)
+        for name in SimulationOptions.chipNames {
+            #expect(words.filter { $0 == name }.count == 1, "\(command) --help lists sim:\(name): \(list)")
         }
     }
 
