@@ -60,6 +60,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator", "Ledger"], swiftSettings: strict),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "NFCTags"], swiftSettings: strict),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"], swiftSettings: strict),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "Crypto", "TestSupport"], swiftSettings: strict),

@@ -15,11 +15,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("crash.json")
         // 40 rows take about 5 s of datasheet time, more than five kills at 0.05–0.8 s can reach: every
-        // kill lands. The seed is in every message; PROVISION_CRASH_SEED=N replays a failure with it.
-        let seed =
-            ProcessInfo.processInfo.environment["PROVISION_CRASH_SEED"].flatMap { Int($0) }
-            ?? Int.random(in: 1...1_000_000)
-        print("CrashTests: seed \(seed) (replay with PROVISION_CRASH_SEED=\(seed))")
+        // kill lands. The seed is in every message; PROVISION_TEST_SEED=N replays a failure with it.
+        let seed = TestSeed.value
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
