@@ -20,8 +20,9 @@ import sys
 MAX_RERUN = 3
 FLAKY_FILE = os.path.join(".build", "flaky.txt")
 FAILED = re.compile(r"^✘ Test (\w+)\(.*\) (?:with \d+ test cases? )?failed after")
-# Swift Testing's last line: "✔ Test run with 1504 tests in 210 suites passed after …" (or "✘ … failed after").
-SUMMARY = re.compile(r"^[✔✘] Test run with (\d+) tests? (?:in \d+ suites? )?(?:passed|failed) after")
+# Swift Testing's last line: "✔ Test run with 1504 tests in 210 suites passed after …" (or "✘ … failed after"; a
+# run with known issues passes under another symbol).
+SUMMARY = re.compile(r"^\S+ Test run with (\d+) tests? (?:in \d+ suites? )?(?:passed|failed) after")
 # XCTest: the run's outermost suite ends, then its total: "\t Executed 12 tests, with 0 failures …".
 XCTEST_END = re.compile(r"^Test Suite '(?:All tests|Selected tests)' (?:passed|failed) at")
 XCTEST_EXECUTED = re.compile(r"^\s*Executed (\d+) tests?, with")

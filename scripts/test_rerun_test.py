@@ -75,6 +75,11 @@ class GateTests(unittest.TestCase):
         self.assertEqual((status, len(calls), flaky), (0, 1, []))
         self.assertEqual(output.splitlines()[-1], "test: needed a rerun (.build/flaky.txt): none")
 
+    def testARunWithKnownIssuesIsComplete(self):
+        known = "━ Test run with 5 tests in 2 suites passed after 9.0 seconds with 2 known issues.\n"
+        status, _, calls, _ = self.gate([[XCTEST + START + known, 0]])
+        self.assertEqual((status, len(calls)), (0, 1))
+
     def testACrashAfterTwoFailuresFailsWithoutARerun(self):
         crash = XCTEST + START + failed("one()") + failed("four()") + "error: Exited with unexpected signal code 11\n"
         status, output, calls, flaky = self.gate([[crash, 1]])

@@ -50,8 +50,10 @@ import Testing
     }
 
     @Test func tagGoneDuringFallbackIsTagLost() {
-        let transceiver = ScriptedTransceiver([.fail([0x60], .noAnswer)])
+        // The reactivation after the refused GET_VERSION finds no tag.
+        let transceiver = ScriptedTransceiver([.fail([0x60], .noAnswer), .fail([], .tagLost)])
         #expect(throws: TransportError.tagLost) { try Type2Tag(transceiver: transceiver).identify() }
+        expectScriptDone(transceiver)
     }
 
     @Test(arguments: [

@@ -55,9 +55,16 @@ import Testing
     }
 
     @Test func error13IsIgnoredWhereTheChipSaysSo() throws {
-        let (tag, _) = Self.tag([("62 21 A 01 00 00 00 00", "01 13")])
+        let write = ("62 21 A 01 00 00 00 00", "01 13")
+        let (tag, transceiver) = Self.tag([write, write, ("62 22 A 01", "01 13"), ("62 22 A 01", "01 13")])
         tag.optionFlagOnWrites = true
+        // Where the chip says so, error 13 (block not programmed) after a write or lock is the success it is.
         try tag.writeSingleBlock(1, [0, 0, 0, 0], ignoringNotProgrammed: true)
+        // Elsewhere it is the error it says.
+        #expect(throws: ISO15693Error(code: 0x13, command: 0x21)) { try tag.writeSingleBlock(1, [0, 0, 0, 0]) }
+        try tag.lockBlock(1, ignoringNotProgrammed: true)
+        #expect(throws: ISO15693Error(code: 0x13, command: 0x22)) { try tag.lockBlock(1) }
+        #expect(transceiver.remaining.isEmpty && transceiver.mismatches.isEmpty, "\(transceiver.mismatches)")
     }
 
     @Test func silenceAndMalformedAnswersAreTransportErrors() throws {
