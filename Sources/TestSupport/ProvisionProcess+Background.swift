@@ -21,6 +21,14 @@ extension ProvisionProcess {
         /// Sends `signal` to the process.
         public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+        /// Whether the process is stopped (SIGSTOP has taken effect): its state in /proc is `T`.
+        public var isStopped: Bool {
+            let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+            // "pid (comm) STATE …": the state follows the command name's closing parenthesis.
+            guard let stat, let close = stat.lastIndex(of: ")") else { return false }
+            return stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).first == "T"
+        }
+
         /// Waits for the process off the cooperative pool and returns what it printed.
         public func wait() async throws -> Outcome {
             try await onThread { [process, stdout, stderr] in

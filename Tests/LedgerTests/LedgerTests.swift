@@ -1,7 +1,15 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Ledger
+
+/// Set by one task, read by another: whether the lock holder has released its lock.
+private final class ReleaseFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
 
 @Suite struct LedgerOpenTests {
     @Test func newFileIsMigratedWithWALAndFullSync() async throws {
@@ -125,14 +133,19 @@ import Testing
         let holder = try await Ledger.open(path: folder.path())
         let waiter = try await Ledger.open(path: folder.path(), busyTimeout: .seconds(60))
         try await holder.rawExecute("BEGIN IMMEDIATE")
+        let released = ReleaseFlag()
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
         let release = Task {
+            for await _ in started { break }
+            // Time for the waiter to block on the lock; the test's verdict does not depend on it.
             try await Task.sleep(for: .milliseconds(300))
+            released.set()
             try await holder.rawExecute("COMMIT")
         }
-        let clock = ContinuousClock()
-        let start = clock.now
+        starting.yield()
         try await waiter.registerJob(name: "j", manifestHash: "m", templateHash: "t")
-        #expect(clock.now - start >= .milliseconds(250))
+        // The writer succeeded only once the lock was released, whatever the machine's speed.
+        #expect(released.isSet)
         try await release.value
         #expect(try await holder.job(named: "j") != nil)
     }

@@ -88,9 +88,14 @@ import Testing
             Int(try server.query(uri, "SELECT count(*) FROM attempts").first?.first ?? "0") ?? 0 >= 5
         }
         frozen.signal(SIGSTOP)
-        try await Task.sleep(for: .milliseconds(300))
+        try await waitUntil { frozen.isStopped }
+        // Events, not sleeps: the server's clock says the lease ran out. The station's own view of it (counted
+        // from before each renewal was sent) ran out no later, and its last statements have long landed.
+        try await waitUntil {
+            try server.query(uri, "SELECT count(*) FROM stations WHERE name = 's1' AND lease_expires < now()")
+                == [["1"]]
+        }
         let before = try server.query(uri, "SELECT count(*) FROM attempts WHERE station = 's1'")
-        try await Task.sleep(for: .milliseconds(2_000))
         frozen.signal(SIGCONT)
         let outcome = try await frozen.wait()
         #expect(outcome.status == 75, "\(outcome.stderr)")

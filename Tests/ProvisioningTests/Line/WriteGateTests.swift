@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import NDEF
 import NFCTags
@@ -34,17 +33,27 @@ private actor OneTagReader: TagReader {
     nonisolated let name = "one-tag"
     nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
     private nonisolated(unsafe) let transceiver: any Transceiver
+    /// Runs once, when the first reader call (identify and detection) has returned.
+    private var afterFirstCall: (@Sendable () -> Void)?
 
     /// The test reads `transceiver`'s log only after the pipeline's calls have returned.
     struct Handle: @unchecked Sendable { let transceiver: any Transceiver }
 
-    init(_ handle: Handle) { self.transceiver = handle.transceiver }
+    init(_ handle: Handle, afterFirstCall: (@Sendable () -> Void)? = nil) {
+        self.transceiver = handle.transceiver
+        self.afterFirstCall = afterFirstCall
+    }
 
     func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState { .exhausted }
 
     func withTransceiver<Result: Sendable>(_ body: @Sendable (any Transceiver) throws -> Result) async throws -> Result
     {
-        try body(transceiver)
+        let result = try body(transceiver)
+        if let hook = afterFirstCall {
+            afterFirstCall = nil
+            hook()
+        }
+        return result
     }
 
     func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool { true }
@@ -59,16 +68,17 @@ private func factoryTag() throws -> EmulatorTransceiver {
 private let sixtyBytes = NDEFMessage(records: [NDEFPayload.uri("https://" + String(repeating: "a", count: 55))]).bytes
 
 @Suite struct WriteGateTests {
-    /// The claim's sync finishes 100 ms after the cycle starts: the reads go out at once, no WRITE before it.
+    /// The claim's sync finishes only once identify and detection are done (an event, not a timer): the reads
+    /// go out at once, no WRITE before it.
     @Test func noPageChangingCommandReachesTheTagBeforeTheClaimIsDurable() async throws {
         let ticket = DurabilityTicket()
         let probe = DurabilityProbe(try factoryTag(), ticket: ticket)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { ticket.complete(.success(())) }
+        let reader = OneTagReader(.init(transceiver: probe)) { ticket.complete(.success(())) }
         let clock = ContinuousClock()
         let start = clock.now
         let outcome = try await TagPipeline.run(
             .init(message: sixtyBytes, acceptedChips: [.ntag215], lock: true, writeGate: WriteGate(ticket)),
-            on: OneTagReader(.init(transceiver: probe)), activation: nil)
+            on: reader, activation: nil)
         let elapsed = (clock.now - start).components
         let total = Double(elapsed.seconds) * 1e6 + Double(elapsed.attoseconds) / 1e12
         #expect(outcome.failure == nil && outcome.locked && outcome.gateFailure == nil)
