@@ -67,10 +67,15 @@ private func twoRowJob(_ name: String) -> LineJob {
         var classes: [String: [String: Int]] = [:]
         var violations: [String] = []
         var cases = 0
+        // `make test` tries every third exchange (each kind from another offset); `make reliability` (which sets
+        // the output folder) every one. The output says which, so a sample is never taken for the whole.
+        let step = ProcessInfo.processInfo.environment["PROVISION_RELIABILITY_OUT"] == nil ? 3 : 1
+        defer {
+            let sampling = step == 1 ? "every exchange" : "one exchange in \(step) (make reliability tries every one)"
+            print("MisbehavingReaderTests: \(cases) cases: \(sampling) of \(total), \(corruptionKinds.count) kinds")
+        }
         for (kindIndex, (kind, make)) in corruptionKinds.enumerated() {
             let ledger = try await Self.ledger(folder, kind, rows: 2, jobs: total)
-            // `make test` tries every third exchange; `make reliability` (which sets the output folder) every one.
-            let step = ProcessInfo.processInfo.environment["PROVISION_RELIABILITY_OUT"] == nil ? 3 : 1
             for exchange in stride(from: 1 + kindIndex % step, through: total, by: step) {
                 cases += 1
                 let job = twoRowJob("e\(exchange)")
@@ -119,8 +124,8 @@ private func twoRowJob(_ name: String) -> LineJob {
         try ReliabilityFigures.write(
             "misbehaving-simulator",
             [
-                "cases": cases, "exchangesPerCycle": total, "kinds": corruptionKinds.count, "failureClasses": classes,
-                "violations": violations,
+                "cases": cases, "exchangesPerCycle": total, "exchangeStep": step, "kinds": corruptionKinds.count,
+                "failureClasses": classes, "violations": violations,
             ])
     }
 
