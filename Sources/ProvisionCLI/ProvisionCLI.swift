@@ -9,7 +9,9 @@ public enum ProvisionCLI {
     /// Top-level help.
     static var help: String {
         var text = """
-            provision — program NFC Forum Type 2 tags (NTAG213/215/216, Ultralight EV1) in bulk.
+            provision — program NFC tags in bulk: all four NFC Forum tag types in use (iOS Core NFC's four),
+            Type 2 (NTAG213/215/216, Ultralight EV1), Type 3 (FeliCa Lite-S, FeliCa Standard), Type 4
+            (NTAG 424 DNA with per-tag keys and SUN URLs, any T4T) and Type 5 (ICODE SLIX/SLIX2, ST25TV02K).
 
             Usage: provision <command> [options]
                    provision <command> --help

@@ -16,6 +16,12 @@ import Testing
     let help = CommandContext.buffered()
     #expect(await ProvisionCLI.run(["--help"], context: help) == 0)
     #expect(help.out.text.contains("Commands:"))
+    // It says what the tool programs: every NFC Forum tag type, not Type 2 alone (issue 40 item 10).
+    let head = help.out.text.components(separatedBy: "Usage:").first ?? ""
+    let summary = head.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    for family in ["Type 2 (", "Type 3 (", "Type 4 (", "Type 5 (", "NTAG 424 DNA", "SUN"] {
+        #expect(summary.contains(family), "\(summary)")
+    }
 }
 
 @Test func argumentsParseFlagsOptionsAndPositionals() throws {
