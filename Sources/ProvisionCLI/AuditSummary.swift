@@ -26,7 +26,7 @@ struct AuditSummary: Sendable {
         for status in AuditStatus.allCases {
             lines.append("  " + pad(status.rawValue, 15) + String(format: "%5d", counts[status] ?? 0))
         }
-        let problems = report.findings.filter { $0.status != .pass }
+        let problems = report.failures
         if !problems.isEmpty {
             lines.append("findings that did not pass:")
             lines.append("  " + pad("uid", 16) + pad("row", 6) + pad("status", 15) + "detail")
@@ -35,6 +35,12 @@ struct AuditSummary: Sendable {
                     "  " + pad(finding.uid, 16) + pad(finding.row.map(String.init) ?? "-", 6)
                         + pad(finding.status.rawValue, 15) + finding.detail)
             }
+        }
+        let blanks = report.blanks
+        if !blanks.isEmpty {
+            lines.append(
+                "blank tags (never written, in no job; not failures): "
+                    + blanks.prefix(20).map(\.uid).joined(separator: ", ") + (blanks.count > 20 ? ", …" : ""))
         }
         if let first = files.first {
             lines.append("audit files: \(first) (and .json, .csv, .html)")
@@ -49,7 +55,7 @@ struct AuditSummary: Sendable {
         let document = Document(
             version: 1, job: report.job, when: Self.timestamp(report.when), readers: report.readers,
             tags: report.findings.count, repeats: repeats, interrupted: interrupted, counts: counts,
-            passed: report.findings.allSatisfy { $0.status == .pass }, files: files,
+            passed: report.passed, files: files,
             findings: report.findings.map {
                 Finding(
                     uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,

@@ -2,7 +2,7 @@ import Foundation
 import Provisioning
 
 /// Audit results as one bar per status (pass, mismatch, unknown, unlocked, authFailed, configMismatch,
-/// identityMismatch),
+/// identityMismatch, blank),
 /// in that fixed order, each with its own gray or pattern and its count and share written above it.
 public struct AuditChart: Sendable, Hashable {
     /// Counts per status, in `AuditStatus.allCases` order.
@@ -19,7 +19,7 @@ public struct AuditChart: Sendable, Hashable {
     static let plot = (left: 80.0, right: 940.0, top: 50.0, bottom: 260.0)
 
     /// The bar fill of `status` (pass light, mismatch darkest; unknown, unlocked and authFailed patterned,
-    /// configMismatch mid gray, identityMismatch dark gray).
+    /// configMismatch mid gray, identityMismatch dark gray, blank white).
     static func fill(_ status: AuditStatus, prefix: String) -> String {
         switch status {
         case .pass: ChartStyle.fill(5, prefix: prefix)
@@ -29,6 +29,7 @@ public struct AuditChart: Sendable, Hashable {
         case .authFailed: ChartStyle.fill(4, prefix: prefix)
         case .configMismatch: ChartStyle.fill(2, prefix: prefix)
         case .identityMismatch: "#6b6b6b"  // a seventh fill: ChartStyle has six
+        case .blank: "#ffffff"  // a blank tag: an empty bar
         }
     }
 

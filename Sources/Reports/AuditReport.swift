@@ -51,6 +51,15 @@ public struct AuditReport: Sendable, Hashable, Codable {
         self.findings = findings
     }
 
+    /// Whether no finding fails the audit (every tag passed or was blank).
+    public var passed: Bool { !findings.contains { $0.status.isFailure } }
+
+    /// The findings that fail the audit, in read order.
+    public var failures: [Finding] { findings.filter { $0.status.isFailure } }
+
+    /// The blank tags (never written, in no job), in read order: listed apart, not failures.
+    public var blanks: [Finding] { findings.filter { $0.status == .blank } }
+
     /// Findings per status; every status present (zero when none).
     public var counts: [AuditStatus: Int] {
         var counts = Dictionary(uniqueKeysWithValues: AuditStatus.allCases.map { ($0, 0) })

@@ -31,7 +31,8 @@ public enum AuditReportHTML {
             caption: "Tags read by result: pass, mismatch (content differs), unknown (not in the ledger), "
                 + "unlocked (content matches, lock missing), authFailed (password refused), "
                 + "configMismatch (content matches, protection, mirror or lock configuration differs), "
-                + "identityMismatch (pages 0–2 disagree with the anticollision UID: a clone).")
+                + "identityMismatch (pages 0–2 disagree with the anticollision UID: a clone), "
+                + "blank (a never-written tag in no job: not a failure).")
         body += "</section>\n<section>\n<h2>Findings that did not pass</h2>\n"
         let headers = ["UID", "row", "status", "detail", "time"]
         func line(_ finding: AuditReport.Finding) -> [String] {
@@ -40,13 +41,19 @@ public enum AuditReportHTML {
                 RunReportWriter.timestamp(finding.time),
             ]
         }
-        let problems = report.findings.filter { $0.status != .pass }
+        let problems = report.failures
         let csv = AuditReportWriter.fileNames(report)[2]
         body += HTMLPage.headAndTail(
             "finding(s)", headers: headers, rows: problems.map(line), listed: problemsListed, csv: csv,
             order: "read order",
             numeric: [1],
             code: [0], nowrap: [0, 4])
+        if !report.blanks.isEmpty {
+            body += "</section>\n<section>\n<h2>Blank tags (never written, in no job; not failures)</h2>\n"
+            body += HTMLPage.headAndTail(
+                "blank tag(s)", headers: headers, rows: report.blanks.map(line), listed: passesListed, csv: csv,
+                order: "read order", numeric: [1], code: [0], nowrap: [0, 4])
+        }
         body += "</section>\n<section>\n<h2>Passed</h2>\n"
         let passes = report.findings.filter { $0.status == .pass }
         body += HTMLPage.headAndTail(

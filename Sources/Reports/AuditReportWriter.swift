@@ -40,7 +40,11 @@ public enum AuditReportWriter {
         text += "## Results\n\n| status | count |\n|---|---|\n"
         let counts = report.counts
         for status in AuditStatus.allCases { text += "| \(status.rawValue) | \(counts[status] ?? 0) |\n" }
-        let problems = report.findings.filter { $0.status != .pass }
+        let problems = report.failures
+        if !report.blanks.isEmpty {
+            text += "\nBlank tags (never written, in no job; not failures): "
+            text += report.blanks.map(\.uid).joined(separator: ", ") + "\n"
+        }
         text += "\n## Findings that did not pass\n\n"
         guard !problems.isEmpty else { return text + "None.\n" }
         text += "| uid | row | status | detail | time |\n|---|---|---|---|---|\n"

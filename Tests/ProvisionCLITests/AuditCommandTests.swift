@@ -26,7 +26,7 @@ import Testing
             (object["counts"] as? [String: Int])
                 == [
                     "pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0,
-                    "identityMismatch": 0,
+                    "identityMismatch": 0, "blank": 0,
                 ])
         let rows = (object["findings"] as? [[String: Any]])?.compactMap { $0["row"] as? Int }
         #expect(rows == [1, 2, 3])
@@ -93,7 +93,7 @@ import Testing
             uids[0]: [["type": "uri", "uri": uri(0)]],
             uids[1]: [["type": "uri", "uri": uri(1, host: "exampLe.com")]],  // what the tag holds, not the ledger
             uids[2]: [["type": "uri", "uri": uri(2)]],
-            uids[3]: nil,  // unknown to the job: not read, so no records
+            uids[3]: [],  // a fresh tag in no job: read to tell it blank, an empty message
         ]
         func records(_ object: [String: Any]) -> [String: [[String: String]]?] {
             var out: [String: [[String: String]]?] = [:]
@@ -104,7 +104,7 @@ import Testing
             return out
         }
         let object = try json(outcome)
-        #expect(statuses(object) == [uids[0]: "pass", uids[1]: "mismatch", uids[2]: "pass", uids[3]: "unknown"])
+        #expect(statuses(object) == [uids[0]: "pass", uids[1]: "mismatch", uids[2]: "pass", uids[3]: "blank"])
         #expect(records(object) == expected)
         let file = try Data(contentsOf: try #require(try fixture.auditFiles("json").first))
         #expect(records(try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])) == expected)
@@ -152,13 +152,41 @@ import Testing
         let found = statuses(object)
         #expect(
             found == [
-                "04A00000000001": "pass", "04A00000000002": "pass", "04A00000000003": "unknown",
+                "04A00000000001": "pass", "04A00000000002": "pass", "04A00000000003": "blank",
                 "04B00000000001": "unknown",
             ])
         let details = (object["findings"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "unknown" }
             .compactMap { $0["detail"] as? String }
-        #expect(details.contains("UID not done in job audit-job"))
-        #expect(details.contains("UID not done in job audit-job; it belongs to row 1 of job other"))
+        #expect(details == ["UID not done in job audit-job; it belongs to row 1 of job other"])
+        let blank = (object["findings"] as? [[String: Any]] ?? []).first { $0["status"] as? String == "blank" }
+        #expect(blank?["detail"] as? String == "blank tag, never written (an empty NDEF message); not in job audit-job")
+    }
+
+    @Test func aBlankTagInTheStoredPopulationIsReportedApartAndTheAuditPasses() async throws {
+        let fixture = try await AuditFixture.make(rows: 2)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        // A spare presented after the job ended: never written, but its image is in the store now.
+        let spare = AuditFixture.uid(fixture.firstUID, plus: 2)
+        let reader = try SimulatedReader(
+            spec: ReaderSpec("sim:ntag215?store=\(fixture.store.path)&uid=\(spare)&count=1"))
+        _ = try await reader.poll(timeoutMilliseconds: 100)
+        _ = try await reader.release(waitingForRemovalMilliseconds: 100)
+        #expect(FileManager.default.fileExists(atPath: fixture.image(2).path))
+        // `audit` reads the stored population (population=stored): the job's two tags and the spare.
+        let outcome = try fixture.audit(["--reader", "sim:ntag215?store=\(fixture.store.path)", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let object = try json(outcome)
+        #expect(
+            statuses(object) == [
+                fixture.firstUID: "pass", AuditFixture.uid(fixture.firstUID, plus: 1): "pass", spare: "blank",
+            ])
+        #expect((object["counts"] as? [String: Int])?["blank"] == 1)
+        #expect((object["counts"] as? [String: Int])?["unknown"] == 0)
+        #expect(object["passed"] as? Bool == true)
+        let text = try fixture.audit(["--reader", "sim:ntag215?store=\(fixture.store.path)"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("blank tags (never written, in no job; not failures): \(spare)"), "\(text.stdout)")
+        #expect(!text.stdout.contains("findings that did not pass"), "\(text.stdout)")
     }
 
     @Test func goodContentOnUnlockedTagsIsUnlockedWhenTheJobLocks() async throws {

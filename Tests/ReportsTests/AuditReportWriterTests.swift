@@ -41,7 +41,7 @@ import Testing
         (json["counts"] as? [String: Int])
             == [
                 "pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0,
-                "identityMismatch": 0,
+                "identityMismatch": 0, "blank": 0,
             ])
     let findings = try #require(json["findings"] as? [[String: Any]])
     #expect(findings.count == 9)

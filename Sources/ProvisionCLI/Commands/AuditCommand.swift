@@ -50,9 +50,11 @@ struct AuditCommand: Command {
                           pages 0–2 disagree with the UID the tag gave in anticollision, a BCC or
                           INT = 48 (a clone; checked on the READ 00 the audit sends anyway; not
                           judged when the manifest says "identityCheck": "record")
+          blank           a never-written tag that is in no job (no NDEF formatting, no message or an
+                          empty one: a spare presented after the job ended); listed apart, not a failure
 
-        Stops after --count tags, after --idle seconds without a tag, after --max-unknown unknown tags
-        in a row, when a simulated reader has no more tags, or on Ctrl-C (a second Ctrl-C exits at once).
+        Stops after --count tags, after --idle seconds without a tag, after --max-unknown unknown (or
+        blank) tags in a row, when a simulated reader has no more tags, or on Ctrl-C (a second Ctrl-C exits at once).
         A simulated reader must keep its tags (store=DIR, as the sample jobs do in reports/<job>/tags):
         without a store it presents fresh tags, never the ones run programmed, and audit refuses it. Then writes
         audit-<when>.md/.json/.csv/.html into the job's reports folder and prints a summary.
@@ -61,7 +63,7 @@ struct AuditCommand: Command {
           --reader SPEC     reader to use (repeatable; default: the manifest's readers, else the job's chip on sim:)
           --count N         stop after N tags
           --idle SECONDS    stop after this long without a tag
-          --max-unknown N   stop after N unknown tags in a row, exit 1 (default 20; 0 never stops)
+          --max-unknown N   stop after N unknown or blank tags in a row, exit 1 (default 20; 0 never stops)
           --deep            keyed NTAG 424 DNA jobs: also authenticate each tag with its job K0
           --json            print a stable JSON object (version 1) instead of the table; each
                             finding lists the records read ("records": the objects 'provision
@@ -75,9 +77,9 @@ struct AuditCommand: Command {
                             key; without it such a job is refused (exit 65) before any reader opens
 
         \(ReaderFactory.specHelp)
-        Exit: 0 every finding passed, 1 some did not, 64 usage, 65 bad manifest or test keys, 66 no manifest or
-        no ledger or no key, 69 reader unavailable, 73 reports folder cannot be created, 77 a key
-        file readable by group or others, 130 interrupted.
+        Exit: 0 every finding passed (or was blank), 1 some did not, 64 usage, 65 bad manifest or test
+        keys, 66 no manifest or no ledger or no key, 69 reader unavailable, 73 reports folder cannot be
+        created, 77 a key file readable by group or others, 130 interrupted.
 
         Examples:
           provision audit jobs/batch.json --count 20
@@ -193,11 +195,11 @@ struct AuditCommand: Command {
         if interrupted { return .interrupted }
         if await session.stoppedOnUnknown {
             output.diagnostics.line(
-                "error: stopped after \(maxUnknown) unknown tags in a row: these tags are not this job's "
-                    + "(another box, or a simulated reader that does not keep the run's tags)")
+                "error: stopped after \(maxUnknown) unknown tags in a row (blank ones included): these tags are not "
+                    + "this job's (another box, or a simulated reader that does not keep the run's tags)")
             return .failure
         }
-        return report.findings.allSatisfy { $0.status == .pass } ? .success : .failure
+        return report.passed ? .success : .failure
     }
 
     /// Refuses a simulated reader without `store=`: it presents fresh tags, so the audit could never end.

@@ -15,7 +15,7 @@ public actor AuditSession {
 
     /// The most tags to audit, `nil` for no limit.
     public nonisolated let limit: Int?
-    /// Stop after this many `unknown` findings in a row (`--max-unknown`), `nil` for never: a reader
+    /// Stop after this many `unknown` or `blank` findings in a row (`--max-unknown`), `nil` for never: a reader
     /// presenting only strangers (fresh simulated tags, a wrong box) must not audit for ever.
     public nonisolated let maxUnknown: Int?
     /// The current run of `unknown` findings.
@@ -60,7 +60,7 @@ public actor AuditSession {
     public func record(_ verdict: TagVerdict, at time: Date = Date()) {
         seen[verdict.uid] = verdict.status
         verdicts.append((verdict, time))
-        unknownRun = verdict.status == .unknown ? unknownRun + 1 : 0
+        unknownRun = verdict.status == .unknown || verdict.status == .blank ? unknownRun + 1 : 0
     }
 
     /// Gives back the slot of an admitted UID that could not be read (it may be presented again).

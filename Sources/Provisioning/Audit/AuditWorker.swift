@@ -129,9 +129,22 @@ public struct AuditWorker: Sendable {
                 await finish(
                     auditor.classify(reading, recorded: record.tag, row: record.row, expected: expected, sun: sun))
             } else {
+                // Read without a password (a blank tag has none): a never-written spare is told from a stranger.
+                let reading: TagReadBack
+                do {
+                    let families = families
+                    reading = try await reader.withTransceiver {
+                        try TagReadBack.read(on: $0, activation: detected, families: families)
+                    }
+                } catch let error as TransportError {
+                    await session.abandon(uid)
+                    events(.readFailed(reader: reader.name, uid: uidText, error: error))
+                    try await remove(uidText)
+                    return true
+                }
                 await finish(
                     auditor.verdictWithoutRecord(
-                        uid: uid, others: entries.map { RowReference(job: $0.job, row: $0.row) }))
+                        uid: uid, others: entries.map { RowReference(job: $0.job, row: $0.row) }, reading: reading))
             }
         }
         try await remove(uidText)

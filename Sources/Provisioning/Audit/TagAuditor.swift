@@ -72,14 +72,21 @@ public struct TagAuditor: Sendable {
         entries.first { $0.job == job }
     }
 
-    /// The `unknown` verdict for a UID this job never finished, naming another job that did
-    /// (`others`: the ledger's rows for the UID, e.g. `entries.map { RowReference(job: $0.job, row: $0.row) }`).
-    public func verdictWithoutRecord(uid: [UInt8], others: [RowReference]) -> TagVerdict {
-        var detail = "UID not done in job \(job)"
-        if let other = others.first(where: { $0.job != job }) {
-            detail += "; it belongs to row \(other.row) of job \(other.job)"
+    /// The verdict for a UID this job never finished: `blank` when `reading` shows a never-written tag no other
+    /// job owns, else `unknown`, naming another job that did (`others`: the ledger's rows for the UID, e.g.
+    /// `entries.map { RowReference(job: $0.job, row: $0.row) }`).
+    public func verdictWithoutRecord(uid: [UInt8], others: [RowReference], reading: TagReadBack? = nil) -> TagVerdict {
+        let other = others.first { $0.job != job }
+        if let reading, reading.isBlank, other == nil {
+            let what = reading.message.map { $0.isEmpty ? "an empty NDEF message" : "one empty NDEF record" }
+            return TagVerdict(
+                uid: uid, row: nil, status: .blank,
+                detail: "blank tag, never written (\(what ?? "not NDEF formatted")); not in job \(job)",
+                message: reading.message)
         }
-        return TagVerdict(uid: uid, row: nil, status: .unknown, detail: detail)
+        var detail = "UID not done in job \(job)"
+        if let other { detail += "; it belongs to row \(other.row) of job \(other.job)" }
+        return TagVerdict(uid: uid, row: nil, status: .unknown, detail: detail, message: reading?.message)
     }
 
     /// Judges a tag read back against the ledger's record and the job's lock and configuration.

@@ -8,6 +8,8 @@ public struct TagReadBack: Sendable {
     public var message: [UInt8]?
     /// Why the NDEF message could not be read (not formatted, bad CC, NAK), `nil` when it was read.
     public var unreadable: String?
+    /// Whether the tag holds no NDEF formatting at all (no CC, no NDEF TLV or file: `TagError.notNDEF`).
+    public var notNDEF = false
     /// The permanent-lock state as the family read it, `nil` when nothing of it was read.
     public var lock: LockState?
     /// The chip the family identified, `nil` for a generic tag.
@@ -38,6 +40,13 @@ public struct TagReadBack: Sendable {
         self.lock = lock
         self.chip = chip
         self.exchanges = exchanges
+    }
+
+    /// Whether the tag was never written: no NDEF formatting, no message, or an empty one (an empty NDEF
+    /// TLV as NTAG21x leave the factory, or one empty record, `D0 00 00`).
+    public var isBlank: Bool {
+        guard let message else { return notNDEF }
+        return message.isEmpty || message == [0xD0, 0x00, 0x00]
     }
 
     /// Whether the tag is permanently read-only as `provision` locks it.
@@ -95,6 +104,7 @@ public struct TagReadBack: Sendable {
             result.unreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to a READ"
         } catch let error as TagError {
             result.unreadable = error.message
+            result.notNDEF = error.code == .notNDEF
         } catch {
             result.unreadable = "\(error)"
         }

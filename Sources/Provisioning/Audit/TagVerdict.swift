@@ -23,6 +23,12 @@ public struct TagVerdict: Sendable, Hashable {
         /// Pages 0–2 disagree with the UID the tag gave in anticollision, a BCC or INT = `48` (a clone
         /// of a provisioned tag, `type2-ntag.md` §11); judged before the content.
         case identityMismatch
+        /// A never-written tag no job owns: no NDEF formatting, no NDEF message, or an empty one (a spare
+        /// presented after the job ended). Reported apart, and not a failure.
+        case blank
+
+        /// Whether the finding fails the audit (`pass` and `blank` do not).
+        public var isFailure: Bool { self != .pass && self != .blank }
     }
 
     /// The tag's UID.

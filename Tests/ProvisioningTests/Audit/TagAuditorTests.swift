@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Ledger
+import NDEF
 import NFCTags
 import Provisioning
 import Testing
@@ -128,6 +129,24 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         let other = auditor.verdictWithoutRecord(uid: uid, others: [RowReference(job: "badges", row: 4)])
         #expect(other.status == .unknown)
         #expect(other.detail == "UID not done in job batch; it belongs to row 4 of job badges")
+    }
+
+    @Test func aNeverWrittenTagInNoJobIsBlankAndAProgrammedStrangerStaysUnknown() {
+        let factory = TagReadBack(message: [])
+        var unformatted = TagReadBack(message: nil, unreadable: "no CC")
+        unformatted.notNDEF = true
+        for reading in [factory, TagReadBack(message: [0xD0, 0x00, 0x00]), unformatted] {
+            let verdict = auditor.verdictWithoutRecord(uid: uid, others: [], reading: reading)
+            #expect(verdict.status == .blank && !verdict.status.isFailure, "\(verdict.detail)")
+        }
+        let programmed = TagReadBack(message: NDEFMessage(records: [NDEFPayload.uri("https://x.example/1")]).bytes)
+        #expect(auditor.verdictWithoutRecord(uid: uid, others: [], reading: programmed).status == .unknown)
+        #expect(auditor.verdictWithoutRecord(uid: uid, others: [], reading: programmed).status.isFailure)
+        let nak = TagReadBack(message: nil, unreadable: "tag answered NAK 0h to a READ")
+        #expect(auditor.verdictWithoutRecord(uid: uid, others: [], reading: nak).status == .unknown)
+        let erased = auditor.verdictWithoutRecord(
+            uid: uid, others: [RowReference(job: "badges", row: 4)], reading: factory)
+        #expect(erased.status == .unknown, "another job's tag read blank is not a spare")
     }
 }
 
