@@ -92,20 +92,49 @@ public struct OpenClaim: Sendable, Hashable {
     }
 }
 
+/// What is left of a job for a station: whether a row is pending, and the rows claimed (by this station's tags
+/// or another's). A station whose open rows are all another station's has nothing left to claim.
+public struct RemainingWork: Sendable, Hashable {
+    /// Whether some row is `pending` (any station may claim it).
+    public var hasPending: Bool
+    /// The claimed rows, oldest claim first.
+    public var claims: [OpenClaim]
+
+    /// Creates the record.
+    public init(hasPending: Bool, claims: [OpenClaim]) {
+        self.hasPending = hasPending
+        self.claims = claims
+    }
+}
+
 extension SQLLedger {
     /// The job's claimed rows, oldest claim first (`status` lists those whose station is gone as stranded).
     public func openClaims(job: String) async throws(LedgerError) -> [OpenClaim] {
-        try await perform { () throws(LedgerError) -> [OpenClaim] in
-            try connection.query(
-                """
-                SELECT row, uid, coalesce(claimed_by, ''), claimed_at FROM records
-                WHERE job = ?1 AND state = 'claimed' ORDER BY claimed_at, row
-                """, [.text(job)]
-            ) { s throws(LedgerError) in
-                OpenClaim(
-                    row: s.int(0), uid: try LedgerFormat.bytes(s.text(1)), claimedBy: s.text(2),
-                    claimedAt: try LedgerFormat.date(s.text(3)))
-            }
+        try await perform { () throws(LedgerError) -> [OpenClaim] in try claims(job: job) }
+    }
+
+    /// Whether the job has a pending row (an EXISTS probe of `records_open`) and its claimed rows.
+    public func remainingWork(job: String) async throws(LedgerError) -> RemainingWork {
+        try await perform { () throws(LedgerError) -> RemainingWork in
+            let pending =
+                try connection.queryFirst(
+                    "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Ledger.isOpen) AND state = 'pending')",
+                    [.text(job)]
+                ) { $0.int(0) } == 1
+            return RemainingWork(hasPending: pending, claims: try claims(job: job))
+        }
+    }
+
+    private func claims(job: String) throws(LedgerError) -> [OpenClaim] {
+        try connection.query(
+            """
+            SELECT row, uid, coalesce(claimed_by, ''), claimed_at FROM records
+            WHERE job = ?1 AND state = 'claimed' ORDER BY claimed_at, row
+            """, [.text(job)]
+        ) { s throws(LedgerError) in
+            OpenClaim(
+                row: s.int(0), uid: try LedgerFormat.bytes(s.text(1)), claimedBy: s.text(2),
+                claimedAt: try LedgerFormat.date(s.text(3)))
         }
     }
 }

@@ -125,6 +125,8 @@ public protocol LedgerStore: Actor {
     func stationActivity(job: String, recentSince: Date) async throws(LedgerError) -> [StationActivity]
     /// The job's claimed rows, oldest first.
     func openClaims(job: String) async throws(LedgerError) -> [OpenClaim]
+    /// Whether the job has a pending row, and its claimed rows: what is left for a station to claim.
+    func remainingWork(job: String) async throws(LedgerError) -> RemainingWork
 }
 
 /// The usual arguments, so callers write what they mean and every store gets the same defaults.

@@ -12,8 +12,10 @@ struct LineSession: Sendable {
     var readerFailures: [String]
     /// Whether the operator interrupted the run.
     var interrupted: Bool
-    /// Readers that paused on a run of wrong-chip tags (the operator must load the right reel).
-    var pausedReaders: [String] = []
+    /// Readers that paused on a run of tags failing with one class (the operator must fix its cause).
+    var pausedReaders: [(reader: String, failureClass: FailureClass)] = []
+    /// Whether a reader stopped because every open row is held by another station's claim.
+    var nothingToClaim = false
     /// Whether the station's lease ran out (frozen or cut off): its readers stopped without writing.
     var leaseLost = false
 
@@ -77,7 +79,9 @@ struct LineSession: Sendable {
         var session = LineSession(readerFailures: [], interrupted: stop.isRequested)
         for end in ends {
             switch end.result {
-            case .success(.wrongChip): session.pausedReaders.append(names[end.index])
+            case .success(.failurePause(let failureClass)):
+                session.pausedReaders.append((names[end.index], failureClass))
+            case .success(.nothingToClaim): session.nothingToClaim = true
             case .success: break
             case .failure(let error as LedgerError) where error.code == .leaseLost:
                 session.leaseLost = true
@@ -128,10 +132,13 @@ final class LiveProgress: Sendable {
             status(last: "\(uid) already provisioned as row \(row) of job \(job)")
         case .noRowForTag(_, let uid): status(last: "\(uid): no row left for this tag")
         case .readerHiccup(let reader, let detail): status(last: "\(reader): \(detail), trying again")
-        case .wrongChipPause(let reader, let count, let seen, let wanted):
+        case .failurePause(let reader, let failureClass, let count, let cause):
             display.alert(
-                "\(reader) paused: \(count) tags in a row were \(seen); this job takes \(wanted). Load the right "
-                    + "reel, then run the same command again to continue (nothing is lost).")
+                "\(reader) paused: \(count) tags in a row failed with \(failureClass.rawValue); \(cause). Then run "
+                    + "the same command again to continue (nothing is lost).")
+        case .jobCompleteTagLeft(let reader, let uid): notice("job complete: remove the last tag (\(uid) on \(reader))")
+        case .waitingForWork(let reader):
+            notice("\(reader): every open row is claimed by another station; waiting for work (--wait)")
         case .ledgerLost(let reader, let detail):
             display.alert(
                 "ledger connection lost (\(detail)); \(reader) paused, nothing is written, reconnecting")
@@ -154,6 +161,13 @@ final class LiveProgress: Sendable {
             }
             status(last: "\(uid) \(failure.failureClass.rawValue)\(willRetry ? ", retrying" : ""): \(failure.detail)")
         }
+    }
+
+    /// A message on its own line, not under `--quiet`.
+    private func notice(_ text: String) {
+        guard display.mode != .quiet else { return }
+        display.finish()
+        display.sink.line(text)
     }
 
     /// Redraws the status line; with `--quiet` nothing is formatted at all (it was a few percent of

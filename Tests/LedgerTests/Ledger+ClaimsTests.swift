@@ -58,6 +58,23 @@ import Testing
         #expect(try await !ledger.hasOpenRows(job: "unknown"))
     }
 
+    /// Issue 40: what a station may still claim: a pending row, or the claims and who holds them.
+    @Test(arguments: StoreKind.allCases) func remainingWorkTellsPendingRowsFromClaimsAndTheirHolders(
+        _ kind: StoreKind
+    ) async throws {
+        let store = try await Sample.store(kind, rows: 2)
+        let ledger = store.ledger
+        #expect(try await ledger.remainingWork(job: "j") == RemainingWork(hasPending: true, claims: []))
+        let first = try #require(try await ledger.claim(job: "j", reader: "s2/sim:ntag215", uid: Sample.uid(1)))
+        #expect(try await ledger.remainingWork(job: "j").hasPending)
+        _ = try #require(try await ledger.claim(job: "j", reader: "sim:ntag215", uid: Sample.uid(2)))
+        let left = try await ledger.remainingWork(job: "j")
+        #expect(!left.hasPending)
+        #expect(left.claims.map(\.row) == [first.row, 2] && left.claims.map(\.station) == ["s2", nil])
+        #expect(left.claims.first?.uid == Sample.uid(1) && left.claims.first?.claimedBy == "s2/sim:ntag215")
+        #expect(try await ledger.remainingWork(job: "unknown") == RemainingWork(hasPending: false, claims: []))
+    }
+
     @Test(arguments: StoreKind.allCases) func doneUIDIsReportedAndNotClaimedAgain(_ kind: StoreKind) async throws {
         let store = try await Sample.store(kind, rows: 3)
         let ledger = store.ledger

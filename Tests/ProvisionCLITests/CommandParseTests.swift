@@ -28,6 +28,8 @@ import Testing
         (["run"], "missing argument"),
         (["run", "job.json", "--idle", "0"], "--idle"),
         (["run", "job.json", "--max-wrong-chip", "x"], "--max-wrong-chip"),
+        (["run", "job.json", "--max-consecutive-failures", "-1"], "--max-consecutive-failures"),
+        (["run", "job.json", "--wait=1"], "--wait"),
         (["audit", "job.json", "--count", "0"], "--count"),
         (["audit", "job.json", "--idle", "-3"], "--idle"),
         (["audit", "job.json", "--max-unknown", "-1"], "--max-unknown"),
@@ -104,10 +106,13 @@ import Testing
                 "--accept-new-rows", "--no-feedback", "--json",
             ])
         #expect(run.manifest == "job.json" && run.readers == ["a", "b"] && run.quiet && run.json)
-        #expect(run.idle == 1.5 && run.maxWrongChip == 0 && !run.feedback && !run.allowTestKeys)
+        #expect(run.idle == 1.5 && run.maxConsecutiveFailures == 0 && !run.feedback && !run.allowTestKeys)
         #expect(run.changePolicy.acceptNewRows && !run.changePolicy.acceptChanged)
         let defaults = try RunCommand.parse(["job.json"])
-        #expect(defaults.maxWrongChip == 5 && defaults.idle == nil && defaults.feedback && !defaults.json)
+        #expect(defaults.maxConsecutiveFailures == 5 && defaults.idle == nil && defaults.feedback && !defaults.json)
+        #expect(!defaults.waitForWork)
+        let renamed = try RunCommand.parse(["job.json", "--max-consecutive-failures", "2", "--wait"])
+        #expect(renamed.maxConsecutiveFailures == 2 && renamed.waitForWork)
         let audit = try AuditCommand.parse(["job.json", "--count", "3", "--max-unknown", "0", "--json"])
         #expect(audit.count == 3 && audit.maxUnknown == 0 && audit.json && audit.idle == nil && !audit.quiet)
         #expect(try AuditCommand.parse(["job.json"]).maxUnknown == 20)

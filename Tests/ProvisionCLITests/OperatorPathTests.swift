@@ -20,7 +20,9 @@ import Testing
             ["run", "job.json", "--reader", "sim:ntag215?uid=04000000000001", "--quiet"], directory: folder.url)
         #expect(wrong.status == 1, "\(wrong.stderr)")
         #expect(
-            wrong.stderr.contains("paused: 5 tags in a row were NTAG215; this job takes NTAG213"), "\(wrong.stderr)")
+            wrong.stderr.contains(
+                "paused: 5 tags in a row failed with wrongChip; the tags are NTAG215 and this job takes NTAG213"),
+            "\(wrong.stderr)")
         #expect(try folder.query("SELECT count(*), failure_class FROM attempts") == [["5", "wrongChip"]])
         #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'pending'") == [["3"]])
         let right = try ProvisionProcess.run(

@@ -11,6 +11,8 @@ public struct StationLeaseInfo: Sendable, Hashable, Codable {
     public var startedAt: Date, heartbeatAt: Date
     /// Whether the lease is still running (by the server's clock).
     public var live: Bool
+    /// When the lease runs out, or ran out (by the server's clock).
+    public var expiresAt: Date
 }
 
 /// Station leases (schema version 2): one live process per station name, kept by a heartbeat, so a second
@@ -84,13 +86,15 @@ extension PostgresLedger {
                 """
                 SELECT name, instance, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
                        to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                       CASE WHEN lease_expires >= now() THEN 1 ELSE 0 END
+                       CASE WHEN lease_expires >= now() THEN 1 ELSE 0 END,
+                       to_char(lease_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
                 FROM stations ORDER BY name
                 """
             ) { row throws(LedgerError) in
                 StationLeaseInfo(
                     name: row.text(0), instance: row.text(1), startedAt: try LedgerFormat.date(row.text(2)),
-                    heartbeatAt: try LedgerFormat.date(row.text(3)), live: row.int(4) == 1)
+                    heartbeatAt: try LedgerFormat.date(row.text(3)), live: row.int(4) == 1,
+                    expiresAt: try LedgerFormat.date(row.text(5)))
             }
         }
     }

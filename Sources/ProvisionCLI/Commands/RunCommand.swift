@@ -15,7 +15,8 @@ struct RunCommand: Command {
     static let help = """
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
                              [--accept-changed-manifest] [--accept-new-rows] [--no-feedback] [--allow-test-keys]
-                             [--max-wrong-chip N] [--ledger FILE|URI] [--station NAME] [--lease SECONDS]
+                             [--max-consecutive-failures N] [--wait] [--ledger FILE|URI] [--station NAME]
+                             [--lease SECONDS]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -26,8 +27,10 @@ struct RunCommand: Command {
 
         The ledger (default reports/<job>/ledger.sqlite) makes the job exactly-once and resumable:
         run the same command again to continue where it stopped. A tag pulled mid-write keeps its
-        row; present it again to finish it. Reports (summary.md/.json, tags.csv, failures.csv,
-        report.html) are written to the reports folder at the end; `provision report` rewrites them.
+        row; present it again to finish it. A refused or failed tag is released and not tried again until
+        it is presented again. After the last row the run ends at once, without waiting for the last tag
+        to be taken away ("job complete: remove the last tag"). Reports (summary.md/.json, tags.csv,
+        failures.csv, report.html) are written to the reports folder at the end; `provision report` rewrites them.
 
           --reader SPEC    reader to use; repeat for several readers on one job (one worker each).
                            Overrides the manifest's `readers`. Default: the simulated reader with
@@ -36,12 +39,18 @@ struct RunCommand: Command {
           --json           print summary.json (version 1) to stdout instead of the summary table,
                            also when rows failed (exit 1); when the run could not start (bad job,
                            missing file, no reader or ledger) {"error": {...}} instead (docs/json.md)
-          --idle SECONDS   stop when no usable tag arrives for this long (default: wait for ever); tags
-                           the job refuses (wrong chip, already provisioned) do not count as usable
-          --max-wrong-chip N
-                           pause a reader after N tags in a row of the wrong chip (a wrong reel):
-                           it stops taking tags with a message, the run ends with exit 1 and the
-                           same command continues the job (default 5; 0 never pauses)
+          --idle SECONDS   stop when no usable tag arrives for this long (default: wait for ever); only a
+                           tag the job finishes is usable: refused and failed tags (wrong chip, signature,
+                           already provisioned, any failure) do not count
+          --max-consecutive-failures N
+                           pause a reader after N tags in a row refused or failed with the same failure
+                           class (a wrong reel, a signature no trust key verifies, tags too small): it
+                           stops taking tags with a message naming the class and its likely cause; the
+                           run ends with exit 1 when no reader is left, and the same command continues
+                           the job (default 5; 0 never pauses). Tags this job already finished, presented
+                           again, do not count. --max-wrong-chip N is the same option's old name
+          --wait           when every open row is held by another station's claim, keep waiting for work
+                           (a service) instead of ending the run (exit 75, naming the rows and holders)
           --no-feedback    no LED/buzzer signal on readers that have them (ACR122U-style PC/SC:
                            green and a short beep on pass, red and a long beep on fail)
           --accept-changed-manifest
@@ -75,10 +84,11 @@ struct RunCommand: Command {
             Ctrl-C finishes the tag in progress, then stops (exit 130); a second Ctrl-C aborts at once.
             The ledger is consistent either way.
 
-            Exit: 0 every row done, 1 rows remain or failed, 64 usage, 65 bad job, 66 missing file,
-            69 reader or ledger unavailable, or the station is live elsewhere (also when a reader vanished
+            Exit: 0 every row done, 1 rows remain or failed (or a reader paused), 64 usage, 65 bad job,
+            66 missing file, 69 reader or ledger unavailable, or the station is live elsewhere (also when a reader vanished
             mid-job and rows remain; run again to resume), 73 cannot create the ledger or reports, 74 I/O, 77 a key file
-            readable by group or others, 75 the station's lease ran out, 130 interrupted.
+            readable by group or others, 75 the station's lease ran out or every row left is claimed by another
+            station, 130 interrupted.
 
             Examples:
               provision run jobs/batch.json
@@ -97,8 +107,10 @@ struct RunCommand: Command {
     var json = false
     /// `--idle SECONDS`: stop after this long without a usable tag.
     var idle: Double?
-    /// `--max-wrong-chip N` (default 5; 0 never pauses).
-    var maxWrongChip = 5
+    /// `--max-consecutive-failures N` (alias `--max-wrong-chip`; default 5; 0 never pauses).
+    var maxConsecutiveFailures = 5
+    /// `--wait`: a station with nothing left to claim keeps waiting for work.
+    var waitForWork = false
     /// `--accept-changed-manifest` and `--accept-new-rows`.
     var changePolicy = ChangePolicy()
     /// `--no-feedback`: no LED/buzzer signal.
@@ -113,14 +125,19 @@ struct RunCommand: Command {
     static func parse(_ arguments: [String]) throws(CLIError) -> RunCommand {
         let args = try Arguments(
             arguments,
-            flags: ["quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys"],
-            options: ["reader", "idle", "max-wrong-chip", "ledger", "station", "lease"],
+            flags: [
+                "quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys", "wait",
+            ],
+            options: ["reader", "idle", "max-consecutive-failures", "max-wrong-chip", "ledger", "station", "lease"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
+        let oldMaxFailures = try args.integer("max-wrong-chip", in: 0...1_000_000)
         return RunCommand(
             manifest: args.positionals[0], readers: args.all("reader"), quiet: args.flag("quiet"),
             json: args.flag("json"), idle: try args.seconds("idle") { _ in "option '--idle' needs seconds > 0" },
-            maxWrongChip: try args.integer("max-wrong-chip", in: 0...1_000_000) ?? 5,
+            maxConsecutiveFailures: try args.integer("max-consecutive-failures", in: 0...1_000_000)
+                ?? oldMaxFailures ?? 5,
+            waitForWork: args.flag("wait"),
             changePolicy: ChangePolicy(
                 acceptChanged: args.flag("accept-changed-manifest"), acceptNewRows: args.flag("accept-new-rows")),
             feedback: !args.flag("no-feedback"), allowTestKeys: args.flag("allow-test-keys"),
@@ -168,9 +185,12 @@ struct RunCommand: Command {
         // Outside the workers, a dropped server connection pauses the step and runs it again, as the workers do.
         let outage = OutageRetry(limit: .milliseconds(Int(leaseSeconds * 1000)), stop: context.stop, display: display)
         try await Self.register(job, in: ledger, policy: changePolicy, outage: outage)
+        var settings = WorkerSettings(
+            idleSeconds: idle, feedback: feedback, maxConsecutiveFailures: maxConsecutiveFailures)
+        settings.waitsForWork = waitForWork
         let session = try await LineSession.run(
             job: job, readers: readers, ledger: ledger, station: station, leaseSeconds: leaseSeconds,
-            settings: WorkerSettings(idleSeconds: idle, feedback: feedback, maxWrongChip: maxWrongChip),
+            settings: settings,
             display: display, stop: context.stop, outage: outage)
         display.finish()
         let report = try await Self.finalReport(job, ledger: ledger, outage: outage)
@@ -186,11 +206,17 @@ struct RunCommand: Command {
                 RunSummaryText.render(report, reportsFolder: job.manifest.displayPath(job.manifest.reportsURL)))
         }
         for problem in session.readerFailures { err.line("error: \(problem)") }
-        for reader in session.pausedReaders {
-            err.line("error: reader \(reader) paused after \(maxWrongChip) wrong-chip tags in a row")
+        for (reader, failureClass) in session.pausedReaders {
+            err.line(
+                "error: reader \(reader) paused after \(maxConsecutiveFailures) tags in a row failed with "
+                    + "\(failureClass.rawValue): \(failureClass.likelyCause)")
         }
         if session.interrupted { return .interrupted }
         if session.leaseLost, report.rows.done < report.rows.total { return .temporaryFailure }
+        if session.nothingToClaim, report.rows.done < report.rows.total {
+            try await StrandedRows.report(job, ledger: ledger, outage: outage, to: err)
+            return .temporaryFailure
+        }
         if report.rows.done == report.rows.total { return .success }
         // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader.
         return session.readerFailures.isEmpty ? .failure : .unavailable

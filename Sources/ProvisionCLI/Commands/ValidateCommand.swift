@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 import Provisioning
 
 /// `provision validate MANIFEST [--json]`: pre-flight a job without touching a tag or creating a file.
@@ -13,7 +14,9 @@ struct ValidateCommand: Command {
         message (uid and timestamp sized at their maximum); checks that it fits the chip and that
         'unique' values do not repeat. Prints the row count, message sizes and capacity headroom,
         or every problem (the first 100, then a count) with its file, line, column and row.
-        Creates no ledger and no reports folder.
+        Creates no ledger and no reports folder. Warns (on stderr) when the job's readers are simulated
+        (as by default) and its signature policy refuses every simulated tag: "require" without the
+        repository's test signing key in signature.trust.
 
         Options:
           --json   print a stable, versioned JSON document on stdout (version 1)
@@ -40,7 +43,9 @@ struct ValidateCommand: Command {
         let url = context.url(forPath: manifest)
         let summary: PreFlightSummary
         do {
-            summary = try PreFlight.run(manifestAt: url, currentDirectory: context.currentDirectory)
+            let loaded = try Manifest.load(from: url, currentDirectory: context.currentDirectory)
+            summary = try PreFlight.run(loaded)
+            if let warning = Self.simulatorWarning(loaded) { output.diagnostics.line("warning: \(warning)") }
         } catch {
             // validate's own input: its v1 document says what is wrong, not an error document.
             if json { output.document(json: ValidateReport(fatal: error).jsonText()) }
@@ -53,6 +58,17 @@ struct ValidateCommand: Command {
         }
         guard summary.isValid else { throw PreFlightOutput.failure(summary, context: context, printProblems: !json) }
         return .success
+    }
+
+    /// Why a job cannot pass a single simulated tag, when its readers (default: the simulator) are all
+    /// simulated and its signature policy refuses the simulator's tags; else `nil`.
+    static func simulatorWarning(_ manifest: Manifest) -> String? {
+        guard manifest.readers.allSatisfy({ $0.scheme == "sim" }),
+            manifest.security.refusesSimulatedTags(of: manifest.tag)
+        else { return nil }
+        return "the job's readers are simulated and its signature mode is \"require\" without the repository's "
+            + "test signing key in signature.trust: every simulated tag will be refused (signatureInvalid). For a "
+            + "rehearsal, add that key to signature.trust or use \"signature\": \"record\""
     }
 
     /// The human-readable summary (not a stable format; use `--json` for scripts).

@@ -101,9 +101,15 @@ public enum LineEvent: Sendable {
     case noRowForTag(reader: String, uid: String)
     /// A reader call between tags failed and is tried again (`ReaderCalls.attempts` in all).
     case readerHiccup(reader: String, detail: String)
-    /// `count` tags in a row were of the wrong chip (`seen`; the job wants `wanted`): the reader stops
-    /// taking tags until the operator loads the right reel and runs the job again.
-    case wrongChipPause(reader: String, count: Int, seen: String, wanted: String)
+    /// `count` tags in a row were refused or failed with `failureClass` (`cause`: what that most likely means):
+    /// the reader stops taking tags until the operator fixes the cause and runs the job again.
+    case failurePause(reader: String, failureClass: FailureClass, count: Int, cause: String)
+    /// The job's last row is done and its tag (`uid`) is still on the reader: the run ends without waiting for
+    /// its removal.
+    case jobCompleteTagLeft(reader: String, uid: String)
+    /// Every open row is held by another station's claim and `--wait` keeps the reader waiting for work (told
+    /// once each time it runs out of rows to claim).
+    case waitingForWork(reader: String)
     /// The ledger server cannot be reached: the reader pauses (nothing is claimed or written) and reconnects
     /// with backoff.
     case ledgerLost(reader: String, detail: String)
@@ -124,26 +130,29 @@ public struct WorkerSettings: Sendable {
     /// Whether readers that can show the outcome (`OperatorFeedbackReader`) signal pass/fail before
     /// each release.
     public var feedback = true
-    /// Consecutive wrong-chip tags after which the reader pauses (0: never).
-    public var maxWrongChip = 5
+    /// Consecutive tags refused or failed with one failure class after which the reader pauses (0: never).
+    public var maxConsecutiveFailures = 5
+    /// Whether a reader with no row left to claim (every open row held by another station) keeps waiting for
+    /// work (`--wait`) instead of stopping (`WorkerStop.nothingToClaim`).
+    public var waitsForWork = false
     /// The station's lease on a line of stations (checked before every claim and first write), else `nil`.
     public var lease: StationLease?
 
     /// Creates settings.
     public init(
         pollMilliseconds: Int = 200, removalMilliseconds: Int = 30_000, idleSeconds: Double? = nil,
-        feedback: Bool = true, maxWrongChip: Int = 5
+        feedback: Bool = true, maxConsecutiveFailures: Int = 5
     ) {
         self.pollMilliseconds = pollMilliseconds
         self.removalMilliseconds = removalMilliseconds
         self.idleSeconds = idleSeconds
         self.feedback = feedback
-        self.maxWrongChip = maxWrongChip
+        self.maxConsecutiveFailures = maxConsecutiveFailures
     }
 }
 
 /// Why a worker stopped.
-public enum WorkerStop: String, Sendable, Hashable, Error {
+public enum WorkerStop: Sendable, Hashable, Error {
     /// Every row of the job is resolved.
     case jobComplete
     /// The operator asked to stop (SIGINT).
@@ -152,6 +161,8 @@ public enum WorkerStop: String, Sendable, Hashable, Error {
     case readerExhausted
     /// No usable tag arrived within the idle time (tags the job must refuse do not count).
     case idle
-    /// `maxWrongChip` tags in a row were of another chip (a wrong reel): the reader paused.
-    case wrongChip
+    /// `maxConsecutiveFailures` tags in a row were refused or failed with this class: the reader paused.
+    case failurePause(FailureClass)
+    /// Rows remain, but every one is held by another station's claim: nothing is left for this reader to claim.
+    case nothingToClaim
 }

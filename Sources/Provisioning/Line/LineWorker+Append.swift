@@ -51,7 +51,7 @@ extension LineWorker {
             try await ledger.returnToPending(
                 job: job.name, row: claim.row, detail: "\(failure.failureClass.rawValue): nothing written")
         }
-        usable.usable()
+        usable.failed(failure.failureClass)
         if failure.failureClass != .tagLost {
             await signal(.fail)
             try await remove(uidText)

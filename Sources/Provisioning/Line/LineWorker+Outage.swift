@@ -51,12 +51,13 @@ extension LineWorker {
     }
 
     /// A tag whose UID is already provisioned (`previous`, when the ledger names the row): the skip is recorded,
-    /// the operator gets the fail signal and the tag is released.
+    /// the operator gets the fail signal and the tag is released. Tags of another job count toward a pause.
     func refuseDuplicate(
         uid: [UInt8], previous: RowReference?, started: Date, durations: AttemptRecord.PhaseDurations
     ) async throws {
         if let previous { try await recordSkip(uid: uid, previous: previous, started: started, durations: durations) }
-        usable.refused()
+        // A tag this job finished, presented again (after a resume), is no operator error: it counts toward no pause.
+        if let previous, previous.job != job.name { usable.failed(.duplicateUID) } else { usable.refused() }
         await signal(.fail)
         try await remove(Hex.compact(uid))
     }

@@ -20,7 +20,7 @@ public struct LineWorker: Sendable {
     let stop: StopRequest
     let clock = ContinuousClock()
     let lateTimings = LateTimings()
-    /// Idle time since the last usable tag, and the run of wrong chips.
+    /// Idle time since the last usable tag, and the run of same-class failures.
     let usable = UsableTagTracker()
     /// Chooses, tag by tag, whether a claim's sync runs under identify (replaced by tests only).
     var claimSync = ClaimSyncPolicy()
@@ -79,9 +79,11 @@ public struct LineWorker: Sendable {
             try settings.lease?.check()
             var current: [UInt8]?
             do {
-                let open: Bool
-                if let known = openRows { open = known } else { open = try await ledger.hasOpenRows(job: job.name) }
-                if !open { return .jobComplete }
+                switch openRows {
+                case false: return .jobComplete
+                case nil: if let end = try await leftToClaim() { return end }
+                case true: break
+                }
                 let detectStart = clock.now
                 switch try await waitForTag() {
                 case .success(let detected):
@@ -91,6 +93,8 @@ public struct LineWorker: Sendable {
                     openRows = try await handle(detected, detect: clock.now - detectStart, afterOutage: afterOutage)
                 case .failure(let stop): return stop
                 }
+            } catch let end as WorkerStop {
+                return end
             } catch let error as LedgerError where error.code == .disconnected {
                 // The tag stays in the field: once the ledger is back, its claim resumes or finds it done.
                 try await rideOut(error)
@@ -100,25 +104,6 @@ public struct LineWorker: Sendable {
             }
             if let stop = afterRefusal() { return stop }
         }
-    }
-
-    /// After a tag the job refused: pauses the reader on a run of wrong chips, and stops when refused
-    /// tags alone have arrived for the idle time.
-    private func afterRefusal() -> WorkerStop? {
-        guard !usable.lastWasUsable else { return nil }
-        let run = usable.wrongChipRun
-        if settings.maxWrongChip > 0, run >= settings.maxWrongChip {
-            let wanted = job.acceptedChips.map(\.displayName).sorted().joined(separator: " or ")
-            events(
-                .wrongChipPause(
-                    reader: readerName, count: run, seen: usable.lastWrongChip?.displayName ?? "another chip",
-                    wanted: wanted))
-            return .wrongChip
-        }
-        if let idle = settings.idleLimit, clock.now - usable.lastUsable > idle {
-            return .idle
-        }
-        return nil
     }
 
     /// Waits for the next tag (`TagWait`), or says why the loop should stop.
@@ -132,6 +117,8 @@ public struct LineWorker: Sendable {
             case .placeTag:
                 // The line is waiting: the last tag's deferred commit need not wait for the next claim.
                 try await ledger.sync()
+                // The field is empty: a station whose open rows are all held by others stops here.
+                if let end = try await leftToClaim() { throw end }
                 events(.placeTag(reader: readerName))
             }
         }
@@ -143,9 +130,11 @@ public struct LineWorker: Sendable {
         }
     }
 
-    /// One tag from selection to removal.
+    /// One tag from selection to removal (none after the job's last row: the run ends at once).
     ///
     /// - Returns: whether the job still has open rows when the tag was committed done, else `nil`.
+    /// - Throws: `WorkerStop` when no row is left to claim for a tag (the job is complete, or every open row is
+    ///   another station's); ledger and reader errors.
     /// - Parameter afterOutage: the tag was in the field when the ledger server went away.
     private func handle(_ detected: DetectedTag, detect: Duration, afterOutage: Bool) async throws -> Bool? {
         let started = Date()
@@ -176,6 +165,10 @@ public struct LineWorker: Sendable {
             events(.noRowForTag(reader: readerName, uid: uidText))
             usable.refused()
             await signal(.fail)
+            if let end = try await leftToClaim() {
+                if end == .jobComplete { events(.jobCompleteTagLeft(reader: readerName, uid: uidText)) }
+                throw end
+            }
             try await remove(uidText)
             return nil
         }
@@ -264,12 +257,18 @@ public struct LineWorker: Sendable {
                 events(.done(reader: readerName, uid: uidText, row: claim.row, resumed: claim.resumed))
                 usable.usable()
                 await signal(.pass)
-                let removalStart = clock.now
-                try await remove(uidText)
+                // After the job's last row the run ends at once, whether or not the tag is taken away (a jig).
+                var removal: Int?
+                if openRows {
+                    let removalStart = clock.now
+                    try await remove(uidText)
+                    removal = (clock.now - removalStart).wholeMicroseconds
+                } else {
+                    events(.jobCompleteTagLeft(reader: readerName, uid: uidText))
+                }
                 let pending = lateTimings.add(
                     Ledger.LateTiming(
-                        uid: uid, row: claim.row, ledgerMicroseconds: ledgerMicros,
-                        removalMicroseconds: (clock.now - removalStart).wholeMicroseconds))
+                        uid: uid, row: claim.row, ledgerMicroseconds: ledgerMicros, removalMicroseconds: removal))
                 if pending >= 64 { try await flushTimings() }
                 return openRows
             }
@@ -285,31 +284,17 @@ public struct LineWorker: Sendable {
                 durations = AttemptRecord.PhaseDurations()
                 continue
             }
-            if [.wrongChip, .lockUnsupported].contains(failure.failureClass) {
-                usable.wrongChip(outcome.chip)
-            } else {
-                usable.usable()
-            }
+            usable.failed(failure.failureClass, chip: outcome.chip)
             try await resolve(
                 claim: claim, after: failure, wroteSomething: outcome.wroteSomething || claim.resumed,
                 keysChanged: outcome.keysChanged)
+            // A lost tag has left the field already: the next poll finds it only when it is presented again.
             if failure.failureClass != .tagLost {
                 await signal(.fail)
                 try await remove(uidText)
             }
             return nil
         }
-    }
-
-    /// The ledger's record of a failed attempt of this reader.
-    func failedAttempt(
-        uid: [UInt8], row: Int, failure: CycleFailure, durations: AttemptRecord.PhaseDurations = .init(),
-        exchanges: Int = 0, airtime: Int? = nil, started: Date
-    ) -> AttemptRecord {
-        AttemptRecord(
-            uid: uid, row: row, reader: readerName, outcome: .failed, failureClass: failure.failureClass.rawValue,
-            failureDetail: failure.detail, phase: failure.phase.rawValue, page: failure.page, durations: durations,
-            exchanges: exchanges, modelledAirtimeMicroseconds: airtime, startedAt: started, finishedAt: Date())
     }
 
     /// Commits the row done (deferred durability); `nil` when another process on this ledger finished the row

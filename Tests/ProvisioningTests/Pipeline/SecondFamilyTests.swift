@@ -116,7 +116,7 @@ import Testing
         let tag = MemoryTag(uid: Self.uid(5))
         let worker = LineWorker(
             reader: MemoryTagReader(tags: [tag]), ledger: ledger, job: Self.job("plain"),
-            settings: WorkerSettings(maxWrongChip: 1))
+            settings: WorkerSettings(maxConsecutiveFailures: 1))
         _ = try? await worker.run()
         #expect(tag.writes == 0 && tag.message.isEmpty)
         #expect(try await ledger.counts(job: "plain").done == 0)
