@@ -91,10 +91,14 @@ public struct ParetoChart: Sendable, Hashable {
                 SVG.circle(
                     cx: point.0, cy: point.1, r: 4, fill: "#fff", stroke: "#000",
                     extra: [("class", "point"), ("data-value", SVG.number(percent))]))
+            // Black on a white chip with a thin border: readable on any bar, the darkest first one included.
+            let label = "\(SVG.number(percent.rounded())) %"
+            let width = Double(label.count) * 6.2 + 6
             parts.append(
-                SVG.text(
-                    "\(SVG.number(percent.rounded())) %", x: point.0 - 7, y: point.1 - 8, anchor: "end", size: 10,
-                    extra: [("stroke", "#fff"), ("stroke-width", "3"), ("paint-order", "stroke")]))
+                SVG.rect(
+                    x: point.0 - 7 - width + 3, y: point.1 - 19, width: width, height: 14, fill: "#fff",
+                    stroke: "#000", extra: [("class", "label-chip")]))
+            parts.append(SVG.text(label, x: point.0 - 7, y: point.1 - 8, anchor: "end", size: 10))
         }
         return document(parts, standalone: standalone)
     }

@@ -33,10 +33,16 @@ public enum RunReportHTML {
                 "Tags done per minute in fixed time buckets, stacked by \(throughput.noun); shaded spans had no tags.")
         body += HTMLPage.figure(PhaseChart(report).svg(), caption: phaseCaption(figures))
         let failureCounts = FailureClass.allCases.map { ($0.rawValue, figures.failuresByClass[$0] ?? 0) }
-        body += HTMLPage.figure(
-            ParetoChart(title: "Failed attempts by class (Pareto)", unit: "failed attempts", counts: failureCounts)
-                .svg(prefix: "pf"),
-            caption: "Bars: failed attempts per class, largest first (duplicates included); line: cumulative share.")
+        let pareto = ParetoChart(
+            title: "Failed attempts by class (Pareto)", unit: "failed attempts", counts: failureCounts)
+        // No failures, no chart: one line instead of an empty plot.
+        body +=
+            pareto.bars.isEmpty
+            ? "<p class=\"note\">No failed attempts: no failure chart.</p>\n"
+            : HTMLPage.figure(
+                pareto.svg(prefix: "pf"),
+                caption: "Bars: failed attempts per class, largest first (duplicates included); line: cumulative share."
+            )
         body += "</section>\n" + StationFigures.htmlTable(StationFigures.of(report))
         body += "<section>\n<h2>Failures</h2>\n" + failuresTable(report) + "</section>\n"
         body += RunReportWriter.reissueHTML(report)

@@ -38,3 +38,23 @@ import Testing
     #expect(svg.elements("rect", class: "bar").isEmpty)
     #expect(svg.elements("text").contains { $0.text == "none" })
 }
+
+@Test func everyPercentLabelSitsOnAWhiteChipSoTheFirstReadsOnItsDarkBar() {
+    let chart = ParetoChart(title: "f", unit: "n", counts: [("a", 9), ("b", 1)])
+    let svg = XMLInspector.parse(chart.svg().render())
+    let chips = svg.elements("rect", class: "label-chip")
+    #expect(chips.count == 2)
+    #expect(chips.allSatisfy { $0.attributes["fill"] == "#fff" })
+    let bar = svg.elements("rect", class: "bar")[0]
+    // The first chip overlaps the first (darkest) bar: the chip, not the bar, is the label's background.
+    #expect(chips[0].number("x") + chips[0].number("width") > bar.number("x"))
+}
+
+@Test func aRunWithoutFailuresHasAOneLineNoteInsteadOfAnEmptyPareto() {
+    let report = RunReport(
+        job: "clean", manifestSHA256: "", templateSHA256: "", readers: [], startedAt: nil, finishedAt: nil,
+        rows: .init(total: 1, done: 1), tags: [], attempts: [])
+    let html = RunReportHTML.render(report)
+    #expect(html.contains("<p class=\"note\">No failed attempts: no failure chart.</p>"))
+    #expect(!html.contains("Failed attempts by class (Pareto)"))
+}
