@@ -8,9 +8,10 @@ import Support
 /// so its waits and file writes block only this reader. Otherwise nothing it does blocks, so it runs on
 /// the cooperative pool (`InstantLane`): a worker's call then needs no thread
 /// hop, which was two wake-ups a call, three calls a tag. `poll` brings the next tag of the population
-/// in and activates it; `withTransceiver` lends an `EmulatorTransceiver` for the selected tag; `release`
-/// sends the tag away (saving its image with `store=DIR`) after the modelled removal time, and the next
-/// tag arrives at the next poll.
+/// in and activates it; `withTransceiver` lends an `EmulatorTransceiver` for the selected tag and, with
+/// `store=DIR`, saves the tag's image once when the body returns if it changed (not after every page: the
+/// host's session is over, and the ledger commits only after it); `release` sends the tag away after the
+/// modelled removal time, and the next tag arrives at the next poll.
 public actor SimulatedReader: TagReader {
     /// The reader's own queue (`nil` when nothing it does blocks: it runs on `lane` instead).
     private let executor: QueueExecutor?
@@ -40,6 +41,7 @@ public actor SimulatedReader: TagReader {
         let blocks = options.timing == .datasheet || options.storeDirectory != nil || options.arrivalMilliseconds > 0
         self.executor = blocks ? QueueExecutor(label: "provision.sim.\(options.chipName)") : nil
         self.field = TagField(options: options)
+        field.savesEveryWrite = false
     }
 
     /// A reader for a `sim:` spec.
@@ -92,13 +94,15 @@ public actor SimulatedReader: TagReader {
         return state
     }
 
-    /// Runs `body` with an `EmulatorTransceiver` for the tag selected by the last poll.
+    /// Runs `body` with an `EmulatorTransceiver` for the tag selected by the last poll, then saves what it
+    /// changed (`store=DIR`).
     ///
     /// - Throws: `TransportError.tagLost` when no tag is selected or it has left (a tear).
     public func withTransceiver<Result: Sendable>(
         _ body: @Sendable (any Transceiver) throws -> Result
     ) async throws -> Result {
         guard let transceiver, transceiver.tag.isPresent else { throw TransportError.tagLost }
+        defer { field.saveChanges() }
         return try body(transceiver)
     }
 

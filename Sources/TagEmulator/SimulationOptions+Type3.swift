@@ -17,13 +17,14 @@ import NFCTags
 /// wildcard=88B4|12FC  the system code Polling FFFF with RC 01 names while NDEF is on (default 88B4)
 /// ```
 ///
-/// IDm: `01 2E` and the last six bytes of each tag's `uid` (`FeliCaEmulator.idm(from:)`). `prog=MS` is the
+/// IDm: `uid=` is the first tag's IDm, 16 hex digits taken as given (later tags count up its last six bytes);
+/// without it, `01 2E` and six bytes derived from the seed (`FeliCaEmulator.idm(from:)`). `prog=MS` is the
 /// time to program one block (default 3 ms). Faults: `tear` (the tag leaves during a frame; a Write then keeps
 /// the old or the new block), `noanswer`, `readonly` (RWFlag 00 and MC locked), `unformatted` (SYS_OP 00: no
 /// answer to Polling `12FC`), `wrongchip` (an NTAG21x arrives) and `multi`.
 extension SimulationOptions {
     /// The chip names of a Type 3 population.
-    static let type3ChipNames: Set<String> = ["felica-lite-s", "felica-standard", "type3"]
+    static let type3ChipNames = ["felica-lite-s", "felica-standard", "type3"]
 
     /// Applies one Type 3 option (`true`), or returns `false` for a key that is not one.
     mutating func applyType3Option(

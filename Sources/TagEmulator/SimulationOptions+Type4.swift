@@ -30,14 +30,13 @@ extension SimulationOptions {
     /// The chip as the spec names it (`ntag215`, `ntag424`, `type4`).
     public var chipName: String { type3 ?? type5?.tagChip.id ?? type4?.tagChip.id ?? chip.rawValue }
 
+    /// The Type 4 `sim:` chip names, each with its chip.
+    static let type4Chips: [(name: String, chip: Type4EmulatedChip)] = [
+        ("ntag424", .ntag424), ("type4", .genericDefault),
+    ]
+
     /// The Type 4 chip a `sim:` chip name stands for (`nil`: not a Type 4 name).
-    static func type4Chip(named name: String) -> Type4EmulatedChip? {
-        switch name {
-        case "ntag424": .ntag424
-        case "type4": .genericDefault
-        default: nil
-        }
-    }
+    static func type4Chip(named name: String) -> Type4EmulatedChip? { type4Chips.first { $0.name == name }?.chip }
 
     /// Applies one Type 4 option (`true`), or returns `false` for a key that is not one.
     mutating func applyType4Option(

@@ -45,11 +45,6 @@ extension SimulationOptions {
         }
         if Self.notType5Options.contains(key) { throw bad("option '\(key)' is not for Type 5 chips") }
         switch key {
-        case "uid":
-            guard value.count == 16, let bytes = Hex.bytes(value), bytes.count == 8, bytes[0] == 0xE0 else {
-                throw bad("uid must be 16 hex digits (8 bytes, E0 first), got '\(value)'")
-            }
-            type5FirstUID = bytes
         case "blocks":
             let allowed: ClosedRange<Int> = current.model == .generic ? 2...256 : 64...80
             guard current.model == .generic || current.model == .st25tv02k, let n = Int(value), allowed.contains(n),

@@ -11,7 +11,8 @@ import NFCTags
 ///               chips icode-slix | icode-slix2 | st25tv02k | type5 (SimulationOptions+Type5.swift), or the
 ///               Type 3 chips felica-lite-s | type3 (SimulationOptions+Type3.swift)
 /// count=N       tags in the population, presented one after another (default: unlimited)
-/// uid=HEX       first UID, 14 hex digits (7 bytes); later tags count up from it
+/// uid=HEX       first UID in the chip's form (`uidForm`): 14 hex digits (7 bytes) for Type 2 and Type 4, a
+///               16-digit IDm for Type 3, 16 digits starting E0 for Type 5; later tags count up from it
 ///               (default: 04 followed by 6 bytes derived from seed)
 /// seed=N        seed for derived UIDs and faults, so runs repeat (default 0)
 /// timing=MODE   instant (time only accounted, default) | datasheet (really wait the modelled
@@ -34,8 +35,10 @@ import NFCTags
 ///               or uid (pages 0–1 hold another UID than anticollision), bcc0 | bcc1 (a wrong BCC),
 ///               int (INT 00 instead of 48); anticollision answers the UID either way;
 ///               e.g. identity=-,uid,-,bcc1
-/// store=DIR     load and save each tag's image as DIR/<UID>.bin (nfc-mfultralight layout), saved
-///               after every programmed page and on removal, so a population survives across processes;
+/// store=DIR     load and save each tag's image as DIR/<UID>.bin (nfc-mfultralight layout), saved when
+///               it changed: once after each host session with the tag (the simulated reader; a front end
+///               whose host never says so: after every programmed page) and on removal, written to a
+///               temporary file and renamed, so a population survives across processes, even a killed one;
 ///               counters and the AUTHLIM failure count go to DIR/<UID>.state.json beside it
 /// population=stored  present the tags whose images are in the store (UID order), then no more: what
 ///               `provision audit` reads after `run` (it adds this to a simulated reader with a store)
@@ -105,7 +108,7 @@ public struct SimulationOptions: Sendable, Hashable {
     public var count: Int?
     /// Seed for derived UIDs and faults.
     public var seed: UInt64 = 0
-    /// The first tag's UID; later tags count up from it.
+    /// The first tag's UID (a Type 3 population's: its IDm); later tags count up from it.
     public var firstUID: [UInt8]
     /// Timing mode.
     public var timing: TimingMode = .instant
@@ -155,8 +158,8 @@ public struct SimulationOptions: Sendable, Hashable {
         guard let chip = type4 == nil && type5 == nil && type3 == nil ? ChipModel(rawValue: chipName) : .ntag215
         else {
             throw bad(
-                "unknown chip '\(spec.target)'; use ntag213, ntag215, ntag216, mf0ul11, mf0ul21, ntag424, type4, "
-                    + "icode-slix, icode-slix2, st25tv02k, type5, felica-lite-s, felica-standard or type3")
+                "unknown chip '\(spec.target)'; use " + Self.chipNames.dropLast().joined(separator: ", ") + " or "
+                    + (Self.chipNames.last ?? ""))
         }
         var seed: UInt64 = 0
         if let text = spec.option("seed") {
@@ -167,6 +170,7 @@ public struct SimulationOptions: Sendable, Hashable {
         self.type4 = type4
         self.type5 = type5
         self.type3 = type3
+        if type3 != nil { firstUID = FeliCaEmulator.idm(from: firstUID) }
         for (key, value) in spec.options {
             if try applyType4Option(key, value, bad) { continue }
             if try applyType5Option(key, value, bad) { continue }
@@ -179,10 +183,10 @@ public struct SimulationOptions: Sendable, Hashable {
                 }
                 count = n
             case "uid":
-                guard value.count == 14, let bytes = Hex.bytes(value), bytes.count == 7 else {
-                    throw bad("uid must be 14 hex digits (7 bytes), got '\(value)'")
+                guard let bytes = uidForm.bytes(value) else {
+                    throw bad("uid for \(chipName) must be its \(uidForm.name), \(uidForm), got '\(value)'")
                 }
-                firstUID = bytes
+                if type5 != nil { type5FirstUID = bytes } else { firstUID = bytes }
             case "timing":
                 guard let mode = TimingMode(rawValue: value) else {
                     throw bad("timing must be 'instant' or 'datasheet', got '\(value)'")
@@ -285,13 +289,25 @@ public struct SimulationOptions: Sendable, Hashable {
         return [0x04] + (0..<6).map { UInt8(truncatingIfNeeded: bits >> (8 * UInt64($0))) }
     }
 
-    /// The UID of the tag at `index` (0-based): `firstUID` with bytes 1–6 counted up as one number.
+    /// The UID of the tag at `index` (0-based): `firstUID` with its last six bytes counted up as one number
+    /// (bytes 1–6 of a 7-byte UID, 2–7 of a FeliCa IDm, whose first two stay the manufacturer code).
     public func uid(at index: Int) -> [UInt8] {
         if let type5 { return type5UID(at: index, chip: type5) }
+        let prefix = firstUID.count - 6
         var value: UInt64 = 0
-        for byte in firstUID[1...] { value = value << 8 | UInt64(byte) }
+        for byte in firstUID[prefix...] { value = value << 8 | UInt64(byte) }
         value = (value &+ UInt64(index)) & 0xFFFF_FFFF_FFFF
-        return [firstUID[0]] + (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - $0))) }
+        return Array(firstUID[..<prefix]) + (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - $0))) }
+    }
+
+    /// Every `sim:` chip name, in the order help texts list them: the Type 2, Type 4, Type 5 and Type 3 chips.
+    public static var chipNames: [String] {
+        ChipModel.allCases.map(\.rawValue) + type4Chips.map(\.name) + Type5EmulatedChip.names + type3ChipNames
+    }
+
+    /// The form `uid=` takes for the population's chip: its family's UID (a FeliCa IDm for Type 3).
+    public var uidForm: UIDForm {
+        type3 != nil ? Type3Family.idmForm : type5?.uidForm ?? type4?.uidForm ?? chip.uidForm
     }
 
     /// The faults of the tag at `index`, drawn from `faultRates` with a generator seeded by `seed`

@@ -24,8 +24,11 @@ public struct TagStoreError: Error, Hashable, Sendable, CustomStringConvertible 
 /// when the host releases a tag (`removeCurrent()`) it leaves and the next one arrives at the next poll,
 /// until `count` is exhausted. Control sockets place and take tags with `insert(uid:chip:)` and
 /// `remove(uid:)`. With `store=DIR` each tag's image is loaded from `DIR/<UID>.bin` when it arrives
-/// and saved after every programmed page and when it leaves; the NFC counter, EV1 counters and the
-/// AUTHLIM failure count go to `DIR/<UID>.state.json` beside it (optional when loading).
+/// and saved when it changed: after every programmed page (`savesEveryWrite`, for front ends whose host never
+/// says when it is done with a tag), or once at the end of each host session (`saveChanges()`), and when it
+/// leaves; the NFC counter, EV1 counters and the AUTHLIM failure count go to `DIR/<UID>.state.json` beside it
+/// (optional when loading). Each file is written to a temporary file and renamed, so a killed process leaves
+/// the old image or the new one, never a mix.
 ///
 /// Not `Sendable` and free of Swift concurrency: it is owned by exactly one front end (the
 /// `SimulatedReader` actor, a PN532 pty loop or a vpcd connection) and used from its thread only.
@@ -57,6 +60,15 @@ public final class TagField {
     private var torn: [any EmulatedTag] = []
     /// The last failure to save an image after a page write (saving is retried on removal).
     public private(set) var storeError: TagStoreError?
+    /// Whether an image is saved after every write to its tag's memory (default); `false`: only by
+    /// `saveChanges()` and when the tag leaves (one store write per tag cycle instead of one per page).
+    public var savesEveryWrite = true
+    /// Store writes so far: an image (with its state file) counts once; a save of unchanged bytes is skipped.
+    public private(set) var imagesSaved = 0
+    /// What each UID's store files hold, as this field loaded or last wrote them (tags in the field only).
+    private var savedBytes: [[UInt8]: StoredBytes] = [:]
+    /// The UIDs of tags whose memory was written since their image was last saved.
+    private var changed: Set<[UInt8]> = []
 
     /// Creates an empty field for `options`' population.
     public init(options: SimulationOptions = .init()) { self.options = options }
@@ -101,6 +113,7 @@ public final class TagField {
         if !torn.isEmpty {
             let tag = torn.removeFirst()
             tag.represent(faults: TagFaults())
+            watch(tag)
             tags.append(tag)
             return tag
         }
@@ -177,19 +190,32 @@ public final class TagField {
         return presence
     }
 
-    /// Saves `tag`'s image to the store (no-op without `store=DIR`).
+    /// Saves `tag`'s image to the store, unless its files hold these bytes already (no-op without `store=DIR`).
     public func save(_ tag: any EmulatedTag) throws(TagStoreError) {
         guard let url = storeURL(for: tag.uid) else { return }
         do {
+            let bytes = try StoredBytes(tag)
+            guard savedBytes[tag.uid] != bytes else { return }
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(tag.image).write(to: url, options: .atomic)
-            if let tag = tag as? NTAGEmulator {
-                let state = url.deletingPathExtension().appendingPathExtension("state.json")
-                try JSONEncoder().encode(tag.hiddenState).write(to: state, options: .atomic)
+            try Data(bytes.image).write(to: url, options: .atomic)
+            if let state = bytes.state {
+                try state.write(to: url.deletingPathExtension().appendingPathExtension("state.json"), options: .atomic)
             }
+            savedBytes[tag.uid] = bytes
+            changed.remove(tag.uid)
+            imagesSaved += 1
         } catch {
             throw TagStoreError(path: url.path, reason: "cannot write image (\(error.localizedDescription))")
+        }
+    }
+
+    /// Saves every tag in the field whose memory was written since it was last saved: the end of a host
+    /// session with the tag, so programming many pages costs one store write. A failure is kept in `storeError`
+    /// and the save retried when the tag leaves, as after a page write.
+    public func saveChanges() {
+        for tag in tags where changed.contains(tag.uid) {
+            do throws(TagStoreError) { try save(tag) } catch { storeError = error }
         }
     }
 
@@ -206,15 +232,19 @@ public final class TagField {
         departures += 1
         departedAirtime += tag.airtimeMicroseconds
         tag.onMemoryWritten = nil
+        (tag as? Type4Emulator)?.onSecureStateWritten = nil
         tag.remove()
         try save(tag)
+        savedBytes[tag.uid] = nil
+        changed.remove(tag.uid)
     }
 
     /// A tag of `chip`, or of the population's chip when `nil` (a Type 4 chip with `sim:ntag424`/`type4`),
     /// loaded from the store when it has an image there.
     private func makeTag(uid: [UInt8], chip: ChipModel?, faults: TagFaults) throws(TagStoreError) -> any EmulatedTag {
         let type3 = chip == nil && options.type3 != nil
-        let uid = type3 ? FeliCaEmulator.idm(from: uid) : uid
+        // A wrong-chip NTAG21x among FeliCa IDms takes NXP's 04 and the IDm's last six bytes.
+        let uid = type3 ? FeliCaEmulator.idm(from: uid) : chip != nil && uid.count == 8 ? [0x04] + uid.suffix(6) : uid
         let tag: any EmulatedTag
         do {
             let stored = try storeURL(for: uid).flatMap { url in
@@ -249,18 +279,31 @@ public final class TagField {
                     chip: chip ?? options.chip, uid: uid, configuration: options.configuration, faults: faults,
                     signingKey: options.signingKey)
             }
-            if stored == nil { try save(tag) }
+            if stored != nil { savedBytes[uid] = try StoredBytes(tag) }
         } catch let error as TagStoreError {
             throw error
         } catch {
             throw TagStoreError(path: storeURL(for: uid)?.path ?? Hex.compact(uid), reason: "\(error)")
         }
-        if options.storeDirectory != nil {
-            tag.onMemoryWritten = { [weak self, unowned tag] in
-                do throws(TagStoreError) { try self?.save(tag) } catch { self?.storeError = error }
-            }
-        }
+        watch(tag)
         return tag
+    }
+
+    /// Saves `tag`'s writes to the store (`store=DIR`): marks it changed after each write, and saves it then when
+    /// `savesEveryWrite`; a secure-state write (keys, settings) a host may journal mid-session is saved at once.
+    private func watch(_ tag: any EmulatedTag) {
+        guard options.storeDirectory != nil else { return }
+        tag.onMemoryWritten = { [weak self, unowned tag] in
+            guard let self else { return }
+            changed.insert(tag.uid)
+            guard savesEveryWrite else { return }
+            do throws(TagStoreError) { try save(tag) } catch { storeError = error }
+        }
+        (tag as? Type4Emulator)?.onSecureStateWritten = { [weak self, unowned tag] in
+            guard let self else { return }
+            changed.insert(tag.uid)
+            do throws(TagStoreError) { try save(tag) } catch { storeError = error }
+        }
     }
 
     /// Whether a stored image is a `type4` tag's rather than an NTAG21x's (a `wrongchip` tag of a Type 4
@@ -284,5 +327,18 @@ public final class TagField {
             tag.hiddenState = try JSONDecoder().decode(NTAGEmulator.HiddenState.self, from: Data(contentsOf: state))
         }
         return tag
+    }
+}
+
+/// The bytes a tag's store files hold: its image and, for an NTAG21x, its hidden state's JSON.
+private struct StoredBytes: Equatable {
+    var image: [UInt8]
+    var state: Data?
+
+    init(_ tag: any EmulatedTag) throws {
+        image = tag.image
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // the same state, the same bytes: compared to skip a write
+        state = try (tag as? NTAGEmulator).map { try encoder.encode($0.hiddenState) }
     }
 }

@@ -20,7 +20,7 @@ import Testing
     @Test func aLockedJobThroughLibnfcMatchesTheSimulatorAndPassesAnAuditThroughLibnfc() async throws {
         let rows = 3
         let folder = try JobFolder(rows: rows, tag: "felica-lite-s", lock: true)
-        let tags = "sim:felica-lite-s?count=\(rows)&uid=04A30000000001&store=\(folder.store.path)"
+        let tags = "sim:felica-lite-s?count=\(rows)&uid=012EA30000000001&store=\(folder.store.path)"
         let (emulator, slave) = try await ChildProvision.pn532(["--tags", tags, "--line"])
         try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
         let reader = "nfc:pn532_uart:" + slave
@@ -42,7 +42,10 @@ import Testing
 
         let simulated = try JobFolder(job: "s", rows: rows, tag: "felica-lite-s", lock: true)
         let sim = try await provision(
-            ["run", "job.json", "--reader", simulated.sim("felica-lite-s", uid: "04A30000000001", options: "count=3")],
+            [
+                "run", "job.json", "--reader",
+                simulated.sim("felica-lite-s", uid: "012EA30000000001", options: "count=3"),
+            ],
             in: simulated)
         #expect(sim.status == 0, "\(sim.stderr)")
         #expect(throughLibnfc == (try exchanges(simulated)), "the same FeliCa frames per tag")
@@ -59,7 +62,7 @@ import Testing
 
     @Test func formatWriteAndInspectThroughLibnfcAndNfcpyReadsTheMessage() async throws {
         let folder = try JobFolder(rows: 1, tag: "felica-lite-s", lock: false, extra: #", "format": true"#)
-        let tags = "sim:felica-lite-s?uid=04A40000000001&faults=unformatted:1&store=\(folder.store.path)"
+        let tags = "sim:felica-lite-s?uid=012EA40000000001&faults=unformatted:1&store=\(folder.store.path)"
         let (emulator, slave) = try await ChildProvision.pn532(["--tags", tags, "--lenient-power"])
         try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
         let reader = "nfc:pn532_uart:" + slave
@@ -94,7 +97,7 @@ import Testing
     @Test func aStandardCardJobRunsThroughLibnfcLikeOnTheSimulatorAndCannotBeLocked() async throws {
         let rows = 2
         let folder = try JobFolder(rows: rows, tag: "felica-standard", lock: false)
-        let tags = "sim:felica-standard?count=\(rows)&uid=04A50000000001&store=\(folder.store.path)"
+        let tags = "sim:felica-standard?count=\(rows)&uid=012EA50000000001&store=\(folder.store.path)"
         let (emulator, slave) = try await ChildProvision.pn532(["--tags", tags, "--line"])
         try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
         let run = try await onThread {
@@ -120,7 +123,7 @@ import Testing
         let sim = try ProvisionProcess.run(
             [
                 "run", "job.json", "--reader",
-                simulated.sim("felica-standard", uid: "04A50000000001", options: "count=2"),
+                simulated.sim("felica-standard", uid: "012EA50000000001", options: "count=2"),
             ],
             directory: simulated.url)
         #expect(sim.status == 0, "\(sim.stderr)")
@@ -129,7 +132,10 @@ import Testing
 
         let locked = try JobFolder(job: "l", rows: 1, tag: "felica-standard", lock: true)
         let refused = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", locked.sim("felica-standard", uid: "04A60000000001", options: "count=1")],
+            [
+                "run", "job.json", "--reader",
+                locked.sim("felica-standard", uid: "012EA60000000001", options: "count=1"),
+            ],
             directory: locked.url)
         #expect(refused.status != 0)
         #expect(try locked.query("SELECT DISTINCT failure_class FROM attempts") == [["lockUnsupported"]])

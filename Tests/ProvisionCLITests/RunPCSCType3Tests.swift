@@ -20,7 +20,7 @@ import Testing
     @Test func anACR122UJobWithLockRunsThroughPCSCAndMatchesTheSimulator() async throws {
         let rows = 3
         let folder = try JobFolder(job: "t3", rows: rows, tag: "felica-lite-s", lock: true)
-        let spec = "sim:felica-lite-s?count=\(rows)&uid=04A30000000001&store=\(folder.store.path)"
+        let spec = "sim:felica-lite-s?count=\(rows)&uid=012EA30000000001&store=\(folder.store.path)"
         let reader = "pcsc:#0?style=acr122u"
         try await withStation(style: .acr122u) { station in
             let (run, stats) = try await station.withCard(spec) { card in
@@ -55,7 +55,7 @@ import Testing
                 simulated,
                 [
                     "run", "job.json", "--reader",
-                    simulated.sim("felica-lite-s", uid: "04A30000000001", options: "count=3"),
+                    simulated.sim("felica-lite-s", uid: "012EA30000000001", options: "count=3"),
                 ]
             ).0
             #expect(sim.status == 0, "\(sim.stderr)")
@@ -72,7 +72,7 @@ import Testing
     @Test func aFeliCaStandardJobRunsThroughTheACR1252UsBareFrames() async throws {
         let rows = 2
         let folder = try JobFolder(job: "t3s", rows: rows, tag: "felica-standard", lock: false)
-        let spec = "sim:felica-standard?count=\(rows)&uid=04A50000000001&store=\(folder.store.path)"
+        let spec = "sim:felica-standard?count=\(rows)&uid=012EA50000000001&store=\(folder.store.path)"
         try await withStation(style: .acr1252u) { station in
             let run = try await station.withCard(spec) { _ in
                 try await provisionTimed(

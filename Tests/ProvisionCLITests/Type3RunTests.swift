@@ -24,7 +24,7 @@ import Testing
 
     @Test func aLockedLiteSJobIsWrittenRecordedByIDmAndPassesTheAudit() throws {
         let folder = try JobFolder(rows: 3, tag: "felica-lite-s", lock: true)
-        let spec = folder.sim("felica-lite-s", uid: "04A00000000001", options: "count=3")
+        let spec = folder.sim("felica-lite-s", uid: "012EA00000000001", options: "count=3")
         let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Type 3 airtime includes modelled FeliCa Lite-S processing times"))
@@ -47,7 +47,7 @@ import Testing
         #expect(object["passed"] as? Bool == true && object["tags"] as? Int == 3)
 
         let inspect = try ProvisionProcess.run(
-            ["inspect", "--reader", folder.sim("felica-lite-s", uid: "04A00000000001", options: "count=1")],
+            ["inspect", "--reader", folder.sim("felica-lite-s", uid: "012EA00000000001", options: "count=1")],
             directory: folder.url)
         #expect(inspect.status == 0, "\(inspect.stderr)")
         for line in [
@@ -61,7 +61,7 @@ import Testing
         let before = try Self.blocks(folder, idm: "012EA00000000001")
         let write = try ProvisionProcess.run(
             [
-                "write", "--reader", folder.sim("type3", uid: "04A00000000001", options: "count=1"), "--uri",
+                "write", "--reader", folder.sim("type3", uid: "012EA00000000001", options: "count=1"), "--uri",
                 "https://x.y",
             ],
             directory: folder.url)
@@ -73,7 +73,7 @@ import Testing
         let folder = try JobFolder(rows: 1, tag: "ntag215", lock: false)
         let write = try ProvisionProcess.run(
             [
-                "write", "--reader", folder.sim("type3", uid: "04C00000000001", options: "count=1"), "--uri",
+                "write", "--reader", folder.sim("type3", uid: "012EC00000000001", options: "count=1"), "--uri",
                 "https://e.x/1",
             ],
             directory: folder.url)
@@ -82,7 +82,7 @@ import Testing
         #expect(try NDEFMessage(bytes: try Self.message(blocks)).records.count == 1)
         #expect(try Type3AttributeBlock(blocks[0]!).writeFlag == 0)
         let run = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim("felica-lite-s", uid: "04D00000000001", options: "count=1")],
+            ["run", "job.json", "--reader", folder.sim("felica-lite-s", uid: "012ED00000000001", options: "count=1")],
             directory: folder.url)
         #expect(run.status != 0)
         #expect(try folder.query("SELECT DISTINCT state FROM records") == [["pending"]])
@@ -90,7 +90,7 @@ import Testing
 
     @Test func tornTagsArePresentedAgainAndFinish() throws {
         let folder = try JobFolder(rows: 6, tag: "type3", lock: true)
-        let spec = folder.sim("felica-lite-s", uid: "04E00000000001", options: "count=6&seed=3&faults=tear:0.5")
+        let spec = folder.sim("felica-lite-s", uid: "012EE00000000001", options: "count=6&seed=3&faults=tear:0.5")
         let run = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try folder.query("SELECT DISTINCT state FROM records") == [["done"]])

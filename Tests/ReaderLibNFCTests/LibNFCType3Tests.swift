@@ -16,7 +16,7 @@ struct LibNFCType3Tests {
 
     /// An emulator serving a `sim:felica-lite-s` tag (extra spec `options`), started, and its tag and reader spec.
     private func emulator(_ options: String = "") throws -> (PN532Emulator, FeliCaEmulator, ReaderSpec) {
-        let field = try PN532TagPopulation(spec: ReaderSpec("sim:felica-lite-s?uid=04A00000000001" + options))
+        let field = try PN532TagPopulation(spec: ReaderSpec("sim:felica-lite-s?uid=012EA00000000001" + options))
         let tag = try #require(field.currentTag as? FeliCaEmulator)
         let emulator = try PN532Emulator(field: field)
         emulator.start()

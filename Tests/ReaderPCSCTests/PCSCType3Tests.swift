@@ -20,7 +20,7 @@ private let feliCaATR: [UInt8] = [
 struct PCSCType3Tests {
     @Test(arguments: [PCSCReaderStyle.acr122u, .acr1252u])
     func readerPollsTheLiteSAndTheFamilyWritesReadsBackAndLocksIt(style: PCSCReaderStyle) async throws {
-        let spec = "sim:felica-lite-s?uid=04112233445566&count=1"
+        let spec = "sim:felica-lite-s?uid=012E112233445566&count=1"
         let cardStyle = try #require(VPCDReaderStyle(rawValue: style.rawValue))
         try await withVirtualReaders([spec], style: cardStyle) { readers in
             let reader = try await readers.reader(0, options: "?style=\(style)")
@@ -63,7 +63,7 @@ struct PCSCType3Tests {
     /// its chip without a frame), and the first frame fails naming the style and what would reach it.
     @Test(arguments: [PCSCReaderStyle.omnikey, .acr1552u, .plain])
     func aStyleWithoutAFeliCaPathDetectsTheCardButNamesTheStyleAtItsFirstFrame(style: PCSCReaderStyle) async throws {
-        let spec = "sim:felica-lite-s?uid=04112233445566&count=1"
+        let spec = "sim:felica-lite-s?uid=012E112233445566&count=1"
         let cardStyle = try #require(VPCDReaderStyle(rawValue: style.rawValue))
         try await withVirtualReaders([spec], style: cardStyle) { readers in
             let reader = try await readers.reader(0, options: "?style=\(style)")
@@ -81,7 +81,7 @@ struct PCSCType3Tests {
     }
 
     @Test func pyscardSeesTheFeliCaATRTheIDmAndTheBlockThePCSCReaderWrote() async throws {
-        let spec = "sim:felica-lite-s?uid=04112233445566&count=1"
+        let spec = "sim:felica-lite-s?uid=012E112233445566&count=1"
         try await withVirtualReaders([spec], style: .acr122u) { readers in
             let reader = try await readers.reader(0, options: "?style=acr122u")
             let tag = try await detectTag(reader)

@@ -1,6 +1,8 @@
 import Foundation
+import NDEF
 import NFCTags
 import TagEmulator
+import TestSupport
 import Testing
 
 private func detectedUID(_ state: FieldState) -> [UInt8]? {
@@ -73,4 +75,31 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
     let uid = try hex("04 AA BB CC DD EE FF")
     try await reader.withField { field in _ = try field.insert(uid: uid) }
     #expect(detectedUID(try await reader.poll(timeoutMilliseconds: 1)) == uid)
+}
+
+/// Issue 40 item 4: with `store=DIR` the simulated reader saves a tag's image once per host session, not
+/// once per programmed page (a file write per WRITE was most of the sample job's write phase), and the image is
+/// on disk when the session returns, before a line could commit its ledger row.
+@Test func storeWritesEachTagsImageOncePerSessionNotOncePerPage() async throws {
+    let directory = try Fixtures.temporaryDirectory("sim-store-writes")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tags = 3
+    let reader = try SimulatedReader(
+        spec: ReaderSpec("sim:ntag215?count=\(tags)&uid=04000000000001&store=\(directory.path)"))
+    for index in 1...tags {
+        let uid = try #require(detectedUID(try await reader.poll(timeoutMilliseconds: 10)))
+        // A pre-check session that only reads (the pipeline's first call when a write gate is closed).
+        _ = try await reader.withTransceiver { try $0.transceive([0x30, 0x04], timeoutMilliseconds: 5) }
+        let file = directory.appendingPathComponent("\(Hex.compact(uid)).bin")
+        let page: [UInt8] = [0xCA, 0xFE, 0x00, UInt8(index)]
+        let acks = try await reader.withTransceiver { transceiver in
+            try (UInt8(4)..<16).map { try transceiver.transceive([0xA2, $0] + page, timeoutMilliseconds: 10) }
+        }
+        #expect(acks == Array(repeating: [0x0A], count: 12))
+        let saved = try [UInt8](Data(contentsOf: file))
+        #expect(Array(saved[60..<64]) == page, "page 15 is on disk when the session returns")
+        #expect(await reader.withField { $0.imagesSaved } == index, "one image write for tag \(index)")
+        #expect(try await reader.release(waitingForRemovalMilliseconds: 10))
+    }
+    #expect(await reader.withField { $0.imagesSaved } == tags, "removal writes nothing the session saved")
 }

@@ -21,7 +21,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("sim:icode-slix?uid=04A00000000001", "uid must be 16 hex digits"),
+        (
+            "sim:icode-slix?uid=04A00000000001",
+            "uid for icode-slix must be its UID, 16 hex digits (8 bytes, starting E0)"
+        ),
         ("sim:icode-slix?blocks=64", "blocks is 64 or 80 for st25tv02k"),
         ("sim:st25tv02k?blocks=70", "blocks is 64 or 80 for st25tv02k"),
         ("sim:icode-slix?icref=1", "icref must be 2 hex digits"),

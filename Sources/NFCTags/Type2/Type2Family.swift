@@ -27,6 +27,9 @@ extension ChipModel {
     /// The chip as the family-neutral pipeline sees it.
     public var tagChip: TagChip { TagChip(family: Type2Family.name, id: rawValue, displayName: displayName) }
 
+    /// The chip's UID: NTAG21x and MIFARE Ultralight EV1 ship a 7-byte UID (`type2-ntag.md` §3.1).
+    public var uidForm: UIDForm { .sevenByteUID }
+
     /// The Type 2 chip `chip` names, if it is one.
     public init?(_ chip: TagChip?) {
         guard let chip, chip.family == Type2Family.name, let model = ChipModel(rawValue: chip.id) else { return nil }

@@ -4,6 +4,8 @@ public struct Type3Family: TagFamily {
     public var name: String { Self.name }
     /// The family's name in chips and the ledger.
     public static let name = "type3"
+    /// A FeliCa IDm: 8 bytes, any value (manufacturer code, then the card identification number).
+    public static let idmForm = UIDForm(name: "IDm", byteCount: 8)
     /// FeliCa Lite-S (RC-S966), PMm IC type `F1`.
     public static let liteS = TagChip(family: name, id: "felica-lite-s", displayName: "FeliCa Lite-S")
     /// A FeliCa Standard chip with the NDEF system `12FC`.

@@ -6,6 +6,8 @@ public struct Type5Family: TagFamily {
     public var name: String { Self.name }
     /// The family's name in chips and the ledger.
     public static let name = "type5"
+    /// An ISO/IEC 15693 UID: 8 bytes, MSB first, starting `E0` (§1.1).
+    public static let uidForm = UIDForm(byteCount: 8, firstByte: 0xE0)
     public var displayName: String { "Type 5" }
     /// Write Single Block `21` writes one block at a block number.
     public var writeUnit: TagWriteUnit { .block }

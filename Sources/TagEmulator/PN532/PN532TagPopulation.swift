@@ -29,6 +29,9 @@ public final class PN532TagPopulation: PN532TagField {
     public init(options: SimulationOptions, lineMode: Bool = false) {
         field = TagField(options: options)
         self.lineMode = lineMode
+        // Line mode saves a tag's image when it leaves (released or torn), not after every page:
+        // a disk write per WRITE delayed the answer past libnfc's timeout on a busy machine.
+        field.savesEveryWrite = !lineMode
         record { () throws(TagStoreError) in try field.arrive() }
     }
 
@@ -44,11 +47,6 @@ public final class PN532TagPopulation: PN532TagField {
 
     /// The concrete tag in the field (first of several), after clearing tags that left on their own.
     public var currentTag: (any EmulatedTag)? {
-        defer {
-            // Line mode saves a tag's image when it leaves (released or torn), not after every page:
-            // a disk write per WRITE delayed the answer past libnfc's timeout on a busy machine.
-            if lineMode, let tag = field.current, tag.onMemoryWritten != nil { tag.onMemoryWritten = nil }
-        }
         if lineMode, let tag = field.current, !tag.isPresent, tag.faults.removedAfterExchanges != nil {
             let now = ContinuousClock.now
             let since = tornSince ?? now

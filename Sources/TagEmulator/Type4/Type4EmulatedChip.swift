@@ -26,6 +26,10 @@ public enum Type4EmulatedChip: Sendable, Hashable {
         }
     }
 
+    /// The UID the chip answers anticollision with: 7 bytes (double size) for both. The NTAG 424 DNA ships
+    /// one (its random-ID option is not modelled); the generic tag is modelled as a 7-byte-UID tag (ATQA `0044`).
+    public var uidForm: UIDForm { .sevenByteUID }
+
     /// Whether the chip speaks NXP's native commands (CLA `90`); a generic tag answers them `6E00`.
     public var speaksNativeCommands: Bool { self == .ntag424 }
 

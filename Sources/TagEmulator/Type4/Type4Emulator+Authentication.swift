@@ -105,7 +105,7 @@ extension Type4Emulator {
             failed ? min(Type4Key.failureLimit, before + 1) : before - min(before, Type4Key.decrementOnSuccess)
         guard key.failures != before else { return }
         application.keys[Int(keyNumber)] = key
-        onMemoryWritten?()
+        secureStateWritten()
     }
 
     /// The value of application key `keyNumber`.

@@ -16,10 +16,15 @@ extension Type4Emulator {
     }
 
     /// Records one programming of the non-volatile secure state (keys, file settings, SDMReadCtr) for the
-    /// timing model and calls `onMemoryWritten`, so `store=DIR` saves it.
+    /// timing model and reports it (`secureStateWritten()`), so `store=DIR` saves it.
     func persistNonVolatileState() {
         programmedFrames += 1
-        onMemoryWritten?()
+        secureStateWritten()
+    }
+
+    /// Calls `onSecureStateWritten`, or `onMemoryWritten` when it is `nil`.
+    func secureStateWritten() {
+        if let onSecureStateWritten { onSecureStateWritten() } else { onMemoryWritten?() }
     }
 
     /// Whether a generic tag's CC says the NDEF file is read-only (write byte `FF`).

@@ -2,7 +2,7 @@ import NFCTags
 
 /// Setters of the emulated NTAG 424 DNA's secure non-volatile state for the simulator side (a tag already
 /// personalised, a counter near its limit), checked as the chip's own commands would check them
-/// (`type4-ntag424.md` §2.7, §2.8, §5.1). Each persists like a command would (`onMemoryWritten`).
+/// (`type4-ntag424.md` §2.7, §2.8, §5.1). Each persists like a command would (`secureStateWritten()`).
 extension Type4Emulator {
     /// Application key `number` (0–4) with its version.
     ///
@@ -19,7 +19,7 @@ extension Type4Emulator {
         guard application.keys.indices.contains(number) else { throw .invalidSetting("no key \(number)") }
         guard value.count == 16 else { throw .invalidSetting("an AES-128 key is 16 bytes, got \(value.count)") }
         application.keys[number] = Type4Key(value: value, version: version)
-        onMemoryWritten?()
+        secureStateWritten()
     }
 
     /// Sets the settings of file `number` as ChangeFileSettings would (SDM enabled resets SDMReadCtr to 0).
@@ -36,7 +36,7 @@ extension Type4Emulator {
             throw .invalidSetting("file \(number): \(error)")
         }
         if settings.sdm != nil { application.files[index].sdmReadCounter = 0 }
-        onMemoryWritten?()
+        secureStateWritten()
     }
 
     /// Sets SDMReadCtr of file `number` (24 bits), e.g. to start a simulated tag near its limit.
@@ -46,6 +46,6 @@ extension Type4Emulator {
         guard let index = application.index(ofNumber: number) else { throw .invalidSetting("no file \(number)") }
         guard value <= 0xFF_FFFF else { throw .invalidSetting("SDMReadCtr is 24 bits, got \(value)") }
         application.files[index].sdmReadCounter = value
-        onMemoryWritten?()
+        secureStateWritten()
     }
 }

@@ -79,8 +79,13 @@ public final class Type4Emulator: EmulatedTag {
     public internal(set) var exchangeCount = 0
     /// Modelled airtime of every frame so far, microseconds (`ISODEPTiming`).
     public internal(set) var airtimeMicroseconds = 0.0
-    /// Called after each write to non-volatile memory.
+    /// Called after each write to non-volatile memory (file data; the secure state too when
+    /// `onSecureStateWritten` is `nil`).
     public var onMemoryWritten: (() -> Void)?
+    /// Called instead of `onMemoryWritten` after each write to the secure state (keys, file settings, counters):
+    /// a host may record such a change in its ledger before its session with the tag ends (the NTAG 424 DNA key
+    /// journal), so a store must keep it at once, where file data may wait for the session's end.
+    public var onSecureStateWritten: (() -> Void)?
     /// The source of RndB, TI and SDM random padding: libcrypto's `RAND_bytes` by default; tests inject
     /// AN12196's values (`type4-ntag424.md` §5.2).
     public var random: (Type4RandomPurpose, Int) -> [UInt8] = { SecureRandom.bytes($1) }

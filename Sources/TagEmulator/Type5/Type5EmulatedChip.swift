@@ -55,16 +55,19 @@ public struct Type5EmulatedChip: Sendable, Hashable {
         factoryCC: [0xE1, 0x40, 0x1F, 0x01], answersExtendedSystemInformation: true,
         acceptsOptionFlagOnWrites: true)
 
+    /// The `sim:` names of the chips, each with its chip, in the order help texts list them.
+    static let simulated: [(name: String, chip: Type5EmulatedChip)] = [
+        ("icode-slix", .icodeSLIX), ("icode-slix2", .icodeSLIX2), ("st25tv02k", .st25tv02k), ("type5", .generic),
+    ]
+
+    /// The `sim:` chip names (`icode-slix`, `icode-slix2`, `st25tv02k`, `type5`).
+    public static var names: [String] { simulated.map(\.name) }
+
     /// The chip a `sim:` name stands for (`icode-slix`, `icode-slix2`, `st25tv02k`, `type5`).
-    public static func named(_ name: String) -> Type5EmulatedChip? {
-        switch name {
-        case "icode-slix": .icodeSLIX
-        case "icode-slix2": .icodeSLIX2
-        case "st25tv02k": .st25tv02k
-        case "type5": .generic
-        default: nil
-        }
-    }
+    public static func named(_ name: String) -> Type5EmulatedChip? { simulated.first { $0.name == name }?.chip }
+
+    /// Every ISO/IEC 15693 chip takes the family's UID: 8 bytes starting `E0`.
+    public var uidForm: UIDForm { Type5Family.uidForm }
 
     /// The same chip with another `tWrite`.
     public func with(writeMicroseconds: Double) -> Type5EmulatedChip {

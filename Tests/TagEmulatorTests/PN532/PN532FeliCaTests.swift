@@ -16,7 +16,7 @@ struct PN532FeliCaTests {
 
     /// An awake chip (SAMConfiguration) in front of one `sim:felica-lite-s` tag.
     private func chip(_ options: String = "") throws -> (PN532Chip, FeliCaEmulator) {
-        let field = try PN532TagPopulation(spec: ReaderSpec("sim:felica-lite-s?uid=04A00000000001" + options))
+        let field = try PN532TagPopulation(spec: ReaderSpec("sim:felica-lite-s?uid=012EA00000000001" + options))
         let tag = try #require(field.currentTag as? FeliCaEmulator)
         let chip = PN532Chip(field: field)
         #expect(chip.handle([0xD4, 0x14, 0x01], wokenUp: true) == .reply([0xD5, 0x15]))
@@ -82,7 +82,7 @@ struct PN532FeliCaTests {
     }
 
     @Test func nfcListShowsTheLiteSAtBothRatesWithIDmPMmAndSystemCode() async throws {
-        let field = try PN532TagPopulation(spec: ReaderSpec("sim:felica-lite-s?uid=04A00000000001"))
+        let field = try PN532TagPopulation(spec: ReaderSpec("sim:felica-lite-s?uid=012EA00000000001"))
         let emulator = try PN532Emulator(field: field)
         emulator.start()
         defer { emulator.stop() }
