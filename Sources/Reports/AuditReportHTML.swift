@@ -20,9 +20,15 @@ public enum AuditReportHTML {
             ("readers", report.readers.isEmpty ? "—" : report.readers.joined(separator: ", "), code: false),
             ("tags read", String(report.findings.count), code: false),
         ])
+        let failures = report.failures.count
+        body +=
+            report.passed
+            ? "<div class=\"banner pass\">PASS: no tag failed the audit</div>\n"
+            : "<div class=\"banner fail\">FAIL: \(failures) of \(report.findings.count) tag(s) failed the audit</div>\n"
         body += "<div class=\"kpis\">\n"
         for status in AuditStatus.allCases {
-            body += "<div class=\"kpi\"><span class=\"value\">\(counts[status] ?? 0)</span>"
+            let failed = status.isFailure && (counts[status] ?? 0) > 0
+            body += "<div class=\"kpi\(failed ? " fail" : "")\"><span class=\"value\">\(counts[status] ?? 0)</span>"
             body += "<span class=\"name\">\(status.rawValue)</span></div>\n"
         }
         body += "</div>\n</header>\n<section>\n<h2>Results</h2>\n"

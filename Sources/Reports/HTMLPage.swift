@@ -122,6 +122,9 @@ public enum HTMLPage {
         td.empty { font-style: italic; color: #444; }
         tbody tr:nth-child(even) td { background: #f5f5f5; }
         .note { font-size: 12px; color: #333; }
+        .banner { font-size: 20px; font-weight: bold; padding: 8px 14px; margin: 10px 0; border: 2px solid #111; }
+        .banner.pass { background: #e3f4e3; color: #0b4f0b; }
+        .banner.fail, .kpi.fail { background: #fbe3e3; color: #8a0c0c; border-color: #8a0c0c; }
         @page { size: A4; margin: 12mm; }
         @media print {
           body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }

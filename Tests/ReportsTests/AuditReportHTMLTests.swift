@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import Reports
 import Testing
 
@@ -16,4 +17,16 @@ import Testing
         page.elements("caption").map(\.text) == [
             "All 4 finding(s), in read order", "All 5 passing tag(s), in read order",
         ])
+}
+
+@Test func auditHTMLHasAPassOrFailBannerAndColoursFailingCounts() {
+    let failing = AuditReportHTML.render(SampleReports.audit())
+    #expect(failing.contains("<div class=\"banner fail\">FAIL: 4 of 9 tag(s) failed the audit</div>"))
+    #expect(failing.contains("<div class=\"kpi fail\"><span class=\"value\">2</span><span class=\"name\">mismatch"))
+    #expect(failing.contains("<div class=\"kpi\"><span class=\"value\">5</span><span class=\"name\">pass"))
+    var clean = SampleReports.audit()
+    clean.findings = clean.findings.filter { $0.status == .pass }
+    let passing = AuditReportHTML.render(clean)
+    #expect(passing.contains("<div class=\"banner pass\">PASS: no tag failed the audit</div>"))
+    #expect(!passing.contains("kpi fail"))
 }
