@@ -86,7 +86,10 @@ import Testing
         let folder = try strandedJob()
         defer { try? FileManager.default.removeItem(at: folder.url) }
         let process = try ProvisionProcess.start(
-            ["run", "job.json", "--station", "s1", "--wait", "--reader", "sim:ntag215?uid=04F40000000101&arrival=1000"],
+            [
+                "run", "job.json", "--station", "s1", "--wait", "--reader",
+                "sim:ntag215?uid=04F40000000101&arrival=1000",
+            ],
             directory: folder.url)
         let log = folder.url.appendingPathComponent("background.err")
         // Waits on the notice the station prints when it starts waiting (bounded, not a timing assumption).

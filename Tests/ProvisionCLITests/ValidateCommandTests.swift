@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import NDEF
 import ProvisionCLI
 import TestSupport
 import Testing
@@ -138,4 +140,25 @@ private func sampleCopy() throws -> URL { try Fixtures.sampleJobsCopy("validate-
     let own = CommandContext.buffered()
     #expect(await ProvisionCLI.run(["validate", "--help"], context: own) == 0)
     #expect(own.out.text.hasPrefix("Usage: provision validate MANIFEST [--json]"))
+}
+
+/// Issue 40: a job whose signature policy refuses every simulated tag, run on the simulator, is warned about; a
+/// job trusting the repository's test key, recording signatures or naming a real reader is not.
+@Test(arguments: [
+    (#", "signature": {"mode": "require"}"#, true),
+    (#", "signature": {"mode": "require"}, "readers": ["sim:ntag215?count=3"]"#, true),
+    (#", "signature": {"mode": "record"}"#, false),
+    (#", "signature": {"mode": "require"}, "readers": ["pcsc:#0"]"#, false),
+    (
+        #", "signature": {"mode": "require", "trust": [""#
+            + Hex.compact(OriginalitySignature.repositoryTestPublicKey) + #""]}"#, false
+    ),
+])
+func validateWarnsWhenSimulatedTagsCannotPassTheSignaturePolicy(_ extra: String, warns: Bool) async throws {
+    let folder = try JobFolder(rows: 2, extra: extra)
+    defer { try? FileManager.default.removeItem(at: folder.url) }
+    let context = CommandContext.buffered(currentDirectory: folder.url)
+    let status = await ProvisionCLI.run(["validate", "job.json"], context: context)
+    #expect(status == 0, "\(context.err.text)")
+    #expect(context.err.text.contains("every simulated tag will be refused (signatureInvalid)") == warns)
 }
