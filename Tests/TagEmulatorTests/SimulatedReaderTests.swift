@@ -103,3 +103,28 @@ private func detectedUID(_ state: FieldState) -> [UInt8]? {
     }
     #expect(await reader.withField { $0.imagesSaved } == tags, "removal writes nothing the session saved")
 }
+
+/// A torn tag put back on the reader is saved at the end of its next session too (the line does not wait for the
+/// last tag's removal, so a save only on removal would lose what the retry wrote).
+@Test func aTornTagPresentedAgainIsSavedWhenItsNextSessionReturns() async throws {
+    let directory = try Fixtures.temporaryDirectory("sim-store-torn")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let reader = try SimulatedReader(
+        spec: ReaderSpec("sim:ntag215?count=1&uid=04000000000001&faults=tear:1&seed=3&store=\(directory.path)"))
+    let page: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBE]
+    _ = try await reader.poll(timeoutMilliseconds: 10)
+    await #expect(throws: TransportError.tagLost) {
+        try await reader.withTransceiver { transceiver in
+            for address in UInt8(4)..<40 {
+                _ = try transceiver.transceive([0xA2, address] + page, timeoutMilliseconds: 10)
+            }
+        }
+    }
+    let uid = try #require(detectedUID(try await reader.poll(timeoutMilliseconds: 10)), "the torn tag is back")
+    let acks = try await reader.withTransceiver { transceiver in
+        try (UInt8(4)..<40).map { try transceiver.transceive([0xA2, $0] + page, timeoutMilliseconds: 10) }
+    }
+    #expect(acks == Array(repeating: [0x0A], count: 36))
+    let saved = try [UInt8](Data(contentsOf: directory.appendingPathComponent("\(Hex.compact(uid)).bin")))
+    #expect(Array(saved[156..<160]) == page, "page 39 is on disk before any removal")
+}
