@@ -135,6 +135,9 @@ public struct WorkerSettings: Sendable {
     /// Whether a reader with no row left to claim (every open row held by another station) keeps waiting for
     /// work (`--wait`) instead of stopping (`WorkerStop.nothingToClaim`).
     public var waitsForWork = false
+    /// How long another station's claim counts as a tag in progress there: a station with nothing else to claim
+    /// waits that long for it to finish before it ends (a tag cycle takes about a second).
+    public var claimInProgressSeconds: Double = 30
     /// The station's lease on a line of stations (checked before every claim and first write), else `nil`.
     public var lease: StationLease?
 

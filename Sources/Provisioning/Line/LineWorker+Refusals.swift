@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import NFCTags
+import Support
 
 /// What ends a reader's run besides the operator: a run of tags failing with one class, idle time without a
 /// usable tag, and a job with no row left for this station to claim.
@@ -47,6 +48,9 @@ extension LineWorker {
     /// Whether anything is left for this reader to do: `nil` while a pending row remains or an open claim is
     /// this station's own (its tag may come back here); `.jobComplete` when no row is open; `.nothingToClaim`
     /// when every open row is held by another station's claim, unless `waitsForWork` (then told once, `nil`).
+    ///
+    /// - Throws: `OthersFinishing` while another station's claim is younger than the settings'
+    ///   `claimInProgressSeconds` (its tag is probably being written: the job may be complete in a moment).
     func leftToClaim() async throws -> WorkerStop? {
         let left = try await ledger.remainingWork(job: job.name)
         let station = OpenClaim.station(ofReader: readerName)
@@ -55,8 +59,21 @@ extension LineWorker {
             return nil
         }
         if left.claims.isEmpty { return .jobComplete }
+        let now = Date()
+        if left.claims.contains(where: { now.timeIntervalSince($0.claimedAt) < settings.claimInProgressSeconds }) {
+            throw OthersFinishing()
+        }
         guard settings.waitsForWork else { return .nothingToClaim }
         if usable.waitingForWork(true) { events(.waitingForWork(reader: readerName)) }
         return nil
     }
+
+    /// Waits a moment (or until a stop is requested) before asking the ledger again whether the other stations'
+    /// tags in progress are done.
+    func pauseForOthers() async {
+        _ = try? await stop.interruptible { try await Task.sleep(for: .milliseconds(500)) }
+    }
 }
+
+/// Every open row is another station's, and one of those claims is recent: its tag is probably being written.
+struct OthersFinishing: Error {}

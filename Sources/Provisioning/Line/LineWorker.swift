@@ -95,6 +95,11 @@ public struct LineWorker: Sendable {
                 }
             } catch let end as WorkerStop {
                 return end
+            } catch is OthersFinishing {
+                // Every row left is being finished at another station: ask again in a moment.
+                await pauseForOthers()
+                openRows = nil
+                continue
             } catch let error as LedgerError where error.code == .disconnected {
                 // The tag stays in the field: once the ledger is back, its claim resumes or finds it done.
                 try await rideOut(error)
@@ -165,10 +170,12 @@ public struct LineWorker: Sendable {
             events(.noRowForTag(reader: readerName, uid: uidText))
             usable.refused()
             await signal(.fail)
-            if let end = try await leftToClaim() {
-                if end == .jobComplete { events(.jobCompleteTagLeft(reader: readerName, uid: uidText)) }
-                throw end
-            }
+            do {
+                if let end = try await leftToClaim() {
+                    if end == .jobComplete { events(.jobCompleteTagLeft(reader: readerName, uid: uidText)) }
+                    throw end
+                }
+            } catch is OthersFinishing {}
             try await remove(uidText)
             return nil
         }
