@@ -14,11 +14,22 @@ final class ClaimSyncPolicy: Sendable {
     }
     private let last = Mutex(Last())
     private let fixed: Bool?
+    /// The sync cost to use in place of the measured one (tests): the machine's fsync under load must not
+    /// decide which path a test takes.
+    private let injectedSyncMicroseconds: Double?
 
     /// A policy that measures (`fixed == nil`), or one that always (`true`) or never (`false`) overlaps,
     /// for tests that must take one path whatever the machine's timing.
     init(fixed: Bool? = nil) {
         self.fixed = fixed
+        self.injectedSyncMicroseconds = nil
+    }
+
+    /// A measuring policy whose every sync costs `syncMicroseconds`: the decision still follows the identify
+    /// phases the line measures, against an injected sync instead of this machine's.
+    init(syncMicroseconds: Double) {
+        self.fixed = nil
+        self.injectedSyncMicroseconds = syncMicroseconds
     }
 
     /// Whether the next claim should be synced in the background.
@@ -33,6 +44,7 @@ final class ClaimSyncPolicy: Sendable {
     /// Records one tag: its identify phase (without any wait for the gate) and what its claim's sync cost
     /// (the background sync itself, or the whole synced claim).
     func record(identifyMicroseconds: Double?, syncMicroseconds: Double?) {
+        let syncMicroseconds = syncMicroseconds.map { injectedSyncMicroseconds ?? $0 }
         last.withLock { last in
             if let identifyMicroseconds { last.identifyMicroseconds = identifyMicroseconds }
             if let syncMicroseconds { last.syncMicroseconds = syncMicroseconds }

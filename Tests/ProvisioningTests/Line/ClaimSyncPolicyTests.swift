@@ -21,6 +21,17 @@ import Testing
         #expect(policy.overlaps)
     }
 
+    @Test func anInjectedSyncCostReplacesTheMeasuredOneAndIdentifyStillDecides() {
+        let policy = ClaimSyncPolicy(syncMicroseconds: 500)
+        policy.record(identifyMicroseconds: 6_000, syncMicroseconds: 90_000)  // a machine whose fsync is slow
+        #expect(policy.overlaps)
+        policy.record(identifyMicroseconds: 30, syncMicroseconds: 1)  // an instant simulator on a fast disk
+        #expect(!policy.overlaps)
+        let first = ClaimSyncPolicy(syncMicroseconds: 500)
+        first.record(identifyMicroseconds: 6_000, syncMicroseconds: nil)
+        #expect(!first.overlaps, "no sync measured yet: the first tag still syncs at once")
+    }
+
     @Test func aFixedPolicyIgnoresTheMeasurements() {
         let always = ClaimSyncPolicy(fixed: true)
         let never = ClaimSyncPolicy(fixed: false)

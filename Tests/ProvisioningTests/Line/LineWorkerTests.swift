@@ -60,9 +60,11 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
     }
 
     /// On a datasheet-timed reader identify (milliseconds of radio) outlasts a sync, so the measuring
-    /// policy runs each claim's sync under it. Both paths, each forced on an instant reader (whose
-    /// microseconds of identify the machine's load decides against a sync, so a measured run could go
-    /// either way), leave every row done once, its tag holding its message, and nothing unsynced.
+    /// policy runs each claim's sync under it. The sync's cost is injected (200 µs, a quiet disk's), since
+    /// this machine's fsync under load must not decide the path; identify is the line's own measurement.
+    /// Both paths, each forced on an instant reader (whose microseconds of identify the machine's load
+    /// decides against a sync, so a measured run could go either way), leave every row done once, its tag
+    /// holding its message, and nothing unsynced.
     @Test(arguments: [("datasheet", nil, true), ("instant", true, true), ("instant", false, false)])
     func claimsAreSyncedUnderIdentifyWhenIdentifyOutlastsTheSync(
         timing: String, fixed: Bool?, overlaps: Bool
@@ -74,7 +76,7 @@ private func prepareLedger(_ folder: URL, job: String, rows: Int) async throws -
         let reader = try SimulatedReader(
             spec: ReaderSpec("sim:ntag215?uid=04000000000001&timing=\(timing)&removal=0&store=\(store)"))
         var worker = LineWorker(reader: reader, ledger: ledger, job: makeJob("o"))
-        worker.claimSync = ClaimSyncPolicy(fixed: fixed)
+        worker.claimSync = fixed.map { ClaimSyncPolicy(fixed: $0) } ?? ClaimSyncPolicy(syncMicroseconds: 200)
         #expect(try await worker.run() == .jobComplete)
         #expect(worker.claimSync.overlaps == overlaps)
         #expect(await ledger.unsyncedCommitCount == 0)
