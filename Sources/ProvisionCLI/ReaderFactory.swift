@@ -18,7 +18,9 @@ enum ReaderFactory {
           sim[:CHIP][?options]   the built-in simulated reader (default: sim:ntag215)
         \(simulatorChipHelp)
               count=N       tags presented one after another (default unlimited)
-              uid=HEX       first UID, 14 hex digits; later tags count up (default from seed)
+              uid=HEX       first UID in the chip's form: 14 hex digits (Type 2, Type 4), the IDm's 16
+                            as given (Type 3), 16 starting E0 (Type 5); later tags count up (default
+                            from seed)
               seed=N        seed for UIDs and faults, so runs repeat (default 0)
               timing=MODE   instant (airtime only accounted, default) | datasheet (really wait)
               prog=MS       EEPROM programming time per page in ms (default 4.1)
