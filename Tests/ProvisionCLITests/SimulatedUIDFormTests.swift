@@ -57,6 +57,19 @@ struct SimulatedUIDFormTests {
         }
     }
 
+    /// The PN532 control socket's `insert UID` takes the population's form too (a FeliCa IDm).
+    @Test func emulatePN532InsertTakesTheIDmOfAFeliCaPopulation() async throws {
+        let socket = try Fixtures.temporaryDirectory("pn532-insert").appendingPathComponent("control.sock").path
+        let (emulator, slave) = try await ChildProvision.pn532([
+            "--tags", "sim:felica-lite-s?count=0", "--control", socket,
+        ])
+        try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
+        #expect(try controlRequest(socket, "insert 01:27:3D:23:BA:0B:A1:41") == "ok 01273D23BA0BA141")
+        let refused = try controlRequest(socket, "insert 04273D23BA0BA1")
+        #expect(refused == "error the IDm of these tags is 16 hex digits (8 bytes), got '04273D23BA0BA1'")
+        #expect(try await emulator.stop() == 0)
+    }
+
     /// One pcscd with a slot per chip, each served by its own `emulate vpcd` process (ISO 15693 on an ACR1552U
     /// style, the others on an ACR122U); `PCSCReader` polls each slot and reads the UID (a FeliCa card's IDm).
     @Test func emulateVPCDPresentsEveryChipsUIDThroughPcscd() async throws {

@@ -194,7 +194,7 @@ extension PN532Emulator {
         do throws(PN532ControlError) {
             switch verb {
             case "insert":
-                let uid = try words.count > 1 ? Self.parseUID(words[1]) : nil
+                let uid = try words.count > 1 ? Self.parseUID(words[1], form: chip.field.uidForm) : nil
                 let inserted = try chip.field.insert(uid: uid)
                 return "ok " + inserted.map { String(format: "%02X", $0) }.joined()
             case "remove":
@@ -225,11 +225,10 @@ extension PN532Emulator {
         }
     }
 
-    /// A 7-byte UID in hex, with or without `:` or space separators.
-    static func parseUID(_ text: String) throws(PN532ControlError) -> [UInt8] {
-        let digits = text.filter { $0 != ":" && $0 != " " }
-        guard digits.count == 14, let bytes = Hex.bytes(digits), bytes.count == 7 else {
-            throw PN532ControlError("a UID is 7 hex bytes, got '\(text)'")
+    /// A UID of `form` (the population's chip) in hex, with or without `:` or space separators.
+    static func parseUID(_ text: String, form: UIDForm) throws(PN532ControlError) -> [UInt8] {
+        guard let bytes = form.bytes(text.filter { $0 != ":" && $0 != " " }) else {
+            throw PN532ControlError("the \(form.name) of these tags is \(form), got '\(text)'")
         }
         return bytes
     }

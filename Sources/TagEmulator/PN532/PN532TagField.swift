@@ -1,3 +1,5 @@
+import NFCTags
+
 /// The tags a PN532 front end can reach: what is in the field now, and the operator's hands
 /// (control socket `insert`, `remove`, `dump`).
 ///
@@ -21,6 +23,14 @@ public protocol PN532TagField: AnyObject {
 
     /// The full memory image of the current tag (every page, PWD/PACK as stored), or `nil`.
     func image() -> [UInt8]?
+
+    /// The form `insert UID` takes: the UID of the population's chip (a FeliCa IDm).
+    var uidForm: UIDForm { get }
+}
+
+extension PN532TagField {
+    /// A field that says nothing holds 7-byte type A UIDs.
+    public var uidForm: UIDForm { .sevenByteUID }
 }
 
 /// A control request the emulator cannot carry out; the message goes back to the client.

@@ -95,6 +95,8 @@ public final class PN532TagPopulation: PN532TagField {
 
     public func image() -> [UInt8]? { currentTag?.image }
 
+    public var uidForm: UIDForm { field.options.uidForm }
+
     private func record(_ body: () throws(TagStoreError) -> Void) {
         do { try body() } catch { storeError = error }
     }

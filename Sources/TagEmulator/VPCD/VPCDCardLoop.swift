@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 
 #if canImport(Glibc)
     import Glibc
@@ -184,8 +185,9 @@ final class VPCDCardLoop {
         case "insert":
             var uid: [UInt8]?
             if words.count > 1 {
-                guard let bytes = Hex.bytes(words[1]), bytes.count == 7 else {
-                    return "error: UID must be 7 bytes of hex, got '\(words[1])'\n"
+                guard let bytes = source.uidForm.bytes(words[1].filter { $0 != ":" }) else {
+                    let form = source.uidForm
+                    return "error: UID must be the \(form.name) of these tags, \(form), got '\(words[1])'\n"
                 }
                 uid = bytes
             }

@@ -32,6 +32,8 @@ public final class VPCDFieldSource: VPCDTagSource {
 
     public var currentHasLeft: Bool { field.current.map { !$0.isPresent } ?? false }
 
+    public var uidForm: UIDForm { field.options.uidForm }
+
     public func advance() -> (any TagEndpoint)? {
         record { () throws(TagStoreError) in
             // A torn tag is cleared by `refresh` (kept for re-presentation), a released one leaves here.

@@ -27,11 +27,16 @@ public protocol VPCDTagSource: AnyObject {
 
     /// Whether the current tag left the field on its own (a tear fault); the card then closes the link.
     var currentHasLeft: Bool { get }
+
+    /// The form `insert UID` takes: the UID of the population's chip (a FeliCa IDm).
+    var uidForm: UIDForm { get }
 }
 
 extension VPCDTagSource {
     /// Sources without faults never lose a tag on their own.
     public var currentHasLeft: Bool { false }
+    /// A source that says nothing holds 7-byte type A UIDs.
+    public var uidForm: UIDForm { .sevenByteUID }
 }
 
 /// A control-socket failure message (`error: …`).

@@ -110,9 +110,21 @@ func powerOffWithoutAnyAPDUKeepsTheTagAndControlCommandsMoveIt() async throws {
     defer { close(second) }
     #expect(
         vpcd.send(second, [0xFF, 0xCA, 0x00, 0x00, 0x00]) == [0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x90, 0x00])
-    #expect(await card.command("insert 0411").hasPrefix("error: UID must be 7 bytes"))
+    #expect(await card.command("insert 0411").hasPrefix("error: UID must be the UID of these tags, 14 hex digits"))
     #expect(await card.command("frobnicate").hasPrefix("error: unknown command"))
     #expect(await card.command("dump").contains("03: E1 10 12 00"))
     await card.stop()
     #expect(await card.command("stats") == "error: virtual card stopped\n")
+}
+
+/// The control socket's `insert UID` takes the population's own form: a FeliCa IDm of 16 digits, not 7 bytes.
+@Test func controlInsertTakesThePopulationsUIDForm() async throws {
+    let vpcd = try FakeVPCD()
+    let population = try SimulationOptions("sim:felica-lite-s?count=0")
+    let card = try VPCDVirtualTag.start(VPCDConfiguration(port: vpcd.port)) { VPCDFieldSource(options: population) }
+    #expect(await card.command("insert 01273D23BA0BA141") == "inserted 01273D23BA0BA141\nok\n")
+    #expect(
+        await card.command("insert 04273D23BA0BA1").hasPrefix(
+            "error: UID must be the IDm of these tags, 16 hex digits (8 bytes)"))
+    await card.stop()
 }
