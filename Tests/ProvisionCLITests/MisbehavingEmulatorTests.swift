@@ -84,9 +84,13 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         let (emulator, slave) = try await ChildProvision.pn532(
             ["--tags", spec, "--line", "--misbehave", plan(cases, readerLevel: true, count: 16)])
         try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
+        // The run ends when its 8 rows are done, never on a clock: `--idle` counts from the last done tag, and
+        // the NACK storm's tag waits for its release to get through before it finishes itself or leaves, a gap a
+        // loaded machine stretches. A 3 s idle could end the run in that gap, with neither it nor the next tag
+        // done; 60 s only guards against a hang.
         let outcome = try await onThread {
             try ProvisionProcess.run(
-                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "3"],
+                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "60"],
                 directory: folder.url)
         }
         #expect(emulator.process.isRunning, "the emulator survived: \(emulator.stderr)")
