@@ -59,7 +59,7 @@ extension InspectReport {
                     Record(
                         index: index, tnf: record.typeNameFormat.description, type: printable(record.type),
                         id: printable(record.identifier), payloadHex: Hex.string(record.payload),
-                        summary: NDEFCommand.describe(record, index: index), record: RecordJSONObject(record))
+                        summary: record.summaryLine(index: index), record: RecordJSONObject(record))
                 }
             } catch {
                 result.error = "byte \(error.offset): \(error.code): \(error.message)"

@@ -116,7 +116,7 @@ struct NDEFCommand: Command {
                 output.document(json: String(decoding: RecordJSON.encode(message), as: UTF8.self))
             } else {
                 for (index, record) in message.records.enumerated() {
-                    output.line(Self.describe(record, index: index))
+                    output.line(record.summaryLine(index: index))
                 }
             }
         }
@@ -175,61 +175,5 @@ struct NDEFCommand: Command {
             throw CLIError.data("character \(index + 1): '\(scalar.escaped(asASCII: true))' is not a hex digit")
         }
         throw CLIError.data("input: not hex (an odd number of digits or a misplaced 0x)")
-    }
-
-    /// One line for a record: index, TNF, type, ID, payload summary, payload size.
-    ///
-    /// URIs are shown whole, so a tap URL can be copied from the line; long text and data are shortened.
-    static func describe(_ record: NDEFPayload, index: Int) -> String {
-        let tnf = "\(record.typeNameFormat) (\(record.typeNameFormat.rawValue))"
-        let type = record.type.isEmpty ? "no type" : "type \(field(record.type))"
-        let id = record.identifier.isEmpty ? "no id" : "id \(field(record.identifier))"
-        let size = "\(record.payload.count)-byte payload"
-        return "record \(index): \(tnf), \(type), \(id), \(summary(record)), \(size)"
-    }
-
-    private static func summary(_ record: NDEFPayload) -> String {
-        guard let content = try? record.content() else { return "data \(preview(record.payload))" }
-        switch content {
-        case .empty: return "empty"
-        case .uri(let uri): return "URI \(quoted(uri, whole: true))"
-        case .text(let text):
-            let form = text.encoding == .utf16 ? "utf16 \(text.byteOrder.rawValue)" : text.encoding.rawValue
-            return "text \(quoted(text.text)) (\(text.languageCode), \(form))"
-        case .smartPoster(let poster):
-            var parts = ["smart poster \(quoted(poster.uri, whole: true))"]
-            parts += poster.titles.map { "title \(quoted($0.text)) (\($0.languageCode))" }
-            if let action = poster.action { parts.append("action \(action.name)") }
-            if let size = poster.size { parts.append("size \(size)") }
-            if let mediaType = poster.mediaType { parts.append("type \(mediaType)") }
-            if !poster.otherRecords.isEmpty { parts.append("\(poster.otherRecords.count) other records") }
-            return parts.joined(separator: ", ")
-        case .absoluteURI(let uri, let payload):
-            return "absolute URI \(quoted(uri, whole: true))" + (payload.isEmpty ? "" : ", data \(preview(payload))")
-        case .wellKnown(_, let payload), .mime(_, let payload), .external(_, let payload), .unknown(let payload):
-            if let text = String(validating: payload, as: UTF8.self), !payload.isEmpty,
-                !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })
-            {
-                return "text \(quoted(text))"
-            }
-            return "data \(preview(payload))"
-        }
-    }
-
-    /// A TYPE or ID: quoted when printable ASCII, else hex.
-    private static func field(_ bytes: [UInt8]) -> String {
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return quoted(String(decoding: bytes, as: UTF8.self)) }
-        return Hex.compact(bytes)
-    }
-
-    /// `text` in quotes with control characters escaped; cut at 60 characters unless `whole`.
-    private static func quoted(_ text: String, whole: Bool = false) -> String {
-        let short = !whole && text.count > 60 ? String(text.prefix(60)) + "…" : text
-        return "\"" + short.unicodeScalars.map { $0.escaped(asASCII: false) }.joined() + "\""
-    }
-
-    private static func preview(_ bytes: [UInt8]) -> String {
-        if bytes.isEmpty { return "none" }
-        return Hex.string(bytes.prefix(16)) + (bytes.count > 16 ? " …" : "")
     }
 }

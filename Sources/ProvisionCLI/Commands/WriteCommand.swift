@@ -272,7 +272,7 @@ struct WriteCommand: Command {
         out.line(
             "Message   \(bytes.count) bytes, \(message.records.count) record\(message.records.count == 1 ? "" : "s")")
         for (index, record) in message.records.enumerated() {
-            out.line("  " + NDEFCommand.describe(record, index: index))
+            out.line("  " + record.summaryLine(index: index))
         }
         let chip = outcome.chip?.displayName ?? "generic Type 2"
         out.line("Tag       \(session.uidHex) on \(session.reader.name), \(chip), capacity \(outcome.capacity) bytes")
