@@ -34,6 +34,7 @@ struct AuditSummary: Sendable {
                 lines.append(
                     "  " + pad(finding.uid, 16) + pad(finding.row.map(String.init) ?? "-", 6)
                         + pad(finding.status.rawValue, 15) + finding.detail)
+                lines += finding.comparisonLines.map { "    " + $0 }
             }
         }
         let blanks = report.blanks
@@ -59,7 +60,7 @@ struct AuditSummary: Sendable {
             findings: report.findings.map {
                 Finding(
                     uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
-                    time: Self.timestamp($0.time), records: $0.records)
+                    time: Self.timestamp($0.time), records: $0.records, expected: $0.expected)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -89,6 +90,8 @@ struct AuditSummary: Sendable {
         var time: String
         /// The records read from the tag as record JSON objects; absent when no message was read.
         var records: [RecordJSONObject]?
+        /// For a mismatch, the records the run wrote, as `records`; absent otherwise.
+        var expected: [RecordJSONObject]?
     }
 
     /// ISO 8601 in UTC with seconds (`2026-12-02T16:02:26Z`).

@@ -20,10 +20,15 @@ public struct AuditReport: Sendable, Hashable, Codable {
         /// The records the tag holds, as record JSON objects (`provision ndef decode --json`): empty for
         /// an empty message, `nil` when no message was read or it does not decode.
         public var records: [RecordJSONObject]?
+        /// For a `mismatch`, the records the run wrote (as `records`), to show beside what the tag holds; `nil`
+        /// for every other finding and when the row no longer renders to what the ledger recorded.
+        public var expected: [RecordJSONObject]?
 
-        /// Creates a finding; `message` is the NDEF message read from the tag, if one was.
+        /// Creates a finding; `message` is the NDEF message read from the tag, if one was, and `expected` the
+        /// message the run wrote, given for a mismatch.
         public init(
-            uid: String, row: Int?, status: AuditStatus, detail: String, time: Date, message: [UInt8]? = nil
+            uid: String, row: Int?, status: AuditStatus, detail: String, time: Date, message: [UInt8]? = nil,
+            expected: [UInt8]? = nil
         ) {
             self.uid = uid
             self.row = row
@@ -31,6 +36,7 @@ public struct AuditReport: Sendable, Hashable, Codable {
             self.detail = detail
             self.time = time
             records = message.flatMap(RecordJSONObject.objects(ofMessage:))
+            self.expected = expected.flatMap(RecordJSONObject.objects(ofMessage:))
         }
     }
 

@@ -54,6 +54,7 @@ public enum AuditReportHTML {
             order: "read order",
             numeric: [1],
             code: [0], nowrap: [0, 4])
+        body += comparisons(problems)
         if !report.blanks.isEmpty {
             body += "</section>\n<section>\n<h2>Blank tags (never written, in no job; not failures)</h2>\n"
             body += HTMLPage.headAndTail(
@@ -69,5 +70,32 @@ public enum AuditReportHTML {
             code: [0], nowrap: [0, 4])
         body += "</section>\n"
         return HTMLPage.document(title: "Audit report — \(report.job)", body: body)
+    }
+
+    /// One two-column table per mismatch with expected records (the first `problemsListed`): the records the run
+    /// wrote beside those the tag holds, record by record, the differing ones coloured.
+    static func comparisons(_ problems: [AuditReport.Finding]) -> String {
+        let compared = problems.filter { $0.recordPairs != nil }
+        guard !compared.isEmpty else { return "" }
+        var html = "<h3>Expected records and what the tag holds</h3>\n"
+        for finding in compared.prefix(problemsListed) {
+            let pairs = finding.recordPairs ?? []
+            let rows = pairs.map { pair in
+                [
+                    "record \(pair.index)" + (pair.differs ? " (differs)" : ""), pair.expectedText,
+                    pair.foundText(noMessage: finding.records == nil),
+                ]
+            }
+            let differing = Set(pairs.filter(\.differs).map(\.index))
+            html += HTMLPage.table(
+                caption: "\(finding.uid), row \(finding.row.map(String.init) ?? "—"): \(finding.status.rawValue)",
+                headers: ["record", "expected (what the run wrote)", "on tag"], rows: rows, code: [1, 2],
+                nowrap: [0], differing: differing)
+        }
+        if compared.count > problemsListed {
+            html += "<p class=\"note\">The first \(problemsListed) of \(compared.count) are shown; every one is "
+            html += "in the audit's JSON file (<code>expected</code> beside <code>records</code>).</p>\n"
+        }
+        return html
     }
 }

@@ -54,11 +54,19 @@ public enum AuditReportWriter {
             text += "| \(finding.uid) | \(finding.row.map(String.init) ?? "—") | \(finding.status.rawValue) | "
             text += "\(detail) | \(RunReportWriter.timestamp(finding.time)) |\n"
         }
+        let compared = problems.filter { $0.expected != nil }
+        guard !compared.isEmpty else { return text }
+        text += "\n## Expected records and what the tag holds\n"
+        for finding in compared {
+            text += "\n\(finding.uid), row \(finding.row.map(String.init) ?? "—"):\n\n```\n"
+            text += finding.comparisonLines.joined(separator: "\n") + "\n```\n"
+        }
         return text
     }
 
     /// `audit-<when>.json`: version 1, stable snake_case keys, every finding with the records read
-    /// (`records`: record JSON objects, whose own keys are the record JSON format's).
+    /// (`records`: record JSON objects, whose own keys are the record JSON format's) and, for a mismatch, the
+    /// records the run wrote (`expected`).
     public static func json(_ report: AuditReport) -> String {
         var counts: [String: Int] = [:]
         for (status, count) in report.counts { counts[status.rawValue] = count }
@@ -68,7 +76,7 @@ public enum AuditReportWriter {
             findings: report.findings.map {
                 .init(
                     uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
-                    time: RunReportWriter.timestamp($0.time), records: $0.records)
+                    time: RunReportWriter.timestamp($0.time), records: $0.records, expected: $0.expected)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -109,6 +117,7 @@ private struct AuditJSON: Encodable {
         var row: Int?
         var status, detail, time: String
         var records: [RecordJSONObject]?
+        var expected: [RecordJSONObject]?
     }
     var version: Int
     var job, when: String

@@ -37,15 +37,17 @@ public enum HTMLPage {
     /// A `<table>` with a header row; every cell escaped.
     ///
     /// Cells of columns in `numeric` align right, of columns in `code` use a monospace font, of
-    /// columns in `nowrap` do not wrap.
+    /// columns in `nowrap` do not wrap; the cells after the first of the rows in `differing` are coloured as a
+    /// failure (an audit's expected record beside a different one on the tag).
     public static func table(
         caption: String, headers: [String], rows: [[String]], numeric: Set<Int> = [], code: Set<Int> = [],
-        nowrap: Set<Int> = []
+        nowrap: Set<Int> = [], differing: Set<Int> = []
     ) -> String {
-        func cellClass(_ column: Int) -> String {
+        func cellClass(_ column: Int, row: Int? = nil) -> String {
             let classes =
                 (numeric.contains(column) ? ["num"] : []) + (code.contains(column) ? ["code"] : [])
                 + (nowrap.contains(column) ? ["nowrap"] : [])
+                + (column > 0 && row.map(differing.contains) == true ? ["differs"] : [])
             return classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
         }
         var html = "<table>\n<caption>\(escape(caption))</caption>\n<thead><tr>"
@@ -54,9 +56,11 @@ public enum HTMLPage {
         if rows.isEmpty {
             html += "<tr><td colspan=\"\(headers.count)\" class=\"empty\">none</td></tr>\n"
         }
-        for row in rows {
+        for (index, row) in rows.enumerated() {
             html += "<tr>"
-            for (column, cell) in row.enumerated() { html += "<td\(cellClass(column))>\(escape(cell))</td>" }
+            for (column, cell) in row.enumerated() {
+                html += "<td\(cellClass(column, row: index))>\(escape(cell))</td>"
+            }
             html += "</tr>\n"
         }
         return html + "</tbody>\n</table>\n"
@@ -125,6 +129,8 @@ public enum HTMLPage {
         .banner { font-size: 20px; font-weight: bold; padding: 8px 14px; margin: 10px 0; border: 2px solid #111; }
         .banner.pass { background: #e3f4e3; color: #0b4f0b; }
         .banner.fail, .kpi.fail { background: #fbe3e3; color: #8a0c0c; border-color: #8a0c0c; }
+        tbody tr td.differs, tbody tr:nth-child(even) td.differs { background: #fbe3e3; color: #8a0c0c;
+          font-weight: bold; }
         @page { size: A4; margin: 12mm; }
         @media print {
           body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }

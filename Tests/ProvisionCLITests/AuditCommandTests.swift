@@ -113,6 +113,47 @@ import Testing
         #expect(first?.first?["uri"] == uri(0))
     }
 
+    @Test func aTagOverwrittenWithAnotherURIShowsTheExpectedAndTheFoundRecordsInTextJSONAndHTML() async throws {
+        let fixture = try await AuditFixture.make(rows: 2, declaresLock: false, lockTags: false)
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        // Written by the real `run`, so the audit renders each row as the run did; then tag 2 is overwritten.
+        let manifest = try String(contentsOf: fixture.folder.appendingPathComponent("job.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"audit-job\"", with: "\"run-job\"")
+            .replacingOccurrences(of: "out/ledger.sqlite", with: "run/ledger.sqlite")
+            .replacingOccurrences(of: "\"out\"", with: "\"run\"")
+        try Data(manifest.utf8).write(to: fixture.folder.appendingPathComponent("run.json"))
+        let spec = "sim:ntag215?store=\(fixture.store.path)&uid=04E00000000001&count=2"
+        let run = try ProvisionProcess.run(["run", "run.json", "--reader", spec, "--quiet"], directory: fixture.folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let second = "sim:ntag215?store=\(fixture.store.path)&uid=04E00000000002&count=1"
+        let write = try ProvisionProcess.run(["write", "--reader", second, "--uri", "https://evil.example/x"])
+        #expect(write.status == 0, "\(write.stderr)")
+        let outcome = try ProvisionProcess.run(
+            ["audit", "run.json", "--reader", spec, "--json"], directory: fixture.folder)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let findings = try json(outcome)["findings"] as? [[String: Any]] ?? []
+        #expect(findings.map { $0["status"] as? String } == ["pass", "mismatch"])
+        #expect(findings.first?["expected"] == nil, "a matching tag shows no expected records")
+        let written = "https://example.com/p/S2?u=04E00000000002"
+        #expect(findings.last?["expected"] as? [[String: String]] == [["type": "uri", "uri": written]])
+        #expect(findings.last?["records"] as? [[String: String]] == [["type": "uri", "uri": "https://evil.example/x"]])
+        #expect((findings.last?["detail"] as? String)?.contains("differs from the ledger's") == true)
+        let text = try ProvisionProcess.run(["audit", "run.json", "--reader", spec], directory: fixture.folder)
+        let lines = text.stdout.components(separatedBy: "\n")
+        let differs = try #require(lines.firstIndex(of: "      record 0 differs"), "\(text.stdout)")
+        #expect(
+            lines[differs + 1].hasPrefix("        expected: nfcWellKnown (1)") && lines[differs + 1].contains(written))
+        #expect(lines[differs + 2].hasPrefix("        on tag:   ") && lines[differs + 2].contains("evil.example/x"))
+        let reports = fixture.folder.appendingPathComponent("run")
+        let html = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: reports.path).first {
+                $0.hasSuffix(".html") && $0.hasPrefix("audit-")
+            })
+        let page = try String(contentsOf: reports.appendingPathComponent(html), encoding: .utf8)
+        #expect(
+            page.contains("<td class=\"code differs\">") && page.contains(written) && page.contains("evil.example/x"))
+    }
+
     @Test func aCloneWithTheProvisionedUIDButAWrongBCCIsAnIdentityMismatch() async throws {
         let fixture = try await AuditFixture.make()
         defer { try? FileManager.default.removeItem(at: fixture.folder) }

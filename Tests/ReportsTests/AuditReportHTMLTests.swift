@@ -30,3 +30,22 @@ import Testing
     #expect(passing.contains("<div class=\"banner pass\">PASS: no tag failed the audit</div>"))
     #expect(!passing.contains("kpi fail"))
 }
+
+@Test func auditHTMLShowsAMismatchsExpectedAndFoundRecordsSideBySideColouringTheDifference() throws {
+    let page = XMLInspector.parse(AuditReportHTML.render(try overwrittenTagReport()))
+    #expect(page.error == nil)
+    #expect(page.elements("h3").map(\.text) == ["Expected records and what the tag holds"])
+    #expect(page.elements("caption").map(\.text).contains("04A00000000002, row 2: mismatch"))
+    #expect(page.elements("th").map(\.text).contains("expected (what the run wrote)"))
+    let marked = page.elements("td", class: "code differs").map(\.text)
+    #expect(
+        marked == [
+            "nfcWellKnown (1), type \"U\", no id, URI \"https://example.com/p/S2\", 17-byte payload",
+            "nfcWellKnown (1), type \"U\", no id, URI \"https://evil.example/x\", 15-byte payload",
+        ])
+    let cells = page.elements("td").map(\.text)
+    #expect(cells.contains("record 0 (differs)") && cells.contains("record 1"))
+    var matching = try overwrittenTagReport()
+    matching.findings.removeLast()
+    #expect(!AuditReportHTML.render(matching).contains("Expected records"), "no block without a mismatch")
+}

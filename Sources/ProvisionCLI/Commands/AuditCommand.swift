@@ -57,7 +57,9 @@ struct AuditCommand: Command {
         blank) tags in a row, when a simulated reader has no more tags, or on Ctrl-C (a second Ctrl-C exits at once).
         A simulated reader must keep its tags (store=DIR, as the sample jobs do in reports/<job>/tags):
         without a store it presents fresh tags, never the ones run programmed, and audit refuses it. Then writes
-        audit-<when>.md/.json/.csv/.html into the job's reports folder and prints a summary.
+        audit-<when>.md/.json/.csv/.html into the job's reports folder and prints a summary. A mismatch shows,
+        record by record, the records the run wrote ("expected:", the row rendered again) beside the tag's
+        ("on tag:"), the differing ones marked.
 
         Options:
           --reader SPEC     reader to use (repeatable; default: the manifest's readers, else the job's chip on sim:)
@@ -67,7 +69,8 @@ struct AuditCommand: Command {
           --deep            keyed NTAG 424 DNA jobs: also authenticate each tag with its job K0
           --json            print a stable JSON object (version 1) instead of the table; each
                             finding lists the records read ("records": the objects 'provision
-                            ndef decode --json' prints; absent when no message was read); when
+                            ndef decode --json' prints; absent when no message was read) and,
+                            for a mismatch, the records the run wrote ("expected"); when
                             the audit could not start (no ledger, no reader, bad job)
                             {"error": {...}} instead (docs/json.md)
           --quiet, -q       no prompts or per-tag lines
@@ -157,9 +160,11 @@ struct AuditCommand: Command {
         let started = Date()
         let display = ProgressDisplay(sink: output.diagnostics, quiet: quiet)
         let session = AuditSession(limit: count, maxUnknown: maxUnknown == 0 ? nil : maxUnknown)
+        let line = job.lineJob()
         var auditor = TagAuditor(
             job: manifest.job, lockRequired: manifest.lock == .permanent,
-            protectionKey: protectionKey, protection: manifest.security.protection, mirror: job.lineJob().mirror)
+            protectionKey: protectionKey, protection: manifest.security.protection, mirror: line.mirror)
+        auditor.render = line.render  // a mismatch shows the records the run wrote
         auditor.identityCheck = manifest.identityCheck
         auditor.ntag424 = job.ntag424Audit(deep: deep)
         let failure = await Self.runWorkers(
@@ -174,7 +179,7 @@ struct AuditCommand: Command {
                 AuditReport.Finding(
                     uid: Hex.compact($0.verdict.uid), row: $0.verdict.row,
                     status: $0.verdict.status, detail: $0.verdict.detail,
-                    time: $0.time, message: $0.verdict.message)
+                    time: $0.time, message: $0.verdict.message, expected: $0.verdict.expected)
             })
         let files: [URL]
         do {

@@ -126,8 +126,13 @@ public struct AuditWorker: Sendable {
                     try await remove(uidText)
                     return true
                 }
-                await finish(
-                    auditor.classify(reading, recorded: record.tag, row: record.row, expected: expected, sun: sun))
+                var verdict = auditor.classify(
+                    reading, recorded: record.tag, row: record.row, expected: expected, sun: sun)
+                if verdict.status == .mismatch {
+                    try await addExpected(
+                        to: &verdict, record: record, read: reading.message, expected: expected, sun: sun)
+                }
+                await finish(verdict)
             } else {
                 // Read without a password (a blank tag has none): a never-written spare is told from a stranger.
                 let reading: TagReadBack
@@ -167,6 +172,31 @@ public struct AuditWorker: Sendable {
         let versions = try await ledger.keyVersions(job: auditor.job, uid: uid)
         let seen = try await ledger.highestSUNCounter(job: auditor.job, uid: uid).map { UInt32($0) }
         return try rules.expectation(row: row, fields: fields, uid: uid, keyVersions: versions, lastSeen: seen)
+    }
+
+    /// Puts the message the run wrote beside what a `mismatch` holds: the row rendered again from its ledger fields
+    /// at its claim time (only for a mismatch: a matching tag costs nothing), or a SUN job's template message. When
+    /// that is not what the ledger recorded, the detail says why no expected records are shown.
+    private func addExpected(
+        to verdict: inout TagVerdict, record: ProvisionedTag, read: [UInt8]?, expected: ExpectedConfiguration?,
+        sun: SUNExpectation?
+    ) async throws {
+        let rendered: [UInt8]?
+        if let sun {
+            rendered = sun.message
+        } else if let render = auditor.render, let info = try await ledger.record(job: auditor.job, row: record.row) {
+            rendered = try? render(record.row, info.fields, record.tag.uid, info.claimedAt ?? record.tag.writtenAt)
+        } else {
+            return
+        }
+        verdict.expected = rendered.flatMap {
+            auditor.expectedMessage(rendered: $0, recorded: record.tag, read: read, mirror: expected?.mirror)
+        }
+        if verdict.expected == nil && sun == nil {
+            verdict.detail +=
+                "; the row no longer renders to the message the run wrote (ledger SHA-256), so the expected records "
+                + "are not shown"
+        }
     }
 
     private func finish(_ verdict: TagVerdict) async {

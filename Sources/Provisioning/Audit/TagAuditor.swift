@@ -28,6 +28,9 @@ public struct TagAuditor: Sendable {
     public var identityCheck: IdentityCheck = .refuse
     /// How a keyed NTAG 424 DNA job's tags are judged (SUN, settings, key versions), when the job has keys.
     public var ntag424: NTAG424Audit?
+    /// Renders a row as the run did (the run's own `LineJob.render`), so a `mismatch` can show the records the run
+    /// wrote beside those the tag holds; `nil`: a mismatch shows what the tag holds only.
+    public var render: LineJob.Renderer?
 
     /// Creates an auditor for `job`.
     public init(
@@ -189,6 +192,26 @@ public struct TagAuditor: Sendable {
         var parts = reading.lock?.openReasons ?? []
         if parts.isEmpty { parts.append("the lock state could not be read") }
         return "not locked: " + parts.joined(separator: ", ")
+    }
+
+    /// The message the run wrote on the tag of a `mismatch`, to show beside what it holds: `rendered` (the row
+    /// rendered again, or a SUN job's template message) when its SHA-256 is the ledger's, else `nil` (the template
+    /// or row changed since, an appended message), never a guess.
+    ///
+    /// The ledger's message has the mirror window's placeholder (`{{uidMirror}}`, …) and a SUN job's template the
+    /// zeros the chip mirrors over. A window the tag `read` shows correctly is copied into the expected message,
+    /// so records differ only where the content does; a window the tag shows wrongly keeps its placeholder.
+    public func expectedMessage(rendered: [UInt8], recorded: TagRecord, read: [UInt8]?, mirror: MirrorPlan?)
+        -> [UInt8]?
+    {
+        guard Digest.sha256(rendered) == recorded.bytesSHA256 else { return nil }
+        guard let mirror, let read, case .success = mirror.restoringPlaceholder(in: read, uid: recorded.uid),
+            let shown = mirror.windowInMessage(messageLength: read.count),
+            let window = mirror.windowInMessage(messageLength: rendered.count)
+        else { return rendered }
+        var expected = rendered
+        expected.replaceSubrange(window, with: read[shown])
+        return expected
     }
 
     /// The first 8 bytes of a digest as upper-case hex, then `…`.

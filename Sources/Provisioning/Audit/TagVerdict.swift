@@ -42,13 +42,19 @@ public struct TagVerdict: Sendable, Hashable {
     /// The NDEF message read from the tag, as it was on the tag (mirrored values included); `nil` when
     /// none was read (not in the ledger, password refused, NDEF unreadable).
     public var message: [UInt8]?
+    /// For a `mismatch`, the message the run wrote (`TagAuditor.expectedMessage`), to show beside `message`;
+    /// `nil` for every other status, and when the row no longer renders to what the ledger recorded.
+    public var expected: [UInt8]?
 
     /// Creates a verdict.
-    public init(uid: [UInt8], row: Int?, status: Status, detail: String, message: [UInt8]? = nil) {
+    public init(
+        uid: [UInt8], row: Int?, status: Status, detail: String, message: [UInt8]? = nil, expected: [UInt8]? = nil
+    ) {
         self.uid = uid
         self.row = row
         self.status = status
         self.detail = detail
         self.message = message
+        self.expected = expected
     }
 }

@@ -255,3 +255,30 @@ enum Hex8 {
         #expect(other.status == .mismatch && other.detail.contains("0411223344556Fx000003"), "\(other.detail)")
     }
 }
+
+/// The message the run wrote, shown beside what a mismatching tag holds (`expectedMessage`).
+@Suite struct TagAuditorExpectedMessageTests {
+    let auditor = TagAuditor(job: "batch", lockRequired: false)
+
+    @Test func theRenderedRowIsExpectedOnlyWhenItIsWhatTheLedgerRecorded() {
+        let overwritten = NDEFMessage(records: [.uri("https://other.example/x")]).bytes
+        #expect(
+            auditor.expectedMessage(rendered: message, recorded: recorded(), read: overwritten, mirror: nil) == message)
+        var changed = message
+        changed[7] ^= 0x01  // the row renders differently now (template or fields changed): no guess is shown
+        #expect(auditor.expectedMessage(rendered: changed, recorded: recorded(), read: overwritten, mirror: nil) == nil)
+    }
+
+    @Test func aMirrorWindowTheTagShowsCorrectlyIsCopiedAndAWrongOneKeepsItsPlaceholder() {
+        let prefix: [UInt8] = [0xD1, 0x01, 0x19, 0x55, 0x04]
+        let written = prefix + Array("00000000000000x000000".utf8)
+        let plan = MirrorPlan(kind: .uidAndCounter, offsetInMessage: prefix.count, messageLength: written.count)
+        let record = recorded(written, locked: false)
+        let shown = prefix + Array("04112233445566x000003".utf8)
+        // A window as the chip mirrors it is not a difference: expected shows the tag's own UID and counter there.
+        #expect(auditor.expectedMessage(rendered: written, recorded: record, read: shown, mirror: plan) == shown)
+        let wrong = prefix + Array("0411223344556Fx000003".utf8)
+        #expect(auditor.expectedMessage(rendered: written, recorded: record, read: wrong, mirror: plan) == written)
+        #expect(auditor.expectedMessage(rendered: written, recorded: record, read: nil, mirror: plan) == written)
+    }
+}
