@@ -85,7 +85,11 @@ import Testing
         try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
         let run = try await onThread {
             try ProvisionProcess.run(
-                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20"],
+                // The job's master is the repository's sample key: allowed on this emulated tag.
+                [
+                    "run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet", "--idle", "20",
+                    "--allow-test-keys",
+                ],
                 directory: folder.url, environment: RunNTAG424Tests.environment)
         }
         #expect(try await emulator.stop() == 0)

@@ -97,7 +97,11 @@ private func phases(_ folder: JobFolder) throws -> String {
             let (run, stats) = try await station.withCard(spec) { card in
                 let outcome = try await onThread {
                     try ProvisionProcess.run(
-                        ["run", "job.json", "--quiet", "--idle", "15", "--reader", "pcsc:#0?style=plain"],
+                        // The job's master is the repository's sample key: allowed on this emulated card.
+                        [
+                            "run", "job.json", "--quiet", "--idle", "15", "--allow-test-keys", "--reader",
+                            "pcsc:#0?style=plain",
+                        ],
                         directory: folder.url, environment: RunNTAG424Tests.environment)
                 }
                 return (outcome, await card.command("stats"))
