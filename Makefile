@@ -48,7 +48,7 @@ test: test-deps
 	LIBNFC_LOG_LEVEL=0 python3 scripts/test_rerun.py $(SWIFT)
 
 ## lint: swift format (.swift-format: line length 120) over Sources and Tests with zero findings, and no
-## Swift file over LINT_LINES lines (STYLE.md: 100–300 typical, 400 at most); and the test gate's own tests
+## Swift file over LINT_LINES lines (docs/style.md: 100–300 typical, 400 at most); and the test gate's own tests
 LINT_LINES ?= 400
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

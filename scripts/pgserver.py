@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server for the benchmarks and the reliability run (reference: postgres-ledger.md §1).
+"""A throwaway PostgreSQL server for the benchmarks and the reliability run (reference: docs/reference/postgres.md §1).
 
 `with PGServer() as pg:` runs initdb -N and pg_ctl as the `postgres` OS user (via setpriv when run as root),
 a Unix socket in a short temporary folder, no TCP, fsync and synchronous_commit on; `pg.create_database(name)`

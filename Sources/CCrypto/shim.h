@@ -1,4 +1,4 @@
-/* The originality signature (secp128r1, type2-ntag.md §3.8) needs the EC_KEY/ECDSA_do_* API that
+/* The originality signature (secp128r1, docs/reference/type2.md §3.8) needs the EC_KEY/ECDSA_do_* API that
    OpenSSL 3 marks deprecated; keep it usable without warnings. */
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/evp.h>

@@ -21,7 +21,7 @@ public enum AES128Error: Error, Hashable, Sendable, CustomStringConvertible {
 /// AES-128 in ECB and CBC mode without padding, and AES-CMAC (NIST SP 800-38B), all through libcrypto.
 ///
 /// These are the primitives of NTAG 424 DNA secure messaging, SUN and AN10922 key diversification
-/// (`type4-ntag424.md` §2.4–§4.2). Padding (ISO 9797-1 method 2) is the caller's, as the chip defines it.
+/// (`docs/reference/type4.md` §2.4–§4.2). Padding (ISO 9797-1 method 2) is the caller's, as the chip defines it.
 public enum AES128 {
     /// AES-128-ECB encryption of whole blocks (`EVP_aes_128_ecb`, padding off).
     public static func encryptECB(key: [UInt8], _ data: [UInt8]) throws(AES128Error) -> [UInt8] {

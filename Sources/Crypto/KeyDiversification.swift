@@ -1,6 +1,6 @@
 /// NXP AN10922 AES-128 key diversification: a per-tag key from a master key and a diversification input.
 ///
-/// `DivKey = CMAC_K(01 ‖ M)` over a **fixed 32-byte** input (`type4-ntag424.md` §4.2): D = `01 ‖ M`; when D
+/// `DivKey = CMAC_K(01 ‖ M)` over a **fixed 32-byte** input (`docs/reference/type4.md` §4.2): D = `01 ‖ M`; when D
 /// is shorter than 32 bytes, `80 00…` pads it to 32 and its last block is XORed with CMAC subkey K2; a D of
 /// exactly 32 bytes gets K1 on its last block (the plain CMAC of D). The result is the last block of
 /// AES-CBC (IV 0) over those 32 bytes. For D of 17–31 bytes this equals `CMAC_K(D)`; for a shorter D it does

@@ -58,8 +58,8 @@ public enum OriginalityCurve: Sendable, Hashable {
     }
 }
 
-/// NXP originality signature: ECDSA over secp128r1 (NTAG21x, `type2-ntag.md` §3.8) or secp224r1 (NTAG 424 DNA,
-/// `type4-ntag424.md` §2.9) on the raw UID.
+/// NXP originality signature: ECDSA over secp128r1 (NTAG21x, `docs/reference/type2.md` §3.8) or secp224r1 (NTAG 424
+/// DNA, `docs/reference/type4.md` §2.9) on the raw UID.
 ///
 /// The signed "digest" is the 7-byte UID itself, taken as a big-endian integer, with no hash. The
 /// signature is `r ‖ s`, big-endian, as READ_SIG `3C 00` (16 bytes each) or Read_Sig `90 3C` (28 bytes each)
@@ -79,7 +79,7 @@ public enum OriginalitySignature {
         0x56, 0x4E, 0x11, 0x71, 0x8E, 0x01, 0x72, 0x92, 0xFA, 0xF2, 0x32, 0x26, 0xA9, 0x66, 0x14, 0xB8,
     ]
 
-    /// NXP's NTAG 424 DNA originality public key, secp224r1 (`type4-ntag424.md` §2.9).
+    /// NXP's NTAG 424 DNA originality public key, secp224r1 (`docs/reference/type4.md` §2.9).
     public static let ntag424PublicKey: [UInt8] = [
         0x04, 0x8A, 0x9B, 0x38, 0x0A, 0xF2, 0xEE, 0x1B, 0x98, 0xDC, 0x41, 0x7F, 0xEC, 0xC2, 0x63, 0xF8, 0x44,
         0x9C, 0x76, 0x25, 0xCE, 0xCE, 0x82, 0xD9, 0xB9, 0x16, 0xC9, 0x92, 0xDA, 0x20, 0x9D, 0x68, 0x42, 0x2B,

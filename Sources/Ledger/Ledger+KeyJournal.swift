@@ -45,7 +45,7 @@ public struct KeyChange: Sendable, Hashable {
 }
 
 /// The key journal: the intent of every ChangeKey is on disk before the command leaves, so a change whose answer
-/// was lost (tag pulled, crash, power loss) names the two keys the tag can hold (`type4-ntag424.md` §4.3).
+/// was lost (tag pulled, crash, power loss) names the two keys the tag can hold (`docs/reference/type4.md` §4.3).
 extension SQLLedger {
     /// Records `change` as intended, in a synced commit, before its ChangeKey is sent.
     ///

@@ -1,5 +1,5 @@
 /// CRC_A of ISO/IEC 14443-3: 16 bits, preset `6363`, reflected polynomial `8408`, no final XOR,
-/// appended low byte first (`type2-ntag.md` §1).
+/// appended low byte first (`docs/reference/type2.md` §1).
 public enum CRCA {
     /// The CRC of `bytes` as the two bytes sent on the air (low byte first): `30 00` → `02 A8`.
     public static func checksum<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {

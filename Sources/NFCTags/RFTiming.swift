@@ -1,6 +1,6 @@
 /// ISO/IEC 14443-A airtime at 106 kbit/s plus EEPROM programming, all in microseconds.
 ///
-/// Frame lengths from `line-timing.md` §1: a reader frame of N bytes (CRC included) takes (9N + 3)
+/// Frame lengths from `docs/reference/rf-timing.md` §1: a reader frame of N bytes (CRC included) takes (9N + 3)
 /// bit periods, a tag frame (9N + 2), a 4-bit ACK/NAK 6, a short frame (REQA/WUPA) 9. One exchange is
 /// reader frame + FDT + tag frame + the gap before the next command. These reproduce NXP's printed
 /// durations (READ 368 / 1548 µs, WRITE 708 µs).
@@ -14,7 +14,7 @@ public struct RFTiming: Sendable, Hashable {
     /// EEPROM programming time per written page (t_prog), default 4.1 ms.
     public var programmingMicroseconds = 4_100.0
     /// Unmodulated field a reader must hold after switching it on before the first REQA/WUPA (ISO/IEC
-    /// 14443-3: ≥ 5.1 ms; `line-timing.md` §1): what every field off/on re-activation pays on top.
+    /// 14443-3: ≥ 5.1 ms; `docs/reference/rf-timing.md` §1): what every field off/on re-activation pays on top.
     public var fieldGuardMicroseconds = 5_100.0
 
     /// Creates the default model; `programmingMicroseconds` is configurable (3–10 ms in tests).
@@ -47,7 +47,7 @@ public struct RFTiming: Sendable, Hashable {
     }
 
     /// Full activation of a 7-byte-UID tag: REQA/WUPA, then anticollision and SELECT at two cascade
-    /// levels (≈ 4.58 ms; `line-timing.md` §3).
+    /// levels (≈ 4.58 ms; `docs/reference/rf-timing.md` §3).
     public var activation: Double {
         let reqa = shortFrame + readerToTagDelay + tagFrame(bytes: 2) + tagToReaderGap
         let anticollision = readerFrame(bytes: 2) + readerToTagDelay + tagFrame(bytes: 5) + tagToReaderGap

@@ -2,7 +2,7 @@
 /// 15693 Inventory answer: `dsfid` set, an 8-byte UID in display order `E0…`, ATQA and SAK 0).
 public struct DetectedTag: Sendable, Hashable {
     /// The UID from anticollision (7 bytes for NTAG21x, first byte `04`), or from an ISO 15693 Inventory
-    /// (8 bytes, display order MSB first: `E0 MM TT …`, `type5-type3.md` §1.1).
+    /// (8 bytes, display order MSB first: `E0 MM TT …`, `docs/reference/type5.md` §1.1).
     public var uid: [UInt8]
     /// ATQA as PN53x readers report it (high byte first), e.g. `0x0044`.
     public var atqa: UInt16

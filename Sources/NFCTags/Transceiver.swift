@@ -1,4 +1,4 @@
-/// A communication failure between the host and a tag (`type2-ntag.md` §3.10, §11).
+/// A communication failure between the host and a tag (`docs/reference/type2.md` §3.10, §11).
 ///
 /// These mean "retry or ask for the tag again"; tag-level refusals that should be recorded and
 /// skipped are `Type2Error` / provisioning errors built on top of these. NAK codes, silence and a tag

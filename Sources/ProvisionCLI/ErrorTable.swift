@@ -6,7 +6,7 @@ import Provisioning
 import ReaderLibNFC
 import ReaderPCSC
 
-/// The one table from error kinds to exit codes and error-document classes (STYLE §3.4).
+/// The one table from error kinds to exit codes and error-document classes (docs/style.md §3.4).
 ///
 /// `ProvisionCLI.run` and every place that turns a module's error into a `CLIError` ask this table for
 /// the exit code, so a kind of error exits the same way from every command. The first matching rule

@@ -24,7 +24,7 @@ private func interruptHandler(_: Int32) {
     _ = write(wakeDescriptor.load(ordering: .relaxed), &byte, 1)
 }
 
-/// The one SIGINT handler (STYLE.md §11.10), installed by `ProvisionCLI.run` for every command that works on
+/// The one SIGINT handler (docs/style.md §11.10), installed by `ProvisionCLI.run` for every command that works on
 /// tags: the first Ctrl-C makes the command's `StopRequest` (the tag in progress finishes, a wait for a tag
 /// is cancelled, the command exits 130); a second one exits at once with status 130.
 ///

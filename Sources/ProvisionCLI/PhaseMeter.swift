@@ -5,7 +5,7 @@ import Reports
 import Support
 
 /// What one phase of a tag cycle cost: exchanges, WRITEs, re-activations, modelled radio time and
-/// wall time (`line-timing.md` §4–§5).
+/// wall time (`docs/reference/rf-timing.md` §4–§5).
 struct PhaseCost: Sendable, Hashable, Codable {
     /// The phase name (`identify`, `check`, `write`, `verify`, `lock`, `read`, …).
     var name: String

@@ -128,7 +128,7 @@ extension ReaderFactory {
         }
     }
 
-    /// How a PC/SC reader of `style` reaches Type 5 tags (`type5-type3.md` §3.5): the `--json` value and
+    /// How a PC/SC reader of `style` reaches Type 5 tags (`docs/reference/type5.md` §3.5): the `--json` value and
     /// the words for the note.
     static func type5Reach(_ style: PCSCReaderStyle) -> (String, String) {
         if !style.readsISO15693 { return ("no", "no, a PN53x-class front end cannot reach it") }

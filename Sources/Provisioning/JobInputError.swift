@@ -6,7 +6,7 @@
 ///
 /// `description` is the one-line form the CLI prints: `FILE:LINE:COLUMN: message`, with the JSON
 /// path first where there is one (`jobs/x.json:4:5: serial.stepp: unknown key`). Equality and
-/// hashing use the code only (STYLE §3.2), so tests match on codes and compare `description` for text.
+/// hashing use the code only (docs/style.md §3.2), so tests match on codes and compare `description` for text.
 public struct JobInputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem this is; the CLI maps `fileMissing` to exit 66 and the rest to 65.
     public struct Code: Hashable, Sendable, CustomStringConvertible {

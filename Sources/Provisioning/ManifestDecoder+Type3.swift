@@ -2,7 +2,7 @@ import JSONReader
 
 extension ManifestDecoder {
     /// Refuses what a Type 3 job cannot do: password protection is an NTAG21x feature and a FeliCa tag has no
-    /// originality signature this tool can check (`type5-type3.md` §4; Lite-S authentication is by card key).
+    /// originality signature this tool can check (`docs/reference/type3.md` §1; Lite-S authentication is by card key).
     func checkType3(_ root: JSONNode, tag: TagTarget) throws(JobInputError) {
         guard tag.isType3 else { return }
         if let node = root["protect"] {

@@ -4,7 +4,7 @@ extension ManifestDecoder {
     /// The `type4` section, allowed only for a Type 4 target; checks the file size against the chip,
     /// and refuses what a Type 4 job cannot do: password protection is an NTAG21x feature (an NTAG 424 DNA lock
     /// needs its keys: `decodeNTAG424`), and of the Type 4 chips only the NTAG 424 DNA has an originality
-    /// signature (Read_Sig, `type4-ntag424.md` §2.9), so `signature` is refused on a generic `type4` job.
+    /// signature (Read_Sig, `docs/reference/type4.md` §2.9), so `signature` is refused on a generic `type4` job.
     func decodeType4(_ root: JSONNode, tag: TagTarget) throws(JobInputError) -> Type4JobOptions {
         if tag.isType4 || tag.isType5, let node = root["protect"] {
             throw fail(node, "protect", "applies only to Type 2 tags (NTAG21x, Ultralight EV1), not \(tag)")

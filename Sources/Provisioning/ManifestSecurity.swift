@@ -2,7 +2,7 @@ import Foundation
 import NFCTags
 
 /// A manifest's product-authentication settings: named keys, the originality-signature policy and
-/// password protection (`type2-ntag.md` §3.6, §3.8).
+/// password protection (`docs/reference/type2.md` §3.6, §3.8).
 public struct ManifestSecurity: Sendable {
     /// What the line does with the originality signature (READ_SIG `3Ch`).
     public enum SignaturePolicy: String, Sendable, Hashable, CaseIterable {

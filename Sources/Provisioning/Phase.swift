@@ -49,7 +49,7 @@ public enum FailureClass: String, Sendable, Hashable, CaseIterable, Codable {
     /// Password protection could not be set or did not check out (PWD_AUTH, refused write).
     case protectFailed
     /// Pages 0–2 disagree with the anticollision UID, a BCC is wrong or INT is not `48` (a clone or
-    /// a misread); refused before any WRITE (`type2-ntag.md` §11).
+    /// a misread); refused before any WRITE (`docs/reference/type2.md` §11).
     case identityMismatch
     /// The job locks and the tag's chip has no lock `provision` can make and prove (a Type 4 tag whose CC
     /// write byte may not be honoured, an NTAG 424 DNA without keys); refused before any write, like a

@@ -23,10 +23,10 @@ public struct Placeholder: Sendable, Hashable {
         /// sized and rendered by `bytes:N`, `hex` or `base64url` after `|`.
         case mac(key: String, inputs: [String], setting: URLMAC)
         /// `uidMirror`, `counterMirror`, `uidCounterMirror`: a window the chip fills with its UID and/or
-        /// NFC counter in ASCII on every READ (`type2-ntag.md` §6).
+        /// NFC counter in ASCII on every READ (`docs/reference/type2.md` §6).
         case mirror(MirrorKind)
         /// `sun.picc`, `sun.mac`, `sun.uid`, `sun.counter`: an NTAG 424 DNA SDM mirror the chip fills on every
-        /// unauthenticated read (`type4-ntag424.md` §3.2).
+        /// unauthenticated read (`docs/reference/type4.md` §3.2).
         case sun(SUNToken)
     }
 

@@ -2,7 +2,7 @@ import NFCTags
 
 /// The chip a job expects (`tag` in a manifest) and the NDEF capacity pre-flight checks against.
 ///
-/// Capacities are the largest NDEF message for the factory layout (`type2-ntag.md` §5.4):
+/// Capacities are the largest NDEF message for the factory layout (`docs/reference/type2.md` §5.4):
 ///
 /// ```
 /// ntag213          137  (Lock Control TLV first, NDEF TLV at byte 21)
@@ -14,7 +14,7 @@ import NFCTags
 /// type2            137  (any NDEF-formatted Type 2 tag; pre-flight assumes the smallest NTAG21x)
 /// ntag424          254  (NTAG 424 DNA: NDEF file E104 of 256 bytes minus the 2-byte NLEN)
 /// type4            254  (any Type 4 tag; `type4.minimumFileSize` − 2, default 256 − 2)
-/// icode-slix       102  (112 bytes, CC E1 40 0E 01: the smaller MLEN reading, `type5-type3.md` §2.1)
+/// icode-slix       102  (112 bytes, CC E1 40 0E 01: the smaller MLEN reading, `docs/reference/type5.md` §2.1)
 /// icode-slix2      308  (blocks 0–78, CC E1 40 28 01: area 312, T and a 3-byte L)
 /// st25tv02k        242  (64 blocks, CC E1 40 1F 01: area 244, T and L)
 /// type5            102  (any Type 5 tag; pre-flight assumes the smallest, ICODE SLIX)

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// An exclusive advisory `flock` on a reader's device node, held while the reader is open
-/// (`pn532-libnfc.md` §9 pitfall 3: libnfc's own claim never reaches the kernel).
+/// (`docs/reference/pn532-libnfc.md` §9 pitfall 3: libnfc's own claim never reaches the kernel).
 ///
-/// The lock is always a per-reader lock file in `/run/lock` (`pn532-libnfc.md` §9 pitfall 3), never the
+/// The lock is always a per-reader lock file in `/run/lock` (`docs/reference/pn532-libnfc.md` §9 pitfall 3), never the
 /// device node: even a brief `open`/`close` of a tty by a second process disturbs the holder's link
 /// (measured on a pty: the holder's exchanges then time out). `/run/lock` is shared by all users, so
 /// two users still see each other's lock, and its sticky bit keeps others from replacing a lock file;

@@ -1,6 +1,6 @@
 import NFCTags
 
-/// How long one APDU may take through a PN532's ISO-DEP layer, from the tag's ATS (`type4-ntag424.md`
+/// How long one APDU may take through a PN532's ISO-DEP layer, from the tag's ATS (`docs/reference/type4.md`
 /// §1.1, §6.3): libnfc's timeout covers the whole InDataExchange, i.e. every I-block of the command and
 /// of the answer.
 ///

@@ -17,7 +17,7 @@ enum LibNFCProperty {
 }
 
 /// Every libnfc call the backend makes: the one file that touches C types and raw pointers, and
-/// the place to trace or mock them (`STYLE.md` §4.1).
+/// the place to trace or mock them (`docs/style.md` §4.1).
 enum LibNFCCalls {
     /// The corresponding C function is `nfc_version`.
     static func version() -> String { String(cString: nfc_version()) }

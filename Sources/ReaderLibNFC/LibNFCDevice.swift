@@ -71,7 +71,7 @@ final class LibNFCDevice {
     /// (right after `nfc_initiator_init`, and after each select of a chip whose selects switch CRC on).
     ///
     /// The write goes past libnfc's write-back cache, which would read the register first
-    /// (`pn532-libnfc.md` §6); the value comes from `crc`. When the registers are unknown (after the
+    /// (`docs/reference/pn532-libnfc.md` §6); the value comes from `crc`. When the registers are unknown (after the
     /// first select that finds RX CRC off, or after a failure) one ReadRegister of TxMode and RxMode
     /// comes first, and teaches `crc` what this chip's selects do (`docs/pn532.md`, "Frames per tag").
     /// - Returns: whether the host appends CRC_A (the chip's TX CRC is off).
@@ -92,7 +92,7 @@ final class LibNFCDevice {
         return crc.hostAppendsCRC
     }
 
-    /// One ReadRegister of TxMode and RxMode when `crc` does not know them (`pn532-libnfc.md` §6).
+    /// One ReadRegister of TxMode and RxMode when `crc` does not know them (`docs/reference/pn532-libnfc.md` §6).
     private func readCRCRegistersIfUnknown() throws(TransportError) {
         guard crc.needsRead else { return }
         let addresses = [PN53xCRCState.txModeAddress, PN53xCRCState.rxModeAddress]
@@ -103,7 +103,7 @@ final class LibNFCDevice {
 
     /// Readies the chip for an APDU to an ISO-DEP tag: easy framing on (InDataExchange: the PN532 runs the
     /// ISO-DEP block protocol and its CRC_A), and RX CRC back on when this backend had switched it off for
-    /// a Type 2 tag, so the chip's registers are as libnfc's init leaves them (`type4-ntag424.md` §6.1).
+    /// a Type 2 tag, so the chip's registers are as libnfc's init leaves them (`docs/reference/type4.md` §6.1).
     /// Nothing is sent when both are already so. TX CRC is never switched off by this backend.
     func prepareAPDU() throws(TransportError) {
         if easyFramingOff {

@@ -8,7 +8,7 @@ import NFCTags
 /// The chip appends CRC_A to the command (TX CRC on, as libnfc's init leaves it); the host appends
 /// it only when the chip's TX CRC is off (`PN53xCRCState`).
 ///
-/// Mapping (`pn532-libnfc.md` §4.6, §4.8, §6): a 1-byte answer is a 4-bit frame (`0A` ACK →
+/// Mapping (`docs/reference/pn532-libnfc.md` §4.6, §4.8, §6): a 1-byte answer is a 4-bit frame (`0A` ACK →
 /// `[0x0A]`, anything else → `.nak(code)`); `NFC_ERFTRANS` (PN532 status `01`, silence) →
 /// `.noAnswer` when the tag can still be selected, else `.tagLost` (removed or torn);
 /// `NFC_ETGRELEASED` → `.tagLost`; a wrong CRC_A or a 2-byte answer → `.invalidResponse`; any other
@@ -95,7 +95,7 @@ final class LibNFCTransceiver: Transceiver {
     }
 
     /// One FeliCa frame (LEN first, no CRC) with easy framing on: libnfc sends InDataExchange `40 01 <frame>`
-    /// and returns the card's frame, LEN first (`type5-type3.md` §5.3). Silence is `.noAnswer` when polling
+    /// and returns the card's frame, LEN first (`docs/reference/type3.md` §2.3). Silence is `.noAnswer` when polling
     /// finds the card again, else `.tagLost`; an answer whose LEN is not its length is `.invalidResponse`.
     ///
     /// The corresponding C function is `nfc_initiator_transceive_bytes`.

@@ -1,6 +1,6 @@
 internal import CNFC
 
-/// A libnfc status code (`int`, negative on failure; `pn532-libnfc.md` §4.8).
+/// A libnfc status code (`int`, negative on failure; `docs/reference/pn532-libnfc.md` §4.8).
 public struct NFCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
     /// The C status value.
     public let rawValue: Int32

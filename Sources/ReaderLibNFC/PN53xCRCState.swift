@@ -2,7 +2,7 @@
 ///
 /// Pure bookkeeping; `LibNFCDevice` does the register reads and writes it asks for. Tag commands go
 /// out through InCommunicateThru with RX CRC off (RxMode bit 7 clear), so a 4-bit ACK/NAK reaches the
-/// host with its code and a full answer with its CRC_A, which the host checks (`pn532-libnfc.md`
+/// host with its code and a full answer with its CRC_A, which the host checks (`docs/reference/pn532-libnfc.md`
 /// §4.6, §6). TX CRC stays as libnfc's init left it, on: the chip appends CRC_A, and the host only
 /// does when the chip would not. A select (InListPassiveTarget, InSelect) may switch both CRC bits
 /// on for the activation (`docs/pn532.md`, "Frames per tag"); the next tag command is then preceded

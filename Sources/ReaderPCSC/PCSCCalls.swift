@@ -128,7 +128,7 @@ enum PCSCCalls {
 
     /// The corresponding C function is `SCardStatus`.
     ///
-    /// - Returns: the ATR of the connected card (what the reader built for it, `pcsc-vpcd.md` §10.1).
+    /// - Returns: the ATR of the connected card (what the reader built for it, `docs/reference/pcsc.md` §10.1).
     static func status(_ card: PCSCCardValue) -> Result<[UInt8], PCSCStatus> {
         var name = [CChar](repeating: 0, count: 256)
         var nameLength = DWORD(name.count)

@@ -1,7 +1,7 @@
 import NFCTags
 
 extension PCSCReader {
-    /// Tells the tag's family by the ATR the reader built for it (`pcsc-vpcd.md` §10.1) and reads what
+    /// Tells the tag's family by the ATR the reader built for it (`docs/reference/pcsc.md` §10.1) and reads what
     /// the pipeline's family detection needs, on a freshly connected card.
     ///
     /// ```

@@ -2,7 +2,7 @@ import NFCTags
 import Support
 
 /// One PC/SC reader slot as a `TagReader`: event-driven presence, exclusive connection per tag cycle,
-/// Type 2 commands as pseudo-APDUs, Type 4 APDUs unchanged (`pcsc-vpcd.md` §4, §10).
+/// Type 2 commands as pseudo-APDUs, Type 4 APDUs unchanged (`docs/reference/pcsc.md` §4, §10).
 ///
 /// The actor owns its own `SCARDCONTEXT` and runs on a private serial queue, so the blocking
 /// `SCardGetStatusChange` never occupies the cooperative pool; task cancellation is routed to

@@ -1,7 +1,7 @@
 import NFCTags
 
-/// The reader family, which decides how raw tag commands reach the tag (`pcsc-vpcd.md` §10.2–10.4,
-/// `type5-type3.md` §3.3–3.5).
+/// The reader family, which decides how raw tag commands reach the tag (`docs/reference/pcsc.md` §10.2–10.4,
+/// `docs/reference/type5.md` §3.3–3.5).
 ///
 /// ```
 /// acr122u   FF 00 00 00 Lc D4 42 <cmd>      → D5 43 <status> <answer> 90 00   (PN532 InCommunicateThru)
@@ -66,7 +66,7 @@ public enum PCSCReaderStyle: String, Sendable, Hashable, CaseIterable, CustomStr
         }
     }
 
-    /// Whether a reader of this style can present ISO 15693 (Type 5) tags at all (`type5-type3.md` §3.5).
+    /// Whether a reader of this style can present ISO 15693 (Type 5) tags at all (`docs/reference/type5.md` §3.5).
     public var readsISO15693: Bool { self != .acr122u && self != .acr1252u }
 
     /// How the style's direct transmit carries a FeliCa (Type 3) frame, `nil` when it cannot

@@ -50,7 +50,7 @@ public struct PCSCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStr
             + String(UInt32(truncatingIfNeeded: rawValue), radix: 16, uppercase: true) + "h)"
     }
 
-    /// Whether the code means the card (tag) left or was swapped (`pcsc-vpcd.md` §4): the tag's job
+    /// Whether the code means the card (tag) left or was swapped (`docs/reference/pcsc.md` §4): the tag's job
     /// restarts after a reconnect.
     public var meansTagLeft: Bool {
         self == .notTransacted || self == .removedCard || self == .noSmartcard || self == .resetCard

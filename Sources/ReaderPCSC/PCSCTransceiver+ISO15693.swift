@@ -1,7 +1,7 @@
 import NDEF
 import NFCTags
 
-/// An ISO/IEC 15693 (Type 5) tag through a PC/SC reader (`type5-type3.md` §3.2–3.4): the reader adds the
+/// An ISO/IEC 15693 (Type 5) tag through a PC/SC reader (`docs/reference/type5.md` §3.2–3.4): the reader adds the
 /// CRC and the framing, so a request is `flags cmd [UID] params` as `Type5Tag` builds it.
 ///
 /// ```

@@ -1,6 +1,6 @@
 import NFCTags
 
-/// An ISO-DEP (NFC Forum Type 4) tag through a PC/SC reader (`pcsc-vpcd.md` §10.1, §10.2, §10.6).
+/// An ISO-DEP (NFC Forum Type 4) tag through a PC/SC reader (`docs/reference/pcsc.md` §10.1, §10.2, §10.6).
 ///
 /// The reader runs ISO/IEC 14443-4 itself, so a C-APDU (CLA ≠ `FF`) goes to `SCardTransmit` unchanged
 /// and the R-APDU comes back with the card's own status word, which `Type4Tag` judges. Only the reader's

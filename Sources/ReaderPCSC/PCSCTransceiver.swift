@@ -14,7 +14,7 @@ import NFCTags
 /// ```
 ///
 /// `63 00` carries no NAK code: it is reported as NAK `0` ("the reader could not complete the tag
-/// command"); re-activation then tells whether the tag is still there (`pcsc-vpcd.md` §10.2). PC/SC has
+/// command"); re-activation then tells whether the tag is still there (`docs/reference/pcsc.md` §10.2). PC/SC has
 /// no per-command timeout, so `timeoutMilliseconds` is not used. Not Sendable: used only on the owning
 /// `PCSCReader`'s queue.
 final class PCSCTransceiver: Transceiver {

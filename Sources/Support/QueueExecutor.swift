@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Runs an actor's jobs on one dedicated serial queue (STYLE.md §4.2), so blocking calls into a C
+/// Runs an actor's jobs on one dedicated serial queue (docs/style.md §4.2), so blocking calls into a C
 /// library (SQLite, libnfc, pcsc-lite) or a simulated reader that really waits the modelled airtime
 /// occupy only that queue, never the cooperative thread pool. Shared by the ledger and every reader.
 public final class QueueExecutor: SerialExecutor, @unchecked Sendable {

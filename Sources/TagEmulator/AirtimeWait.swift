@@ -1,6 +1,6 @@
 import Glibc
 
-/// Waiting out modelled airtime for `timing=datasheet` (`line-timing.md` §8.1, real-time mode).
+/// Waiting out modelled airtime for `timing=datasheet` (`docs/reference/rf-timing.md` §8.1, real-time mode).
 ///
 /// An exchange's modelled time starts when the command is sent: the caller takes `now()` before it
 /// hands the frame to the tag and waits until that instant plus the exchange's airtime. The deadline

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// ISO/IEC 14443-3 type A anticollision and select of a double-size (7-byte) UID, as every emulated type A chip
-/// answers it (`type2-ntag.md` §3.1, `type4-ntag424.md` §1.1): one cascade level at a time.
+/// answers it (`docs/reference/type2.md` §3.1, `docs/reference/type4.md` §1.1): one cascade level at a time.
 enum Anticollision {
     /// What the tag answers to one frame of a cascade level, and the frame pair's airtime.
     struct Step {

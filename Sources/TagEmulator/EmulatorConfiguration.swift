@@ -1,6 +1,6 @@
 import NFCTags
 
-/// Switches for every chip behaviour the sources disagree on (`type2-ntag.md` §12), with the
+/// Switches for every chip behaviour the sources disagree on (`docs/reference/type2.md` §12), with the
 /// emulator defaults stated there.
 ///
 /// ```
@@ -15,7 +15,7 @@ import NFCTags
 /// 12  unknownCommandAnswer          .nak               .silence
 /// ```
 public struct EmulatorConfiguration: Sendable, Hashable {
-    /// When AUTH0 / PROT / ACCESS changes apply (`type2-ntag.md` §3.9, §12 #1).
+    /// When AUTH0 / PROT / ACCESS changes apply (`docs/reference/type2.md` §3.9, §12 #1).
     public enum ConfigActivation: Sendable, Hashable {
         /// CFG0/CFG1 act at once; CFGLCK too.
         case immediate
@@ -56,7 +56,7 @@ public struct EmulatorConfiguration: Sendable, Hashable {
     /// Whether the first mirrored READ of a power-up shows the counter after its increment. Default
     /// `false` (the old value, as Flipper and ChameleonUltra do).
     public var mirrorShowsIncrementedCounter = false
-    /// Creates the defaults of `type2-ntag.md` §12.
+    /// Creates the defaults of `docs/reference/type2.md` §12.
     public init() {}
 
     /// The radio timing model with this configuration's programming time.

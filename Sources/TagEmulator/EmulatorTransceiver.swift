@@ -4,7 +4,7 @@ import NFCTags
 ///
 /// Maps `TagAnswer` to the transceiver contract: data → bytes, ACK → `[0x0A]`, NAK → `.nak(code)`,
 /// silence → `.noAnswer` (or `.tagLost` once the tag has left the field). An ACK/NAK that follows
-/// EEPROM programming longer than the command's timeout counts as silence (`line-timing.md` §8.1).
+/// EEPROM programming longer than the command's timeout counts as silence (`docs/reference/rf-timing.md` §8.1).
 /// With `waitsForAirtime` the caller's thread really waits each exchange's modelled airtime, measured
 /// from the moment the command is sent (`AirtimeWait`, `timing=datasheet`); otherwise time is only
 /// accounted.

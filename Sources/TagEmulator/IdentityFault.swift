@@ -1,4 +1,4 @@
-/// A clone ("magic") tag whose pages 0–2 do not match its identity (`type2-ntag.md` §2.2, §11): the
+/// A clone ("magic") tag whose pages 0–2 do not match its identity (`docs/reference/type2.md` §2.2, §11): the
 /// `identity=` option and the `clone` fault of a `sim:` spec.
 ///
 /// Anticollision still answers the tag's UID with correct BCCs (a reader would drop anything else);

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The repository's secp224r1 test key for emulated NTAG 424 DNA Read_Sig answers (`type4-ntag424.md` §2.9).
+/// The repository's secp224r1 test key for emulated NTAG 424 DNA Read_Sig answers (`docs/reference/type4.md` §2.9).
 ///
 /// NXP's private key is secret, so emulated NTAG 424 DNA tags sign their UID with this key instead; a verifier
 /// configured with `publicKey` accepts them, one configured with NXP's key rejects them (as it should). The

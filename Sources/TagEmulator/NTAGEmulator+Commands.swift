@@ -1,6 +1,6 @@
 import NFCTags
 
-/// Command handlers in ACTIVE/AUTHENTICATED state (`type2-ntag.md` §3).
+/// Command handlers in ACTIVE/AUTHENTICATED state (`docs/reference/type2.md` §3).
 extension NTAGEmulator {
     /// Routes one command frame (no CRC) to its handler.
     func dispatch(_ command: [UInt8]) -> TagAnswer {

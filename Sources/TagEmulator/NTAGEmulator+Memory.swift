@@ -1,9 +1,9 @@
 import NDEF
 import NFCTags
 
-/// Memory layout, configuration, lock bits and the mirror (`type2-ntag.md` §2, §6).
+/// Memory layout, configuration, lock bits and the mirror (`docs/reference/type2.md` §2, §6).
 extension NTAGEmulator {
-    /// The factory image of `chip` with `uid` (`type2-ntag.md` §2.8).
+    /// The factory image of `chip` with `uid` (`docs/reference/type2.md` §2.8).
     ///
     /// NTAG213 pages 4–5 hold `01 03 A0 0C 34 03 00 FE` (Lock Control, empty NDEF, Terminator);
     /// NTAG215/216 `03 00 FE`; EV1 user memory and OTP page 3 are zero. Dynamic lock page `00 00 00 BD`,

@@ -20,7 +20,7 @@ public enum EmulatorError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A chip-exact NXP NTAG213/215/216 or MIFARE Ultralight EV1 (MF0UL11/MF0UL21) in an emulated field
-/// (`type2-ntag.md` §1–§4, §6, checklist §9, switches §12).
+/// (`docs/reference/type2.md` §1–§4, §6, checklist §9, switches §12).
 ///
 /// Memory is `image`: the page-ordered binary used by libnfc's `nfc-mfultralight` (4 bytes per page,
 /// 45 / 135 / 231 pages for NTAG213/215/216, 20 / 41 for MF0UL11/21). Unlike a dump read over the
@@ -43,7 +43,7 @@ public enum EmulatorError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Not `Sendable`: a tag is owned by the one front end (simulated reader, PN532 pty, vpcd) that
 /// drives it, and its state machine mutates on every frame.
 public final class NTAGEmulator: EmulatedTag {
-    /// ISO/IEC 14443-3 tag states (`type2-ntag.md` §1.1).
+    /// ISO/IEC 14443-3 tag states (`docs/reference/type2.md` §1.1).
     public enum State: Sendable, Hashable {
         /// Powered, waiting for REQA/WUPA.
         case idle
@@ -67,7 +67,7 @@ public final class NTAGEmulator: EmulatedTag {
     public var tagChip: TagChip { chip.tagChip }
     /// t_prog of one page, from the configuration's timing.
     public var programmingMicroseconds: Double { configuration.programmingMicroseconds }
-    /// Behaviour switches (`type2-ntag.md` §12).
+    /// Behaviour switches (`docs/reference/type2.md` §12).
     public var configuration: EmulatorConfiguration
     /// Injected faults.
     public var faults: TagFaults
@@ -150,7 +150,7 @@ public final class NTAGEmulator: EmulatedTag {
     /// LOCK0 LOCK1 LOCK2 LOCK3 LOCK4 as they act now under lock `.nextActivation`.
     var lockSnapshot: [UInt8] = []
 
-    /// A factory-fresh tag (`type2-ntag.md` §2.8) with `uid`, signing READ_SIG with `signingKey`.
+    /// A factory-fresh tag (`docs/reference/type2.md` §2.8) with `uid`, signing READ_SIG with `signingKey`.
     ///
     /// The `unformatted`, `preLocked` and `identity` faults shape this fresh image (never a loaded one).
     ///
@@ -346,7 +346,7 @@ public final class NTAGEmulator: EmulatedTag {
         return .nak(code)
     }
 
-    /// Anticollision (`9x 20`) and SELECT (`9x 70 … CRC`) at one cascade level (`type2-ntag.md` §1).
+    /// Anticollision (`9x 20`) and SELECT (`9x 70 … CRC`) at one cascade level (`docs/reference/type2.md` §1).
     private func cascade(_ frame: [UInt8], level: Int, next: State) -> TagAnswer {
         guard let step = Anticollision.step(frame, level: level, uid: uid, sak: 0x00, timing: configuration.timing)
         else {

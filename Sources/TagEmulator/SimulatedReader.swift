@@ -4,7 +4,7 @@ import Support
 
 /// The simulated reader backend (`sim:` specs): a `TagReader` over a `TagField` of emulated tags.
 ///
-/// With `timing=datasheet`, `store=DIR` or `arrival=MS` it runs on its own serial queue (STYLE.md §4.2),
+/// With `timing=datasheet`, `store=DIR` or `arrival=MS` it runs on its own serial queue (docs/style.md §4.2),
 /// so its waits and file writes block only this reader. Otherwise nothing it does blocks, so it runs on
 /// the cooperative pool (`InstantLane`): a worker's call then needs no thread
 /// hop, which was two wake-ups a call, three calls a tag. `poll` brings the next tag of the population

@@ -3,7 +3,7 @@ import NFCTags
 
 /// The `sim:` spec for Type 3 (FeliCa) tags: chips `felica-lite-s` and `type3` (a FeliCa Lite-S),
 /// `felica-standard` (a FeliCa Standard card with the NDEF system only, `FeliCaEmulator.standardPMm`), and the
-/// behaviours `type5-type3.md` leaves unverified.
+/// behaviours `docs/reference/type3.md` leaves unverified.
 ///
 /// ```
 /// sim:felica-lite-s?…   FeliCa Lite-S (RC-S966), NDEF-formatted (MC SYS_OP 01, empty attribute block)

@@ -17,7 +17,7 @@ import NFCTags
 /// prog=MS          tWrite: EEPROM programming time of one Write Single Block or Lock Block (default 5 ms)
 /// unknown=ANS      error (default: 01 01) | silence: answer to an unknown standard command
 /// optionwrite=ANS  refuse (03, default for NXP) | accept (default for ST and type5): Write Single Block and
-///                  Lock Block with the option flag (unverified for SLIX/SLIX2, type5-type3.md §6 item 5)
+///                  Lock Block with the option flag (unverified for SLIX/SLIX2, docs/reference/type5.md §4 item 5)
 /// extgsi=on|off    whether Extended Get System Information 3B is answered (default off for NXP, on otherwise;
 ///                  an assumption)
 /// ```

@@ -33,7 +33,7 @@ public protocol TagEndpoint: AnyObject {
     func receiveRaw(_ frame: [UInt8], lastByteBits: Int) -> TagAnswer
 
     /// Handles one command in ACTIVE/AUTHENTICATED state; the frame has no CRC (the reader adds and
-    /// checks it). Any NAK drops the tag to IDLE (`type2-ntag.md` §1.1).
+    /// checks it). Any NAK drops the tag to IDLE (`docs/reference/type2.md` §1.1).
     func exchange(_ command: [UInt8]) -> TagAnswer
 
     /// HLTA: the tag goes to HALT and answers only WUPA.

@@ -1,6 +1,6 @@
 import NFCTags
 
-/// Faults injected into one emulated tag (`type2-ntag.md` §9 item 6, issue 3 "Faults").
+/// Faults injected into one emulated tag (`docs/reference/type2.md` §9 item 6, issue 3 "Faults").
 ///
 /// Faults that shape the tag itself (`preLocked`, `unformatted`, `identity`) are applied when the tag is made;
 /// `wrongChip` and `secondTag` are population faults that `TagField` applies; the rest fire while the

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The repository's secp128r1 test key for emulated READ_SIG answers (`type2-ntag.md` §3.8).
+/// The repository's secp128r1 test key for emulated READ_SIG answers (`docs/reference/type2.md` §3.8).
 ///
 /// NXP's private key is secret, so emulated tags sign their UID with this key instead; a verifier
 /// configured with `publicKey` accepts them, one configured with NXP's key rejects them (as it should).

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// A private `pcscd` with vpcd virtual readers, started and stopped by tests (`pcsc-vpcd.md` §2–3).
+/// A private `pcscd` with vpcd virtual readers, started and stopped by tests (`docs/reference/pcsc.md` §2–3).
 ///
 /// Nothing in `/etc` is touched: the readers come from a private config folder (`pcscd --config DIR`)
 /// with one entry per two slots, each entry loading **its own copy** of the vpcd driver file (entries

@@ -5,7 +5,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// A throwaway PostgreSQL server for tests (postgres-ledger.md §1): one per test process, started on first
+/// A throwaway PostgreSQL server for tests (docs/reference/postgres.md §1): one per test process, started on first
 /// use, one database per test case.
 ///
 /// `initdb -N` and `pg_ctl` run as the `postgres` OS user through `setpriv` when the tests run as root

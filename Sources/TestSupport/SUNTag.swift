@@ -4,7 +4,7 @@ import TagEmulator
 
 /// An emulated NTAG 424 DNA left as a keyed SUN job leaves it (message, file settings, K0–K4), and tapped the way
 /// a phone reads it: activation, then an unauthenticated NDEF read, which the chip answers with fresh SUN mirrors
-/// and one more SDMReadCtr (`type4-ntag424.md` §3.1).
+/// and one more SDMReadCtr (`docs/reference/type4.md` §3.1).
 ///
 /// Not `Sendable`: it drives a non-Sendable emulator; keep it inside one test.
 public final class SUNTag {

@@ -40,7 +40,7 @@ import Testing
         #expect(
             try AES128.cmacSubkey2(key: Self.hex("2B7E151628AED2A6ABF7158809CF4F3C"))
                 == Self.hex("F7DDAC306AE266CCF90BC11EE46D513B"))
-        // AN12196 §4 (type4-ntag424.md §3.5): the SDM MAC session key's K2.
+        // AN12196 §4 (docs/reference/type4.md §3.5): the SDM MAC session key's K2.
         #expect(
             try AES128.cmacSubkey2(key: Self.hex("3FB5F6E3A807A03D5E3570ACE393776F"))
                 == Self.hex("38BC31467D83AE6525FBB5A2CFDF1694"))

@@ -2,7 +2,7 @@ import Crypto
 import NDEF
 import Testing
 
-/// AN10922 diversification with its published vector and the short-input pitfall (`type4-ntag424.md` §4.2).
+/// AN10922 diversification with its published vector and the short-input pitfall (`docs/reference/type4.md` §4.2).
 @Suite struct KeyDiversificationTests {
     static let master = AES128Tests.hex("00112233445566778899AABBCCDDEEFF")
 

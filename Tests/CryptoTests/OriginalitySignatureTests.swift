@@ -2,7 +2,7 @@ import Crypto
 import NDEF
 import Testing
 
-/// Real (UID, READ_SIG) pairs from `type2-ntag.md` §3.8.
+/// Real (UID, READ_SIG) pairs from `docs/reference/type2.md` §3.8.
 private let realVectors: [(uid: String, signature: String)] = [
     ("045869D29C3980", "1FA9FE479435E4B60280F7A2B44293DF9127471B3251BC8942F0941AD71A1755"),
     ("04BE7982355B80", "F2DE84A291222F6A04F663D48104D1F523DA00B9A951CC6126CE1BAA8A9E6A50"),
@@ -74,7 +74,7 @@ func realNTAGSignaturesVerifyAgainstNXPKey(index: Int) throws {
             uid: uid, signature: signature, publicKey: [0x04] + [UInt8](repeating: 1, count: 32)))
 }
 
-/// NTAG 424 DNA's Read_Sig: ECDSA secp224r1 over the raw 7-byte UID (`type4-ntag424.md` §2.9, AN12196 Table 30).
+/// NTAG 424 DNA's Read_Sig: ECDSA secp224r1 over the raw 7-byte UID (`docs/reference/type4.md` §2.9, AN12196 Table 30).
 @Suite struct OriginalitySignature224Tests {
     static let uid = Hex.bytes("04518DFAA96180") ?? []
     static let signature =

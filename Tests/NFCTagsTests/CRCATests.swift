@@ -1,7 +1,7 @@
 import NFCTags
 import Testing
 
-/// ISO/IEC 14443-3 Annex B vectors and the READ command of `type2-ntag.md` §1.
+/// ISO/IEC 14443-3 Annex B vectors and the READ command of `docs/reference/type2.md` §1.
 @Test(
     arguments: [
         ([0x00, 0x00], [0xA0, 0x1E]),

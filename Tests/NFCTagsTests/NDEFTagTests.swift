@@ -28,7 +28,7 @@ actor ScriptedReader: TagReader {
     }
 }
 
-/// `NDEFTag` over a reader (`type2-ntag.md` §5, Core NFC shape).
+/// `NDEFTag` over a reader (`docs/reference/type2.md` §5, Core NFC shape).
 @Suite struct NDEFTagTests {
     @Test func fullCycleOnAFactoryNTAG213() async throws {
         var image = Images.factory(.ntag213)

@@ -1,7 +1,7 @@
 import NFCTags
 import Testing
 
-/// The frame formulas reproduce NXP's printed durations (`line-timing.md` §1).
+/// The frame formulas reproduce NXP's printed durations (`docs/reference/rf-timing.md` §1).
 @Test func frameDurationsMatchDatasheet() {
     let timing = RFTiming()
     #expect(Int(timing.readerFrame(bytes: 4).rounded()) == 368)  // READ command

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `provision keys diversify` with AN10922's vectors (`type4-ntag424.md` §4.2), keys from the environment or
+/// `provision keys diversify` with AN10922's vectors (`docs/reference/type4.md` §4.2), keys from the environment or
 /// an owner-only file only.
 @Suite struct KeysCommandTests {
     static let master = "00112233445566778899AABBCCDDEEFF"

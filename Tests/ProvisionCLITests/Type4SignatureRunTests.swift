@@ -11,7 +11,7 @@ let untrustedNTAG424Signer = String(repeating: "5A", count: 28)
 
 /// `signature` on NTAG 424 DNA jobs end to end on the simulator: Read_Sig `90 3C` before anything is written, the
 /// emulator signing with the repository's secp224r1 test key, and the job trusting it only when it says so
-/// (`type4-ntag424.md` §2.9, docs/authentication.md).
+/// (`docs/reference/type4.md` §2.9, docs/authentication.md).
 @Suite(.serialized) struct Type4SignatureRunTests {
     /// The NDEF message a tag's stored image holds (empty: NLEN still 0, nothing written).
     static func message(_ folder: JobFolder, uid: String) throws -> [UInt8] {

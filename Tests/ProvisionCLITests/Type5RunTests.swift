@@ -75,7 +75,8 @@ import Testing
         #expect(write.status == 0, "\(write.stderr)")
         #expect(write.stdout.contains("Blocks    written 01h 02h 03h 04h 05h 01h"), "\(write.stdout)")
         let image = try Self.image(folder, uid: "E004015000000001")
-        // type5-type3.md §2.2: E1 40 0E 01 | 03 10 D1 01 | 0C 55 04 65 | 78 61 6D 70 | 6C 65 2E 63 | 6F 6D FE 00.
+        // docs/reference/type5.md §2.2:
+        // E1 40 0E 01 | 03 10 D1 01 | 0C 55 04 65 | 78 61 6D 70 | 6C 65 2E 63 | 6F 6D FE 00.
         #expect(
             Hex.string(image.prefix(24)) == "E1 40 0E 01 03 10 D1 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D FE 00")
         let inspect = try ProvisionProcess.run(

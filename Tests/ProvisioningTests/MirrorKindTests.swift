@@ -5,7 +5,7 @@ import Provisioning
 import Testing
 
 @Test func workedExampleLandsOnPage9Byte3() throws {
-    // type2-ntag.md §6: https://example.com/p?u= + 21-character placeholder → page 09h, byte 3.
+    // docs/reference/type2.md §6: https://example.com/p?u= + 21-character placeholder → page 09h, byte 3.
     let body = try Template(
         parsing: Array(#"{"records": [{"type": "uri", "uri": "https://example.com/p?u={{uidCounterMirror}}"}]}"#.utf8),
         file: "t.json", job: "j", serial: .init())

@@ -211,7 +211,7 @@ struct LibNFCReaderTests {
         let pn532 = try EmulatedPN532()
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        // The lock is a per-reader lock file, never the device node (pn532-libnfc.md §9 pitfall 3).
+        // The lock is a per-reader lock file, never the device node (docs/reference/pn532-libnfc.md §9 pitfall 3).
         let lockFile = DeviceLock.lockPath(for: "pn532_uart:" + pn532.emulator.slavePath)
         #expect(lockFile.hasPrefix("/run/lock/") && lockFile.hasSuffix(".lock"))
         holder.arguments = ["--exclusive", "--no-fork", lockFile, "sleep", "5"]

@@ -6,8 +6,8 @@ import Testing
 
 @testable import ReaderLibNFC
 
-/// libnfc's FeliCa path (`type5-type3.md` §5) through `LibNFCReader` to an emulated FeliCa Lite-S on a PN532 pty:
-/// InListPassiveTarget at 212 kbit/s polling `12FC` (then `FFFF`), FeliCa frames through InDataExchange, the
+/// libnfc's FeliCa path (`docs/reference/type3.md` §2) through `LibNFCReader` to an emulated FeliCa Lite-S on a PN532
+/// pty: InListPassiveTarget at 212 kbit/s polling `12FC` (then `FFFF`), FeliCa frames through InDataExchange, the
 /// removal check without a field cycle, and the poll order that keeps a FeliCa line at one InListPassiveTarget
 /// per poll.
 @Suite(.serialized)

@@ -19,7 +19,7 @@ private final class SwappedField: PN532TagField {
     func image() -> [UInt8]? { tags[index].image }
 }
 
-/// libnfc's ISO-DEP path (`type4-ntag424.md` §6) through `LibNFCReader` to an emulated NTAG 424 DNA on a
+/// libnfc's ISO-DEP path (`docs/reference/type4.md` §6) through `LibNFCReader` to an emulated NTAG 424 DNA on a
 /// PN532 pty: the ATS in the detection, APDUs through InDataExchange (easy framing on), long answers in
 /// extended frames and in MI pieces, and the Type 2 raw path unchanged next to it.
 @Suite(.serialized)

@@ -8,7 +8,8 @@ import Testing
 
 /// End-to-end tests through a real pcscd with the vsmartcard vpcd driver and the vpcd virtual card.
 ///
-/// pcscd is Debian's 1.9.9. Presence is polled by pcscd every 400 ms, so waits are generous (`pcsc-vpcd.md` §4).
+/// pcscd is Debian's 1.9.9. Presence is polled by pcscd every 400 ms, so waits are generous (`docs/reference/pcsc.md`
+/// §4).
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct PCSCReaderTests {
     /// The tag in `reader`'s field, waiting up to 5 s.
@@ -201,7 +202,7 @@ struct PCSCReaderTests {
                 return times
             }
             // Without TCP_QUICKACK on the card's socket each APDU waits for a delayed ACK (p50 44 ms,
-            // pcsc-vpcd.md §6). The median (robust to a loaded machine's spikes) stays far below that.
+            // docs/reference/pcsc.md §6). The median (robust to a loaded machine's spikes) stays far below that.
             let median = each.sorted()[each.count / 2]
             #expect(median < .milliseconds(20), "median APDU took \(median)")
         }

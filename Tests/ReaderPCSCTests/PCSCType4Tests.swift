@@ -17,7 +17,7 @@ private func textMessage(count: Int) -> [UInt8] {
 
 /// The Type 4 path through a real pcscd with the vsmartcard vpcd driver and the vpcd virtual card:
 /// `PCSCReader` tells the family by the ATR and carries APDUs unchanged; pyscard, a client nobody here
-/// wrote, reads the same NDEF file (`pcsc-vpcd.md` §10.1, §10.6).
+/// wrote, reads the same NDEF file (`docs/reference/pcsc.md` §10.1, §10.6).
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct PCSCType4Tests {
     @Test(arguments: PCSCReaderStyle.allCases)

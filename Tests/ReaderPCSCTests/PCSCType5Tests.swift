@@ -16,7 +16,7 @@ private let slix2ATR: [UInt8] = [
 /// The Type 5 path through a real pcscd with the vsmartcard vpcd driver and the vpcd virtual card: `PCSCReader`
 /// tells the family by the ISO 15693 ATR, carries requests by transparent exchange (`acr1552u`, `omnikey`) or
 /// storage-card APDUs (`storage`); pyscard, a client nobody here wrote, reads the blocks back
-/// (`type5-type3.md` §3).
+/// (`docs/reference/type5.md` §3).
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct PCSCType5Tests {
     @Test(arguments: [PCSCReaderStyle.acr1552u, .omnikey, .storage])

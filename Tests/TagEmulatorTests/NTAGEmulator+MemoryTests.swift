@@ -3,7 +3,7 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// Sets PWD, PACK, ACCESS and AUTH0 in the order of `type2-ntag.md` §3.9, then re-selects.
+/// Sets PWD, PACK, ACCESS and AUTH0 in the order of `docs/reference/type2.md` §3.9, then re-selects.
 private func protect(_ tag: NTAGEmulator, access: UInt8, auth0: UInt8, password: [UInt8] = [0x11, 0x22, 0x33, 0x44]) {
     let chip = tag.chip
     #expect(tag.write(chip.pwdPage, password) == .ack)

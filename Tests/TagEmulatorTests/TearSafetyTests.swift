@@ -4,7 +4,7 @@ import TagEmulator
 import Testing
 
 /// Issue 3: a tear after any single exchange of `Type2Tag.writeNDEF` leaves the tag holding the old
-/// message, an empty NDEF message, or the new message — never anything else (`type2-ntag.md` §5.6).
+/// message, an empty NDEF message, or the new message — never anything else (`docs/reference/type2.md` §5.6).
 ///
 /// Each case writes the old message to a fresh tag, then for every k the tag is re-presented with a
 /// tear after k exchanges of the new write (the exchange in flight, a WRITE included, is torn with the

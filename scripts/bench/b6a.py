@@ -37,7 +37,7 @@ def exchange(command, response, processing):
 
 def minimal_sequence(length):
     """The fewest APDUs that identify a fresh NTAG 424 DNA, find its NDEF file and capacity, write `length`
-    bytes tear-safe and read every byte back (type4-ntag424.md §1.2–1.5, §2.3): (count, airtime µs, parts)."""
+    bytes tear-safe and read every byte back (docs/reference/type4.md §1.2–1.5, §2.3): (count, airtime µs, parts)."""
     write_frames = len(blocks(5 + length, FSC))
     parts = [
         ("GetVersion 90 60, 90 AF, 90 AF (the chip; free, §2.3)", 3,

@@ -2,7 +2,7 @@
 lock) against the airtime of the minimal ISO 15693 request sequence, with the emulator's own timing model."""
 from .b6a import floor_bench
 
-# Type5Timing.swift (NFCTags) at the high data rate, 26.48 kbit/s (type5-type3.md §1.8); tWrite 5 ms is the
+# Type5Timing.swift (NFCTags) at the high data rate, 26.48 kbit/s (docs/reference/type5.md §1.8); tWrite 5 ms is the
 # emulator's documented ASSUMPTION (the reference gives 4–6 ms, unverified per chip).
 BYTE = 4096.0 / 13.56
 REQUEST_FRAMING = 1024.0 / 13.56 + 512.0 / 13.56
@@ -23,7 +23,7 @@ def exchange(request, answer, write=False):
 def minimal_sequence(length):
     """The fewest requests that identify a fresh ICODE SLIX2, find its CC and empty NDEF TLV, write `length`
     bytes tear-safe (L = 0 first, L last), read every written block back and lock the CC and TLV blocks
-    (type5-type3.md §2.3–2.6): (count, airtime µs, parts)."""
+    (docs/reference/type5.md §2.3–2.6): (count, airtime µs, parts)."""
     header = 2 if length < 0xFF else 4
     last = (4 + header + length) // BLOCK          # the block holding the terminator FE
     runs = [min(32 - b % 32, last + 1 - b) for b in range(1, last + 1) if b == 1 or b % 32 == 0]

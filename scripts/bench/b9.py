@@ -2,8 +2,8 @@
 lock) against the airtime of the minimal FeliCa command sequence, with the emulator's own timing model."""
 from .b6a import floor_bench
 
-# FeliCaTiming (NFCTags) at 212 kbit/s (type5-type3.md §4.1): a frame is preamble 6, sync 2, LEN…, CRC 2 bytes of
-# 37.76 µs; a Polling answer's slot 0 starts 2.417 ms after the request. The card's processing times are the
+# FeliCaTiming (NFCTags) at 212 kbit/s (docs/reference/type3.md §1.1): a frame is preamble 6, sync 2, LEN…, CRC 2 bytes
+# of 37.76 µs; a Polling answer's slot 0 starts 2.417 ms after the request. The card's processing times are the
 # emulator's documented ASSUMPTIONS, capped by the PMm bounds: 0.45 ms a read, 3 ms a block written.
 BYTE = 37.76
 SLOT_ZERO = 2417.0
@@ -30,7 +30,7 @@ def minimal_sequence(length):
     UID; outside the measured phases, as for every family), read a Lite-S's attribute block and MC, write
     `length` bytes tear-safe (WriteF 0F first, Ln and WriteF 00 last), read every written data block back and
     lock it (RWFlag 00 in the attribute block written whole, then the MC, confirmed by one read that also compares
-    the attribute block, so the read-back before the lock skips it) (type5-type3.md §4.4–4.5):
+    the attribute block, so the read-back before the lock skips it) (docs/reference/type3.md §1.4–1.5):
     (count, airtime µs, parts)."""
     n = -(-length // 16)
     verify = [min(NBR, n - i) for i in range(0, n, NBR)]

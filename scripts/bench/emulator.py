@@ -33,7 +33,7 @@ REACTIVATION = (9 * 4 + 3) * BIT + GAP + ACTIVATION       # HLTA (no answer) + W
 
 
 def minimal_sequence(message_length, lock=True):
-    """The minimal command sequence type2-ntag.md §11 allows for this job on a factory NTAG215 with a
+    """The minimal command sequence docs/reference/type2.md §11 allows for this job on a factory NTAG215 with a
     short-form TLV: (exchanges, airtime µs, parts, TLV pages).
 
     Identify: GET_VERSION (§11: before choosing a page layout). Pre-write checks (§11: dynamic lock

@@ -108,7 +108,7 @@ def write_reports(data, out_dir):
         L += ["## B2 — distance from the radio floor", "",
               f"{b['tags']} tags, `sim:ntag215?timing=datasheet`. Measured = identify + write + verify + lock "
               f"phase times of the attempt (µs from the ledger). Floor = airtime of the minimal sequence that "
-              f"satisfies `type2-ntag.md` §11 (RFTiming formulas, t_prog 4.1 ms): "
+              f"satisfies `docs/reference/type2.md` §11 (RFTiming formulas, t_prog 4.1 ms): "
               + ", ".join(f"{p['count']}× {p['command']}" for p in b["floor_sequence"])
               + f" = {b['floor_ms_typical']} ms for {b['tlv_pages_typical']} TLV pages.", "",
               "| Figure | Goal | Measured | Result |", "|---|---|---|---|",

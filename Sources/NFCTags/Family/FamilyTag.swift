@@ -94,7 +94,8 @@ public struct IdentityAnomalies: Sendable, Hashable {
     }
 }
 
-/// Making an empty NDEF tag of a blank one (no CC), where the family knows how (Type 5, `type5-type3.md` §2.5).
+/// Making an empty NDEF tag of a blank one (no CC), where the family knows how (Type 5, `docs/reference/type5.md`
+/// §2.5).
 public protocol NDEFFormattable: AnyObject {
     /// Whether the tag holds no CC at all (a tag with a CC but no NDEF TLV is not formatted over).
     func isBlank() throws -> Bool
@@ -119,7 +120,7 @@ public protocol PasswordProtectable: AnyObject {
     func protect(_ protection: PasswordProtection) throws
 }
 
-/// A chip's ASCII mirror of UID and counter (NTAG21x, `type2-ntag.md` §6).
+/// A chip's ASCII mirror of UID and counter (NTAG21x, `docs/reference/type2.md` §6).
 public protocol MirrorConfigurable: AnyObject {
     /// The window the chip's current configuration mirrors into (READ shows ASCII there, not EEPROM).
     func activeMirrorWindow() throws -> [Range<Int>]

@@ -1,5 +1,5 @@
 /// Password protection to set on one tag: its password and acknowledge, where protection starts, and
-/// the access settings (NTAG21x PWD/PACK/AUTH0/ACCESS, `type2-ntag.md` §2.6, §3.6).
+/// the access settings (NTAG21x PWD/PACK/AUTH0/ACCESS, `docs/reference/type2.md` §2.6, §3.6).
 public struct PasswordProtection: Sendable, Hashable {
     /// Where protection starts (`AUTH0` on NTAG21x).
     public enum Start: Sendable, Hashable {

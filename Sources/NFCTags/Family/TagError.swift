@@ -1,7 +1,7 @@
 /// A tag-level failure of a tag operation, whatever the family: record it against the tag and move on.
 ///
 /// Kept apart from `TransportError` (silence, NAK, lost tag, reader fault), which means "retry or ask
-/// for the tag again" (`STYLE.md` §3.4). Equality and hashing use the code only, so tests and callers
+/// for the tag again" (`docs/style.md` §3.4). Equality and hashing use the code only, so tests and callers
 /// switch on `code`.
 public struct TagError: Error, Hashable, CustomStringConvertible {
     /// A stable, switchable failure code.

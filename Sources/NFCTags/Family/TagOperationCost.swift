@@ -2,7 +2,7 @@
 /// modelled radio time.
 ///
 /// `Type2Tag` records one per public operation (`identify`, `detect`, `read`, `write`, `verify`,
-/// `lock`, …) so callers can report exchanges and radio time per phase (`line-timing.md` §4–§5).
+/// `lock`, …) so callers can report exchanges and radio time per phase (`docs/reference/rf-timing.md` §4–§5).
 public struct TagOperationCost: Sendable, Hashable {
     /// The operation's name (`identify`, `detect`, `read`, `write`, `verify`, `lock`).
     public var name: String

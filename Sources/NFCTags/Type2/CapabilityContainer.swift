@@ -1,4 +1,4 @@
-/// The NFC Forum Type 2 Capability Container, page 3 (`type2-ntag.md` §2.4, §5.1).
+/// The NFC Forum Type 2 Capability Container, page 3 (`docs/reference/type2.md` §2.4, §5.1).
 public struct CapabilityContainer: Sendable, Hashable {
     /// The four CC bytes as read.
     public var bytes: [UInt8]
@@ -28,6 +28,6 @@ public struct CapabilityContainer: Sendable, Hashable {
     public var isReadable: Bool { hasNDEFMagic && majorVersion == 1 && readAccess == 0 }
     /// Whether NDEF data may be written per the CC (write nibble `0`).
     public var isWritable: Bool { isReadable && writeAccess == 0 }
-    /// Whether phones read the tag: CC3 is exactly `00` or `0F` (`type2-ntag.md` §5.1).
+    /// Whether phones read the tag: CC3 is exactly `00` or `0F` (`docs/reference/type2.md` §5.1).
     public var isPhoneCompatible: Bool { bytes[3] == 0x00 || bytes[3] == 0x0F }
 }

@@ -1,4 +1,4 @@
-/// The Type 2 chips `provision` knows, with their memory maps (`type2-ntag.md` §2).
+/// The Type 2 chips `provision` knows, with their memory maps (`docs/reference/type2.md` §2).
 ///
 /// ```
 ///              pages  user pages  dyn lock  CFG0/CFG1  PWD/PACK  CC (factory)
@@ -47,7 +47,7 @@ public enum ChipModel: String, Sendable, Hashable, CaseIterable, CustomStringCon
     public var userBytes: Int { (lastUserPage - firstUserPage + 1) * 4 }
 
     /// The page holding the NDEF TLV's length byte in the factory layout: 05h on NTAG213 (behind its
-    /// factory Lock Control TLV, NDEF TLV at byte 21), 04h elsewhere (`type2-ntag.md` §2.8, §5.4).
+    /// factory Lock Control TLV, NDEF TLV at byte 21), 04h elsewhere (`docs/reference/type2.md` §2.8, §5.4).
     public var factoryNDEFLengthPage: Int { self == .ntag213 ? 5 : 4 }
 
     /// The dynamic lock page (LOCK2 LOCK3 LOCK4 RFUI), if the chip has one.
@@ -80,7 +80,7 @@ public enum ChipModel: String, Sendable, Hashable, CaseIterable, CustomStringCon
         }
     }
 
-    /// The GET_VERSION answer (`type2-ntag.md` §3.2).
+    /// The GET_VERSION answer (`docs/reference/type2.md` §3.2).
     public var version: [UInt8] {
         switch self {
         case .ntag213: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]
@@ -91,7 +91,7 @@ public enum ChipModel: String, Sendable, Hashable, CaseIterable, CustomStringCon
         }
     }
 
-    /// Every dynamic lock and block-lock bit, no RFUI bits (`type2-ntag.md` §2.5, §5.7).
+    /// Every dynamic lock and block-lock bit, no RFUI bits (`docs/reference/type2.md` §2.5, §5.7).
     public var dynamicLockAllBits: [UInt8]? {
         switch self {
         case .ntag213: [0xFF, 0x0F, 0x3F, 0x00]

@@ -1,4 +1,4 @@
-/// The NDEF layout found by the Type 2 detection procedure (`type2-ntag.md` §5.2–§5.4).
+/// The NDEF layout found by the Type 2 detection procedure (`docs/reference/type2.md` §5.2–§5.4).
 ///
 /// Addresses are byte addresses in tag memory (page × 4 + byte). Bytes in `reservedAreas` (lock
 /// bytes and reserved memory declared by Lock/Memory Control TLVs inside the data area) are skipped
@@ -49,7 +49,7 @@ public struct NDEFArea: Sendable, Hashable {
     /// Bytes usable from the NDEF TLV's T byte to the end of the data area, reserved bytes excluded.
     public var usableBytes: Int { usableCount(from: tlvAddress, to: dataAreaEnd) }
 
-    /// The largest NDEF message (`type2-ntag.md` §5.4): usable bytes − 4 above 256, else − 2.
+    /// The largest NDEF message (`docs/reference/type2.md` §5.4): usable bytes − 4 above 256, else − 2.
     public var capacity: Int {
         let usable = usableBytes
         return max(0, usable > 256 ? usable - 4 : usable - 2)

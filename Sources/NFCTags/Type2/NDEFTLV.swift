@@ -2,7 +2,7 @@ import NDEF
 
 /// The NDEF Message TLV of a Type 2 tag's data area: wrap a message, or find it in an area.
 ///
-/// NFC Forum Type 2 Tag, TLV blocks (`type2-ntag.md` §5.2):
+/// NFC Forum Type 2 Tag, TLV blocks (`docs/reference/type2.md` §5.2):
 ///
 /// ```
 /// 00            NULL, one byte, skipped

@@ -16,7 +16,7 @@ public struct ReaderNDEFTag: NDEFTag {
     public let identity: Type2Identity?
     /// Whether `writeNDEF` re-activates and reads back every written page (default `true`).
     public var verifiesWrites: Bool
-    /// Byte-address ranges ignored by the verify (a mirror window, `type2-ntag.md` §6).
+    /// Byte-address ranges ignored by the verify (a mirror window, `docs/reference/type2.md` §6).
     public var verifyMask: [Range<Int>]
 
     /// Creates the tag view without sending anything.

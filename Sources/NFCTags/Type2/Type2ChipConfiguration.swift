@@ -1,7 +1,7 @@
 import NDEF
 
 /// An NTAG21x / Ultralight EV1 configuration as read, with the chip that places its fields: what the
-/// Type 2 family hands an audit through `ConfigurationReadable` (`type2-ntag.md` §2.6, §6).
+/// Type 2 family hands an audit through `ConfigurationReadable` (`docs/reference/type2.md` §2.6, §6).
 public struct Type2ChipConfiguration: ChipConfiguration, Hashable {
     /// The dynamic lock bytes, CFG0 and CFG1 as read (PWD and PACK, which read as `00`, are not kept).
     public var pages: Type2Configuration

@@ -1,4 +1,4 @@
-/// Which Type 2 / NTAG21x commands can change a page (`type2-ntag.md` §3.1): the line holds these
+/// Which Type 2 / NTAG21x commands can change a page (`docs/reference/type2.md` §3.1): the line holds these
 /// until its claim is durable, and lets the rest through at once.
 public enum Type2CommandEffect {
     /// Opcodes that change no page: READ `30`, FAST_READ `3A`, GET_VERSION `60`, READ_SIG `3C`,

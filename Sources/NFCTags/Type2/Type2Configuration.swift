@@ -1,5 +1,5 @@
 /// The dynamic lock bytes and configuration pages of an NTAG21x / Ultralight EV1
-/// (`type2-ntag.md` §2.5, §2.6), as read by `Type2Tag.readConfiguration()`.
+/// (`docs/reference/type2.md` §2.5, §2.6), as read by `Type2Tag.readConfiguration()`.
 public struct Type2Configuration: Sendable, Hashable {
     /// LOCK2 LOCK3 LOCK4 RFUI, or `nil` on chips without a dynamic lock page (MF0UL11).
     public var dynamicLock: [UInt8]?
@@ -47,7 +47,7 @@ public struct Type2Configuration: Sendable, Hashable {
         return dynamicLock[0] != 0 || dynamicLock[1] != 0
     }
 
-    /// Pages ≥ 16 made read-only by the dynamic lock bits on `chip` (`type2-ntag.md` §2.5).
+    /// Pages ≥ 16 made read-only by the dynamic lock bits on `chip` (`docs/reference/type2.md` §2.5).
     public func dynamicallyLockedPages(on chip: ChipModel) -> [Int] {
         guard let dynamicLock, chip.pagesPerDynamicLockBit > 0 else { return [] }
         let word = Int(dynamicLock[0]) | Int(dynamicLock[1]) << 8
@@ -63,7 +63,7 @@ public struct Type2Configuration: Sendable, Hashable {
 
 extension Type2Tag {
     /// Reads the dynamic lock page and CFG0/CFG1 with one READ `30h` of the lock page (CFG0 on
-    /// MF0UL11), as in the pre-write checks of `line-timing.md` §4; a cached copy is reused.
+    /// MF0UL11), as in the pre-write checks of `docs/reference/rf-timing.md` §4; a cached copy is reused.
     ///
     /// - Throws: `Type2Error.unknownChip` on a generic tag; `TransportError`.
     public func readConfiguration() throws -> Type2Configuration {

@@ -1,5 +1,5 @@
 /// NFC Forum Type 2 tags (NTAG21x, MIFARE Ultralight EV1, generic Type 2): SAK `00` after ISO/IEC
-/// 14443-3 type A anticollision (`type2-ntag.md` §3.1).
+/// 14443-3 type A anticollision (`docs/reference/type2.md` §3.1).
 public struct Type2Family: TagFamily {
     public var name: String { Self.name }
     /// The family's name in chips and the ledger.
@@ -27,7 +27,7 @@ extension ChipModel {
     /// The chip as the family-neutral pipeline sees it.
     public var tagChip: TagChip { TagChip(family: Type2Family.name, id: rawValue, displayName: displayName) }
 
-    /// The chip's UID: NTAG21x and MIFARE Ultralight EV1 ship a 7-byte UID (`type2-ntag.md` §3.1).
+    /// The chip's UID: NTAG21x and MIFARE Ultralight EV1 ship a 7-byte UID (`docs/reference/type2.md` §3.1).
     public var uidForm: UIDForm { .sevenByteUID }
 
     /// The Type 2 chip `chip` names, if it is one.

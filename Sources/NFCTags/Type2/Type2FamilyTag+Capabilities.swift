@@ -1,5 +1,5 @@
 /// The NTAG21x capabilities behind the seam: password protection, the ASCII mirror and the
-/// originality signature (`type2-ntag.md` §3.6–§3.9, §6).
+/// originality signature (`docs/reference/type2.md` §3.6–§3.9, §6).
 extension Type2FamilyTag: PasswordProtectable, MirrorConfigurable, OriginalitySigned {
     /// Re-provisioning: a tag whose AUTH0 lies within its pages (or whose configuration pages refuse
     /// READ) is authenticated with its password (PWD_AUTH `1Bh`) before anything is written.
@@ -20,7 +20,7 @@ extension Type2FamilyTag: PasswordProtectable, MirrorConfigurable, OriginalitySi
         try tag.authenticate(password: password, expectedPACK: acknowledge)
     }
 
-    /// Sets protection in the safe order of `type2-ntag.md` §3.9 — WRITE `A2` of PWD, PACK, CFG1
+    /// Sets protection in the safe order of `docs/reference/type2.md` §3.9 — WRITE `A2` of PWD, PACK, CFG1
     /// (ACCESS), then CFG0 (AUTH0) last; CFGLCK, if asked, by an authenticated CFG1 WRITE after that —
     /// re-activates, checks that PWD_AUTH `1Bh` returns the PACK, and that an unauthenticated WRITE to a
     /// protected page is refused. The CC's access bits are never touched, so phones still read the message.

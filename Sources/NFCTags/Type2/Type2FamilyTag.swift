@@ -5,7 +5,7 @@ import NDEF
 ///
 /// On a reader path without raw commands (PC/SC style `plain`) GET_VERSION cannot be sent: `identify()`
 /// runs NDEF detection and takes the chip from the data-area size its CC declares (CC2 of the factory
-/// CC, `type2-ntag.md` §5.1), and the configuration checks are skipped (no FAST_READ, no READ_SIG).
+/// CC, `docs/reference/type2.md` §5.1), and the configuration checks are skipped (no FAST_READ, no READ_SIG).
 public final class Type2FamilyTag: FamilyTag {
     /// The Type 2 operations underneath (page cache, cost counters).
     public let tag: Type2Tag
@@ -60,7 +60,7 @@ public final class Type2FamilyTag: FamilyTag {
         try tag.readHeader()
     }
 
-    /// The identity cross-check of `type2-ntag.md` §11 on pages 0–2 as identify read them: the
+    /// The identity cross-check of `docs/reference/type2.md` §11 on pages 0–2 as identify read them: the
     /// anticollision UID, BCC0, BCC1 and INT = `48` on an NXP tag. UID0 ≠ `04` alone (other makers'
     /// Type 2 tags), and INT on a generic non-NXP tag, are not refusable.
     public func identityAnomalies(anticollisionUID: [UInt8]) throws -> IdentityAnomalies {
@@ -110,7 +110,7 @@ public final class Type2FamilyTag: FamilyTag {
     }
 
     /// Permanently read-only as `provision` locks a Type 2 tag: CC3 write nibble `F` and static lock
-    /// bytes `FF FF` (`type2-ntag.md` §5.7); `nil` when neither was read.
+    /// bytes `FF FF` (`docs/reference/type2.md` §5.7); `nil` when neither was read.
     public static func lockState(cc3: UInt8?, staticLock: [UInt8]?) -> LockState? {
         guard cc3 != nil || staticLock != nil else { return nil }
         var open: [String] = []

@@ -1,4 +1,4 @@
-/// What identification found out about a Type 2 tag (`type2-ntag.md` §3.2, §7.4, §11).
+/// What identification found out about a Type 2 tag (`docs/reference/type2.md` §3.2, §7.4, §11).
 public struct Type2Identity: Sendable, Hashable {
     /// The chip from GET_VERSION, or `nil` for a generic Type 2 tag (GET_VERSION refused, silent,
     /// unknown, or not sendable on this reader path).
@@ -21,7 +21,7 @@ public struct Type2Identity: Sendable, Hashable {
         return version[1]
     }
 
-    /// Whether GET_VERSION names a vendor other than NXP, a sign of a clone (`type2-ntag.md` §7.4).
+    /// Whether GET_VERSION names a vendor other than NXP, a sign of a clone (`docs/reference/type2.md` §7.4).
     public var isSuspectedClone: Bool {
         guard let vendor else { return false }
         return vendor != 0x04
@@ -32,7 +32,7 @@ public struct Type2Identity: Sendable, Hashable {
 }
 
 extension Type2Tag {
-    /// Identifies the chip with GET_VERSION `60` (`type2-ntag.md` §3.2); never probes with `1A`.
+    /// Identifies the chip with GET_VERSION `60` (`docs/reference/type2.md` §3.2); never probes with `1A`.
     ///
     /// A NAK or silence re-activates the tag and classes it as generic Type 2 (READ/WRITE only);
     /// so does an unknown or malformed answer (without re-activation: the tag answered). Without a

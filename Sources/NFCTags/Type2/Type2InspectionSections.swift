@@ -1,7 +1,7 @@
 import NDEF
 
 /// The lock section of a Type 2 inspection: static lock bytes, dynamic lock bytes and the CC
-/// (`type2-ntag.md` §2.5, §5.1); its JSON keys are `inspect --json`'s `locks` object (version 1).
+/// (`docs/reference/type2.md` §2.5, §5.1); its JSON keys are `inspect --json`'s `locks` object (version 1).
 public struct Type2LockSection: InspectionSection, Hashable {
     /// LOCK0 LOCK1 (page 2 bytes 2–3) as hex.
     public var staticBytes: String
@@ -63,7 +63,7 @@ public struct Type2LockSection: InspectionSection, Hashable {
 }
 
 /// The protection section of a Type 2 inspection: AUTH0, ACCESS and the MIRROR byte of an NTAG21x /
-/// Ultralight EV1 (`type2-ntag.md` §2.6); its JSON keys are `inspect --json`'s `protection` object.
+/// Ultralight EV1 (`docs/reference/type2.md` §2.6); its JSON keys are `inspect --json`'s `protection` object.
 public struct Type2ProtectionSection: InspectionSection, Hashable {
     /// AUTH0: first page that needs the password.
     public var auth0: Int

@@ -1,6 +1,6 @@
 import Support
 
-/// What an NTAG21x ASCII mirror shows (`type2-ntag.md` §6): MIRROR_CONF 01, 10 or 11.
+/// What an NTAG21x ASCII mirror shows (`docs/reference/type2.md` §6): MIRROR_CONF 01, 10 or 11.
 public enum MirrorKind: String, Sendable, Hashable, CaseIterable {
     /// 14 upper-case hex digits of the UID.
     case uid

@@ -1,11 +1,11 @@
 import NDEF
 
-/// Single Type 2 / NTAG21x commands (`type2-ntag.md` §3). Each counts toward the running operation.
+/// Single Type 2 / NTAG21x commands (`docs/reference/type2.md` §3). Each counts toward the running operation.
 extension Type2Tag {
-    /// Pages per FAST_READ chunk: ≤ 60 keeps every reader's buffer happy (`type2-ntag.md` §3.4).
+    /// Pages per FAST_READ chunk: ≤ 60 keeps every reader's buffer happy (`docs/reference/type2.md` §3.4).
     public static let fastReadChunkPages = 60
 
-    /// READ `30h` (`type2-ntag.md` §3.3): 16 bytes, pages `page` … `page + 3` with roll-over.
+    /// READ `30h` (`docs/reference/type2.md` §3.3): 16 bytes, pages `page` … `page + 3` with roll-over.
     ///
     /// The address is sent modulo 256 (page 256 sends `30 00`). Every page of the answer that lies
     /// inside the chip (or, for a generic tag, below the CC's data area end) is cached.
@@ -32,7 +32,7 @@ extension Type2Tag {
         }
     }
 
-    /// FAST_READ `3Ah` (`type2-ntag.md` §3.4): pages `start` … `end` in one frame, no roll-over.
+    /// FAST_READ `3Ah` (`docs/reference/type2.md` §3.4): pages `start` … `end` in one frame, no roll-over.
     ///
     /// - Throws: `Type2Error.invalidArgument` for `end < start` or addresses above FFh (nothing sent),
     ///   `Type2Error.unsupportedCommand` without a raw path, `Type2Error.invalidResponse` when the
@@ -82,7 +82,7 @@ extension Type2Tag {
         }
     }
 
-    /// WRITE `A2h` (`type2-ntag.md` §3.5): stores 4 bytes at `page`; only ACK `0A` is success.
+    /// WRITE `A2h` (`docs/reference/type2.md` §3.5): stores 4 bytes at `page`; only ACK `0A` is success.
     ///
     /// - Throws: `Type2Error.invalidArgument` before sending when `data` is not 4 bytes or the page is
     ///   above FFh; `Type2Error.invalidResponse` for any answer but `0A`; `TransportError` (a NAK after
@@ -117,7 +117,7 @@ extension Type2Tag {
         }
     }
 
-    /// READ_SIG `3C 00` (`type2-ntag.md` §3.8): the 32-byte originality signature r ‖ s.
+    /// READ_SIG `3C 00` (`docs/reference/type2.md` §3.8): the 32-byte originality signature r ‖ s.
     public func readSignature() throws -> [UInt8] {
         try measure("signature") {
             try requireRaw("READ_SIG")
@@ -129,7 +129,7 @@ extension Type2Tag {
         }
     }
 
-    /// PWD_AUTH `1Bh` (`type2-ntag.md` §3.6): authenticates and compares the returned PACK.
+    /// PWD_AUTH `1Bh` (`docs/reference/type2.md` §3.6): authenticates and compares the returned PACK.
     ///
     /// NAK, silence and a PACK mismatch all mean "authentication failed" (`authenticationFailed`, with
     /// the transport error as cause); after a NAK the tag has been re-activated.
@@ -151,7 +151,7 @@ extension Type2Tag {
         }
     }
 
-    /// READ_CNT `39 02` (`type2-ntag.md` §3.7): the 24-bit NFC counter (sent LSB first).
+    /// READ_CNT `39 02` (`docs/reference/type2.md` §3.7): the 24-bit NFC counter (sent LSB first).
     public func readCounter() throws -> Int {
         try measure("counter") {
             try requireRaw("READ_CNT")

@@ -1,9 +1,9 @@
 import NDEF
 
-/// The NFC Forum detection procedure and NDEF read (`type2-ntag.md` §5.2–§5.5).
+/// The NFC Forum detection procedure and NDEF read (`docs/reference/type2.md` §5.2–§5.5).
 extension Type2Tag {
     /// Runs NDEF detection: READ `30 00` (UID, static locks, CC), then READ `30 04` onward for the
-    /// TLV walk, reading further pages only when the walk reaches them (`type2-ntag.md` §5.3).
+    /// TLV walk, reading further pages only when the walk reaches them (`docs/reference/type2.md` §5.3).
     ///
     /// Checks CC0 = `E1`, major version 1 and read access `0`; walks NULL, Lock Control, Memory
     /// Control, proprietary and unknown TLVs (skipped by length) to the NDEF TLV, skipping declared
@@ -39,7 +39,7 @@ extension Type2Tag {
 
     /// Reads the NDEF message bytes with the fewest exchanges: pages already read by detection are
     /// reused; the rest come by FAST_READ `3Ah` (chunks of ≤ 60 pages) or READ `30h` on generic tags
-    /// and reader paths without raw commands (`type2-ntag.md` §5.5). Detects first if needed.
+    /// and reader paths without raw commands (`docs/reference/type2.md` §5.5). Detects first if needed.
     public func readNDEF() throws -> [UInt8] {
         try measure("read") {
             let found = try area ?? detectNDEF()
@@ -169,7 +169,7 @@ extension Type2Tag {
     }
 
     /// The NFC Forum default dynamic lock area: at byte 16 + CC2 × 8, ceil((CC2 × 8 − 48) / 8) bits,
-    /// 8 bytes per bit; only for dynamic layouts (CC2 > 06) (`type2-ntag.md` §2.1, §5.3).
+    /// 8 bytes per bit; only for dynamic layouts (CC2 > 06) (`docs/reference/type2.md` §2.1, §5.3).
     static func defaultLockArea(_ cc: CapabilityContainer) -> NDEFArea.LockArea? {
         guard cc.bytes[2] > 0x06 else { return nil }
         let bits = (cc.dataAreaBytes - 48 + 7) / 8

@@ -1,8 +1,8 @@
 import NDEF
 
-/// Permanent read-only locking (`type2-ntag.md` §5.7, §7.1, §11).
+/// Permanent read-only locking (`docs/reference/type2.md` §5.7, §7.1, §11).
 extension Type2Tag {
-    /// Makes the tag permanently read-only with WRITE `A2h`, chip-correct (`type2-ntag.md` §5.7).
+    /// Makes the tag permanently read-only with WRITE `A2h`, chip-correct (`docs/reference/type2.md` §5.7).
     ///
     /// Order: CC3 write nibble to `F` first (`A2 03 E1 1x CC2 0F`, only if CC0 = `E1` and major 1; the
     /// CC is OR-written, so `08`/`88` are never produced), static locks `A2 02 00 00 FF FF`, the

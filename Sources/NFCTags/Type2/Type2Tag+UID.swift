@@ -1,6 +1,6 @@
 import NDEF
 
-/// One inconsistency between a Type 2 tag's pages 0–2 and its identity (`type2-ntag.md` §2.2, §11).
+/// One inconsistency between a Type 2 tag's pages 0–2 and its identity (`docs/reference/type2.md` §2.2, §11).
 ///
 /// Pages 0–2 of a genuine NXP chip are `UID0 UID1 UID2 BCC0 · UID3 UID4 UID5 UID6 · BCC1 INT LOCK0
 /// LOCK1`, with BCC0 = 88 ⊕ UID0 ⊕ UID1 ⊕ UID2, BCC1 = UID3 ⊕ … ⊕ UID6 and INT = `48`, and the UID
@@ -32,7 +32,7 @@ public enum UIDAnomaly: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// UID cross-checks of the pipeline's identification rule (`type2-ntag.md` §2.2, §11).
+/// UID cross-checks of the pipeline's identification rule (`docs/reference/type2.md` §2.2, §11).
 extension Type2Tag {
     /// The 7-byte UID from pages 0–1 (READ `30 00`, reused from the cache when detection ran).
     public func readUID() throws -> [UInt8] {

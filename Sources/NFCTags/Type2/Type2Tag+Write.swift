@@ -1,9 +1,9 @@
 import NDEF
 
-/// Tear-safe NDEF writing and read-back verification (`type2-ntag.md` §5.6, §11).
+/// Tear-safe NDEF writing and read-back verification (`docs/reference/type2.md` §5.6, §11).
 extension Type2Tag {
     /// Writes `message` (raw NDEF message bytes) into the NDEF TLV with WRITE `A2h`, tear-safe and
-    /// with the fewest WRITEs (`type2-ntag.md` §5.6).
+    /// with the fewest WRITEs (`docs/reference/type2.md` §5.6).
     ///
     /// Order: (1) if the current length is not 0, the length page with length 0 (merged with that
     /// page's new data when it holds message bytes); (2) every other page from the TLV onward in
@@ -115,7 +115,7 @@ extension Type2Tag {
     }
 
     /// Re-activates the tag, reads back every page of `result` (FAST_READ in chunks of ≤ 60 pages, or
-    /// READ) and compares byte for byte (`type2-ntag.md` §11).
+    /// READ) and compares byte for byte (`docs/reference/type2.md` §11).
     ///
     /// - Parameter mask: byte-address ranges not compared (e.g. a UID/counter mirror window, §6).
     /// - Throws: `Type2Error.verifyMismatch` naming the first differing page; `TransportError`.

@@ -1,5 +1,5 @@
 /// NFC Forum Type 2 tag operations (NTAG213/215/216, MIFARE Ultralight EV1, generic Type 2) over a
-/// `Transceiver` (`type2-ntag.md` §3, §5, §11).
+/// `Transceiver` (`docs/reference/type2.md` §3, §5, §11).
 ///
 /// One instance per selected tag, used from the reader's queue (not `Sendable`, like the transceiver).
 /// It keeps a cache of pages it has read or written so later steps send the fewest commands, and
@@ -78,7 +78,7 @@ public final class Type2Tag {
     // MARK: Exchanges
 
     /// Sends one frame, counting it; a NAK re-activates the tag (every NAK ends the session,
-    /// `type2-ntag.md` §1.1) and is then rethrown, or the re-activation's failure is thrown instead.
+    /// `docs/reference/type2.md` §1.1) and is then rethrown, or the re-activation's failure is thrown instead.
     func send(_ frame: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
         running.exchanges += 1
         total.exchanges += 1

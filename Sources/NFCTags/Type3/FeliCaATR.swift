@@ -1,6 +1,6 @@
 import NDEF
 
-/// The PC/SC part 3 ATR a reader builds for a FeliCa card (`pcsc-vpcd.md` §10.1), so the host and the vpcd
+/// The PC/SC part 3 ATR a reader builds for a FeliCa card (`docs/reference/pcsc.md` §10.1), so the host and the vpcd
 /// card share one definition.
 ///
 /// ```
@@ -36,7 +36,7 @@ public struct FeliCaATR: Sendable, Hashable {
 }
 
 /// How a PC/SC reader's direct transmit (`FF 00 00 00 Lc …`) carries a FeliCa frame (LEN first, no CRC),
-/// shared by `PCSCReader` and the vpcd card (`type5-type3.md` §5.3, `pcsc-vpcd.md` §10.3–10.4).
+/// shared by `PCSCReader` and the vpcd card (`docs/reference/type3.md` §2.3, `docs/reference/pcsc.md` §10.3–10.4).
 ///
 /// ```
 /// pn532      (ACR122U)   FF 00 00 00 Lc D4 40 01 <frame>  → D5 41 00 <answer> 90 00 | silence D5 41 01 90 00

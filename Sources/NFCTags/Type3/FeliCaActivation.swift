@@ -1,4 +1,4 @@
-/// What a FeliCa Polling `00` answer reports (`type5-type3.md` §4.2): the IDm, the PMm and the system
+/// What a FeliCa Polling `00` answer reports (`docs/reference/type3.md` §1.2): the IDm, the PMm and the system
 /// code when the request asked for it (RC `01`). The activation data of a Type 3 tag.
 public struct FeliCaActivation: Sendable, Hashable {
     /// The manufacture ID (8 bytes); bytes 0–1 are the manufacturer code (`01 2E` on Sony AIC cards).
@@ -19,7 +19,7 @@ public struct FeliCaActivation: Sendable, Hashable {
     public var chip: FeliCaChip { FeliCaChip(icType: pmm.count > 1 ? pmm[1] : 0) }
 }
 
-/// A FeliCa chip as its PMm IC type byte names it (`type5-type3.md` §4.2).
+/// A FeliCa chip as its PMm IC type byte names it (`docs/reference/type3.md` §1.2).
 public enum FeliCaChip: Sendable, Hashable {
     /// FeliCa Lite (RC-S965), IC type `F0`.
     case lite

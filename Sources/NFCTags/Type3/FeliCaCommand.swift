@@ -1,6 +1,6 @@
 import NDEF
 
-/// FeliCa command frames as the reader carries them (`type5-type3.md` §4.2): LEN (counting itself) then
+/// FeliCa command frames as the reader carries them (`docs/reference/type3.md` §1.2): LEN (counting itself) then
 /// the command code and its parameters; the reader adds preamble, sync and CRC. Building and parsing only.
 public enum FeliCaCommand {
     /// Polling `00`: `06 00 SC_hi SC_lo RC TSN`.
@@ -66,7 +66,7 @@ public enum FeliCaCommand {
     }
 }
 
-/// One block list element (`type5-type3.md` §4.2): byte 0 = `D AAA SSSS` (D=1: 2-byte form with a 1-byte
+/// One block list element (`docs/reference/type3.md` §1.2): byte 0 = `D AAA SSSS` (D=1: 2-byte form with a 1-byte
 /// block number; D=0: 3-byte form with a 2-byte little-endian block number), AAA the access mode, SSSS the
 /// index into the service code list.
 public struct BlockListElement: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// FeliCa Lite-S (RC-S966) product knowledge (`type5-type3.md` §4.5): the memory map as seen through
+/// FeliCa Lite-S (RC-S966) product knowledge (`docs/reference/type3.md` §1.5): the memory map as seen through
 /// services `000B`/`0009`, and the memory configuration block MC.
 public enum FeliCaLiteS {
     /// S_PAD0–13: user data; block 0 holds the NDEF attribute block once formatted.
@@ -19,7 +19,7 @@ public enum FeliCaLiteS {
     public static let pmm: [UInt8] = [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00]
 }
 
-/// The MC block (`88h`) of a FeliCa Lite-S (`type5-type3.md` §4.5).
+/// The MC block (`88h`) of a FeliCa Lite-S (`docs/reference/type3.md` §1.5).
 public struct FeliCaMemoryConfiguration: Sendable, Hashable {
     /// The 16 bytes.
     public var bytes: [UInt8]

@@ -1,6 +1,6 @@
 import NDEF
 
-/// A FeliCa command refused with status flags (`type5-type3.md` §4.2): SF1 `00` is success; otherwise SF1
+/// A FeliCa command refused with status flags (`docs/reference/type3.md` §1.2): SF1 `00` is success; otherwise SF1
 /// locates the failing block-list element (or is `FF`) and SF2 says why.
 public struct FeliCaStatusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Status flag 1 (`FF`: not tied to a block; otherwise the failing element, bitmap or index unverified).
@@ -14,7 +14,7 @@ public struct FeliCaStatusError: Error, Sendable, Hashable, CustomStringConverti
         self.flag2 = flag2
     }
 
-    /// SF2 in words, as stacks name the codes (`type5-type3.md` §4.2; the table is marked unverified).
+    /// SF2 in words, as stacks name the codes (`docs/reference/type3.md` §1.2; the table is marked unverified).
     public var reason: String {
         switch flag2 {
         case 0x70: "memory error"

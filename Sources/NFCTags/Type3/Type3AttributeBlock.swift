@@ -1,6 +1,6 @@
 import NDEF
 
-/// The NFC Forum T3T attribute information block, block 0 of the NDEF service (`type5-type3.md` §4.4):
+/// The NFC Forum T3T attribute information block, block 0 of the NDEF service (`docs/reference/type3.md` §1.4):
 /// `Ver Nbr Nbw NmaxB[2] RFU[4] WriteF RWFlag Ln[3] checksum[2]`, the checksum the big-endian sum of bytes 0–13.
 public struct Type3AttributeBlock: Sendable, Hashable {
     /// The mapping version (`10` = 1.0); the major nibble must be 1.

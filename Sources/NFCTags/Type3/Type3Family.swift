@@ -14,7 +14,7 @@ public struct Type3Family: TagFamily {
     public var displayName: String { "Type 3" }
     /// Units are 16-byte blocks of the NDEF service, block 0 the attribute block.
     public var writeUnit: TagWriteUnit { .page }
-    /// The chip's response times are PMm upper bounds, not measured (`type5-type3.md` §4.1).
+    /// The chip's response times are PMm upper bounds, not measured (`docs/reference/type3.md` §1.1).
     public var airtimeAssumesProcessingTimes: Bool { true }
     public var airtimeAssumptionNote: String? {
         "Type 3 airtime includes modelled FeliCa Lite-S processing times that are assumptions (by default "

@@ -1,6 +1,6 @@
 import NDEF
 
-/// Formatting a FeliCa Lite-S without the NDEF system (`type5-type3.md` §4.5, nfcpy `FelicaLite._format`): the
+/// Formatting a FeliCa Lite-S without the NDEF system (`docs/reference/type3.md` §1.5, nfcpy `FelicaLite._format`): the
 /// optional `NDEFFormattable` capability a job's `"format": true` uses, on a Lite-S only.
 extension Type3FamilyTag: NDEFFormattable {
     public var formatting: (any NDEFFormattable)? { isLiteS ? self : nil }

@@ -1,8 +1,8 @@
 import NDEF
 
-/// The T3T tear-safe update, its read-back and the lock (`type5-type3.md` §4.4, §4.5).
+/// The T3T tear-safe update, its read-back and the lock (`docs/reference/type3.md` §1.4, §1.5).
 extension Type3FamilyTag {
-    /// The tear-safe write of §4.4 (Write Without Encryption `08`): the attribute block with WriteF `0F`,
+    /// The tear-safe write of §1.4 (Write Without Encryption `08`): the attribute block with WriteF `0F`,
     /// the data blocks 1…⌈len/16⌉ zero-padded, Nbw per command, then the attribute block with WriteF `00` and
     /// Ln last. Blocks known to hold their new content already are skipped; nothing is sent when the tag holds
     /// the message.
@@ -72,7 +72,7 @@ extension Type3FamilyTag {
         }
     }
 
-    /// The lock of a Lite-S (§4.5): Write `08` of the attribute block with RWFlag `00`, then of MC `88` with
+    /// The lock of a Lite-S (§1.5): Write `08` of the attribute block with RWFlag `00`, then of MC `88` with
     /// the user blocks and MC_ALL read-only (as nfcpy `FelicaLiteS._protect` without a password), then Read
     /// `06` of MC and the attribute block to confirm, the attribute block byte for byte. Irreversible once MC_ALL
     /// is `00`; never probed by a write.

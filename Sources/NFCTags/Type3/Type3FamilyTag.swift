@@ -1,7 +1,7 @@
 import NDEF
 
-/// A Type 3 tag behind the family seam: the NFC Forum T3T procedures (`type5-type3.md` §4.4) over `Type3Tag`,
-/// with the FeliCa Lite-S MC block deciding the lock (§4.5).
+/// A Type 3 tag behind the family seam: the NFC Forum T3T procedures (`docs/reference/type3.md` §1.4) over `Type3Tag`,
+/// with the FeliCa Lite-S MC block deciding the lock (§1.5).
 ///
 /// Identification is free (PMm[1] of the Polling answer). Detection polls `12FC` (the IDm the ledger records),
 /// then reads the attribute block, and MC with it in the same Read on a Lite-S. Units are blocks of the NDEF

@@ -1,7 +1,7 @@
 import NDEF
 
 /// One FeliCa card on a transceiver: Polling `00`, Read Without Encryption `06` and Write Without Encryption
-/// `08` (`type5-type3.md` §4.2), addressed to the IDm of the last Polling answer, with their cost counted.
+/// `08` (`docs/reference/type3.md` §1.2), addressed to the IDm of the last Polling answer, with their cost counted.
 ///
 /// Not `Sendable`: confined to the reader queue of its transceiver.
 public final class Type3Tag {
@@ -11,9 +11,9 @@ public final class Type3Tag {
     public private(set) var activation: FeliCaActivation?
     /// Everything sent so far.
     public private(set) var total = TagOperationCost(name: "type3")
-    /// The read and write service codes: `000B` and `0009` (`type5-type3.md` §4.3).
+    /// The read and write service codes: `000B` and `0009` (`docs/reference/type3.md` §1.3).
     public static let readService: UInt16 = 0x000B, writeService: UInt16 = 0x0009
-    /// The Polling wait: slot 0 starts 2.417 ms after the request (`type5-type3.md` §4.1); generous here.
+    /// The Polling wait: slot 0 starts 2.417 ms after the request (`docs/reference/type3.md` §1.1); generous here.
     static let pollTimeoutMilliseconds = 20
     private let airtimeAtStart: Double
 
@@ -71,7 +71,7 @@ public final class Type3Tag {
         if activation?.systemCode == 0x12FC { try pollNDEF() }
     }
 
-    /// The maximum response time from PMm byte `k` (`type5-type3.md` §4.1), `T = 302.1 µs × ((B+1)·n + (A+1))
+    /// The maximum response time from PMm byte `k` (`docs/reference/type3.md` §1.1), `T = 302.1 µs × ((B+1)·n + (A+1))
     /// × 4^E`, rounded up to whole milliseconds plus 2 ms for the reader; 100 ms when PMm is unknown.
     func timeout(pmmIndex: Int, blocks: Int) -> Int {
         guard let pmm = activation?.pmm, pmm.count == 8 else { return 100 }
@@ -87,7 +87,7 @@ public final class Type3Tag {
     }
 }
 
-/// FeliCa timing at 212 kbit/s (`type5-type3.md` §4.1).
+/// FeliCa timing at 212 kbit/s (`docs/reference/type3.md` §1.1).
 public enum FeliCaTiming {
     /// One byte on the air: 8 bits of 64/fc = 37.76 µs.
     public static let byteMicroseconds = 37.76

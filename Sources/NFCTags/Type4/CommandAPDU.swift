@@ -1,7 +1,7 @@
 import NDEF
 
 /// An ISO/IEC 7816-4 command APDU in its short form (Lc ≤ 255, Le ≤ 256): what a Type 4 tag is sent
-/// (`type4-ntag424.md` §1.2). The NTAG 424 DNA speaks only short APDUs (§1.8).
+/// (`docs/reference/type4.md` §1.2). The NTAG 424 DNA speaks only short APDUs (§1.8).
 public struct CommandAPDU: Sendable, Hashable, CustomStringConvertible {
     /// Class byte (`00` ISO, `90` NTAG 424 DNA native wrapping).
     public var cla: UInt8

@@ -2,7 +2,7 @@
 /// of a Type 4 tag session, shared by the emulator and by benchmarks that compute a modelled floor.
 ///
 /// Frames use `RFTiming`'s formulas (reader frame (9n + 3) bit periods, tag frame (9n + 2), frame delay
-/// and gap; `type4-ntag424.md` §5.4). An APDU travels in I-blocks of at most FSC − 3 INF bytes (PCB and
+/// and gap; `docs/reference/type4.md` §5.4). An APDU travels in I-blocks of at most FSC − 3 INF bytes (PCB and
 /// CRC_A take 3; a CID byte takes one more); a response in I-blocks of at most FSD − 3. Every chained
 /// block is acknowledged by an R(ACK) of 3 bytes on the air (PCB and CRC_A).
 ///

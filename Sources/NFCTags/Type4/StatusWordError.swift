@@ -1,6 +1,6 @@
 import NDEF
 
-/// A status word other than `9000` from a Type 4 tag, as a typed error (`type4-ntag424.md` §1.7, §2.2).
+/// A status word other than `9000` from a Type 4 tag, as a typed error (`docs/reference/type4.md` §1.7, §2.2).
 ///
 /// Tag-level: the tag answered, and refused. Silence, a lost tag and reader faults stay `TransportError`.
 public struct StatusWordError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-/// The ATR a PC/SC reader builds for a contactless ISO/IEC 14443-4 card (PC/SC part 3, `type4-ntag424.md`
+/// The ATR a PC/SC reader builds for a contactless ISO/IEC 14443-4 card (PC/SC part 3, `docs/reference/type4.md`
 /// §1.9): `3B 8n 80 01 <n historical bytes> TCK`, so a PC/SC path can hand the Type 4 family a
 /// `DetectedTag` with SAK `20` although it never sees the SAK.
 ///

@@ -1,6 +1,6 @@
 import NDEF
 
-/// An ISO/IEC 14443-4 Answer To Select, decoded (`type4-ntag424.md` §1.1): the frame size the tag accepts,
+/// An ISO/IEC 14443-4 Answer To Select, decoded (`docs/reference/type4.md` §1.1): the frame size the tag accepts,
 /// its bit rates, frame waiting time, guard time, CID/NAD support and historical bytes.
 ///
 /// ```

@@ -1,6 +1,6 @@
 import NDEF
 
-/// The Type 4 capability container (CC file `E103`, `type4-ntag424.md` §1.3): mapping version, the
+/// The Type 4 capability container (CC file `E103`, `docs/reference/type4.md` §1.3): mapping version, the
 /// largest R-APDU and C-APDU data (MLe, MLc), and the NDEF file's control TLV.
 public struct Type4CapabilityContainer: Sendable, Hashable {
     /// The file identifier of the CC.

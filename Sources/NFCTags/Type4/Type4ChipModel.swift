@@ -1,7 +1,7 @@
 import NDEF
 
 /// The chip facts of one Type 4 chip, and only those: its identity, the NDEF and CC file sizes it ships,
-/// and whether its NDEF file honours the CC's write byte (`type4-ntag424.md` §1.6, §1.8).
+/// and whether its NDEF file honours the CC's write byte (`docs/reference/type4.md` §1.6, §1.8).
 ///
 /// Everything else (CC, NLEN, access bytes) is read from the tag itself; a tag GetVersion does not name is
 /// the generic `type4` chip, whose facts are all unknown.

@@ -1,5 +1,5 @@
 /// NFC Forum Type 4 tags (ISO-DEP: NTAG 424 DNA, MIFARE DESFire, any T4T): SAK bit 6 (`20h`, ISO/IEC
-/// 14443-4) after type A anticollision (`type4-ntag424.md` §1.1). Type 2 requires that bit clear, so the two
+/// 14443-4) after type A anticollision (`docs/reference/type4.md` §1.1). Type 2 requires that bit clear, so the two
 /// families never both claim a tag; a PC/SC path reports the SAK `Type4ATR` synthesises.
 public struct Type4Family: TagFamily {
     public var name: String { Self.name }

@@ -1,5 +1,5 @@
 /// The permanent lock of an NTAG 424 DNA without job keys (`provision lock`, a plain `lock: permanent` job):
-/// the delivery K0 opens a session that makes the NDEF file refuse every write for good (`type4-ntag424.md`
+/// the delivery K0 opens a session that makes the NDEF file refuse every write for good (`docs/reference/type4.md`
 /// §1.6, AN12196 §6 step 8).
 extension Type4FamilyTag {
     /// The NDEF file's settings once locked: read free, Write, ReadWrite and Change never, plain, no SDM.

@@ -1,6 +1,6 @@
 import NDEF
 
-/// The read-only transition of a Type 4 tag (`type4-ntag424.md` §1.6): refused before anything is written
+/// The read-only transition of a Type 4 tag (`docs/reference/type4.md` §1.6): refused before anything is written
 /// unless the chip honours the CC's NDEF write byte, then set through that byte and proven by a refused write.
 extension Type4FamilyTag {
     /// The lock method in force: the chip model's, or `.ccWriteByte` when the job says its tags honour it.

@@ -1,5 +1,5 @@
 /// The NTAG 424 DNA's originality signature behind the family seam: Read_Sig `90 3C 00 00 01 00 00`, answered
-/// with the 56-byte `r ‖ s` of an ECDSA secp224r1 signature over the raw 7-byte UID (`type4-ntag424.md` §2.9).
+/// with the 56-byte `r ‖ s` of an ECDSA secp224r1 signature over the raw 7-byte UID (`docs/reference/type4.md` §2.9).
 ///
 /// Only a chip GetVersion named NTAG 424 DNA has one: a generic Type 4 tag, a MIFARE DESFire or another NXP
 /// ISO-DEP chip offers no capability, so the pipeline records nothing for it. Verification is not the family's
@@ -14,7 +14,7 @@ extension Type4FamilyTag: OriginalitySigned {
     public var signatureCommand: String { "Read_Sig" }
 
     /// Always: Read_Sig is an ordinary ISO 7816-4 wrapped APDU (CLA `90`), which every ISO-DEP reader path passes
-    /// to the tag unchanged, a PC/SC reader of style `plain` included (`type4-ntag424.md` §1.9).
+    /// to the tag unchanged, a PC/SC reader of style `plain` included (`docs/reference/type4.md` §1.9).
     public var canReadSignature: Bool { true }
 
     /// Read_Sig `90 3C 00 00 01 00 00` in plain mode (`NTAG424Tag.readSignature()`): free while Random ID is off.

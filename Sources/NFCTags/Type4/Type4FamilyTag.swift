@@ -1,7 +1,7 @@
 import NDEF
 
 /// A Type 4 tag behind the family seam: `Type4Tag`'s T4T procedures in the order the pipeline asks for them,
-/// with `Type4ChipModel` deciding every chip fact (`type4-ntag424.md` §1, §2.3).
+/// with `Type4ChipModel` deciding every chip fact (`docs/reference/type4.md` §1, §2.3).
 ///
 /// Identification costs at most three APDUs (GetVersion `90 60`, `90 AF`, `90 AF`) and records the chip:
 /// NTAG 424 DNA, another NXP chip by its type (MIFARE DESFire, other NTAGs), or the generic `type4` chip for

@@ -1,7 +1,7 @@
 import NDEF
 
 /// The chip section of a Type 4 inspection: the ATS decoded and the GetVersion fields
-/// (`type4-ntag424.md` §1.1, §2.3); its JSON keys are `inspect --json`'s object for the section.
+/// (`docs/reference/type4.md` §1.1, §2.3); its JSON keys are `inspect --json`'s object for the section.
 public struct Type4ChipSection: InspectionSection, Hashable {
     /// One GetVersion part in its fields.
     public struct VersionPart: Encodable, Sendable, Hashable {
@@ -87,7 +87,7 @@ public struct Type4ChipSection: InspectionSection, Hashable {
 }
 
 /// The file section of a Type 4 inspection: the CC's fields, the proprietary file TLVs and NLEN
-/// (`type4-ntag424.md` §1.3); it fills the report's lock slot, since the CC's access bytes are the lock state.
+/// (`docs/reference/type4.md` §1.3); it fills the report's lock slot, since the CC's access bytes are the lock state.
 public struct Type4FileSection: InspectionSection, Hashable {
     /// One file control TLV in words.
     public struct FileControl: Encodable, Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// The NFC Forum T4T NDEF procedures (`type4-ntag424.md` §1.2–§1.6): detection from the CC, reading
+/// The NFC Forum T4T NDEF procedures (`docs/reference/type4.md` §1.2–§1.6): detection from the CC, reading
 /// NLEN and the message in MLe pieces, the tear-safe update, read-back, and the CC's read-only byte.
 extension Type4Tag {
     /// The largest READ BINARY answer used: MLe, at most 255 (some tags mis-handle Le `00`, §1.4).

@@ -1,4 +1,4 @@
-/// The T4T tear-safe update and its read-back (`type4-ntag424.md` §1.5), and the CC's read-only byte
+/// The T4T tear-safe update and its read-back (`docs/reference/type4.md` §1.5), and the CC's read-only byte
 /// (§1.6). Units in `NDEFWriteResult` are NDEF file offsets.
 extension Type4Tag {
     /// Writes `message` in the tear-safe order: NLEN `0000` (when it is not already 0), the body in MLc

@@ -1,4 +1,4 @@
-/// NXP's native GetVersion on an ISO-DEP tag (`type4-ntag424.md` §2.1–§2.3): free without authentication on
+/// NXP's native GetVersion on an ISO-DEP tag (`docs/reference/type4.md` §2.1–§2.3): free without authentication on
 /// NTAG 424 DNA and MIFARE DESFire, refused by other T4Ts with an ISO status word.
 extension Type4Tag {
     /// GetVersion `90 60 00 00 00`, then `90 AF 00 00 00` while the tag answers `91 AF`, at most three APDUs.

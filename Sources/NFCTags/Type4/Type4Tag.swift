@@ -1,5 +1,5 @@
 /// NFC Forum Type 4 tag operations over a `Transceiver` that carries ISO/IEC 7816-4 APDUs on ISO-DEP
-/// (`type4-ntag424.md` §1): SELECT, READ BINARY and UPDATE BINARY, with every exchange counted.
+/// (`docs/reference/type4.md` §1): SELECT, READ BINARY and UPDATE BINARY, with every exchange counted.
 ///
 /// One instance per selected tag, used from the reader's queue (not `Sendable`, like the transceiver).
 /// The ISO-DEP block protocol (I-blocks, chaining, WTX) belongs to the reader path below the seam: the

@@ -1,7 +1,7 @@
 import NDEF
 
 /// What NXP's native GetVersion (`90 60`, then `90 AF` twice) tells about an ISO-DEP chip: hardware and
-/// software versions and the production data of part 3 (`type4-ntag424.md` §2.3).
+/// software versions and the production data of part 3 (`docs/reference/type4.md` §2.3).
 ///
 /// ```
 /// part 1 (HW)  vendor type subtype major minor storage protocol     04 04 02 30 00 11 05

@@ -1,4 +1,4 @@
-/// An ISO/IEC 15693 error response `01 EC`, the error code typed (`type5-type3.md` §1.4).
+/// An ISO/IEC 15693 error response `01 EC`, the error code typed (`docs/reference/type5.md` §1.4).
 ///
 /// A tag-level refusal: the family turns it into a `TagError` (a locked block is `readOnly`, an absent
 /// block `capacity`), never a `TransportError`.

@@ -1,12 +1,12 @@
 /// One ISO/IEC 15693-3 request as it goes to a VICC: `flags cmd [UID if addressed] params`, without the
-/// CRC-16 (the reader adds and strips it, `type5-type3.md` §1.3, §1.5).
+/// CRC-16 (the reader adds and strips it, `docs/reference/type5.md` §1.3, §1.5).
 ///
 /// ```
 /// flags  cmd  UID (8 bytes, LSB first; only with the address flag)  params
 /// 22     20   78 56 34 12 01 04 01 E0                                05      Read Single Block 5, addressed
 /// ```
 public struct ISO15693Request: Sendable, Hashable {
-    /// Request flags, byte 0 of every request (`type5-type3.md` §1.2, inventory flag clear).
+    /// Request flags, byte 0 of every request (`docs/reference/type5.md` §1.2, inventory flag clear).
     public struct Flags: OptionSet, Sendable, Hashable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -26,7 +26,7 @@ public struct ISO15693Request: Sendable, Hashable {
         public static let option = Flags(rawValue: 0x40)
     }
 
-    /// The command codes this tool sends (`type5-type3.md` §1.3).
+    /// The command codes this tool sends (`docs/reference/type5.md` §1.3).
     public enum Command: UInt8, Sendable, Hashable, CaseIterable {
         /// Inventory `01`.
         case inventory = 0x01

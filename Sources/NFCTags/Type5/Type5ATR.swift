@@ -1,5 +1,5 @@
 /// The PC/SC part 3 ATR a reader builds for an ISO/IEC 15693 tag, and what a PC/SC path makes of the UID
-/// the reader gives for it (`type5-type3.md` §3.1–3.2), so the host and the vpcd card share one definition.
+/// the reader gives for it (`docs/reference/type5.md` §3.1–3.2), so the host and the vpcd card share one definition.
 ///
 /// ```
 /// 3B 8F 80 01 80 4F 0C A0 00 00 03 06 0B NN NN 00 00 00 00 TCK

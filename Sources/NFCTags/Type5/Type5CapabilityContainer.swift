@@ -1,4 +1,4 @@
-/// The NFC Forum Type 5 Tag capability container in block 0 (or blocks 0–1) (`type5-type3.md` §2.1).
+/// The NFC Forum Type 5 Tag capability container in block 0 (or blocks 0–1) (`docs/reference/type5.md` §2.1).
 ///
 /// ```
 /// byte 0  magic   E1: 1-byte block numbers (20–24), E2: 2-byte (30–34)

@@ -1,7 +1,7 @@
 import NDEF
 
 /// The Type 5 chips `provision` knows, identified from the UID and Get System Information
-/// (`type5-type3.md` §1.1, §1.6); every other VICC is the NFC Forum generic `type5` chip.
+/// (`docs/reference/type5.md` §1.1, §1.6); every other VICC is the NFC Forum generic `type5` chip.
 ///
 /// ```
 /// UID (display order)  E0 MM TT xx …   MM: 04 NXP, 02 ST, 07 TI

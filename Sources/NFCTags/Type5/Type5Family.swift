@@ -1,5 +1,5 @@
 /// NFC Forum Type 5 tags (ISO/IEC 15693 VICCs: ICODE SLIX/SLIX2, ST25TV/DV, Tag-it HF-I): an activation
-/// from an Inventory, which carries a DSFID and an 8-byte UID starting `E0` (`type5-type3.md` §1.1).
+/// from an Inventory, which carries a DSFID and an 8-byte UID starting `E0` (`docs/reference/type5.md` §1.1).
 ///
 /// Type 2 and Type 4 require an ISO/IEC 14443-A activation, so no two families claim one tag.
 public struct Type5Family: TagFamily {

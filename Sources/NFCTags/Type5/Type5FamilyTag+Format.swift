@@ -1,4 +1,4 @@
-/// Formatting a blank Type 5 tag (no CC) the way Android's `rw_i93_sm_format` does (`type5-type3.md` §2.5).
+/// Formatting a blank Type 5 tag (no CC) the way Android's `rw_i93_sm_format` does (`docs/reference/type5.md` §2.5).
 extension Type5FamilyTag: NDEFFormattable {
     public var formatting: (any NDEFFormattable)? { self }
 

@@ -1,6 +1,6 @@
 import NDEF
 
-/// The read-only transition of a Type 5 tag (`type5-type3.md` §2.6): the CC's write access `11`, then Lock
+/// The read-only transition of a Type 5 tag (`docs/reference/type5.md` §2.6): the CC's write access `11`, then Lock
 /// Block on every block holding the CC and the NDEF TLV, confirmed by the block security status.
 extension Type5FamilyTag {
     /// Makes the tag permanently read-only.

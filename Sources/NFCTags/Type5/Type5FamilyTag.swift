@@ -1,7 +1,7 @@
 import NDEF
 
 /// A Type 5 tag behind the family seam: `Type5Tag`'s T5T procedures in the order the pipeline asks for them,
-/// with `Type5ChipModel` deciding the chip facts (`type5-type3.md` §1.6, §1.7, §2).
+/// with `Type5ChipModel` deciding the chip facts (`docs/reference/type5.md` §1.6, §1.7, §2).
 ///
 /// Identification is one Get System Information `2B` (block size and count, IC reference) read with the UID
 /// from the inventory. A tag that refuses it is sized by its CC alone and named by its UID.

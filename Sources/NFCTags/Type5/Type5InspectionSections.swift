@@ -1,7 +1,7 @@
 import NDEF
 
 /// The chip section of a Type 5 inspection: the UID's fields and Get System Information
-/// (`type5-type3.md` §1.1, §1.3); its JSON keys are `inspect --json`'s object for the section.
+/// (`docs/reference/type5.md` §1.1, §1.3); its JSON keys are `inspect --json`'s object for the section.
 public struct Type5SystemSection: InspectionSection, Hashable {
     /// The UID's manufacturer code (ISO/IEC 7816-6) as hex, and its name when known.
     public var manufacturer: String, manufacturerName: String?
@@ -41,7 +41,7 @@ public struct Type5SystemSection: InspectionSection, Hashable {
 }
 
 /// The lock section of a Type 5 inspection: the CC and the block security status of the CC and NDEF blocks
-/// (`type5-type3.md` §2.1, §2.6).
+/// (`docs/reference/type5.md` §2.1, §2.6).
 public struct Type5LockSection: InspectionSection, Hashable {
     /// The CC bytes as hex.
     public var cc: String

@@ -1,5 +1,5 @@
 /// What NDEF detection found on a Type 5 tag: the block geometry, the CC, the NDEF TLV and the blocks read
-/// so far (`type5-type3.md` §2.2, §2.3).
+/// so far (`docs/reference/type5.md` §2.2, §2.3).
 public struct Type5NDEFArea: Sendable, Hashable {
     /// Bytes per block.
     public var blockSize: Int

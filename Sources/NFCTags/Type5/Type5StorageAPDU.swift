@@ -1,4 +1,4 @@
-/// The storage-card pseudo-APDUs a PC/SC reader offers for ISO/IEC 15693 blocks (`type5-type3.md` §3.3), in
+/// The storage-card pseudo-APDUs a PC/SC reader offers for ISO/IEC 15693 blocks (`docs/reference/type5.md` §3.3), in
 /// both block-number conventions, built by the host and parsed by the vpcd card from this one definition.
 ///
 /// ```

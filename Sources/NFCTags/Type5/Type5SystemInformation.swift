@@ -1,5 +1,5 @@
 /// The answer to Get System Information `2B` or Extended Get System Information `3B`
-/// (`type5-type3.md` §1.3).
+/// (`docs/reference/type5.md` §1.3).
 ///
 /// ```
 /// 2B: 00 | info_flags | UID[8] LSB first | [DSFID] [AFI] [nb-1  bs-1] [IC ref]

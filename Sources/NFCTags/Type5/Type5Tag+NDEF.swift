@@ -1,6 +1,6 @@
 import NDEF
 
-/// The NFC Forum T5T procedures over ISO 15693 blocks (`type5-type3.md` §2.3–2.4): NDEF detection, reading
+/// The NFC Forum T5T procedures over ISO 15693 blocks (`docs/reference/type5.md` §2.3–2.4): NDEF detection, reading
 /// the message, the tear-safe write and the read-back compare.
 extension Type5Tag {
     /// Reads blocks `first…last` (Read Multiple Blocks `23` in runs of at most 32 blocks inside one

@@ -1,4 +1,4 @@
-/// ISO/IEC 15693-3 commands to one VICC over a `Transceiver` (`type5-type3.md` §1.2–1.4), every exchange
+/// ISO/IEC 15693-3 commands to one VICC over a `Transceiver` (`docs/reference/type5.md` §1.2–1.4), every exchange
 /// counted.
 ///
 /// Requests are addressed (flags `22`) once the UID is known, at the high data rate; write-alikes carry the

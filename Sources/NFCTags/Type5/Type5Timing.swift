@@ -1,5 +1,5 @@
 /// ISO/IEC 15693 airtime at the high data rate (26.48 kbit/s both ways), in microseconds
-/// (`type5-type3.md` §1.8).
+/// (`docs/reference/type5.md` §1.8).
 ///
 /// ```
 /// reader frame  T_req(n)  = 75.52 (SOF) + 302.08·n + 37.76 (EOF)

@@ -12,7 +12,7 @@ struct LockCommand: Command {
         Usage: provision lock [--reader SPEC] [--yes] [--timeout SECONDS] [--json]
 
         Waits for one tag and makes it permanently read-only, the chip-correct way
-        (type2-ntag.md §5.7): CC3 to 0F first (only on an NDEF capability container; never the
+        (docs/reference/type2.md §5.7): CC3 to 0F first (only on an NDEF capability container; never the
         proprietary 08/88 values that phones refuse), the static lock bytes FF FF, then every lock and
         block-lock bit of the dynamic lock page named by GET_VERSION (NTAG213 28h FF 0F 3F 00, NTAG215
         82h FF 00 0F 00, NTAG216 E2h FF 3F 7F 00). It then re-activates the tag, reads the lock pages

@@ -21,7 +21,7 @@ public struct TagVerdict: Sendable, Hashable {
         /// job does not lock.
         case configMismatch
         /// Pages 0–2 disagree with the UID the tag gave in anticollision, a BCC or INT = `48` (a clone
-        /// of a provisioned tag, `type2-ntag.md` §11); judged before the content.
+        /// of a provisioned tag, `docs/reference/type2.md` §11); judged before the content.
         case identityMismatch
         /// A never-written tag no job owns: no NDEF formatting, no NDEF message, or an empty one (a spare
         /// presented after the job ended). Reported apart, and not a failure.

@@ -2,7 +2,7 @@ import Foundation
 import NDEF
 import NFCTags
 
-/// Where the SDMMAC input starts (`type4-ntag424.md` §3.5): at the PICC data, covering everything up to the
+/// Where the SDMMAC input starts (`docs/reference/type4.md` §3.5): at the PICC data, covering everything up to the
 /// MAC, or nothing (the Bolt card layout, `SDMMACInputOffset == SDMMACOffset`).
 public enum SUNMACInput: String, Sendable, Hashable, CaseIterable {
     /// From the PICC data's first character to just before the MAC.
@@ -42,7 +42,7 @@ public struct SUNVerification: Sendable, Hashable {
 
 /// Checks a SUN (NTAG 424 DNA Secure Dynamic Messaging) tap URL in AES mode: decrypts the PICC data with the
 /// SDM meta-read key, derives the SDM MAC session key from the file-read key of that UID, and compares the
-/// SDMMAC (`type4-ntag424.md` §3.3–§3.5). Replay (the counter) is the caller's, against its ledger.
+/// SDMMAC (`docs/reference/type4.md` §3.3–§3.5). Replay (the counter) is the caller's, against its ledger.
 public enum SUNVerifier {
     /// Verifies `url`; `fileReadKey` gives the SDM file-read key for a UID (shared, or diversified per tag).
     public static func verify(

@@ -1,7 +1,7 @@
 import NDEF
 
 /// A per-tag NTAG21x password: PWD (4 bytes) and PACK (2 bytes) diversified from a brand key and the
-/// tag's UID (`type2-ntag.md` §3.6, §7.2).
+/// tag's UID (`docs/reference/type2.md` §3.6, §7.2).
 ///
 /// PWD = bytes 0–3 and PACK = bytes 4–5 of HMAC-SHA256(key, UID). This is the split nfcpy's tagtool
 /// uses (its password bytes 0–3 → PWD, 4–5 → PACK after HMAC-SHA256(password, UID)); the difference:

@@ -27,7 +27,7 @@ extension TapURL {
     /// The longest URL verify-url takes apart (bytes of UTF-8); longer input is refused unread.
     public static let maximumLength = 2048
 
-    /// Whether `shown` is exactly what an NTAG21x mirrors into a `kind` window (`type2-ntag.md` §6):
+    /// Whether `shown` is exactly what an NTAG21x mirrors into a `kind` window (`docs/reference/type2.md` §6):
     /// 14 upper-case hex UID digits, `x`, 6 upper-case hex counter digits, or one of the two parts.
     static func isChipForm(_ shown: String, _ kind: MirrorKind) -> Bool {
         let characters = Array(shown)

@@ -2,7 +2,7 @@ import Ledger
 import NFCTags
 
 /// Where a key rollout records its intents: durable before each ChangeKey is sent (the ledger's key journal, a
-/// synced commit), and resolved once the tag proves which key it holds (`type4-ntag424.md` §4.3).
+/// synced commit), and resolved once the tag proves which key it holds (`docs/reference/type4.md` §4.3).
 public protocol KeyJournal: Sendable {
     /// Records `change` as intended; returns only once it is durable.
     func intend(_ change: KeyChange) throws

@@ -35,7 +35,7 @@ public struct SUNJobVerdict: Sendable, Hashable {
 }
 
 /// Verifies tap URLs of a keyed NTAG 424 DNA job (the manifest's `ntag424` section) against its ledger: decrypts
-/// the PICC data with the job's K1, checks the SUN MAC with K2 diversified for that UID (`type4-ntag424.md`
+/// the PICC data with the job's K1, checks the SUN MAC with K2 diversified for that UID (`docs/reference/type4.md`
 /// §3.3–§3.5), finds the UID's done row in the job, and records the counter if it rose (`acceptSUNCounter`).
 ///
 /// The URL layout (the PICC data's and the MAC's query parameters, what the MAC covers) comes from the job's

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// Where a row's SUN tokens land in the NDEF file, and the NTAG 424 DNA file settings that make the chip fill them
-/// (`type4-ntag424.md` §2.7, §3): the one place SDM offsets and keys are chosen.
+/// (`docs/reference/type4.md` §2.7, §3): the one place SDM offsets and keys are chosen.
 ///
 /// Key roles (docs/authentication.md): K1 encrypts the PICC data (SDMMetaRead), K2 keys the SUN MAC
 /// (SDMFileRead), K3 writes the NDEF file under `lock: keys`, K0 changes the settings.

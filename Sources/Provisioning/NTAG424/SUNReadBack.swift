@@ -4,7 +4,7 @@ import NFCTags
 
 /// The check of an NTAG 424 DNA's NDEF file as an unauthenticated reader (a phone) got it right after
 /// personalisation: every byte the job wrote outside the SUN mirrors unchanged, and the mirrors filled the way
-/// the job's keys predict (`type4-ntag424.md` §3): the PICC data decrypts under K1 to this tag's UID and the
+/// the job's keys predict (`docs/reference/type4.md` §3): the PICC data decrypts under K1 to this tag's UID and the
 /// expected read counter, and the SDMMAC verifies under K2's session key over the bytes the settings name.
 public struct SUNReadBack: Sendable {
     /// The NDEF file's SDM settings (`nil`: no mirror, only the bytes are compared).

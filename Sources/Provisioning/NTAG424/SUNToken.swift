@@ -1,7 +1,7 @@
 import NFCTags
 
 /// A SUN template token: a window of `0` characters in the NDEF file that an NTAG 424 DNA fills on every
-/// unauthenticated read (`type4-ntag424.md` §3.2), written `{{sun.picc}}`, `{{sun.mac}}`, `{{sun.uid}}` or
+/// unauthenticated read (`docs/reference/type4.md` §3.2), written `{{sun.picc}}`, `{{sun.mac}}`, `{{sun.uid}}` or
 /// `{{sun.counter}}`.
 public enum SUNToken: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The encrypted PICC data (UID and read counter under K1): 32 hex characters.

@@ -20,7 +20,7 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Maps transport and Type 2 errors to failure classes, keeping NAK codes, silence and a lost tag
-    /// apart (`type2-ntag.md` §3.10).
+    /// apart (`docs/reference/type2.md` §3.10).
     public init(classifying error: any Error, phase: Phase) {
         self.phase = phase
         if let transport = error as? TransportError {

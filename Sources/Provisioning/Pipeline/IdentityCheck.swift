@@ -1,6 +1,6 @@
 import NFCTags
 
-/// What the line does when a tag's pages 0–2 disagree with its identity (`type2-ntag.md` §11): the
+/// What the line does when a tag's pages 0–2 disagree with its identity (`docs/reference/type2.md` §11): the
 /// manifest's `identityCheck` (an open question of §12 made a setting).
 ///
 /// The check costs no exchange: it compares the anticollision UID with pages 0–2 as the identify

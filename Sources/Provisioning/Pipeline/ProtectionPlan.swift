@@ -1,7 +1,7 @@
 import NFCTags
 
 /// One tag's password protection: its derived PWD/PACK and the job's AUTH0/ACCESS settings
-/// (`type2-ntag.md` §2.6, §3.6).
+/// (`docs/reference/type2.md` §2.6, §3.6).
 public struct ProtectionPlan: Sendable, Hashable {
     /// PWD and PACK for this tag.
     public var password: TagPassword

@@ -1,8 +1,8 @@
 import Crypto
 import NFCTags
 
-/// The originality-signature check of a job: its policy and trust anchors (`type2-ntag.md` §3.8,
-/// `type4-ntag424.md` §2.9).
+/// The originality-signature check of a job: its policy and trust anchors (`docs/reference/type2.md` §3.8,
+/// `docs/reference/type4.md` §2.9).
 ///
 /// The curve is never configured: a trusted key's length names it (33 bytes secp128r1, 57 bytes secp224r1), and
 /// a signature verifies only under keys of its own size (READ_SIG's 32 bytes, Read_Sig's 56).

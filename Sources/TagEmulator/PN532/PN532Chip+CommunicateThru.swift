@@ -1,6 +1,6 @@
 import NFCTags
 
-/// InCommunicateThru: raw frames to whatever tag is in the field (`pn532-libnfc.md` §4.6, §6), the path
+/// InCommunicateThru: raw frames to whatever tag is in the field (`docs/reference/pn532-libnfc.md` §4.6, §6), the path
 /// of hosts that run the tag protocol themselves (libnfc's raw mode for Type 2, nfcpy for every type).
 extension PN532Chip {
     /// InCommunicateThru `42 data`: the register state decides whether the chip adds CRC_A, how
@@ -31,7 +31,7 @@ extension PN532Chip {
     }
 
     /// ATQA (answer to a short frame) and anticollision answers (`93/95/97` with NVB ≠ `70`) have
-    /// no CRC on the air; every other tag answer has one (`type2-ntag.md` §1).
+    /// no CRC on the air; every other tag answer has one (`docs/reference/type2.md` §1).
     static func answerCarriesCRC(to command: [UInt8], lastBits: Int) -> Bool {
         if lastBits == 7 && command.count == 1 { return false }
         if let first = command.first, [0x93, 0x95, 0x97].contains(first), command.count >= 2, command[1] != 0x70 {

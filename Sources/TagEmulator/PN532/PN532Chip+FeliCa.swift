@@ -1,6 +1,6 @@
 import NFCTags
 
-/// The PN532 as a FeliCa reader/writer (`type5-type3.md` §5): InListPassiveTarget at 212 and 424 kbit/s with
+/// The PN532 as a FeliCa reader/writer (`docs/reference/type3.md` §2): InListPassiveTarget at 212 and 424 kbit/s with
 /// the host's polling payload, and LEN-prefixed FeliCa frames in InDataExchange (libnfc) and InCommunicateThru
 /// (nfcpy). The chip adds preamble, sync and the FeliCa CRC; the card model sees and answers bare frames.
 ///
@@ -69,7 +69,7 @@ extension PN532Chip {
     }
 
     /// The InAutoPoll answer for a FeliCa card when type `11` (212) or `12` (424) is asked for: Polling `FFFF`
-    /// with RC `01`, as libnfc's `nfc-poll` lists it (`type5-type3.md` §5.2; the exact payload is unverified).
+    /// with RC `01`, as libnfc's `nfc-poll` lists it (`docs/reference/type3.md` §2.2; the exact payload is unverified).
     func autoPollFeliCa(_ tag: any FeliCaEndpoint, types: [UInt8]) -> [UInt8]? {
         guard let type = types.first(where: { $0 == 0x11 || $0 == 0x12 }),
             let answer = tag.activate(polling: [0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00])

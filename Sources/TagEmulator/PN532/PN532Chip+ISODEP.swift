@@ -1,6 +1,6 @@
 import NFCTags
 
-/// The PN532's ISO/IEC 14443-4 (ISO-DEP) initiator for Type 4 targets (`type4-ntag424.md` §6): automatic
+/// The PN532's ISO/IEC 14443-4 (ISO-DEP) initiator for Type 4 targets (`docs/reference/type4.md` §6): automatic
 /// RATS at activation, whole APDUs through InDataExchange with the chip's own block protocol, and the
 /// host-link chaining of long InDataExchange data with the MI bit.
 ///

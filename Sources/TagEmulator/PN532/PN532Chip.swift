@@ -1,7 +1,7 @@
 import NFCTags
 
 /// The PN532 command layer (firmware 1.6) in front of an emulated tag field: one host frame in,
-/// one answer out (`pn532-libnfc.md` §4–§6, §8.3).
+/// one answer out (`docs/reference/pn532-libnfc.md` §4–§6, §8.3).
 ///
 /// Pure and synchronous: framing, the UART and timing belong to `PN532Emulator`. Not `Sendable`:
 /// it owns the (non-Sendable) field and is driven from the emulator's I/O thread.
@@ -18,7 +18,7 @@ public final class PN532Chip {
         case ignored
     }
 
-    /// Power state (`pn532-libnfc.md` §8.3).
+    /// Power state (`docs/reference/pn532-libnfc.md` §8.3).
     public enum Power: Sendable, Hashable {
         /// After reset: only SAMConfiguration is accepted in strict mode.
         case lowVbat
@@ -38,12 +38,12 @@ public final class PN532Chip {
     public private(set) var passiveActivationRetries: UInt8 = 0xFF
     /// The power state.
     public private(set) var power = Power.lowVbat
-    /// Refuse frames that break the wake-up rules (`pn532-libnfc.md` §8.3): anything but
+    /// Refuse frames that break the wake-up rules (`docs/reference/pn532-libnfc.md` §8.3): anything but
     /// SAMConfiguration in LowVbat, any frame after PowerDown without a `55` wake-up. Off (the
     /// `--lenient-power` switch, open question 'LowVbat strictness'), the first frame of any kind
     /// brings the chip to normal operation, as hosts such as nfcpy expect (GetFirmwareVersion first).
     public var strict = true
-    /// The status byte InDataExchange returns for a Type 2 NAK (`14`, `pn532-libnfc.md` §12).
+    /// The status byte InDataExchange returns for a Type 2 NAK (`14`, `docs/reference/pn532-libnfc.md` §12).
     public var nakStatus: UInt8 = 0x14
     /// Whether an activation (InListPassiveTarget, InAutoPoll, InSelect) leaves CRC on in TxMode and RxMode.
     ///
@@ -93,7 +93,7 @@ public final class PN532Chip {
     /// leaves) unless the very next command is InSelect.
     private var releasePending = false
     /// Tags halted by InDeselect/InRelease: invisible to InListPassiveTarget (REQA) until the field
-    /// is cycled (`pn532-libnfc.md` §8.4).
+    /// is cycled (`docs/reference/pn532-libnfc.md` §8.4).
     /// Held strongly so a departed tag's address cannot be reused by the next one.
     var halted: [any TagEndpoint] = []
 
@@ -303,7 +303,7 @@ public final class PN532Chip {
     }
 
     /// `SENS_RES(2, high byte first) SEL_RES NFCIDLength NFCID [ATS]`: the ATS, TL byte first, only
-    /// when the chip ran RATS (`type4-ntag424.md` §6.2; libnfc takes TL − 1 bytes after TL).
+    /// when the chip ran RATS (`docs/reference/type4.md` §6.2; libnfc takes TL − 1 bytes after TL).
     private func targetData(_ detected: DetectedTag) -> [UInt8] {
         [UInt8(detected.atqa >> 8), UInt8(detected.atqa & 0xFF), detected.sak, UInt8(detected.uid.count)]
             + detected.uid + detected.ats

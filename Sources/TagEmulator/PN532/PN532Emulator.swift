@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A software PN532 on a pseudo-terminal that unmodified libnfc drives through its `pn532_uart`
-/// driver (`pn532-libnfc.md` §8).
+/// driver (`docs/reference/pn532-libnfc.md` §8).
 ///
 /// One I/O thread polls the pty master, the control socket and a wake-up pipe; replies are
 /// scheduled on deadlines (the timing model) and never delay the loop (§8.6). The chip and its

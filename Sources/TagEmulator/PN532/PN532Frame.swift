@@ -1,4 +1,4 @@
-/// One frame on the PN532 host link (`pn532-libnfc.md` §3).
+/// One frame on the PN532 host link (`docs/reference/pn532-libnfc.md` §3).
 ///
 /// ```
 /// normal:   00 00 FF LEN LCS TFI CC data… DCS 00
@@ -48,7 +48,7 @@ public enum PN532Frame: Sendable, Hashable {
 }
 
 /// Splits a host byte stream into PN532 frames, whatever the read boundaries
-/// (`pn532-libnfc.md` §8.2).
+/// (`docs/reference/pn532-libnfc.md` §8.2).
 ///
 /// Bytes before a start code `00 FF` are skipped (preamble, postamble, the `55 55 00…` wake-up);
 /// a frame with a bad LCS or DCS is dropped silently, as the chip does (it sends no ACK).

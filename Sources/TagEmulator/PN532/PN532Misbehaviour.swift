@@ -1,5 +1,5 @@
 /// How the emulated PN532 itself misbehaves on one tag command's reply (`--misbehave`, a
-/// `FaultPlan`), as a failing UART, cable or chip firmware would (`pn532-libnfc.md` §8.7).
+/// `FaultPlan`), as a failing UART, cable or chip firmware would (`docs/reference/pn532-libnfc.md` §8.7).
 ///
 /// | KIND | what the host receives instead of ACK + reply |
 /// |---|---|

@@ -1,4 +1,4 @@
-/// The PN532's CIU register file as libnfc uses it (`pn532-libnfc.md` §6).
+/// The PN532's CIU register file as libnfc uses it (`docs/reference/pn532-libnfc.md` §6).
 ///
 /// Any 16-bit address can be read or written (unknown ones read `00`); the registers whose bits change
 /// the emulator's behaviour have typed accessors.

@@ -3,7 +3,7 @@
 #endif
 
 /// A pseudo-terminal pair for a device emulator: the emulator reads and writes the master, the host
-/// opens the slave path (`pn532-libnfc.md` §8.1, §9 pitfall 1).
+/// opens the slave path (`docs/reference/pn532-libnfc.md` §8.1, §9 pitfall 1).
 ///
 /// The slave is opened at once, made raw, and kept open for the pair's whole life, so reads on the
 /// master never fail with `EIO` and the line discipline never echoes or rewrites bytes. The host is given

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// Polling `00`, Read Without Encryption `06` and Write Without Encryption `08` of the Lite-S
-/// (`type5-type3.md` §4.2, §5.4), with their airtime at 212 kbit/s (§4.1).
+/// (`docs/reference/type3.md` §1.2, §2.4), with their airtime at 212 kbit/s (§1.1).
 extension FeliCaEmulator {
     /// The answer to a well-framed command for this card, `nil` for silence; airtime is added.
     func respond(to command: [UInt8]) -> [UInt8]? {
@@ -104,7 +104,7 @@ extension FeliCaEmulator {
         return block == FeliCaLiteS.ck ? [UInt8](repeating: 0, count: 16) : bytes
     }
 
-    /// Write `08`: service `0009`, one block, writable under MC (§4.5); WCNT counts it. The Standard card takes
+    /// Write `08`: service `0009`, one block, writable under MC (§1.5); WCNT counts it. The Standard card takes
     /// 1…4 blocks of its NDEF service (`writeStandard`).
     func write(_ command: [UInt8]) -> [UInt8] {
         switch request(command, write: true) {

@@ -1,8 +1,8 @@
 import NDEF
 import NFCTags
 
-/// A chip-exact FeliCa Lite-S (RC-S966, `type5-type3.md` §4.5, §5.4), or with `standard` a FeliCa Standard card
-/// with the NDEF system only (§4.7: system `12FC`, blocks 0–13 of services `000B`/`0009`, Read of up to 8 blocks,
+/// A chip-exact FeliCa Lite-S (RC-S966, `docs/reference/type3.md` §1.5, §2.4), or with `standard` a FeliCa Standard
+/// card with the NDEF system only (§1.7: system `12FC`, blocks 0–13 of services `000B`/`0009`, Read of up to 8 blocks,
 /// Write of up to 4, Request Response `04`; no MC, so RWFlag is its only protection). The Lite-S: S_PAD0–13, REG
 /// and the system blocks
 /// behind services `000B` (read) and `0009` (write), MC-controlled write protection, Polling for `FFFF`,
@@ -17,7 +17,7 @@ public final class FeliCaEmulator: EmulatedTag {
     public let uid: [UInt8]
     /// Whether this is the FeliCa Standard card rather than a Lite-S.
     public let standard: Bool
-    /// The PMm Polling reports (the Lite-S value of §4.1, or `standardPMm`).
+    /// The PMm Polling reports (the Lite-S value of §1.1, or `standardPMm`).
     public let pmm: [UInt8]
     /// The FeliCa Standard card's PMm: IC type `01` and the timing bytes of a common Standard card (assumed, not
     /// from a data sheet): Read `49` (1 block: 4.8 ms bound), Write `93` (1 block: 33.8 ms bound).

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// A FeliCa card behind a front end that polls it with a payload of its own (PN532 InListPassiveTarget at
-/// 212 or 424 kbit/s, `type5-type3.md` §5.1) rather than with a reader's ISO/IEC 14443-A activation.
+/// 212 or 424 kbit/s, `docs/reference/type3.md` §2.1) rather than with a reader's ISO/IEC 14443-A activation.
 public protocol FeliCaEndpoint: TagEndpoint {
     /// Polling `06 00 SC RC TSN` as the activation sends it (not counted as an exchange, as `activate()`).
     ///

@@ -1,4 +1,4 @@
-/// The PICC side of the ISO/IEC 14443-4 block protocol for one activation (`type4-ntag424.md` §1.1): the
+/// The PICC side of the ISO/IEC 14443-4 block protocol for one activation (`docs/reference/type4.md` §1.1): the
 /// reader's frame size and CID from RATS, the block number, a chained command being received, the rest
 /// of a chained answer, and the last block sent (for retransmission).
 ///

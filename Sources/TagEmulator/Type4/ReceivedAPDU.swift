@@ -1,5 +1,5 @@
 /// A short ISO/IEC 7816-4 command APDU as an emulated tag parses it (cases 1–4, Lc ≤ 255, Le ≤ 256;
-/// `type4-ntag424.md` §1.2, §2.1): the header, the command data and Le.
+/// `docs/reference/type4.md` §1.2, §2.1): the header, the command data and Le.
 struct ReceivedAPDU: Hashable {
     /// Class byte (`00` ISO, `90` native).
     let cla: UInt8

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// The secure-state trailer of an NTAG 424 DNA image: what the chip keeps in NVM besides the files' bytes
-/// (keys, key versions, file settings with SDM, SDMReadCtr; `type4-ntag424.md` §5.1), so that `store=DIR`
+/// (keys, key versions, file settings with SDM, SDMReadCtr; `docs/reference/type4.md` §5.1), so that `store=DIR`
 /// reloads a personalised tag as it left.
 ///
 /// ```

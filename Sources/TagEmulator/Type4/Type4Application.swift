@@ -1,5 +1,5 @@
 /// The NDEF Tag Application (DF) of an emulated Type 4 tag with its StandardData files, in file-number
-/// order, and (NTAG 424 DNA) its five AES keys (`type4-ntag424.md` §1.2, §1.8, §4.1, §5.1): the
+/// order, and (NTAG 424 DNA) its five AES keys (`docs/reference/type4.md` §1.2, §1.8, §4.1, §5.1): the
 /// non-volatile memory that ReadData, WriteData, Get/ChangeFileSettings, ChangeKey and SDM work on.
 ///
 /// The image `store=DIR` saves is the files' bytes concatenated in file-number order, followed on the

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// Which Type 4 tag an emulator behaves as: the NXP NTAG 424 DNA in its delivery state, or a generic
-/// NFC Forum T4T of another vendor (`type4-ntag424.md` §1, §1.8).
+/// NFC Forum T4T of another vendor (`docs/reference/type4.md` §1, §1.8).
 ///
 /// The generic tag has two files: the CC (file number 1, `E103`) and the NDEF file (file number 2, `E104`).
 /// Its CC is 15 bytes for mapping 2.0 (NDEF file control TLV `04 06`) or 17 bytes for mapping 3.0
@@ -14,7 +14,7 @@ public enum Type4EmulatedChip: Sendable, Hashable {
     case generic(mapping: UInt8, ndefFileSize: Int, mle: Int, mlc: Int)
 
     /// The generic default: mapping 2.0, a 2048-byte NDEF file (2046 bytes of message), MLe and MLc
-    /// `00F6` (246 bytes, as ST's M24SR/ST25TA family announce; `type4-ntag424.md` §1.3).
+    /// `00F6` (246 bytes, as ST's M24SR/ST25TA family announce; `docs/reference/type4.md` §1.3).
     public static let genericDefault = Type4EmulatedChip.generic(
         mapping: 0x20, ndefFileSize: 2048, mle: 0xF6, mlc: 0xF6)
 
@@ -46,7 +46,7 @@ public enum Type4EmulatedChip: Sendable, Hashable {
         }
     }
 
-    /// The delivery-state files (`type4-ntag424.md` §1.8 for the NTAG 424 DNA).
+    /// The delivery-state files (`docs/reference/type4.md` §1.8 for the NTAG 424 DNA).
     ///
     /// - Throws: `Type4EmulatorError.invalidChip` for generic parameters out of range.
     public func deliveryFiles() throws(Type4EmulatorError) -> [Type4File] {

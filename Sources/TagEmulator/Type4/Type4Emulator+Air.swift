@@ -1,6 +1,6 @@
 import NFCTags
 
-/// The raw air face of the emulated Type 4 tag (`type4-ntag424.md` §1.1): ISO/IEC 14443-3 REQA/WUPA,
+/// The raw air face of the emulated Type 4 tag (`docs/reference/type4.md` §1.1): ISO/IEC 14443-3 REQA/WUPA,
 /// anticollision and SELECT at both cascade levels, HLTA, RATS/ATS, and the ISO/IEC 14443-4 block layer
 /// (I-blocks with chaining both ways, R(ACK)/R(NAK), S(DESELECT), optional S(WTX)). No block ever
 /// carries a NAD.

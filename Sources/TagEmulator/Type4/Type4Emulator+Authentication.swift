@@ -1,7 +1,7 @@
 import Crypto
 import NFCTags
 
-/// AES authentication of the emulated NTAG 424 DNA (NT4H2421Gx §9.1.5–9.1.7, §10.4; `type4-ntag424.md`
+/// AES authentication of the emulated NTAG 424 DNA (NT4H2421Gx §9.1.5–9.1.7, §10.4; `docs/reference/type4.md`
 /// §2.4): AuthenticateEV2First `90 71`, AuthenticateEV2NonFirst `90 77` and their second part `90 AF`.
 ///
 /// ```

@@ -1,7 +1,7 @@
 import Crypto
 import NFCTags
 
-/// File data of the emulated NTAG 424 DNA through native commands (NT4H2421Gx §10.8, `type4-ntag424.md`
+/// File data of the emulated NTAG 424 DNA through native commands (NT4H2421Gx §10.8, `docs/reference/type4.md`
 /// §2.6, §5.3): ReadData `90 AD`, WriteData `90 8D`, and the access-rights evaluation they share.
 ///
 /// ```

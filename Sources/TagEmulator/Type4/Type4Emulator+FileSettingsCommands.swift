@@ -1,6 +1,6 @@
 import NFCTags
 
-/// File management of the emulated NTAG 424 DNA (NT4H2421Gx §10.7, `type4-ntag424.md` §2.7, §2.10):
+/// File management of the emulated NTAG 424 DNA (NT4H2421Gx §10.7, `docs/reference/type4.md` §2.7, §2.10):
 /// GetFileSettings `90 F5`, ChangeFileSettings `90 5F` (SDM included) and GetFileCounters `90 F6`.
 extension Type4Emulator {
     /// GetFileSettings `90 F5 00 00 01 FileNo 00` → FileType, FileOption, AccessRights, FileSize and the SDM

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// Non-volatile memory of the emulated Type 4 tag: programming file bytes and the secure state, the generic
-/// tag's CC write byte, and the `preLocked` fault (`type4-ntag424.md` §1.3, §1.6, §1.8).
+/// tag's CC write byte, and the `preLocked` fault (`docs/reference/type4.md` §1.3, §1.6, §1.8).
 extension Type4Emulator {
     /// Programs `bytes` into file `index` at `offset` (bounds checked by the caller) and calls
     /// `onMemoryWritten`.

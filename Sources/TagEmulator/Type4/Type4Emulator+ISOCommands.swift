@@ -1,7 +1,7 @@
 import NFCTags
 
 /// ISO/IEC 7816-4 commands (CLA `00`) of the emulated Type 4 tag: ISOSelectFile `00 A4`, ISOReadBinary
-/// `00 B0`, ISOUpdateBinary `00 D6` (`type4-ntag424.md` §1.2, §1.7, §1.8; NT4H2421Gx §10.9). They are
+/// `00 B0`, ISOUpdateBinary `00 D6` (`docs/reference/type4.md` §1.2, §1.7, §1.8; NT4H2421Gx §10.9). They are
 /// always plain and need free (`E`) access rights.
 extension Type4Emulator {
     /// Routes one ISO APDU by INS; unknown instructions answer `6D00`.

@@ -1,7 +1,7 @@
 import Crypto
 import NFCTags
 
-/// The emulated NTAG 424 DNA's identity commands (NT4H2421Gx §10.5.3, §10.10.1; `type4-ntag424.md` §2.9,
+/// The emulated NTAG 424 DNA's identity commands (NT4H2421Gx §10.5.3, §10.10.1; `docs/reference/type4.md` §2.9,
 /// §2.10): Read_Sig `90 3C` (the originality signature) and GetCardUID `90 51`.
 extension Type4Emulator {
     /// Read_Sig `90 3C 00 00 01 00 00` → the 56-byte signature `r ‖ s` (`originalitySignature`): free and plain;

@@ -1,6 +1,6 @@
 import NFCTags
 
-/// Key management of the emulated NTAG 424 DNA (NT4H2421Gx §10.6, `type4-ntag424.md` §2.8, §4): ChangeKey
+/// Key management of the emulated NTAG 424 DNA (NT4H2421Gx §10.6, `docs/reference/type4.md` §2.8, §4): ChangeKey
 /// `90 C4` and GetKeyVersion `90 64`.
 ///
 /// ```

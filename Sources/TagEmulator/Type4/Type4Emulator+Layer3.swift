@@ -1,7 +1,7 @@
 import NFCTags
 
 extension Type4Emulator: ISODEPActivatable {
-    /// WUPA, anticollision and SELECT at both cascade levels without RATS (`type4-ntag424.md` §1.1, §6.1):
+    /// WUPA, anticollision and SELECT at both cascade levels without RATS (`docs/reference/type4.md` §1.1, §6.1):
     /// the tag is selected at layer 3 (SAK `20`) and waits for the reader's own RATS `E0 xx`, as behind a
     /// PN532 whose fAutomaticRATS is off. Wakes a halted tag and clears the volatile state.
     ///

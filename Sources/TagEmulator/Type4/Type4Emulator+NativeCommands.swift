@@ -1,7 +1,7 @@
 import NFCTags
 
 /// NTAG 424 DNA native commands, ISO 7816-4 wrapped (`90 <INS> 00 00 [Lc data] 00`, answers
-/// `<data> 91 <RC>`; `type4-ntag424.md` §2.1–2.3, §5.2): the dispatch by INS, the error rule, and
+/// `<data> 91 <RC>`; `docs/reference/type4.md` §2.1–2.3, §5.2): the dispatch by INS, the error rule, and
 /// GetVersion.
 ///
 /// Error rule (§2.2, NT4H2421Gx §9.1.9–9.1.10): any refusal while authenticated drops the authentication and

@@ -2,7 +2,7 @@ import NFCTags
 
 /// Setters of the emulated NTAG 424 DNA's secure non-volatile state for the simulator side (a tag already
 /// personalised, a counter near its limit), checked as the chip's own commands would check them
-/// (`type4-ntag424.md` §2.7, §2.8, §5.1). Each persists like a command would (`secureStateWritten()`).
+/// (`docs/reference/type4.md` §2.7, §2.8, §5.1). Each persists like a command would (`secureStateWritten()`).
 extension Type4Emulator {
     /// Application key `number` (0–4) with its version.
     ///

@@ -1,7 +1,7 @@
 import Crypto
 import NFCTags
 
-/// Secure Dynamic Messaging on the emulated NTAG 424 DNA's reads (NT4H2421Gx §9.3, `type4-ntag424.md` §3.1,
+/// Secure Dynamic Messaging on the emulated NTAG 424 DNA's reads (NT4H2421Gx §9.3, `docs/reference/type4.md` §3.1,
 /// §5.3): SDMReadCtr and the read sequence that shares one output.
 ///
 /// The first successful unauthenticated read of an SDM file (ISOReadBinary or ReadData) increments

@@ -1,7 +1,7 @@
 import Crypto
 import NFCTags
 
-/// The chip side of NTAG 424 DNA secure messaging in AES mode (`type4-ntag424.md` §2.5): checking a
+/// The chip side of NTAG 424 DNA secure messaging in AES mode (`docs/reference/type4.md` §2.5): checking a
 /// command's MAC and decrypting its data, MACing and encrypting the answer, moving CmdCtr. The MAC, IV
 /// and padding rules are the host's own (`NTAG424SecureMessaging`), run from the other end.
 ///

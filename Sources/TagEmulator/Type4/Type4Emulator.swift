@@ -2,7 +2,7 @@ import Crypto
 import NFCTags
 
 /// A chip-exact NXP NTAG 424 DNA in its delivery state, or a generic NFC Forum Type 4 tag, in an
-/// emulated field (`type4-ntag424.md` §1, §2.1–2.3, §5).
+/// emulated field (`docs/reference/type4.md` §1, §2.1–2.3, §5).
 ///
 /// Two faces: `exchange` takes a whole C-APDU and answers the R-APDU with its status word (the path of
 /// readers that run ISO-DEP themselves: PN532 InDataExchange, PC/SC, the in-process simulator);
@@ -87,7 +87,7 @@ public final class Type4Emulator: EmulatedTag {
     /// journal), so a store must keep it at once, where file data may wait for the session's end.
     public var onSecureStateWritten: (() -> Void)?
     /// The source of RndB, TI and SDM random padding: libcrypto's `RAND_bytes` by default; tests inject
-    /// AN12196's values (`type4-ntag424.md` §5.2).
+    /// AN12196's values (`docs/reference/type4.md` §5.2).
     public var random: (Type4RandomPurpose, Int) -> [UInt8] = { SecureRandom.bytes($1) }
 
     /// Write frames programmed by the command being processed (drives the processing time).

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// Switches of an emulated Type 4 tag where sources disagree or a line wants another chip
-/// (`type4-ntag424.md` §1.1, §2.3, §5.4, open questions 1–2).
+/// (`docs/reference/type4.md` §1.1, §2.3, §5.4, open questions 1–2).
 ///
 /// ```
 /// switch                           default                 note
@@ -34,7 +34,7 @@ public struct Type4EmulatorConfiguration: Sendable, Hashable {
     public var commandMicroseconds = 1_000.0
     /// ASSUMPTION: programming time per non-volatile write frame, µs (`ISODEPTiming.writeFrameMicroseconds`).
     public var writeFrameMicroseconds = 4_000.0
-    /// A fixed Read_Sig answer `r ‖ s` (56 bytes, ECDSA secp224r1 over the UID; `type4-ntag424.md` §2.9).
+    /// A fixed Read_Sig answer `r ‖ s` (56 bytes, ECDSA secp224r1 over the UID; `docs/reference/type4.md` §2.9).
     ///
     /// No emulator can make NXP's signature for its own UID: configure a recorded (UID, signature) pair here, or
     /// leave it `nil` (the default) and the tag signs its UID with `signingKey`.

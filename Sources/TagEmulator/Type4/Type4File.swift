@@ -1,7 +1,7 @@
 import NFCTags
 
 /// One StandardData file of a Type 4 application: its native file number, its ISO file identifier, its
-/// bytes (fixed size) and its settings (`type4-ntag424.md` §1.8).
+/// bytes (fixed size) and its settings (`docs/reference/type4.md` §1.8).
 ///
 /// The NTAG 424 DNA's three files:
 ///

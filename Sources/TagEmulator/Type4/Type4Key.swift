@@ -1,4 +1,4 @@
-/// One AES-128 application key of the NTAG 424 DNA with its key version (`type4-ntag424.md` §4.1): five of
+/// One AES-128 application key of the NTAG 424 DNA with its key version (`docs/reference/type4.md` §4.1): five of
 /// them (K0 AppMasterKey, K1–K4), all 16×`00` version `00` at delivery.
 public struct Type4Key: Sendable, Hashable {
     /// The delivery-state key: 16 zero bytes, version `00`.
@@ -11,7 +11,7 @@ public struct Type4Key: Sendable, Hashable {
     /// The key version GetKeyVersion reports and ChangeKey sets.
     public var version: UInt8
     /// TotFailCtr: failed authentications with this key, less `decrementOnSuccess` per success; at `failureLimit`
-    /// the key refuses every authentication until ChangeKey resets it (`type4-ntag424.md` §2.4).
+    /// the key refuses every authentication until ChangeKey resets it (`docs/reference/type4.md` §2.4).
     public var failures: UInt16
 
     /// TotFailCtrLimit at delivery.

@@ -3,7 +3,7 @@ import NFCTags
 import Support
 
 /// What an SDM-enabled file looks like as it leaves the chip on an unauthenticated read (NT4H2421Gx §9.3,
-/// `type4-ntag424.md` §3.2–3.6): the static bytes with every mirror written over its placeholder, as
+/// `docs/reference/type4.md` §3.2–3.6): the static bytes with every mirror written over its placeholder, as
 /// upper-case ASCII hex. Pure; the SDM session keys and SDMMAC are the verifier's own (`SUNCrypto`).
 ///
 /// ```

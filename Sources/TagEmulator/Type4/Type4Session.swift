@@ -1,7 +1,7 @@
 import NFCTags
 
 /// The volatile state of an emulated Type 4 tag: cleared at power-up, RF reset, S(DESELECT) and HLTA
-/// (`type4-ntag424.md` §5.1): the selection, a pending multi-frame step, the AES authentication (key
+/// (`docs/reference/type4.md` §5.1): the selection, a pending multi-frame step, the AES authentication (key
 /// number, TI, CmdCtr, session keys) and the SDM read tracker.
 public struct Type4Session: Sendable, Hashable {
     /// The selected level: the PICC (MF) or the NDEF application (DF).
@@ -38,7 +38,7 @@ public struct Type4Session: Sendable, Hashable {
     public init(level: Level = .masterFile) { self.level = level }
 
     /// Selects `level` (no file selected then). Leaving the application ends its authentication; selecting
-    /// the application again keeps it, as in AN12196's worked example (`type4-ntag424.md` open question 3).
+    /// the application again keeps it, as in AN12196's worked example (`docs/reference/type4.md` open question 3).
     mutating func select(_ newLevel: Level) {
         if newLevel != level { authentication = nil }
         level = newLevel
@@ -47,7 +47,7 @@ public struct Type4Session: Sendable, Hashable {
 }
 
 /// An open AES (EV2) authentication of the emulated NTAG 424 DNA: the key it used and its secure-messaging
-/// state (`type4-ntag424.md` §2.4–2.5), the same value type the host keeps (`NTAG424SecureMessaging`).
+/// state (`docs/reference/type4.md` §2.4–2.5), the same value type the host keeps (`NTAG424SecureMessaging`).
 public struct Type4Authentication: Sendable, Hashable {
     /// The key number (0–4) the session was opened with.
     public let keyNumber: UInt8
@@ -61,7 +61,7 @@ public struct Type4Authentication: Sendable, Hashable {
     }
 }
 
-/// One unauthenticated read sequence of an SDM-enabled file (`type4-ntag424.md` §3.1): the file as it left
+/// One unauthenticated read sequence of an SDM-enabled file (`docs/reference/type4.md` §3.1): the file as it left
 /// the chip at the sequence's first read (SDMReadCtr incremented once, random padding drawn once), so that
 /// further reads of the same kind in a row return slices of the same bytes.
 struct Type4SDMReadSequence: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import NFCTags
 
-/// The status words an emulated Type 4 tag answers (`type4-ntag424.md` §1.7 ISO, §2.2 native).
+/// The status words an emulated Type 4 tag answers (`docs/reference/type4.md` §1.7 ISO, §2.2 native).
 enum Type4StatusWord {
     /// `90 00` success (ISO).
     static let success: UInt16 = 0x9000

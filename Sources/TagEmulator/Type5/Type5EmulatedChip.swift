@@ -1,6 +1,6 @@
 import NFCTags
 
-/// The memory, system information and answers of an emulated Type 5 chip (`type5-type3.md` §1.1, §1.6,
+/// The memory, system information and answers of an emulated Type 5 chip (`docs/reference/type5.md` §1.1, §1.6,
 /// §2.1); where the reference marks a value `[UNV]`, it is a documented default the `sim:` spec can change.
 ///
 /// ```

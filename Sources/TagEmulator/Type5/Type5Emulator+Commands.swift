@@ -1,6 +1,6 @@
 import NFCTags
 
-/// The ISO/IEC 15693-3 command set of the emulated VICC (`type5-type3.md` §1.3, §1.4, §1.7, §1.9).
+/// The ISO/IEC 15693-3 command set of the emulated VICC (`docs/reference/type5.md` §1.3, §1.4, §1.7, §1.9).
 extension Type5Emulator {
     /// The answer to one request (`nil`: silence), after the addressing rules of §1.9.
     func respond(to frame: [UInt8]) -> [UInt8]? {

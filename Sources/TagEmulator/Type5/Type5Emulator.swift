@@ -1,7 +1,7 @@
 import NFCTags
 
 /// A chip-exact ISO/IEC 15693 VICC with an NFC Forum T5T memory in an emulated field: ICODE SLIX, SLIX2,
-/// ST25TV02K or a generic Type 5 tag (`type5-type3.md` §1.3–1.9, §2).
+/// ST25TV02K or a generic Type 5 tag (`docs/reference/type5.md` §1.3–1.9, §2).
 ///
 /// `exchange` takes a request without CRC (`flags cmd [UID] params`) and answers `00 …` or `01 EC`, or stays
 /// silent as a VICC does: an addressed request for another UID, a select-flag request outside SELECTED, a

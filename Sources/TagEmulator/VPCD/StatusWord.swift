@@ -1,4 +1,4 @@
-/// ISO/IEC 7816-4 and PC/SC part 3 status words the virtual card answers with (`pcsc-vpcd.md` §10.2).
+/// ISO/IEC 7816-4 and PC/SC part 3 status words the virtual card answers with (`docs/reference/pcsc.md` §10.2).
 enum StatusWord {
     /// `90 00`: success.
     static let success: [UInt8] = [0x90, 0x00]

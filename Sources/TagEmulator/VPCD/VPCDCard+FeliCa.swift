@@ -1,8 +1,8 @@
 import NFCTags
 
 /// How the card presents a FeliCa (NFC Forum Type 3) card, as a PC/SC reader with a FeliCa front end does
-/// (`pcsc-vpcd.md` §10.1, §10.3–10.4; `type5-type3.md` §5.3). The framing is `FeliCaDirectTransmit`'s, shared
-/// with the host; the card's behaviour stays in its model (`FeliCaEndpoint`).
+/// (`docs/reference/pcsc.md` §10.1, §10.3–10.4; `docs/reference/type3.md` §2.3). The framing is
+/// `FeliCaDirectTransmit`'s, shared with the host; the card's behaviour stays in its model (`FeliCaEndpoint`).
 ///
 /// ```
 /// ATR             3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42 (FeliCaATR, every style)

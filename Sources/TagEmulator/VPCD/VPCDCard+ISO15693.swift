@@ -1,7 +1,7 @@
 import NFCTags
 
 /// How the card presents an ISO/IEC 15693 (NFC Forum Type 5) tag, as a PC/SC part 3 reader with a 15693
-/// front end does (`type5-type3.md` §3.1–3.4, §3.6); the style decides the UID order, the block number's
+/// front end does (`docs/reference/type5.md` §3.1–3.4, §3.6); the style decides the UID order, the block number's
 /// place and whether the transparent exchange is there (`VPCDReaderStyle`).
 ///
 /// ```

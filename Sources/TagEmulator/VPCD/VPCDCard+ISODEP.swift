@@ -1,7 +1,7 @@
 import NFCTags
 
 /// How the card presents an ISO-DEP (ISO/IEC 14443-4, NFC Forum Type 4) tag, as a PC/SC part 3 reader
-/// does (`pcsc-vpcd.md` §10.1, §10.2; `type4-ntag424.md` §1.9).
+/// does (`docs/reference/pcsc.md` §10.1, §10.2; `docs/reference/type4.md` §1.9).
 ///
 /// ```
 /// ATR              3B 8n 80 01 h1 … hn TCK   historical bytes of the ATS, TCK = XOR of T0 … hn

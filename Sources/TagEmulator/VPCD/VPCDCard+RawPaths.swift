@@ -4,7 +4,7 @@ extension VPCDCard {
     /// The ACR122U firmware string answered to `FF 00 48 00 00` (ASCII, no status word).
     static let firmware = Array("ACR122U215".utf8)
 
-    /// Answers the ACR122U pseudo-APDUs `FF 00 P1 P2 …` (`pcsc-vpcd.md` §10.3).
+    /// Answers the ACR122U pseudo-APDUs `FF 00 P1 P2 …` (`docs/reference/pcsc.md` §10.3).
     ///
     /// Other styles answer `6A 81`.
     ///
@@ -59,8 +59,8 @@ extension VPCDCard {
         }
     }
 
-    /// `FF C2 00 P2 Lc <data objects>`: the PC/SC part 3 transparent session (`pcsc-vpcd.md` §10.4,
-    /// `type5-type3.md` §3.4).
+    /// `FF C2 00 P2 Lc <data objects>`: the PC/SC part 3 transparent session (`docs/reference/pcsc.md` §10.4,
+    /// `docs/reference/type5.md` §3.4).
     ///
     /// P2 `00` manages the session (`81 00` start, `82 00` end, `83 00` RF off, `84 00` RF on, `5F 46` timer);
     /// P2 `01` exchanges (`5F 46` timer, `95 <len> <cmd>` transceive); P2 `02` switches the protocol (`8F`).

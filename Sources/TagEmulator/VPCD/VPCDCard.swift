@@ -1,7 +1,7 @@
 import NFCTags
 
 /// The card side of one vpcd slot: turns vpcd messages into tag exchanges and status words, the way a
-/// PC/SC contactless reader presents a Type 2 tag or an ISO-DEP (Type 4) tag (`pcsc-vpcd.md` §7, §10).
+/// PC/SC contactless reader presents a Type 2 tag or an ISO-DEP (Type 4) tag (`docs/reference/pcsc.md` §7, §10).
 ///
 /// ```
 /// ATR                         3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68 (Type 2)
@@ -22,13 +22,13 @@ import NFCTags
 /// kept until the tag leaves.
 ///
 /// The card keeps no socket: the connection loop feeds it messages and sends what it returns. Power
-/// off, power on and reset all switch the tag's field off (dropping PWD_AUTH state, `type2-ntag.md`
+/// off, power on and reset all switch the tag's field off (dropping PWD_AUTH state, `docs/reference/type2.md`
 /// §9); power on and reset then activate it again. After a NAK or silence the tag stays idle, as
 /// silicon does, until the host resets the card (`SCardReconnect` with `SCARD_RESET_CARD`).
 ///
 /// Not `Sendable`: it owns the non-Sendable tag endpoint and lives on its connection loop's thread.
 public final class VPCDCard {
-    /// The PC/SC part 3 ATR a reader builds for an NTAG21x ("MIFARE Ultralight", `pcsc-vpcd.md` §10.1).
+    /// The PC/SC part 3 ATR a reader builds for an NTAG21x ("MIFARE Ultralight", `docs/reference/pcsc.md` §10.1).
     public static let atr: [UInt8] = [
         0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x03, 0x00, 0x00,
         0x00, 0x00, 0x68,
@@ -55,7 +55,7 @@ public final class VPCDCard {
     /// The session's timer (`5F 46`, µs); `nil` until the host sets one.
     var transparentTimerMicroseconds: Double?
     /// The reader's own response timer for ISO 15693 exchanges before the host sets one, µs. The reference
-    /// only says it is shorter than one EEPROM write (`type5-type3.md` §3.4, `[UNV]`); 2 ms is this
+    /// only says it is shorter than one EEPROM write (`docs/reference/type5.md` §3.4, `[UNV]`); 2 ms is this
     /// emulator's documented default, so a write without `5F 46` times out as on the ACR1552U.
     public var iso15693DefaultTimerMicroseconds = 2_000.0
 
@@ -101,7 +101,7 @@ public final class VPCDCard {
 
     /// Handles one message and returns the reply payload, or `nil` when the message takes no reply.
     ///
-    /// Every APDU reply is at least SW1 SW2, never empty (`pcsc-vpcd.md` §8, pitfall 7).
+    /// Every APDU reply is at least SW1 SW2, never empty (`docs/reference/pcsc.md` §8, pitfall 7).
     public func handle(_ message: VPCDMessage) -> [UInt8]? {
         switch message {
         case .powerOff:
@@ -220,7 +220,7 @@ public final class VPCDCard {
     /// `FF CA P1 00 Le`: P1 `00` UID, `01` ATS (ISO-DEP tags only; `6A 81` on Type 2).
     ///
     /// Le `00` or the exact length gives the value and `90 00`; a shorter Le `6C XX`; a longer one the
-    /// value and `62 82` (`pcsc-vpcd.md` §10.2).
+    /// value and `62 82` (`docs/reference/pcsc.md` §10.2).
     private func getData(_ apdu: [UInt8]) -> [UInt8] {
         guard apdu[3] == 0x00 else { return StatusWord.wrongParameters }
         guard let tag else { return StatusWord.failed }

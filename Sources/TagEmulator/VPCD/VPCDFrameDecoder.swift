@@ -1,4 +1,4 @@
-/// Stream decoder and encoder for the vpcd wire framing (`pcsc-vpcd.md` §6).
+/// Stream decoder and encoder for the vpcd wire framing (`docs/reference/pcsc.md` §6).
 ///
 /// Every message in both directions is a 2-byte big-endian length followed by that many bytes:
 ///

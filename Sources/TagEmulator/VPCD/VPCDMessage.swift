@@ -1,6 +1,6 @@
 import NFCTags
 
-/// One message from vpcd to the card, decoded from a frame payload (`pcsc-vpcd.md` §6).
+/// One message from vpcd to the card, decoded from a frame payload (`docs/reference/pcsc.md` §6).
 ///
 /// ```
 /// N = 1: 00 power off | 01 power on | 02 warm reset | 04 ATR request   (no reply except for 04)
@@ -37,8 +37,8 @@ public enum VPCDMessage: Sendable, Hashable {
     }
 }
 
-/// Which reader family the virtual card imitates for raw tag commands (`pcsc-vpcd.md` §10.3–10.4) and, for
-/// ISO 15693 tags, for the UID order and the block number of `FF B0`/`FF D6` (`type5-type3.md` §3.2–3.4).
+/// Which reader family the virtual card imitates for raw tag commands (`docs/reference/pcsc.md` §10.3–10.4) and, for
+/// ISO 15693 tags, for the UID order and the block number of `FF B0`/`FF D6` (`docs/reference/type5.md` §3.2–3.4).
 ///
 /// What real readers do for ISO 15693 is `[UNV]` in the reference; these are the documented defaults:
 ///

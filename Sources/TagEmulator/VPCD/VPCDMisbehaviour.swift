@@ -2,7 +2,7 @@ import NDEF
 
 /// How the vpcd virtual card misbehaves on one APDU's answer (`--misbehave`, a `FaultPlan` whose
 /// exchange N is the N-th command APDU sent to that tag), as a faulty reader firmware or a dying link
-/// would (`pcsc-vpcd.md` §6).
+/// would (`docs/reference/pcsc.md` §6).
 ///
 /// | KIND | what pcscd receives instead of the R-APDU `data SW1 SW2` |
 /// |---|---|

@@ -34,7 +34,7 @@ enum VPCDSocket {
     }
 
     /// Sets `TCP_QUICKACK`; Linux leaves quick-ACK mode on its own, so call it after every read
-    /// (`pcsc-vpcd.md` §6: without it every APDU stalls about 40 ms).
+    /// (`docs/reference/pcsc.md` §6: without it every APDU stalls about 40 ms).
     static func armQuickAck(_ fd: Int32) {
         setOption(fd, Int32(IPPROTO_TCP), TCP_QUICKACK)
     }

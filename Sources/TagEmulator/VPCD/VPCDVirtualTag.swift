@@ -38,7 +38,7 @@ public struct VPCDConfiguration: Sendable, Hashable {
 
 /// A running vpcd virtual card: one tag slot, served by its own thread.
 ///
-/// Connecting to vpcd means "card inserted" and closing means "card removed" (`pcsc-vpcd.md` §6), so
+/// Connecting to vpcd means "card inserted" and closing means "card removed" (`docs/reference/pcsc.md` §6), so
 /// tag changes close and reopen the TCP connection. Control commands (the control socket, or
 /// `command(_:)` in-process) are one line each:
 ///

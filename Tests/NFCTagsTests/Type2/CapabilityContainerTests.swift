@@ -1,7 +1,7 @@
 import NFCTags
 import Testing
 
-/// CC field decoding (`type2-ntag.md` §5.1).
+/// CC field decoding (`docs/reference/type2.md` §5.1).
 @Suite struct CapabilityContainerTests {
     @Test func factoryNTAG215CC() throws {
         let cc = try #require(CapabilityContainer([0xE1, 0x10, 0x3E, 0x00]))

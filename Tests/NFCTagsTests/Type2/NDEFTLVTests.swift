@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: [
         ("03 03 D0 00 00 FE", "D0 00 00"),
         ("00 00 03 03 D0 00 00 FE", "D0 00 00"),
-        // NTAG213 factory layout: Lock Control TLV, then the NDEF TLV (type2-ntag.md §4).
+        // NTAG213 factory layout: Lock Control TLV, then the NDEF TLV (docs/reference/type2.md §2.8, §5.4).
         ("01 03 A0 0C 34 03 03 D0 00 00 FE", "D0 00 00"),
         ("02 03 00 10 44 FD 02 AA BB 00 03 01 55 FE", "55"),
         ("03 FF 00 03 D0 00 00 FE", "D0 00 00"),

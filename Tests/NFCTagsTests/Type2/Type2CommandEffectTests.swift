@@ -1,7 +1,7 @@
 import NFCTags
 import Testing
 
-/// Which commands the line holds until the claim is durable (`type2-ntag.md` §3.1).
+/// Which commands the line holds until the claim is durable (`docs/reference/type2.md` §3.1).
 @Suite struct Type2CommandEffectTests {
     @Test func readsAndAuthenticationChangeNoPage() {
         for command: [UInt8] in [

@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Dynamic lock and configuration pages (`type2-ntag.md` §2.5, §2.6).
+/// Dynamic lock and configuration pages (`docs/reference/type2.md` §2.5, §2.6).
 @Suite struct Type2ConfigurationTests {
     @Test func oneReadOfTheLockPageGivesLockAndConfiguration() throws {
         var image = Images.factory(.ntag216)

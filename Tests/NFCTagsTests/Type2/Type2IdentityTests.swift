@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// GET_VERSION identification and the generic fallback (`type2-ntag.md` §3.2, §7.4).
+/// GET_VERSION identification and the generic fallback (`docs/reference/type2.md` §3.2, §7.4).
 @Suite struct Type2IdentityTests {
     @Test(arguments: ChipModel.allCases)
     func getVersionIdentifiesEachChip(chip: ChipModel) throws {

@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Single commands (`type2-ntag.md` §3, §10 "Commands").
+/// Single commands (`docs/reference/type2.md` §3, §10 "Commands").
 @Suite struct Type2TagCommandsTests {
     @Test func readOfPage256SendsThirtyZero() throws {
         let image = Images.factory(.ntag213)

@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// NFC Forum detection, capacity and NDEF read (`type2-ntag.md` §5.2–§5.5, §10 "NDEF").
+/// NFC Forum detection, capacity and NDEF read (`docs/reference/type2.md` §5.2–§5.5, §10 "NDEF").
 @Suite struct Type2TagDetectionTests {
     @Test(arguments: [(ChipModel.ntag213, 137), (.ntag215, 492), (.ntag216, 868)])
     func factoryLayoutsHaveTheReferenceCapacity(chip: ChipModel, capacity: Int) throws {

@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Permanent locking (`type2-ntag.md` §5.7, §7.1).
+/// Permanent locking (`docs/reference/type2.md` §5.7, §7.1).
 @Suite struct Type2TagLockTests {
     /// The image after a successful lock: static FF FF, CC3 0F, every dynamic lock bit.
     static func locked(_ chip: ChipModel, _ image: [UInt8]) -> [UInt8] {

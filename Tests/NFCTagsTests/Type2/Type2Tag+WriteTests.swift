@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Tear-safe NDEF writing and verification (`type2-ntag.md` §5.6, §10 "NDEF", §11).
+/// Tear-safe NDEF writing and verification (`docs/reference/type2.md` §5.6, §10 "NDEF", §11).
 @Suite struct Type2TagWriteTests {
     /// `D1 01 0C 55 04 "example.com"`: the URI record of the golden trace.
     static let exampleURI: [UInt8] = [0xD1, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8)

@@ -22,7 +22,7 @@ final class TimedTransceiver: Transceiver {
     var modelledAirtimeMicroseconds: Double? { airtime }
 }
 
-/// Per-operation accounting (`line-timing.md` §4–§5).
+/// Per-operation accounting (`docs/reference/rf-timing.md` §4–§5).
 @Suite struct Type2TagTests {
     @Test func everyOperationReportsExchangesAndAirtime() throws {
         let image = Images.factory(.ntag213)
@@ -64,7 +64,7 @@ final class TimedTransceiver: Transceiver {
     }
 }
 
-/// UID cross-checks (`type2-ntag.md` §2.2, §11).
+/// UID cross-checks (`docs/reference/type2.md` §2.2, §11).
 @Suite struct Type2TagUIDTests {
     @Test func factoryPagesAreConsistent() throws {
         let image = Images.factory(.ntag213)

@@ -2,9 +2,9 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Tag memory images and script helpers shared by the Type 2 tests (`type2-ntag.md` §2.8).
+/// Tag memory images and script helpers shared by the Type 2 tests (`docs/reference/type2.md` §2.8).
 enum Images {
-    /// The UID of the golden trace (`type2-ntag.md` §5.6).
+    /// The UID of the golden trace (`docs/reference/type2.md` §5.6).
     static let goldenUID: [UInt8] = [0x04, 0x51, 0x7C, 0xE1, 0xED, 0x25, 0x80]
 
     /// A factory image of `chip`: UID pages, CC, factory TLVs, lock page `00 00 00 BD`, CFG pages.

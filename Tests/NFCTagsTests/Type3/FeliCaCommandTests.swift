@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// FeliCa frames both ways, against the byte-exact frames of `type5-type3.md` §4.2 (nfcpy's Lite-S tests).
+/// FeliCa frames both ways, against the byte-exact frames of `docs/reference/type3.md` §1.2 (nfcpy's Lite-S tests).
 @Suite struct FeliCaCommandTests {
     static let idm = Hex.bytes("0102030405060708")!
 

@@ -3,7 +3,7 @@ import NFCTags
 import Testing
 
 /// The PC/SC part 3 FeliCa ATR and the direct-transmit wrapping of FeliCa frames, both ways
-/// (`pcsc-vpcd.md` §10.1, `type5-type3.md` §5.3).
+/// (`docs/reference/pcsc.md` §10.1, `docs/reference/type3.md` §2.3).
 private func bytes(_ text: String) throws -> [UInt8] { try #require(Hex.bytes(text)) }
 
 private let polling = "06 00 12 FC 01 00"

@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// The T3T attribute block and the Lite-S MC block against `type5-type3.md` §4.4–§4.5.
+/// The T3T attribute block and the Lite-S MC block against `docs/reference/type3.md` §1.4–§1.5.
 @Suite struct Type3AttributeBlockTests {
     @Test func theFormattedLiteSBlockBothWays() throws {
         let bytes = Hex.bytes("10 04 01 00 0D 00 00 00 00 00 01 00 00 00 00 23")!

@@ -3,7 +3,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// `Type3FamilyTag` against scripted FeliCa frames (`type5-type3.md` §4.4): detection, the tear-safe write
+/// `Type3FamilyTag` against scripted FeliCa frames (`docs/reference/type3.md` §1.4): detection, the tear-safe write
 /// order and the read-back, hex both ways.
 @Suite struct Type3FamilyTagTests {
     static let idm = "0102030405060708"

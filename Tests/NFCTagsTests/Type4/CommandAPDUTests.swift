@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// Short APDUs both ways, with the T4T vectors of `type4-ntag424.md` §1.2.
+/// Short APDUs both ways, with the T4T vectors of `docs/reference/type4.md` §1.2.
 @Suite struct CommandAPDUTests {
     private func hex(_ text: String) -> [UInt8] { Hex.bytes(text) ?? [] }
 
@@ -42,7 +42,7 @@ import Testing
     }
 }
 
-/// Status words map to the kinds a T4T reader acts on (`type4-ntag424.md` §1.7).
+/// Status words map to the kinds a T4T reader acts on (`docs/reference/type4.md` §1.7).
 @Suite struct StatusWordErrorTests {
     @Test(arguments: [
         (UInt16(0x6A82), StatusWordError.Kind.notFound), (0x6982, .securityStatus), (0x6985, .conditions),

@@ -7,7 +7,7 @@ import Testing
     let bit = 128.0 / 13.56
 
     @Test func framesFollowTheReaderAndTagFrameFormulas() {
-        // type4-ntag424.md §5.4: a SELECT AID I-block (16 bytes) takes 1.38 ms, a 90 00 answer 0.44 ms.
+        // docs/reference/type4.md §5.4: a SELECT AID I-block (16 bytes) takes 1.38 ms, a 90 00 answer 0.44 ms.
         #expect(abs(timing.rf.readerFrame(bytes: 16) - 147 * bit) < 0.001)
         #expect(abs(timing.rf.readerFrame(bytes: 16) - 1_387.6) < 1)
         #expect(abs(timing.rf.tagFrame(bytes: 5) - 47 * bit) < 0.001)

@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// The PC/SC part 3 ATR of an ISO-DEP card (`type4-ntag424.md` §1.9), both ways.
+/// The PC/SC part 3 ATR of an ISO-DEP card (`docs/reference/type4.md` §1.9), both ways.
 @Suite struct Type4ATRTests {
     private typealias V = Type4Vectors
 
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func aStorageCardATRIsNotAnISODEPCard() {
-        // A Type 2 tag behind PC/SC (pcsc-vpcd.md §10.1): part 3 ATR with the 80 4F RID application data.
+        // A Type 2 tag behind PC/SC (docs/reference/pcsc.md §10.1): part 3 ATR with the 80 4F RID application data.
         #expect(Type4ATR(V.hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68")) == nil)
         #expect(Type4ATR(V.hex("3B 02 14 50")) == nil, "a contact card")
     }

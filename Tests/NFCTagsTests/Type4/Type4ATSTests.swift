@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// The ATS decoded (`type4-ntag424.md` §1.1): the NTAG 424 DNA's, an older revision's and the defaults.
+/// The ATS decoded (`docs/reference/type4.md` §1.1): the NTAG 424 DNA's, an older revision's and the defaults.
 @Suite struct Type4ATSTests {
     private typealias V = Type4Vectors
 

@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// CC parsing (`type4-ntag424.md` §1.3) with the nfcpy test CC and the NTAG 424 DNA delivery CC.
+/// CC parsing (`docs/reference/type4.md` §1.3) with the nfcpy test CC and the NTAG 424 DNA delivery CC.
 @Suite struct Type4CapabilityContainerTests {
     private func hex(_ text: String) -> [UInt8] { Hex.bytes(text) ?? [] }
 

@@ -3,7 +3,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Identification by GetVersion (`type4-ntag424.md` §2.3), scripted APDU by APDU: what each answer costs and
+/// Identification by GetVersion (`docs/reference/type4.md` §2.3), scripted APDU by APDU: what each answer costs and
 /// which chip it records.
 @Suite struct Type4ChipModelTests {
     private typealias V = Type4Vectors

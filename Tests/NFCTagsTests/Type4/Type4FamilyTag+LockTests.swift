@@ -3,7 +3,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// The Type 4 read-only transition (`type4-ntag424.md` §1.6): refused before any write where the chip does
+/// The Type 4 read-only transition (`docs/reference/type4.md` §1.6): refused before any write where the chip does
 /// not honour the CC write byte, and on a chip that does, set through the byte and proven by a refused probe.
 @Suite struct Type4FamilyTagLockTests {
     private typealias V = Type4Vectors

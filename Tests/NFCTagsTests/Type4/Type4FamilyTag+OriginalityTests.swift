@@ -6,7 +6,7 @@ import Testing
 
 /// The NTAG 424 DNA's originality signature behind the family seam, scripted APDU by APDU: Read_Sig
 /// `90 3C 00 00 01 00 00` after GetVersion, AN12196 Table 30's (UID, signature) pair verified both ways under NXP's
-/// secp224r1 key (`type4-ntag424.md` §2.9), and the chips and states that offer no signature.
+/// secp224r1 key (`docs/reference/type4.md` §2.9), and the chips and states that offer no signature.
 @Suite struct Type4FamilyTagOriginalityTests {
     private typealias V = Type4Vectors
     private let finished = Type4ChipModelTests.finished

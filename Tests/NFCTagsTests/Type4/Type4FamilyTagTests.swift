@@ -3,7 +3,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// The Type 4 family tag's NDEF operations, scripted APDU by APDU (`type4-ntag424.md` §1.2–§1.5): detection
+/// The Type 4 family tag's NDEF operations, scripted APDU by APDU (`docs/reference/type4.md` §1.2–§1.5): detection
 /// for every kind of access byte and mapping version, odd MLe/MLc, and the cost of a whole write.
 @Suite struct Type4FamilyTagTests {
     private typealias V = Type4Vectors

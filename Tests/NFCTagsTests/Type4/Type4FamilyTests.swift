@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Which tags the Type 4 family claims (`type4-ntag424.md` §1.1): SAK bit 6, never together with Type 2.
+/// Which tags the Type 4 family claims (`docs/reference/type4.md` §1.1): SAK bit 6, never together with Type 2.
 @Suite struct Type4FamilyTests {
     @Test func sakBitSixIsType4() {
         let family = Type4Family()

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Scripted T4T exchanges: the frames a Type 4 tag is sent for detection, reading and the tear-safe
-/// update (`type4-ntag424.md` §1.2–§1.5), asserted byte for byte.
+/// update (`docs/reference/type4.md` §1.2–§1.5), asserted byte for byte.
 @Suite struct Type4TagNDEFTests {
     static func hex(_ text: String) -> [UInt8] { Hex.bytes(text) ?? [] }
     static let ok: [UInt8] = [0x90, 0x00]

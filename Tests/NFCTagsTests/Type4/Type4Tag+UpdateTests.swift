@@ -3,7 +3,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// The tear-safe T4T update and its read-back, scripted (`type4-ntag424.md` §1.5).
+/// The tear-safe T4T update and its read-back, scripted (`docs/reference/type4.md` §1.5).
 @Suite struct Type4TagUpdateTests {
     private typealias T = Type4TagNDEFTests
     private let message = (0..<60).map { UInt8(0x40 + $0) }

@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import TestSupport
 
-/// The hex vectors the Type 4 family tests share (`type4-ntag424.md` §1.3, §1.8, §2.3), and the scripted
+/// The hex vectors the Type 4 family tests share (`docs/reference/type4.md` §1.3, §1.8, §2.3), and the scripted
 /// steps built from them, so every test writes the exact APDUs expected and the exact answers.
 enum Type4Vectors {
     static func hex(_ text: String) -> [UInt8] { Hex.bytes(text) ?? [] }

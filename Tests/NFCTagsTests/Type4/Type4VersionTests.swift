@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// GetVersion parsing (`type4-ntag424.md` §2.3), with the NTAG 424 DNA vector.
+/// GetVersion parsing (`docs/reference/type4.md` §2.3), with the NTAG 424 DNA vector.
 @Suite struct Type4VersionTests {
     private typealias V = Type4Vectors
 

@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// Request framing (`type5-type3.md` §1.2, §1.3): flags, the UID LSB first on the air, both ways.
+/// Request framing (`docs/reference/type5.md` §1.2, §1.3): flags, the UID LSB first on the air, both ways.
 @Suite struct ISO15693RequestTests {
     static let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78]
 
@@ -23,7 +23,7 @@ import Testing
             ISO15693Request(.getMultipleBlockSecurityStatus, uid: uid, parameters: [0x00, 0x05])
         ),
         ("02 3B 0F", ISO15693Request(.extendedGetSystemInformation, parameters: [0x0F])),
-        // 2-byte block numbers and counts, LSB first (a CC with magic E2, type5-type3.md §1.3).
+        // 2-byte block numbers and counts, LSB first (a CC with magic E2, docs/reference/type5.md §1.3).
         (
             "22 30 78 56 34 12 50 01 04 E0 23 01",
             ISO15693Request(.extendedReadSingleBlock, uid: uid, parameters: [0x23, 0x01])

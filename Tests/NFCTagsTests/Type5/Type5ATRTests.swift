@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// The ISO 15693 part 3 ATR and the UID order of `FF CA` (`type5-type3.md` §3.1–3.2), both ways.
+/// The ISO 15693 part 3 ATR and the UID order of `FF CA` (`docs/reference/type5.md` §3.1–3.2), both ways.
 @Suite struct Type5ATRTests {
     static let vectors: [(uid: String, atr: String, name: [UInt8])] = [
         ("E0 04 01 08 00 00 00 01", "3B 8F 80 01 80 4F 0C A0 00 00 03 06 0B 00 14 00 00 00 00 77", [0x00, 0x14]),

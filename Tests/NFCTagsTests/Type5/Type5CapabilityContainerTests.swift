@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// The T5T CC (`type5-type3.md` §2.1): both layouts both ways, and capacity from the smaller MLEN reading.
+/// The T5T CC (`docs/reference/type5.md` §2.1): both layouts both ways, and capacity from the smaller MLEN reading.
 @Suite struct Type5CapabilityContainerTests {
     static let layouts: [(String, Int, Int, UInt8)] = [
         ("E1 40 0E 01", 0x0E, 4, 0x01),

@@ -2,7 +2,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Chip identification from the UID and Get System Information (`type5-type3.md` §1.1).
+/// Chip identification from the UID and Get System Information (`docs/reference/type5.md` §1.1).
 @Suite struct Type5ChipModelTests {
     static func info(_ reference: UInt8, blocks: Int = 64) -> Type5SystemInformation {
         Type5SystemInformation(uid: [], blockCount: blocks, blockSize: 4, icReference: reference)

@@ -4,7 +4,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// Formatting a blank Type 5 tag (`type5-type3.md` §2.5): the CC for the chip's memory, `03 00 FE 00`, and the
+/// Formatting a blank Type 5 tag (`docs/reference/type5.md` §2.5): the CC for the chip's memory, `03 00 FE 00`, and the
 /// refusal of a tag with a locked block.
 @Suite struct Type5FamilyTagFormatTests {
     @Test(arguments: [(112, "E1 40 0E 01"), (316, "E1 40 27 01"), (2040, "E1 40 FF 01"), (8192, "E1 40 FF 05")])

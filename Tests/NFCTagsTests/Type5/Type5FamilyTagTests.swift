@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The Type 5 seam on scripted ICODE SLIX answers: identification, detection, the tear-safe write of the
-/// `https://example.com` image of `type5-type3.md` §2.2, read-back and the lock of §2.6, frame by frame.
+/// `https://example.com` image of `docs/reference/type5.md` §2.2, read-back and the lock of §2.6, frame by frame.
 @Suite struct Type5FamilyTagTests {
     static let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78]
     static let air = "78 56 34 12 50 01 04 E0"
@@ -108,7 +108,7 @@ import Testing
     }
 }
 
-/// Identification falls back to Extended Get System Information when `2B` is refused (`type5-type3.md` §1.3).
+/// Identification falls back to Extended Get System Information when `2B` is refused (`docs/reference/type5.md` §1.3).
 @Suite struct Type5IdentificationFallbackTests {
     @Test func aRefusedGetSystemInformationIsAskedInItsExtendedForm() throws {
         let air = "01 00 00 00 00 00 02 E0"

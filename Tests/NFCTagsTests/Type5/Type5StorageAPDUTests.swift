@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// `FF B0` / `FF D6` by ISO 15693 block in both block-number conventions (`type5-type3.md` §3.3), both ways.
+/// `FF B0` / `FF D6` by ISO 15693 block in both block-number conventions (`docs/reference/type5.md` §3.3), both ways.
 @Suite struct Type5StorageAPDUTests {
     static let vectors: [(String, Type5StorageAPDU, Type5StorageAPDU.BlockNumber)] = [
         ("FF B0 00 05 00", .read(block: 5), .inP2),

@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// Get System Information answers (`type5-type3.md` §1.3, §3.4: the ICODE SLI answer `0F … 00 00 1B 03 01`).
+/// Get System Information answers (`docs/reference/type5.md` §1.3, §3.4: the ICODE SLI answer `0F … 00 00 1B 03 01`).
 @Suite struct Type5SystemInformationTests {
     static let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78]
 

@@ -6,7 +6,7 @@ import Testing
 
 /// NDEF detection and reading on scripted answers for the 8-byte CC (MLEN in bytes 6–7), a proprietary TLV
 /// skipped by its length, a 3-byte L, and Read Multiple Blocks in runs that never cross a 32-block sector
-/// (`type5-type3.md` §2.1–2.3).
+/// (`docs/reference/type5.md` §2.1–2.3).
 @Suite struct Type5TagNDEFTests {
     static let air = "01 00 00 00 00 00 16 E0"
     static let uid: [UInt8] = [0xE0, 0x16, 0, 0, 0, 0, 0, 1]

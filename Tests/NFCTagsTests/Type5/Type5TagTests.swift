@@ -4,7 +4,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// The ISO 15693 commands one by one on scripted answers (`type5-type3.md` §1.3, §1.4): frames sent, answers
+/// The ISO 15693 commands one by one on scripted answers (`docs/reference/type5.md` §1.3, §1.4): frames sent, answers
 /// parsed, error answers typed.
 @Suite struct Type5TagTests {
     static let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78]

@@ -1,7 +1,7 @@
 import NFCTags
 import Testing
 
-/// The 26.48 kbit/s airtime model against the worked examples of `type5-type3.md` §1.8.
+/// The 26.48 kbit/s airtime model against the worked examples of `docs/reference/type5.md` §1.8.
 @Suite struct Type5TimingTests {
     let timing = Type5Timing()
 

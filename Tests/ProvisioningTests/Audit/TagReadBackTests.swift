@@ -84,7 +84,7 @@ private func tag(message: [UInt8]?, lock: Bool = false, faults: TagFaults = .ini
 }
 
 /// A written NTAG215 whose pages from 04h need `password` for reads and writes (PROT 1, AUTH0 04h),
-/// set directly with WRITEs in the safe order (`type2-ntag.md` §3.9).
+/// set directly with WRITEs in the safe order (`docs/reference/type2.md` §3.9).
 private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt8 = 0x04) throws -> NTAGEmulator {
     let emulator = try tag(message: message)
     let writer = Type2Tag(transceiver: EmulatorTransceiver(tag: emulator))

@@ -3,7 +3,7 @@ import NDEF
 import Provisioning
 import Testing
 
-/// SUN URLs checked with explicit keys (`type4-ntag424.md` §3.3–§3.5).
+/// SUN URLs checked with explicit keys (`docs/reference/type4.md` §3.3–§3.5).
 @Suite struct SUNVerifierTests {
     static let zero = [UInt8](repeating: 0, count: 16)
     static func verify(_ url: String, _ layout: SUNURLLayout, key: [UInt8] = zero) -> SUNVerification {

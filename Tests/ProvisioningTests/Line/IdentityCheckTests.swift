@@ -7,7 +7,7 @@ import TagEmulator
 import TestSupport
 import Testing
 
-/// The identity cross-check of `type2-ntag.md` §11 on the line: pages 0–2 against the anticollision
+/// The identity cross-check of `docs/reference/type2.md` §11 on the line: pages 0–2 against the anticollision
 /// UID, both BCCs and INT, refused before any WRITE, at no extra exchange.
 @Suite struct IdentityCheckTests {
     static let uid: [UInt8] = [0x04, 0x51, 0x7C, 0xE1, 0xED, 0x25, 0x80]

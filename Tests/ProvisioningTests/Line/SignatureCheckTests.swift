@@ -24,8 +24,8 @@ import Testing
     #expect(SignatureCheck(ManifestSecurity(signature: .record))?.policy == .record)
 }
 
-/// NTAG 424 DNA (`type4-ntag424.md` §2.9): AN12196 Table 30 verifies under NXP's secp224r1 key with no trust list,
-/// the curve named by each key's length; the repository's P-224 test key only when the job trusts it.
+/// NTAG 424 DNA (`docs/reference/type4.md` §2.9): AN12196 Table 30 verifies under NXP's secp224r1 key with no trust
+/// list, the curve named by each key's length; the repository's P-224 test key only when the job trusts it.
 @Test func ntag424SignaturesVerifyOnTheirOwnCurve() throws {
     let nxp = SignatureCheck(policy: .require)
     let uid = try #require(Hex.bytes("04518DFAA96180"))

@@ -33,7 +33,7 @@ import Testing
     }
 
     /// Pinned taps of row 1 on UID `04424D00000001` (master `10…1F`, system identifier `sun-tests`, PICC padding
-    /// `A5…`), recomputed outside this code base (AN10922, AES-CBC and CMAC as `type4-ntag424.md` §3.3–§3.5 and
+    /// `A5…`), recomputed outside this code base (AN10922, AES-CBC and CMAC as `docs/reference/type4.md` §3.3–§3.5 and
     /// §4.2 give them): the chip makes each URL, and the verifier reads UID and counter back from it.
     @Test(arguments: [
         (NTAG424JobOptions.MACInput.picc, UInt32(1), "p=3E009E6A29B49E70809DF60E7537450D&m=9541863D3AFC6775"),

@@ -14,7 +14,7 @@ import Testing
     static let activation = DetectedTag(uid: uid, atqa: 0x0344, sak: 0x20, ats: hex("06 77 77 71 02 80"))
     static let message = NDEFMessage(records: [NDEFPayload.uri("https://example.com/t4/1")]).bytes
 
-    /// GetVersion of an NTAG 424 DNA (`type4-ntag424.md` §2.3).
+    /// GetVersion of an NTAG 424 DNA (`docs/reference/type4.md` §2.3).
     static let getVersion424: [ScriptedTransceiver.Step] = [
         .exchange(hex("90 60 00 00 00"), hex("04 04 02 30 00 11 05 91 AF")),
         .exchange(hex("90 AF 00 00 00"), hex("04 04 02 01 02 11 05 91 AF")),

@@ -7,7 +7,7 @@ import Testing
 
 /// The identify step's originality check on an NTAG 424 DNA, scripted APDU by APDU: Read_Sig `90 3C` right after
 /// GetVersion, AN12196 Table 30's pair valid under NXP's secp224r1 key, and a tag that fails `require` before any
-/// SELECT or UPDATE (`type4-ntag424.md` §2.9).
+/// SELECT or UPDATE (`docs/reference/type4.md` §2.9).
 @Suite struct Type4SignaturePipelineTests {
     private typealias P = Type4PipelineTests
     static let uid = P.hex("04 51 8D FA A9 61 80")

@@ -151,7 +151,7 @@ func oneRowLedger(_ path: String, jobs: [String]) async throws -> Ledger {
     }
 }
 
-/// Lock state read straight from an image (`type2-ntag.md` §2: static lock bytes 2–3 of page 2, CC3).
+/// Lock state read straight from an image (`docs/reference/type2.md` §2: static lock bytes 2–3 of page 2, CC3).
 enum NTAGEmulatorImage {
     static func isLocked(_ image: [UInt8], chip: ChipModel) -> Bool {
         image[10] == 0xFF && image[11] == 0xFF && image[15] == 0x0F

@@ -46,7 +46,7 @@ struct Type5TearCase: Sendable, CustomStringConvertible {
 
 /// Tears a Type 5 write after every request, the torn block keeping its old or its new content (both seeds):
 /// the tag always holds the old message, none or the new one, the pipeline reports success only after a
-/// byte-exact read-back, and the torn tag presented again completes (`type5-type3.md` §2.4).
+/// byte-exact read-back, and the torn tag presented again completes (`docs/reference/type5.md` §2.4).
 @Suite struct Type5TearTests {
     /// A tag holding `message`, written by a fault-free pipeline.
     static func tag(holding message: [UInt8], _ tearCase: Type5TearCase) -> Type5Emulator {

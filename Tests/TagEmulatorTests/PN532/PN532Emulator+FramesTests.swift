@@ -155,7 +155,7 @@ struct PN532EmulatorFramingTests {
     }
 
     /// Field off and on again: the next activation waits out the 5.1 ms field guard (ISO/IEC 14443-3,
-    /// `line-timing.md` §8.1); an activation with the field already on owes nothing.
+    /// `docs/reference/rf-timing.md` §8.1); an activation with the field already on owes nothing.
     @Test func anActivationAfterFieldOnWaitsTheFieldGuard() async throws {
         let emulator = try PN532Emulator(
             field: population(count: 1, uid: [0x04, 1, 2, 3, 4, 5, 6]), configuration: .init(timing: .datasheet))

@@ -4,7 +4,7 @@ import TagEmulator
 import TestSupport
 import Testing
 
-/// The PN532 in front of an emulated FeliCa Lite-S (`type5-type3.md` §5): InListPassiveTarget at 212 and
+/// The PN532 in front of an emulated FeliCa Lite-S (`docs/reference/type3.md` §2): InListPassiveTarget at 212 and
 /// 424 kbit/s with the host's polling payload, FeliCa frames in InDataExchange and InCommunicateThru, no HALT.
 /// Hex vectors both ways, real tag model; then stock `nfc-list`.
 @Suite(.serialized)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 struct PN532FrameTests {
-    /// (payload, wire bytes) from `pn532-libnfc.md` §3–§4.
+    /// (payload, wire bytes) from `docs/reference/pn532-libnfc.md` §3–§4.
     static let vectors: [(String, String)] = [
         ("D4 02", "00 00 FF 02 FE D4 02 2A 00"),
         ("D5 03 32 01 06 07", "00 00 FF 06 FA D5 03 32 01 06 07 E8 00"),

@@ -2,7 +2,7 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// The PN532 in front of an emulated NTAG 424 DNA (`type4-ntag424.md` §6): activation with and without
+/// The PN532 in front of an emulated NTAG 424 DNA (`docs/reference/type4.md` §6): activation with and without
 /// automatic RATS, APDUs through InDataExchange with MI chaining both ways, raw ISO-DEP blocks through
 /// InCommunicateThru, InDeselect, InATR and InAutoPoll. Hex vectors both ways, real tag model.
 struct PN532Type4Tests {

@@ -3,7 +3,7 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// The FeliCa Lite-S emulator frame by frame (`type5-type3.md` §4.2, §5.4), hex both ways.
+/// The FeliCa Lite-S emulator frame by frame (`docs/reference/type3.md` §1.2, §2.4), hex both ways.
 @Suite struct FeliCaEmulatorTests {
     static let idm = Hex.bytes("012E000000000001")!
     static let pmm = "00F1000000014300"

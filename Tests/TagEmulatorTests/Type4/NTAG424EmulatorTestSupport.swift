@@ -3,7 +3,7 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// AN12196's worked authentication (Table 14, `type4-ntag424.md` §2.4): the chip's RndB and TI, the host's
+/// AN12196's worked authentication (Table 14, `docs/reference/type4.md` §2.4): the chip's RndB and TI, the host's
 /// RndA, the factory key 0, and the exchange they give.
 enum AN12196 {
     static let rndB = "B9E2FC789B64BF237CCCAA20EC7E6E48"

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// The host's NTAG 424 DNA stack (`NTAG424Tag`, `Type4Tag`, `SUNCrypto`) personalising the emulator as a
-/// line would (`type4-ntag424.md` §2.11, §3.7): a Bolt-card profile, taps verified by the host, key changes
+/// line would (`docs/reference/type4.md` §2.11, §3.7): a Bolt-card profile, taps verified by the host, key changes
 /// journaled against tears, and the store keeping it all.
 @Suite(.serialized) struct NTAG424TagOnEmulatorTests {
     /// The Bolt-style template: `lnurlw://card.example/ln?p=<32×0>&c=<16×0>`; `p` at file offset 0x22, `c` at 0x45.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TagEmulator
 
-/// AuthenticateEV2First/NonFirst on the emulated NTAG 424 DNA (`type4-ntag424.md` §2.4): AN12196's exchanges
+/// AuthenticateEV2First/NonFirst on the emulated NTAG 424 DNA (`docs/reference/type4.md` §2.4): AN12196's exchanges
 /// byte for byte, and every refusal.
 @Suite struct Type4EmulatorAuthenticationTests {
     static func replayingTag() throws -> Type4Emulator {

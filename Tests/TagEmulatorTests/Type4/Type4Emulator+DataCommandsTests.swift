@@ -4,7 +4,7 @@ import Testing
 @testable import TagEmulator
 
 /// ReadData/WriteData and the access rights of the ISO and native file commands on the emulated NTAG 424 DNA
-/// (`type4-ntag424.md` §1.8, §2.6, §5.3).
+/// (`docs/reference/type4.md` §1.8, §2.6, §5.3).
 @Suite struct Type4EmulatorDataCommandsTests {
     static func pattern(_ count: Int, _ seed: Int) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 * 5 + seed) }

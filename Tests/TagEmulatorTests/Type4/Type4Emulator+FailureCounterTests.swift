@@ -3,7 +3,7 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// TotFailCtr per key (`type4-ntag424.md` §2.4): up one per failed authentication, down ten per success, the key
+/// TotFailCtr per key (`docs/reference/type4.md` §2.4): up one per failed authentication, down ten per success, the key
 /// blocked at the limit until ChangeKey, kept in NVM.
 @Suite struct Type4EmulatorFailureCounterTests {
     static let wrongKey = [UInt8](repeating: 0x5A, count: 16)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TagEmulator
 
-/// GetFileSettings, ChangeFileSettings and GetFileCounters on the emulated NTAG 424 DNA (`type4-ntag424.md`
+/// GetFileSettings, ChangeFileSettings and GetFileCounters on the emulated NTAG 424 DNA (`docs/reference/type4.md`
 /// §2.7, §2.10): AN12196's exchange, and the chip's refusals of SDM settings.
 @Suite struct Type4EmulatorFileSettingsCommandsTests {
     /// A tag whose files may all be changed freely (Change right `E`), so settings can be sent in plain.

@@ -3,8 +3,8 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// The emulated NTAG 424 DNA's Read_Sig `90 3C 00 00 01 00 00` (`type4-ntag424.md` §2.9): the UID signed with the
-/// configured secp224r1 key by libcrypto, or fixed bytes, or `91 0B` when the tag has neither.
+/// The emulated NTAG 424 DNA's Read_Sig `90 3C 00 00 01 00 00` (`docs/reference/type4.md` §2.9): the UID signed with
+/// the configured secp224r1 key by libcrypto, or fixed bytes, or `91 0B` when the tag has neither.
 @Suite struct Type4EmulatorIdentityCommandsTests {
     static let readSig = "90 3C 00 00 01 00 00"
 

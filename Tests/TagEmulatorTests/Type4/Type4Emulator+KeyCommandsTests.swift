@@ -4,7 +4,7 @@ import Testing
 
 @testable import TagEmulator
 
-/// ChangeKey and GetKeyVersion on the emulated NTAG 424 DNA (`type4-ntag424.md` §2.8).
+/// ChangeKey and GetKeyVersion on the emulated NTAG 424 DNA (`docs/reference/type4.md` §2.8).
 @Suite struct Type4EmulatorKeyCommandsTests {
     static let newKey2 = "F3847D627727ED3BC9C4CC050489B966"
     static let newKey0 = "5004BF991F408672B1EF00F08F9E8647"

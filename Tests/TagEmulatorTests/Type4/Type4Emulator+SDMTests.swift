@@ -5,7 +5,7 @@ import Testing
 
 @testable import TagEmulator
 
-/// SUN on the emulated NTAG 424 DNA's reads (`type4-ntag424.md` §3.1, §5.3): SDMReadCtr per read sequence,
+/// SUN on the emulated NTAG 424 DNA's reads (`docs/reference/type4.md` §3.1, §5.3): SDMReadCtr per read sequence,
 /// chunks of one output, static bytes when authenticated, the limit, and the rights SDM grants.
 @Suite struct Type4EmulatorSDMTests {
     /// A tag whose file 02 holds `file` with the settings `settings` (ChangeFileSettings data) and SDMReadCtr

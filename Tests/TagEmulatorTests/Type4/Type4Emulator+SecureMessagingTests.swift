@@ -4,7 +4,7 @@ import Testing
 
 @testable import TagEmulator
 
-/// Secure messaging on the emulated NTAG 424 DNA (`type4-ntag424.md` §2.2, §2.5): MACs, encryption, CmdCtr,
+/// Secure messaging on the emulated NTAG 424 DNA (`docs/reference/type4.md` §2.2, §2.5): MACs, encryption, CmdCtr,
 /// and the rule that any error while authenticated ends the session and is answered without a MAC.
 @Suite struct Type4EmulatorSecureMessagingTests {
     /// A tag authenticated with key 0 by the host (both sides hold the same session).

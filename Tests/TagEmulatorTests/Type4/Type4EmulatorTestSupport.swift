@@ -2,7 +2,7 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// The UID of the GetVersion example (`type4-ntag424.md` §2.3).
+/// The UID of the GetVersion example (`docs/reference/type4.md` §2.3).
 let type4UID: [UInt8] = [0x04, 0x96, 0x8C, 0xAA, 0x5C, 0x5E, 0x80]
 
 /// A delivery-state tag, already activated.

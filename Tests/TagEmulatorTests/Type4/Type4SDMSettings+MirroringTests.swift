@@ -5,7 +5,7 @@ import TagEmulator
 import TestSupport
 import Testing
 
-/// SUN mirrors as they leave the chip (`type4-ntag424.md` §3.2–3.7): AN12196's and the Bolt card's vectors,
+/// SUN mirrors as they leave the chip (`docs/reference/type4.md` §3.2–3.7): AN12196's and the Bolt card's vectors,
 /// and the host's `SUNCrypto` verifying what the emulator wrote.
 @Suite struct Type4SDMSettingsMirroringTests {
     static let zeroKey = [UInt8](repeating: 0, count: 16)

@@ -4,7 +4,7 @@ import NFCTags
 import TagEmulator
 import Testing
 
-/// The emulated VICCs answer as the chips do (`type5-type3.md` §1.3–1.9, §2.6): system information, reads,
+/// The emulated VICCs answer as the chips do (`docs/reference/type5.md` §1.3–1.9, §2.6): system information, reads,
 /// writes refused on locked blocks, Lock Block twice, addressing and silence.
 @Suite struct Type5EmulatorTests {
     static let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78]

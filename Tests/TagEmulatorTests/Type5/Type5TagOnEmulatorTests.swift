@@ -4,7 +4,7 @@ import TagEmulator
 import Testing
 
 /// The Type 5 family against the emulated chips: write, verify and lock on each, and a tear at every request of
-/// a write leaving the old message, an empty TLV or the new one (`type5-type3.md` §2.4).
+/// a write leaving the old message, an empty TLV or the new one (`docs/reference/type5.md` §2.4).
 @Suite struct Type5TagOnEmulatorTests {
     static let chips: [(Type5EmulatedChip, [UInt8], Type5ChipModel, Int)] = [
         (.icodeSLIX, [0xE0, 0x04, 0x01, 0x50, 1, 2, 3, 4], .icodeSLIX, 102),

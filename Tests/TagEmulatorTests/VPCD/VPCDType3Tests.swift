@@ -3,7 +3,7 @@ import TagEmulator
 import Testing
 
 /// The vpcd card presenting a FeliCa (Type 3) card the way a PC/SC reader with a FeliCa front end does, per
-/// style (`pcsc-vpcd.md` §10.1, §10.3–10.4; `type5-type3.md` §5.3).
+/// style (`docs/reference/pcsc.md` §10.1, §10.3–10.4; `docs/reference/type3.md` §2.3).
 private let idm: [UInt8] = [0x01, 0x2E, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 private let idmHex = "01 2E 11 22 33 44 55 66"
 private let liteSPMm = "00 F1 00 00 00 01 43 00"

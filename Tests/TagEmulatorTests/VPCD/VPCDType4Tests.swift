@@ -3,7 +3,7 @@ import TagEmulator
 import Testing
 
 /// The vpcd card presenting a Type 4 (ISO-DEP) tag the way a PC/SC part 3 reader does
-/// (`pcsc-vpcd.md` §10.1, §10.2, §10.6; `type4-ntag424.md` §1.9).
+/// (`docs/reference/pcsc.md` §10.1, §10.2, §10.6; `docs/reference/type4.md` §1.9).
 private let uid: [UInt8] = [0x04, 0x96, 0x8C, 0xAA, 0x5C, 0x5E, 0x80]
 
 /// A small generic T4T whose CC is nfcpy's worked example, but with a 64-byte NDEF file.
@@ -28,7 +28,7 @@ private func send(_ card: VPCDCard, _ text: String) throws -> [UInt8] {
 private let atrVectors: [(ats: String, atr: String)] = [
     ("06 77 77 71 02 80", "3B 81 80 01 80 80"),  // NTAG 424 DNA, data sheet Rev 3.0
     ("06 75 77 81 02 80", "3B 81 80 01 80 80"),  // older NTAG 424 DNA / DESFire ATS: same historical byte
-    ("0B 78 77 71 02 06 75 77 81 02 80", "3B 86 80 01 06 75 77 81 02 80 00"),  // pcsc-vpcd.md §10.1 example
+    ("0B 78 77 71 02 06 75 77 81 02 80", "3B 86 80 01 06 75 77 81 02 80 00"),  // docs/reference/pcsc.md §10.1 example
     ("05 78 80 70 02", "3B 80 80 01 01"),  // no historical bytes
     ("02 00", "3B 80 80 01 01"),  // T0 without interface bytes
     ("04 00 C1 05", "3B 82 80 01 C1 05 C7"),

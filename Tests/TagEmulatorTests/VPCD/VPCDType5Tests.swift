@@ -3,7 +3,7 @@ import TagEmulator
 import Testing
 
 /// The vpcd card presenting an ISO 15693 (Type 5) tag the way a PC/SC reader with a 15693 front end does,
-/// per style (`type5-type3.md` §3.1–3.4, §3.6).
+/// per style (`docs/reference/type5.md` §3.1–3.4, §3.6).
 private let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x08, 0x12, 0x34, 0x56, 0x78]
 
 /// A powered card of `style` holding a factory-state ICODE SLIX2.

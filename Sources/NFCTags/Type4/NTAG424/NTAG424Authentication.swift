@@ -19,7 +19,7 @@ public enum NTAG424AuthenticationError: Error, Hashable, Sendable, CustomStringC
 }
 
 /// The host's side of AuthenticateEV2First (`90 71`) and AuthenticateEV2NonFirst (`90 77`) in AES mode
-/// (`type4-ntag424.md` §2.4): the second part's challenge and the check of the tag's answer. Pure; the
+/// (`docs/reference/type4.md` §2.4): the second part's challenge and the check of the tag's answer. Pure; the
 /// caller sends the APDUs and supplies RndA (16 random bytes from libcrypto's `RAND_bytes`).
 public enum NTAG424Authentication {
     /// `x[1...15] ‖ x[0]`.

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The data field of ChangeKey (`90 C4`, always CommMode.Full; `type4-ntag424.md` §2.8): pure.
+/// The data field of ChangeKey (`90 C4`, always CommMode.Full; `docs/reference/type4.md` §2.8): pure.
 ///
 /// For keys 1–4 the key data is `(NewKey ⊕ OldKey) ‖ KeyVer ‖ CRC32NK(NewKey)`; for key 0 (the key of the
 /// session, which the change ends) `NewKey ‖ KeyVer`. Both are padded (ISO 9797-1 M2), encrypted under the

@@ -1,4 +1,4 @@
-/// An NTAG 424 DNA native command refused or answered wrongly (`type4-ntag424.md` §2.2): every `91 xx` is a
+/// An NTAG 424 DNA native command refused or answered wrongly (`docs/reference/type4.md` §2.2): every `91 xx` is a
 /// case, and a response MAC that does not verify is never accepted.
 public struct NTAG424Error: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.

@@ -1,7 +1,7 @@
 import Crypto
 
 /// An NTAG 424 DNA AES secure-messaging session (EV2): its keys, transaction identifier and command counter,
-/// and the MACs, IVs and padding of `type4-ntag424.md` §2.4–§2.5. Pure: no I/O, every AES operation is
+/// and the MACs, IVs and padding of `docs/reference/type4.md` §2.4–§2.5. Pure: no I/O, every AES operation is
 /// libcrypto's (`AES128`).
 ///
 /// The command MAC and IV use the current `commandCounter` n; the response's use n + 1, and `advance()`

@@ -1,4 +1,4 @@
-/// The NTAG 424 DNA native commands personalisation and audit use (`type4-ntag424.md` §2.6–§2.9), each in the
+/// The NTAG 424 DNA native commands personalisation and audit use (`docs/reference/type4.md` §2.6–§2.9), each in the
 /// communication mode the chip requires.
 extension NTAG424Tag {
     /// GetKeyVersion `90 64 KeyNo`: free in plain; in MAC mode when a session is open.

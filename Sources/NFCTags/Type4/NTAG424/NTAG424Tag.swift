@@ -1,6 +1,6 @@
 import Crypto
 
-/// How a native command's data travels (`type4-ntag424.md` §2.5): in clear, in clear with a MAC, or encrypted
+/// How a native command's data travels (`docs/reference/type4.md` §2.5): in clear, in clear with a MAC, or encrypted
 /// with a MAC.
 public enum NTAG424CommMode: Sendable, Hashable {
     /// CommMode.Plain.
@@ -12,7 +12,7 @@ public enum NTAG424CommMode: Sendable, Hashable {
 }
 
 /// NXP NTAG 424 DNA native commands (CLA `90`) over a `Type4Tag`: AuthenticateEV2First/NonFirst and secure
-/// messaging in plain, MAC and full modes (`type4-ntag424.md` §2). Every `91 xx` becomes an `NTAG424Error`,
+/// messaging in plain, MAC and full modes (`docs/reference/type4.md` §2). Every `91 xx` becomes an `NTAG424Error`,
 /// and a response whose MAC does not verify is refused (`.responseMAC`) and ends the session.
 ///
 /// One instance per selected tag, on the reader's queue (not `Sendable`, like `Type4Tag`).

@@ -1,6 +1,6 @@
 import Crypto
 
-/// What an NTAG 424 DNA's encrypted PICCData mirror holds (`type4-ntag424.md` §3.3).
+/// What an NTAG 424 DNA's encrypted PICCData mirror holds (`docs/reference/type4.md` §3.3).
 public struct PICCData: Sendable, Hashable {
     /// PICCDataTag: bit 7 UID mirrored, bit 6 SDMReadCtr mirrored, bits 3–0 the UID length.
     public var tag: UInt8
@@ -17,7 +17,7 @@ public struct PICCData: Sendable, Hashable {
     }
 }
 
-/// The cryptography of SUN (Secure Dynamic Messaging) in AES mode (`type4-ntag424.md` §3.3–§3.6): what the
+/// The cryptography of SUN (Secure Dynamic Messaging) in AES mode (`docs/reference/type4.md` §3.3–§3.6): what the
 /// chip computes at each tap and what a verifier recomputes. Pure; AES through libcrypto (`AES128`).
 public enum SUNCrypto {
     /// PICCData from its 16-byte cryptogram `AES-CBC(SDMMetaReadKey, IV 0, …)`; `nil` when the decrypted

@@ -1,5 +1,5 @@
 /// File settings on the wire: ChangeFileSettings `90 5F` data and the GetFileSettings `90 F5` answer
-/// (NT4H2421Gx §10.7, `type4-ntag424.md` §2.7).
+/// (NT4H2421Gx §10.7, `docs/reference/type4.md` §2.7).
 ///
 /// ```
 /// ChangeFileSettings data   FileOption(1) AccessRights(2, LSB first) [SDM block]

@@ -1,5 +1,5 @@
 /// The settings of one StandardData file of a Type 4 application: its communication mode, its four
-/// access rights and its SDM settings (NT4H2421Gx §8.2.3, `type4-ntag424.md` §1.8, §2.7), as
+/// access rights and its SDM settings (NT4H2421Gx §8.2.3, `docs/reference/type4.md` §1.8, §2.7), as
 /// GetFileSettings reports them and ChangeFileSettings changes them.
 ///
 /// ```

@@ -1,5 +1,5 @@
 /// The ChangeFileSettings checks of SDM settings that answer `91 9E` PARAMETER_ERROR (NT4H2421Gx §10.7.1,
-/// `type4-ntag424.md` §2.7, §3.2, §3.6).
+/// `docs/reference/type4.md` §2.7, §3.2, §3.6).
 extension Type4SDMSettings {
     /// ASCII characters of the plain UID mirror (§3.2).
     public static let uidMirrorLength = 14

@@ -1,5 +1,5 @@
 /// The Secure Dynamic Messaging (SUN) settings of the NTAG 424 DNA's file 02, as GetFileSettings reports
-/// them and ChangeFileSettings sets them (NT4H2421Gx §10.7, `type4-ntag424.md` §2.7, §3).
+/// them and ChangeFileSettings sets them (NT4H2421Gx §10.7, `docs/reference/type4.md` §2.7, §3).
 ///
 /// ```
 /// SDMOptions(1)          b7 UID mirror, b6 SDMReadCtr, b5 SDMReadCtrLimit, b4 SDMENCFileData, b0 ASCII
@@ -141,7 +141,7 @@ public struct Type4SDMSettings: Sendable, Hashable {
 }
 
 /// Why file settings (ChangeFileSettings data, or settings given to the emulator) are refused; the native
-/// status word each stands for (`type4-ntag424.md` §2.7).
+/// status word each stands for (`docs/reference/type4.md` §2.7).
 public enum Type4FileSettingsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `91 7E`: the data is shorter or longer than its options call for.
     case length

@@ -40,7 +40,7 @@ extension PipelineRun {
         }
     }
 
-    /// The identity cross-check (`type2-ntag.md` §11): refused anomalies fail as `identityMismatch`
+    /// The identity cross-check (`docs/reference/type2.md` §11): refused anomalies fail as `identityMismatch`
     /// before any write under `refuse`, and are only kept under `record`.
     private func checkIdentity(_ tag: any FamilyTag) throws {
         let found = try tag.identityAnomalies(anticollisionUID: plan.uid)
@@ -51,8 +51,8 @@ extension PipelineRun {
         }
     }
 
-    /// The originality signature and its verification against the trusted keys (`type2-ntag.md` §3.8,
-    /// `type4-ntag424.md` §2.9). Under `require` a tag that does not verify (or cannot answer) is quarantined
+    /// The originality signature and its verification against the trusted keys (`docs/reference/type2.md` §3.8,
+    /// `docs/reference/type4.md` §2.9). Under `require` a tag that does not verify (or cannot answer) is quarantined
     /// before any write; under `record` the result is only kept. After silence the tag is re-activated.
     private func checkSignature(_ check: SignatureCheck, on tag: any FamilyTag) throws {
         guard let originality = tag.originality, originality.canReadSignature else {

@@ -18,7 +18,7 @@ import NFCTags
 ///
 /// The template goes in with WriteData inside the K0 session (AN12196 §6), so a tag whose K0 is not the expected
 /// one is refused before anything is written; ISO UPDATE BINARY is not used there, because whether ISO commands
-/// keep an EV2 session is not settled (`type4-ntag424.md` open point 4). Without a row's SUN tokens
+/// keep an EV2 session is not settled (`docs/reference/type4.md` open point 4). Without a row's SUN tokens
 /// the read-back compares bytes only. The read counter must be exactly 1 when this attempt reset it; a tag whose
 /// settings an earlier attempt made shows any counter from 1 up.
 ///

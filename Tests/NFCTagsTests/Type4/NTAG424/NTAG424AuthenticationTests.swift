@@ -2,7 +2,8 @@ import NDEF
 import NFCTags
 import Testing
 
-/// AuthenticateEV2First and NonFirst on the host side, AN12196's exchanges byte for byte (`type4-ntag424.md` §2.4).
+/// AuthenticateEV2First and NonFirst on the host side, AN12196's exchanges byte for byte (`docs/reference/type4.md`
+/// §2.4).
 @Suite struct NTAG424AuthenticationTests {
     static let hex = NTAG424SecureMessagingTests.hex
 

@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// ChangeKey's data field against AN12196 Tables 26 and 27 (`type4-ntag424.md` §2.8).
+/// ChangeKey's data field against AN12196 Tables 26 and 27 (`docs/reference/type4.md` §2.8).
 @Suite struct NTAG424ChangeKeyTests {
     static let hex = NTAG424SecureMessagingTests.hex
     static func session(counter: UInt16) -> NTAG424SecureMessaging {

@@ -3,7 +3,7 @@ import NDEF
 import NFCTags
 import Testing
 
-/// Session keys, MACs, IVs and padding against AN12196's vectors (`type4-ntag424.md` §2.4–§2.7).
+/// Session keys, MACs, IVs and padding against AN12196's vectors (`docs/reference/type4.md` §2.4–§2.7).
 @Suite struct NTAG424SecureMessagingTests {
     static func hex(_ text: String) -> [UInt8] { Hex.bytes(text) ?? [] }
 

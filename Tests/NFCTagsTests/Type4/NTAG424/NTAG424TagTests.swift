@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// NTAG 424 DNA native commands on a scripted transceiver, AN12196's exchanges byte for byte
-/// (`type4-ntag424.md` §2.4–§2.9).
+/// (`docs/reference/type4.md` §2.4–§2.9).
 @Suite struct NTAG424TagTests {
     static let hex = NTAG424SecureMessagingTests.hex
     static let ok = hex("91 00")

@@ -3,7 +3,7 @@ import NFCTags
 import Testing
 
 /// SUN in AES mode: PICCData, the SDM session keys, SDMMAC and SDMENCFileData against AN12196 Tables 2–6
-/// and the Bolt card vectors (`type4-ntag424.md` §3.3–§3.7).
+/// and the Bolt card vectors (`docs/reference/type4.md` §3.3–§3.7).
 @Suite struct SUNCryptoTests {
     static let hex = NTAG424SecureMessagingTests.hex
 

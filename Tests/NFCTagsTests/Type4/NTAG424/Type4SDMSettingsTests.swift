@@ -3,7 +3,7 @@ import NFCTags
 import TestSupport
 import Testing
 
-/// The SDM block of ChangeFileSettings/GetFileSettings both ways (`type4-ntag424.md` §2.7), and its
+/// The SDM block of ChangeFileSettings/GetFileSettings both ways (`docs/reference/type4.md` §2.7), and its
 /// malformed forms.
 @Suite struct Type4SDMSettingsTests {
     static func hex(_ text: String) throws -> [UInt8] { try #require(Hex.bytes(text)) }
