@@ -47,12 +47,16 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	LIBNFC_LOG_LEVEL=0 python3 scripts/test_rerun.py $(SWIFT)
 
-## lint: swift format (.swift-format: line length 120) over Sources and Tests with zero findings, and no
-## Swift file over LINT_LINES lines (docs/style.md: 100–300 typical, 400 at most); and the test gate's own tests
+## lint: swift format (.swift-format: line length 120) over Sources and Tests with zero findings; no Swift line
+## over 120 characters, comments and strings included (scripts/lint_columns.py); no citation of a Markdown file
+## that is not in the repository (scripts/lint_citations.py); no Swift file over LINT_LINES lines (docs/style.md:
+## 100–300 typical, 400 at most); and the own tests of the test gate and of these checks
 LINT_LINES ?= 400
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	python3 scripts/test_rerun_test.py
+	python3 scripts/lint_test.py
+	python3 scripts/lint_citations.py
 	@long=$$(find Sources Tests -name '*.swift' -exec awk -v max=$(LINT_LINES) \
 		'END { if (NR > max) print FILENAME ": " NR " lines (at most " max ")" }' {} \;); \
 	if [ -n "$$long" ]; then echo "$$long"; exit 1; fi
