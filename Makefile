@@ -57,6 +57,7 @@ lint:
 	python3 scripts/test_rerun_test.py
 	python3 scripts/lint_test.py
 	python3 scripts/lint_citations.py
+	python3 scripts/lint_columns.py
 	@long=$$(find Sources Tests -name '*.swift' -exec awk -v max=$(LINT_LINES) \
 		'END { if (NR > max) print FILENAME ": " NR " lines (at most " max ")" }' {} \;); \
 	if [ -n "$$long" ]; then echo "$$long"; exit 1; fi

@@ -220,7 +220,8 @@ extension SQLLedger {
         guard let state = RecordState(rawValue: stateText), states.contains(state) else {
             throw LedgerError(
                 .invalidState,
-                "row \(row) of job \(job) is \(stateText), not \(states.map(\.rawValue).sorted().joined(separator: " or "))"
+                "row \(row) of job \(job) is \(stateText), not "
+                    + states.map(\.rawValue).sorted().joined(separator: " or ")
             )
         }
         return uid

@@ -57,7 +57,8 @@ extension SQLLedger {
         try await perform { () throws(LedgerError) in
             try connection.transaction(.immediate) { () throws(LedgerError) in
                 let open = try connection.queryFirst(
-                    "SELECT new_version FROM key_changes WHERE job = ? AND uid = ? AND key_number = ? AND state = 'intended'",
+                    "SELECT new_version FROM key_changes WHERE job = ? AND uid = ? AND key_number = ? "
+                        + "AND state = 'intended'",
                     [.text(job), .text(uid), .int(change.keyNumber)]
                 ) { $0.int(0) }
                 if let open {

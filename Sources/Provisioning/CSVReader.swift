@@ -88,7 +88,8 @@ public final class CSVReader: RowReading {
             let position = record.fields.count > header.count ? record.fields[header.count].position : record.end
             throw error(
                 position, row: rowNumber,
-                "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(header.count)"
+                "row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), "
+                    + "the header has \(header.count)"
             )
         }
         var fields = [String: String](minimumCapacity: header.count)

@@ -3,9 +3,9 @@ import NDEF
 
 /// Values known only when a tag is in the field: its UID and the write time.
 ///
-/// Both render at a fixed length (14 upper-case hex digits for a 7-byte UID, 16 for a Type 5 UID; `YYYY-MM-DDTHH:MM:SSZ`,
-/// 20 characters), and every filter maps equal-length inputs of these shapes to equal-length outputs,
-/// so `sizing` renders exactly as long as any real tag will.
+/// Both render at a fixed length (14 upper-case hex digits for a 7-byte UID, 16 for a Type 5 UID;
+/// `YYYY-MM-DDTHH:MM:SSZ`, 20 characters), and every filter maps equal-length inputs of these shapes to equal-length
+/// outputs, so `sizing` renders exactly as long as any real tag will.
 public struct LateBound: Sendable, Hashable {
     /// The tag's UID (7 bytes for Type 2 tags).
     public var uid: [UInt8]

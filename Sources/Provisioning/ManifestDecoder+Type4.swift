@@ -30,7 +30,8 @@ extension ManifestDecoder {
             if tag == .ntag424, options.minimumFileSize > TagTarget.defaultType4FileSize {
                 throw fail(
                     size, "type4.minimumFileSize",
-                    "NTAG 424 DNA's NDEF file holds \(TagTarget.defaultType4FileSize) bytes, not \(options.minimumFileSize)"
+                    "NTAG 424 DNA's NDEF file holds \(TagTarget.defaultType4FileSize) bytes, "
+                        + "not \(options.minimumFileSize)"
                 )
             }
         }

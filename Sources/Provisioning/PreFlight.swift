@@ -33,7 +33,8 @@ public enum PreFlight {
             where !columns.contains(name) && !Template.builtinNames.contains(name) {
                 throw JobInputError(
                     .manifestInvalid, file: manifest.file,
-                    "unique[\(index)]: '\(name)' is neither a column of \(reader.file) nor a built-in (serial, row, job)"
+                    "unique[\(index)]: '\(name)' is neither a column of \(reader.file) "
+                        + "nor a built-in (serial, row, job)"
                 )
             }
         }

@@ -164,7 +164,8 @@ public struct Template: Sendable {
                 for name in inputs where !known.contains(name) && Placeholder.source(for: name) == .field(name) {
                     throw JobInputError(
                         .templateInvalid, file: file, position: placeholder.position,
-                        "unknown name '\(name)' in the mac inputs (columns of \(dataFile): \(columns.joined(separator: ", ")))"
+                        "unknown name '\(name)' in the mac inputs "
+                            + "(columns of \(dataFile): \(columns.joined(separator: ", ")))"
                     )
                 }
             default:

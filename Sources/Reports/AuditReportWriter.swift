@@ -5,7 +5,8 @@ import Provisioning
 /// Writes an audit's files into the reports folder.
 ///
 /// The files are `audit-<when>.md`, `audit-<when>.json`, `audit-<when>.csv` (`<when>` as
-/// `20261202T160226Z`, UTC) and `audit-<when>.html` (its own page, so a run's `report.html` is never overwritten). Each is written whole to a temporary name and renamed.
+/// `20261202T160226Z`, UTC) and `audit-<when>.html` (its own page, so a run's `report.html` is never overwritten).
+/// Each is written whole to a temporary name and renamed.
 public enum AuditReportWriter {
     /// Writes every audit file for `report` into `folder` (created if missing) and returns their URLs
     /// in the order md, json, csv, html.

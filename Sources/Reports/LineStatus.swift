@@ -123,7 +123,8 @@ public struct LineStatus: Encodable, Sendable {
     public var text: String {
         let total = pending + claimed + done + failed + burned
         var lines = [
-            "job \(job): \(done)/\(total) done, \(failed) failed, \(burned) burned, \(claimed) claimed, \(pending) pending"
+            "job \(job): \(done)/\(total) done, \(failed) failed, \(burned) burned, "
+                + "\(claimed) claimed, \(pending) pending"
         ]
         lines += leaseLines
         if stations.isEmpty { lines.append("no station has attempted a tag yet") }

@@ -244,9 +244,9 @@ public struct SimulationOptions: Sendable, Hashable {
                 signingKey = bytes
             default:
                 throw bad(
-                    "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, plan, identity, store, "
-                        + "population, removal, config, locks, wrongpwd, unknown, rfui, signer (Type 4: size, mapping, mle, mlc, "
-                        + "fwi, wtx)")
+                    "unknown option '\(key)'; options are count, uid, seed, timing, prog, faults, plan, identity, "
+                        + "store, population, removal, config, locks, wrongpwd, unknown, rfui, signer "
+                        + "(Type 4: size, mapping, mle, mlc, fwi, wtx)")
             }
         }
         if storedPopulation && storeDirectory == nil { throw bad("population=stored needs store=DIR") }

@@ -156,7 +156,8 @@ private final class ReleaseFlag: Sendable {
         // A statement that runs for many seconds unless interrupted.
         let task = Task {
             try await ledger.rawQuery(
-                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) SELECT count(*) FROM n"
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) "
+                    + "SELECT count(*) FROM n"
             )
         }
         try await Task.sleep(for: .milliseconds(200))

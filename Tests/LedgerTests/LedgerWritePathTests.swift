@@ -122,15 +122,21 @@ import Testing
                 PRAGMA user_version = 2;
                 INSERT INTO jobs(name, manifest_sha256, template_sha256, total_rows, created_at)
                     VALUES ('j', 'm', 't', 4, '2026-12-01T08:00:00.000Z');
-                INSERT INTO records(job, row, fields_json, message_sha256, message_length, state, uid, created_at, claimed_at)
-                    VALUES ('j', 1, '{}', 'aa', 1, 'done', '04A1B200000001', '2026-12-01T08:00:00.000Z', '2026-12-01T08:00:00.000Z'),
-                           ('j', 2, '{}', 'aa', 1, 'claimed', '04A1B200000002', '2026-12-01T08:00:00.000Z', '2026-12-01T08:00:00.000Z'),
-                           ('j', 3, '{}', 'aa', 1, 'burned', '04A1B200000003', '2026-12-01T08:00:00.000Z', '2026-12-01T08:00:00.000Z'),
+                INSERT INTO records(job, row, fields_json, message_sha256, message_length, state, uid, created_at,
+                        claimed_at)
+                    VALUES ('j', 1, '{}', 'aa', 1, 'done', '04A1B200000001', '2026-12-01T08:00:00.000Z',
+                            '2026-12-01T08:00:00.000Z'),
+                           ('j', 2, '{}', 'aa', 1, 'claimed', '04A1B200000002', '2026-12-01T08:00:00.000Z',
+                            '2026-12-01T08:00:00.000Z'),
+                           ('j', 3, '{}', 'aa', 1, 'burned', '04A1B200000003', '2026-12-01T08:00:00.000Z',
+                            '2026-12-01T08:00:00.000Z'),
                            ('j', 4, '{}', 'aa', 1, 'pending', NULL, '2026-12-01T08:00:00.000Z', NULL);
                 INSERT INTO tags(uid, chip, job, row, bytes_sha256, byte_count, locked, written_at, recorded_at)
-                    VALUES ('04A1B200000001', 'NTAG215', 'j', 1, 'bb', 1, 1, '2026-12-01T08:00:01.000Z', '2026-12-01T08:00:01.000Z');
+                    VALUES ('04A1B200000001', 'NTAG215', 'j', 1, 'bb', 1, 1, '2026-12-01T08:00:01.000Z',
+                            '2026-12-01T08:00:01.000Z');
                 INSERT INTO attempts(job, uid, row, reader, outcome, started_at, finished_at)
-                    VALUES ('j', '04A1B200000001', 1, 'r', 'done', '2026-12-01T08:00:01.000Z', '2026-12-01T08:00:01.000Z');
+                    VALUES ('j', '04A1B200000001', 1, 'r', 'done', '2026-12-01T08:00:01.000Z',
+                            '2026-12-01T08:00:01.000Z');
                 """)
         }
         let ledger = try await Ledger.open(path: path)

@@ -49,7 +49,8 @@ import Testing
 
     @Test func parsesJSONEscapesNumbersAndLiterals() throws {
         let message = try decode(
-            #"\#u{FEFF}[{"type":"smartposter","uri":"https:\/\/a","size":4294967295,"titles":[{"text":"\u00e9\ud83d\ude00\"\\\b\f\n\r\t","lang":"fr"}]}]"#
+            #"\#u{FEFF}[{"type":"smartposter","uri":"https:\/\/a","size":4294967295,"#
+                + #""titles":[{"text":"\u00e9\ud83d\ude00\"\\\b\f\n\r\t","lang":"fr"}]}]"#
         )
         let poster = NDEFSmartPoster(
             uri: "https://a", titles: [NDEFText("é😀\"\\\u{08}\u{0C}\n\r\t", languageCode: "fr")], size: UInt32.max)

@@ -65,7 +65,8 @@ struct AuditFixture {
         let records = (1...rows).map { #"{ "sku": "S\#($0)" }"# }.joined(separator: ", ")
         let manifest = """
             { "job": "\(job)", "template": "template.json", "records": [\(records)], "tag": "ntag215",
-              "lock": "\(declaresLock ? "permanent" : "none")", "ledger": "out/ledger.sqlite", "reports": "\(reportsPath)" }
+              "lock": "\(declaresLock ? "permanent" : "none")", "ledger": "out/ledger.sqlite",
+              "reports": "\(reportsPath)" }
             """
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("job.json"))
         try FileManager.default.createDirectory(at: fixture.reports, withIntermediateDirectories: true)

@@ -74,7 +74,8 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
         let folder = try JobFolder(
             rows: 3, lock: false, extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "signature": "record""#)
         let template = """
-            {"records": [{"type": "uri", "uri": "https://example.com/t?u={{uid}}&s={{serial}}&m={{mac:brand:uid,serial}}"}]}
+            {"records": [{"type": "uri",
+              "uri": "https://example.com/t?u={{uid}}&s={{serial}}&m={{mac:brand:uid,serial}}"}]}
             """
         try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
         let keyHex = Hex.compact(authTestKey)
@@ -147,8 +148,8 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
     @Test func protectedJobRunsEndToEndAndRecordsTheKey() throws {
         let folder = try JobFolder(
             rows: 2, lock: false,
-            extra:
-                #", "keys": {"brand": {"env": "BRAND_KEY"}}, "protect": {"key": "brand", "auth0": "ndef", "authlim": 3}"#
+            extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "#
+                + #""protect": {"key": "brand", "auth0": "ndef", "authlim": 3}"#
         )
         let outcome = try ProvisionProcess.run(
             ["run", "job.json", "--reader", folder.sim(uid: "04000000000001"), "--quiet"], directory: folder.url,

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// The short form of the crash test of `make reliability`: `scripts/reliability.py crash` SIGKILLs a
-/// 40-row job of each tag family on the simulator (`store=DIR`, `timing=datasheet`) 5 times, reruns it to completion, and
-/// checks the invariants after every kill and at the end (no row lost or done twice, every tag image
+/// 40-row job of each tag family on the simulator (`store=DIR`, `timing=datasheet`) 5 times, reruns it to completion,
+/// and checks the invariants after every kill and at the end (no row lost or done twice, every tag image
 /// holding the message its ledger row says, every claim left by a kill finished by its own UID).
 @Suite(.serialized) struct CrashTests {
     /// Type 2 (NTAG215), Type 4 (a generic T4T locked through its CC write byte) and keyed NTAG 424 DNA

@@ -80,7 +80,8 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         let base = "04F10000000000"
         let cases = Self.pn532Cases
         let spec =
-            "sim:ntag213?count=20&uid=\(base)&store=\(folder.store.path)&plan=\(plan(cases, readerLevel: false, count: 16))"
+            "sim:ntag213?count=20&uid=\(base)&store=\(folder.store.path)"
+            + "&plan=\(plan(cases, readerLevel: false, count: 16))"
         let (emulator, slave) = try await ChildProvision.pn532(
             ["--tags", spec, "--line", "--misbehave", plan(cases, readerLevel: true, count: 16)])
         try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
@@ -147,7 +148,8 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         let base = "04F30000000000"
         let cases = Self.vpcdCases
         let options = try SimulationOptions(
-            "sim:ntag213?count=8&uid=\(base)&store=\(folder.store.path)&plan=\(plan(cases, readerLevel: false, count: 8))"
+            "sim:ntag213?count=8&uid=\(base)&store=\(folder.store.path)"
+                + "&plan=\(plan(cases, readerLevel: false, count: 8))"
         )
         let daemon = try await PCSCDaemon.start(slots: 1) { try PCSCReader.listReaders().count }
         var configuration = VPCDConfiguration(port: daemon.ports[0], style: .acr122u, lineMode: true)

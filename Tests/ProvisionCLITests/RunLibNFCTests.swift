@@ -35,7 +35,8 @@ import Testing
         // Every tag was locked through this path too.
         #expect(try folder.query("SELECT count(*) FROM tags WHERE locked = 1") == [["20"]])
         print(
-            "libnfc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)"
+            "libnfc run: 20 tags in \(String(format: "%.2f", seconds)) s "
+                + "(\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)"
         )
     }
 
@@ -59,7 +60,8 @@ import Testing
     @Test func faultsThroughLibnfcEndInTheirClassesAndTheJobGoesOn() async throws {
         let folder = try JobFolder(rows: 20)
         let spec =
-            "sim:ntag215?count=40&uid=04B20000000000&seed=11&faults=tear:0.2,nak5:0.2,noanswer:0.2&store=\(folder.store.path)"
+            "sim:ntag215?count=40&uid=04B20000000000&seed=11&faults=tear:0.2,nak5:0.2,noanswer:0.2"
+            + "&store=\(folder.store.path)"
         let (emulator, slave) = try await ChildProvision.pn532(["--tags", spec, "--line"])
         try #require(slave.hasPrefix("/tmp/pn532."), "\(emulator.stderr)")
         let (outcome, _) = try await run(folder, slave: slave)

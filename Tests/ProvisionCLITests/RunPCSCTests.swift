@@ -112,7 +112,8 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             // Green LED and a short beep for every tag, sent before the release.
             #expect(await readers.feedback(0) == Array(repeating: passAPDU, count: 20))
             print(
-                "pcsc run: 20 tags in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)"
+                "pcsc run: 20 tags in \(String(format: "%.2f", seconds)) s "
+                    + "(\(String(format: "%.0f", seconds * 50)) ms/tag incl. start-up)"
             )
         }
     }

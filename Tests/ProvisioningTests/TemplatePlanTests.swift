@@ -71,8 +71,10 @@ private struct Corpus {
 private let templates = [
     #"{"records": [{"type": "uri", "uri": "https://example.com/p/{{sku}}/{{serial}}?u={{uid}}"}]}"#,
     #"[{"type": "uri", "uri": "{{a}}{{b}}", "id": "{{c}}"}, {"type": "text", "text": "{{b}}", "lang": "{{c}}"}]"#,
-    #"{"records": [{"type": "text", "text": "{{a | upper}} {{b | urlencode}}", "encoding": "{{c}}", "id": "r{{row}}"}]}"#,
-    #"{"records": [{"type": "uri", "uri": "{{a | default:tel:}}{{b | pad:3}}{{timestamp}}"}, {"type": "text", "text": "{{c}}"}]}"#,
+    #"{"records": [{"type": "text", "text": "{{a | upper}} {{b | urlencode}}", "encoding": "{{c}}", "#
+        + #""id": "r{{row}}"}]}"#,
+    #"{"records": [{"type": "uri", "uri": "{{a | default:tel:}}{{b | pad:3}}{{timestamp}}"}, "#
+        + #"{"type": "text", "text": "{{c}}"}]}"#,
     #"{"records": [{"type": "uri", "uri": "{{a}}", "extra": "{{b}}"}]}"#,
 ]
 

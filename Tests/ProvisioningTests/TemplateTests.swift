@@ -87,7 +87,8 @@ private let tag = LateBound(
     } catch {
         #expect(
             error.description
-                == "t.json:1:16: unknown name 'nmae' (columns of rows.csv: sku, name; built-ins: serial, row, job, uid, timestamp)"
+                == "t.json:1:16: unknown name 'nmae' (columns of rows.csv: sku, name; "
+                + "built-ins: serial, row, job, uid, timestamp)"
         )
     }
     try template(#"{"a": "{{sku}} {{serial}} {{uid}}"}"#).check(columns: ["sku"], dataFile: "rows.csv")

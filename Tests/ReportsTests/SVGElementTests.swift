@@ -24,7 +24,8 @@ func escapeReplacesMarkupAndForbiddenCharacters(input: String, expected: String)
     let xml = element.render()
     #expect(
         xml
-            == "<g id=\"a&quot;b\" data-x=\"&lt;1&gt;\">\n<text x=\"1\">&lt;/text&gt;&lt;script&gt;</text>\n<rect/>\n</g>"
+            == "<g id=\"a&quot;b\" data-x=\"&lt;1&gt;\">\n"
+            + "<text x=\"1\">&lt;/text&gt;&lt;script&gt;</text>\n<rect/>\n</g>"
     )
     let parsed = XMLInspector.parse(xml)
     #expect(parsed.error == nil)

@@ -104,9 +104,8 @@ import Testing
                 outcome = "old"
             } else {
                 outcome = "corrupt"
-                Issue.record(
-                    "tear after \(k) of \(exchanges) exchanges left \(found.count) bytes: \(Hex.string(found.prefix(24)))"
-                )
+                let head = Hex.string(found.prefix(24))
+                Issue.record("tear after \(k) of \(exchanges) exchanges left \(found.count) bytes: \(head)")
             }
             outcomes[outcome, default: 0] += 1
         }

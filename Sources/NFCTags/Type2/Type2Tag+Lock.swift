@@ -79,7 +79,8 @@ extension Type2Tag {
         if declared.isEmpty && (cc.bytes[2] == 0x3E || cc.bytes[2] == 0x6D) {
             throw Type2Error(
                 .unknownChip,
-                "chip unknown and CC2 \(Hex.string([cc.bytes[2]])) looks like NTAG215/216: the default lock area is not its lock page"
+                "chip unknown and CC2 \(Hex.string([cc.bytes[2]])) looks like NTAG215/216: "
+                    + "the default lock area is not its lock page"
             )
         }
         var lockBytes: [Int: UInt8] = [:]

@@ -85,7 +85,8 @@ struct RunCommand: Command {
             The ledger is consistent either way.
 
             Exit: 0 every row done, 1 rows remain or failed (or a reader paused), 64 usage, 65 bad job,
-            66 missing file, 69 reader or ledger unavailable, or the station is live elsewhere (also when a reader vanished
+            66 missing file, 69 reader or ledger unavailable, or the station is live elsewhere (also when a \
+            reader vanished
             mid-job and rows remain; run again to resume), 73 cannot create the ledger or reports, 74 I/O, 77 a key file
             readable by group or others, 75 the station's lease ran out or every row left is claimed by another
             station, 130 interrupted.

@@ -41,7 +41,8 @@ public struct SUNReadBack: Sendable {
         for offset in expected.indices where file[offset] != expected[offset] {
             guard windows.contains(where: { $0.offset..<($0.offset + $0.length) ~= offset }) else {
                 throw SUNReadBackError(
-                    "NDEF file byte \(offset) reads \(Hex.byte(file[offset]))h, the job wrote \(Hex.byte(expected[offset]))h"
+                    "NDEF file byte \(offset) reads \(Hex.byte(file[offset]))h, "
+                        + "the job wrote \(Hex.byte(expected[offset]))h"
                 )
             }
         }

@@ -214,9 +214,11 @@ extension PN532Emulator {
                 let uid = chip.field.current.map { $0.uid.map { String(format: "%02X", $0) }.joined() } ?? "none"
                 return
                     "ok frames=\(current.frames) replies=\(current.replies) checksum_errors=\(current.checksumErrors) "
-                    + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) baud=\(baud) tag=\(uid) "
+                    + "host_acks=\(current.hostAcks) host_nacks=\(current.hostNacks) refused=\(current.refused) "
+                    + "baud=\(baud) tag=\(uid) "
                     + "misbehaved=\(misbehaviour?.fired.count ?? 0) "
-                    + "airtime_us=\(Int(current.airtimeMicroseconds.rounded())) uart_us=\(Int(current.uartMicroseconds.rounded()))"
+                    + "airtime_us=\(Int(current.airtimeMicroseconds.rounded())) "
+                    + "uart_us=\(Int(current.uartMicroseconds.rounded()))"
             default:
                 throw PN532ControlError("unknown command '\(verb)' (insert [UID], remove, dump PATH, stats)")
             }

@@ -31,8 +31,8 @@ import NFCTags
 ///
 /// Faults: an exchange is one APDU, counted from 1 (`exchangeCount`). A tear during APDU n + 1 delivers
 /// only its first k I-blocks (FSC − 3 INF bytes each): a chained ISOUpdateBinary or WriteData writes those
-/// frames' data bytes, a single-frame one (ChangeKey among them) is atomic (old or new); k is `tearAfterFrames` or a seeded choice
-/// (0…blocks on the APDU face; 0–3 on the raw face, where a chain shorter than k is carried out whole
+/// frames' data bytes, a single-frame one (ChangeKey among them) is atomic (old or new); k is `tearAfterFrames` or a
+/// seeded choice (0…blocks on the APDU face; 0–3 on the raw face, where a chain shorter than k is carried out whole
 /// before the tag goes silent). A torn tag has left the field (`isPresent` false, `represent` brings it
 /// back). `noAnswerExchanges` make the tag silent without carrying the APDU out, still present.
 /// `AnswerFault.nak` makes the tag silent without carrying the command out (a PICC never sends a NAK

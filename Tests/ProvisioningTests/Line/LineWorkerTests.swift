@@ -17,7 +17,8 @@ private func makeJob(
     LineJob(name: name, acceptedChips: chips, lock: lock, tries: retries, onFailure: onFailure) {
         row, fields, uid, time in
         let url =
-            "https://example.com/p/\(fields["sku"] ?? "?")/\(row)?u=\(Hex.compact(uid))&t=\(Int(time.timeIntervalSince1970))"
+            "https://example.com/p/\(fields["sku"] ?? "?")/\(row)?u=\(Hex.compact(uid))"
+            + "&t=\(Int(time.timeIntervalSince1970))"
         return NDEFMessage(records: [NDEFPayload.uri(url)]).bytes
     }
 }

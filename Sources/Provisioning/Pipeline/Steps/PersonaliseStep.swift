@@ -23,8 +23,8 @@ import NFCTags
 /// settings an earlier attempt made shows any counter from 1 up.
 ///
 /// Failure classes: `wrongChip` (not an NTAG 424 DNA), `protectFailed` (neither journaled key, or a K0 that is
-/// not the one the ledger names), `verifyMismatch` (the read-back), `lockFailed` (a refused settings or CC change), and the
-/// transport classes.
+/// not the one the ledger names), `verifyMismatch` (the read-back), `lockFailed` (a refused settings or CC change),
+/// and the transport classes.
 extension PipelineRun {
     func personaliseStep(_ plan424: NTAG424Personalisation) throws {
         let family = try family()

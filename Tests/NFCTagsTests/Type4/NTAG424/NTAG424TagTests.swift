@@ -89,12 +89,14 @@ import Testing
         let (tag, script) = Self.tag([
             .exchange(
                 Self.hex(
-                    "90 C4 00 00 29 02 2CF362B7BF4311FF3BE1DAA295E8C68DE09050560D19B9E16C2393AE9CD1FAC7 5D0CE20BCD1D06E6 00"
+                    "90 C4 00 00 29 02 2CF362B7BF4311FF3BE1DAA295E8C68DE09050560D19B9E16C2393AE9CD1FAC7 "
+                        + "5D0CE20BCD1D06E6 00"
                 ),
                 Self.hex("203BB55D1089D587 91 00")),
             .exchange(
                 Self.hex(
-                    "90 C4 00 00 29 00 C0EB4DEEFEDDF0B513A03A95A75491818580503190D4D05053FF75668A01D6FD A6610234BDED6432 00"
+                    "90 C4 00 00 29 00 C0EB4DEEFEDDF0B513A03A95A75491818580503190D4D05053FF75668A01D6FD "
+                        + "A6610234BDED6432 00"
                 ),
                 Self.ok),
         ])
