@@ -51,9 +51,10 @@ SELF = {"scripts/lint_citations.py", "scripts/lint_test.py"}
 RETIRED_CITE = re.compile(r"(?<![A-Za-z0-9_./-])(" + "|".join(map(re.escape, RETIRED)) + r")`? §")
 
 
-def scanned_files(root):
-    """Every file under the scanned folders, as paths relative to `root`, sorted."""
-    for top in SCANNED:
+def scanned_files(root, tops=None):
+    """Every file under `tops` (files or folders; the scanned ones by default), relative to `root`, sorted;
+    lint_columns.py walks its folders with this too."""
+    for top in SCANNED if tops is None else tops:
         full = os.path.join(root, top)
         if os.path.isfile(full):
             yield top

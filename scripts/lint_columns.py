@@ -13,6 +13,8 @@ import json
 import os
 import sys
 
+from lint_citations import scanned_files
+
 SCANNED = ["Sources", "Tests", "Fuzz", "Package.swift"]
 
 
@@ -24,16 +26,7 @@ def line_length(root):
 
 def swift_files(root):
     """Every Swift file scanned, as paths relative to `root`, sorted."""
-    for top in SCANNED:
-        full = os.path.join(root, top)
-        if os.path.isfile(full):
-            yield top
-        elif os.path.isdir(full):
-            for folder, dirs, files in os.walk(full):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    if name.endswith(".swift"):
-                        yield os.path.relpath(os.path.join(folder, name), root)
+    return (path for path in scanned_files(root, SCANNED) if path.endswith(".swift"))
 
 
 def findings(root):

@@ -40,14 +40,7 @@ import Testing
         let fixture = try await AuditFixture.make(rows: 1)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         // A second job in the same folder, written by the real `run` command this time.
-        let manifest = try String(contentsOf: fixture.folder.appendingPathComponent("job.json"), encoding: .utf8)
-            .replacingOccurrences(of: "\"audit-job\"", with: "\"run-job\"")
-            .replacingOccurrences(of: "out/ledger.sqlite", with: "run/ledger.sqlite")
-            .replacingOccurrences(of: "\"out\"", with: "\"run\"")
-        try Data(manifest.utf8).write(to: fixture.folder.appendingPathComponent("run.json"))
-        let spec = "sim:ntag215?store=\(fixture.store.path)&uid=04E00000000001&count=1"
-        let run = try ProvisionProcess.run(["run", "run.json", "--reader", spec, "--quiet"], directory: fixture.folder)
-        #expect(run.status == 0, "\(run.stderr)")
+        let spec = try fixture.provisionedByRun(count: 1)
         let outcome = try ProvisionProcess.run(
             ["audit", "run.json", "--reader", spec, "--json"], directory: fixture.folder)
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -117,14 +110,7 @@ import Testing
         let fixture = try await AuditFixture.make(rows: 2, declaresLock: false, lockTags: false)
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         // Written by the real `run`, so the audit renders each row as the run did; then tag 2 is overwritten.
-        let manifest = try String(contentsOf: fixture.folder.appendingPathComponent("job.json"), encoding: .utf8)
-            .replacingOccurrences(of: "\"audit-job\"", with: "\"run-job\"")
-            .replacingOccurrences(of: "out/ledger.sqlite", with: "run/ledger.sqlite")
-            .replacingOccurrences(of: "\"out\"", with: "\"run\"")
-        try Data(manifest.utf8).write(to: fixture.folder.appendingPathComponent("run.json"))
-        let spec = "sim:ntag215?store=\(fixture.store.path)&uid=04E00000000001&count=2"
-        let run = try ProvisionProcess.run(["run", "run.json", "--reader", spec, "--quiet"], directory: fixture.folder)
-        #expect(run.status == 0, "\(run.stderr)")
+        let spec = try fixture.provisionedByRun(count: 2)
         let second = "sim:ntag215?store=\(fixture.store.path)&uid=04E00000000002&count=1"
         let write = try ProvisionProcess.run(["write", "--reader", second, "--uri", "https://evil.example/x"])
         #expect(write.status == 0, "\(write.stderr)")

@@ -94,6 +94,20 @@ struct AuditFixture {
         #expect(try await ledger.counts(job: job).done == rows)
     }
 
+    /// Copies the job as `run.json` (job `run-job`, its own ledger and reports in `run/`) and programs `count`
+    /// tags from 04E00000000001 on with the real `run` command; returns their reader spec.
+    func provisionedByRun(count: Int) throws -> String {
+        let manifest = try String(contentsOf: folder.appendingPathComponent("job.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"audit-job\"", with: "\"run-job\"")
+            .replacingOccurrences(of: "out/ledger.sqlite", with: "run/ledger.sqlite")
+            .replacingOccurrences(of: "\"out\"", with: "\"run\"")
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("run.json"))
+        let spec = "sim:ntag215?store=\(store.path)&uid=04E00000000001&count=\(count)"
+        let run = try ProvisionProcess.run(["run", "run.json", "--reader", spec, "--quiet"], directory: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        return spec
+    }
+
     func audit(_ extra: [String]) throws -> ProvisionProcess.Outcome {
         try ProvisionProcess.run(["audit", "job.json"] + extra, directory: folder)
     }
