@@ -37,7 +37,8 @@ let package = Package(
         // Backends: one C library each.
         .target(name: "ReaderLibNFC", dependencies: ["NFCTags", "CNFC", "Support"], swiftSettings: strict),
         .target(name: "ReaderPCSC", dependencies: ["NFCTags", "CPCSC", "Support"], swiftSettings: strict),
-        .target(name: "Ledger", dependencies: ["CSQLite", "CPostgres", "Support"], swiftSettings: strict),
+        .target(
+            name: "Ledger", dependencies: ["CSQLite", "CPostgres", "JSONReader", "Support"], swiftSettings: strict),
 
         // Application layers.
         .target(

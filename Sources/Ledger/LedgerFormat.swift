@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 import Support
 
 /// How values are spelled in the ledger file so the `sqlite3` shell shows them readably.
@@ -67,11 +68,22 @@ enum LedgerFormat {
         }
     }
 
-    /// Fields read back from JSON.
+    /// Fields read back from the stored JSON object of strings, parsed by the one JSON reader (`JSONScanner`).
     static func fields(_ json: String) throws(LedgerError) -> [String: String] {
-        if let fields = LedgerFields.decode(json) { return fields }
-        do { return try JSONDecoder().decode([String: String].self, from: Data(json.utf8)) } catch {
-            throw LedgerError(.invalidData, "fields are not a JSON object of strings: \(error)")
+        let node: JSONNode
+        do throws(JSONScanner.SyntaxError) { node = try JSONScanner.parse(Array(json.utf8)) } catch {
+            throw LedgerError(.invalidData, "fields are not JSON: \(error.message) at \(error.position)")
         }
+        guard let members = node.members else {
+            throw LedgerError(.invalidData, "fields are \(node.kindName), not a JSON object of strings")
+        }
+        var fields = [String: String](minimumCapacity: members.count)
+        for member in members {
+            guard let value = member.value.string else {
+                throw LedgerError(.invalidData, "field '\(member.key)' is \(member.value.kindName), not a string")
+            }
+            fields[member.key] = value
+        }
+        return fields
     }
 }
