@@ -70,10 +70,13 @@ struct LineSession: Sendable {
             }
         }
         let names = uniqueNames(readers.map(\.name)).map { name in station.map { "\($0)/\(name)" } ?? name }
+        // The run's own stop: the operator's reaches every worker, and the first worker to find the job complete
+        // ends the others' waits for a tag (`.jobComplete`) without it counting as an interrupt.
+        let runStop = stop.scoped()
         let workers = zip(zip(readers, connections), names).map { reader, name in
             LineWorker(
                 reader: reader.0, name: name, ledger: reader.1, job: lineJob, settings: settings,
-                events: { progress.handle($0) }, stop: stop)
+                events: { progress.handle($0) }, stop: runStop)
         }
         let ends = await ReaderFanOut.run(workers.count) { try await workers[$0].run() }
         var session = LineSession(readerFailures: [], interrupted: stop.isRequested)

@@ -69,6 +69,23 @@ import Testing
         #expect(!quiet.stderr.contains("job complete"), "\(quiet.stderr)")
     }
 
+    /// Two readers in one run: once one finishes the last row, the other, waiting for a tag that would arrive
+    /// after a day (no `--idle`), ends too, and the run exits 0, not as an interrupt. The writing reader's tags
+    /// arrive a second apart, so the other is already waiting (JobCompletionTests orders this by events).
+    @Test func theOtherReadersOfTheRunStopWaitingOnceTheLastRowIsDone() async throws {
+        let folder = try JobFolder(rows: 2, lock: false)
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let outcome = try await run(
+            [
+                "run", "job.json", "--reader", "sim:ntag215?uid=04F50000000001&count=2&arrival=1000", "--reader",
+                "sim:ntag215?uid=04F60000000001&arrival=86400000",
+            ], in: folder)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("job complete: remove the last tag"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("interrupt"), "\(outcome.stderr)")
+        #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "2"]])
+    }
+
     /// A station was killed holding row 2: the other station ends with 75, naming the row and its holder.
     @Test func aStationWhoseRowsAreAllClaimedElsewhereEndsNamingThem() async throws {
         let folder = try strandedJob()

@@ -45,6 +45,44 @@ import Testing
         #expect(!didRun)
     }
 
+    @Test func aRequestKeepsItsFirstReason() {
+        let stop = StopRequest()
+        #expect(stop.reason == nil)
+        stop.request(.jobComplete)
+        stop.request()
+        #expect(stop.reason == .jobComplete)
+    }
+
+    /// A run's scoped request: the operator's reaches it, and its own (the job complete) stays in the run.
+    @Test func aScopedRequestFollowsItsParentButNotTheOtherWay() {
+        let command = StopRequest()
+        let run = command.scoped()
+        run.request(.jobComplete)
+        #expect(run.reason == .jobComplete)
+        #expect(!command.isRequested, "the job complete is no operator interrupt")
+        #expect(run.operatorRequest === command && command.operatorRequest === command)
+
+        let other = command.scoped()
+        command.request()
+        #expect(other.reason == .interrupt)
+        #expect(command.scoped().reason == .interrupt, "scoped after the request: already made")
+    }
+
+    @Test func theParentsRequestCancelsAScopedWait() async throws {
+        let command = StopRequest()
+        let run = command.scoped()
+        let started = Atomic<Bool>(false)
+        let waiting = Task {
+            try await run.interruptible {
+                started.store(true, ordering: .relaxed)
+                try await Task.sleep(for: .seconds(600))
+            }
+        }
+        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        command.request()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
     @Test func cancellingTheCallerCancelsTheBodyWithoutARequest() async throws {
         let stop = StopRequest()
         let waiting = Task { try await stop.interruptible { try await Task.sleep(for: .seconds(600)) } }

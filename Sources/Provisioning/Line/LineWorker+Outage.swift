@@ -12,15 +12,17 @@ extension LineWorker {
     ///   outlasts the station's lease; cancellation.
     func rideOut(_ lost: LedgerError) async throws {
         outageNotice(.lost(detail: lost.message))
-        let after = try await LedgerOutage().rideOut(lost, stop: stop, check: checkLease, reconnect: reconnect)
+        // Only the operator gives an outage up: a reader ended by the job complete still reconnects to sync.
+        let after = try await LedgerOutage().rideOut(
+            lost, stop: stop.operatorRequest, check: checkLease, reconnect: reconnect)
         outageNotice(.back(after: after))
     }
 
     /// Runs `step` (safe to repeat: idempotent, or one transaction), riding out an outage as between tags and
-    /// running it again once the server answers.
+    /// running it again once the server answers; the job complete (the run's stop) does not give it up.
     func ridingOutOutages<T>(_ step: () async throws -> T) async throws -> T {
         try await LedgerOutage().retrying(
-            stop: stop, check: checkLease, reconnect: reconnect, notify: outageNotice, step)
+            stop: stop.operatorRequest, check: checkLease, reconnect: reconnect, notify: outageNotice, step)
     }
 
     /// The station's lease, checked before every reconnection try: an outage longer than it stops the reader.

@@ -16,7 +16,8 @@ public struct LineWorker: Sendable {
     let job: LineJob
     let settings: WorkerSettings
     let events: @Sendable (LineEvent) -> Void
-    /// The operator's stop request, checked between tags, never in the middle of one.
+    /// The stop request, checked between tags, never in the middle of one: the operator's, or another reader's
+    /// of the run that found the job complete (`StopRequest.scoped()`, shared by the run's workers).
     let stop: StopRequest
     let clock = ContinuousClock()
     let lateTimings = LateTimings()
@@ -27,12 +28,13 @@ public struct LineWorker: Sendable {
     /// The tag families presented tags are matched against (the job's, unless a test adds one).
     public var families: TagFamilies
 
-    /// Creates a worker. `stop` is checked between tags, never in the middle of one.
+    /// Creates a worker. `stop` is checked between tags, never in the middle of one; the worker that finds the job
+    /// complete requests it (`.jobComplete`), so share one per run, scoped from the operator's.
     public init(
         reader: any TagReader, name: String? = nil, ledger: any LedgerStore, job: LineJob,
         settings: WorkerSettings = .init(),
         events: @escaping @Sendable (LineEvent) -> Void = { _ in },
-        stop: StopRequest = StopRequest()
+        stop: StopRequest = StopRequest().scoped()
     ) {
         self.reader = reader
         self.readerName = name ?? reader.name
@@ -49,19 +51,21 @@ public struct LineWorker: Sendable {
     /// - Throws: ledger errors (the ledger cannot record: stop the line) and reader transport failures
     ///   while polling.
     public func run() async throws -> WorkerStop {
-        let stop: WorkerStop
-        do { stop = try await loop() } catch {
+        let end: WorkerStop
+        do { end = try await loop() } catch {
             // Done tags are committed; make them durable before the error ends the run.
             try? await ledger.sync()
             throw error
         }
+        // No row is open: the run's other readers, waiting for a tag or its removal, end too.
+        if end == .jobComplete { stop.request(.jobComplete) }
         // The last timings and the final sync ride out an outage too; drained once, so a retry stores the same.
         let timings = lateTimings.drain()
         try await ridingOutOutages {
             try await ledger.recordLateTimings(job: job.name, timings)
             try await ledger.sync()
         }
-        return stop
+        return end
     }
 
     /// Writes the batched ledger/removal timings.
@@ -75,7 +79,7 @@ public struct LineWorker: Sendable {
         // The tag in the field when the ledger server went away (its last commit's outcome is unknown).
         var outageTag: [UInt8]?
         while true {
-            if stop.isRequested { return .stopRequested }
+            if let stopped { return stopped }
             try settings.lease?.check()
             var current: [UInt8]?
             do {
@@ -131,7 +135,17 @@ public struct LineWorker: Sendable {
         case .tag(let detected): return .success(detected)
         case .exhausted: return .failure(.readerExhausted)
         case .idle: return .failure(.idle)
-        case .stopRequested: return .failure(.stopRequested)
+        case .stopRequested: return .failure(stopped ?? .stopRequested)
+        }
+    }
+
+    /// How a requested stop ends this worker: `.jobComplete` when another reader of the run found no row open,
+    /// `.stopRequested` when the operator asked; `nil` while no stop is requested.
+    private var stopped: WorkerStop? {
+        switch stop.reason {
+        case .jobComplete: .jobComplete
+        case .interrupt: .stopRequested
+        case nil: nil
         }
     }
 

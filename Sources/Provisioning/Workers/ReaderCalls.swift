@@ -14,7 +14,7 @@ struct ReaderCalls: Sendable {
 
     let reader: any TagReader
     let settings: WorkerSettings
-    /// The operator's stop request: removal stops waiting once it is made.
+    /// The stop request (the operator's, or the run's when the job is complete): a wait for removal is cancelled.
     let stop: StopRequest
     /// Told the error of every failed try that will be tried again.
     let hiccup: @Sendable (String) -> Void
@@ -25,15 +25,30 @@ struct ReaderCalls: Sendable {
         return try await tolerant { try await reader.poll(timeoutMilliseconds: timeout) }
     }
 
-    /// Releases the tag and waits for it to leave, calling `prompt` each time it is still there.
+    /// Releases the tag and waits for it to leave, calling `prompt` each time it is still there; a stop request
+    /// cancels the wait, and once one is made the tag is released (its session closed) without a wait.
     func remove(prompt: () -> Void) async throws {
         while true {
-            let gone = try await tolerant {
-                try await reader.release(waitingForRemovalMilliseconds: settings.removalMilliseconds)
+            if stop.isRequested {
+                _ = try await release(waitingMilliseconds: 0)
+                return
             }
-            if gone || stop.isRequested { return }
+            let gone: Bool
+            do {
+                gone = try await stop.interruptible { [self] in
+                    try await release(waitingMilliseconds: settings.removalMilliseconds)
+                }
+            } catch _ where stop.isRequested {
+                continue
+            }
+            if gone { return }
             prompt()
         }
+    }
+
+    /// One release (`TagReader.release`), retrying hiccups: whether the tag left within `waitingMilliseconds`.
+    private func release(waitingMilliseconds: Int) async throws -> Bool {
+        try await tolerant { try await reader.release(waitingForRemovalMilliseconds: waitingMilliseconds) }
     }
 
     /// Runs `body`, retrying a `.transport` or `.invalidResponse` failure up to `attempts` tries in all,

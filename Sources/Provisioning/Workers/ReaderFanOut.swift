@@ -1,5 +1,6 @@
 /// The one worker fan-out: one worker per reader, all at once, each ending on its own (a reader that fails
-/// does not stop the others). `run` and `audit` both start their workers here.
+/// does not stop the others; `run`'s end together once the job is complete, through their shared
+/// `StopRequest`). `run` and `audit` both start their workers here.
 public enum ReaderFanOut {
     /// How one reader's worker ended: its result, or the error that ended it.
     public struct End<Value: Sendable>: Sendable {
