@@ -21,7 +21,7 @@ extension SQLLedger {
         return try await write(durability: durability) { () throws(LedgerError) -> ClaimedRow? in
             // One probe of `records_live_uid` finds both a done row in any job and this job's claim.
             let live = try connection.query(Ledger.liveRowsOfUID, [.text(uidText)]) {
-                (job: $0.text(0), row: $0.int(1), state: $0.text(2))
+                (job: $0.text("job"), row: $0.int("row"), state: $0.text("state"))
             }
             // A done UID is refused, naming its earliest done row (`provisionedRow`; a rare path).
             if live.contains(where: { $0.state == RecordState.done.rawValue }),
@@ -205,7 +205,7 @@ extension SQLLedger {
     /// The state of a row, or `nil` for no such row.
     func rowState(job: String, row: Int) throws(LedgerError) -> RecordState? {
         try connection.queryFirst("SELECT state FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]) {
-            RecordState(rawValue: $0.text(0))
+            RecordState(rawValue: $0.text("state"))
         } ?? nil
     }
 
@@ -215,7 +215,7 @@ extension SQLLedger {
             let (stateText, uid) = try connection.queryFirst(
                 "SELECT state, uid FROM records WHERE job = ? AND row = ?" + connection.rowLock,
                 [.text(job), .int(row)],
-                { ($0.text(0), $0.optionalText(1)) })
+                { ($0.text("state"), $0.optionalText("uid")) })
         else { throw LedgerError(.unknownRow, "job \(job) has no row \(row)") }
         guard let state = RecordState(rawValue: stateText), states.contains(state) else {
             throw LedgerError(
@@ -238,7 +238,7 @@ extension SQLLedger {
             guard error.code == .invalidState,
                 let (state, holder) = try connection.queryFirst(
                     "SELECT state, uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)],
-                    { ($0.text(0), $0.optionalText(1)) }),
+                    { ($0.text("state"), $0.optionalText("uid")) }),
                 state == RecordState.done.rawValue, holder == uid
             else { throw error }
             throw LedgerError(.alreadyProvisioned, "UID \(uid) finished row \(row) of job \(job) in another process")
@@ -249,7 +249,9 @@ extension SQLLedger {
     }
 
     func provisionedRow(_ uid: String) throws(LedgerError) -> RowReference? {
-        try connection.queryFirst(Ledger.doneRowOfUID, [.text(uid)]) { RowReference(job: $0.text(0), row: $0.int(1)) }
+        try connection.queryFirst(Ledger.doneRowOfUID, [.text(uid)]) {
+            RowReference(job: $0.text("job"), row: $0.int("row"))
+        }
     }
 
     /// A claim's row from a statement returning `claimColumns`; `claimedAt` for a row not claimed yet.
@@ -257,12 +259,15 @@ extension SQLLedger {
         _ s: some SQLRow, job: String, uid: [UInt8], resumed: Bool, claimedAt: Date? = nil
     ) throws(LedgerError) -> ClaimedRow {
         let stored: Date
-        if let given = claimedAt { stored = given } else { stored = try LedgerFormat.date(s.text(5)) }
+        if let given = claimedAt { stored = given } else { stored = try LedgerFormat.date(s.text("claimed_at")) }
         return ClaimedRow(
-            job: job, row: s.int(0), fields: try LedgerFormat.fields(s.text(1)),
-            messageSHA256: try LedgerFormat.bytes(s.text(2)), messageLength: s.int(3), uid: uid,
-            attempts: s.int(4), resumed: resumed, claimedAt: stored, reissueOf: s.optionalInt(6),
-            originalMessage: try s.optionalText(7).map { text throws(LedgerError) in try LedgerFormat.bytes(text) })
+            job: job, row: s.int("row"), fields: try LedgerFormat.fields(s.text("fields_json")),
+            messageSHA256: try LedgerFormat.bytes(s.text("message_sha256")), messageLength: s.int("message_length"),
+            uid: uid, attempts: s.int("attempts"), resumed: resumed, claimedAt: stored,
+            reissueOf: s.optionalInt("reissue_of"),
+            originalMessage: try s.optionalText("original_message").map { text throws(LedgerError) in
+                try LedgerFormat.bytes(text)
+            })
     }
 
     private func insertAttempt(job: String, _ attempt: AttemptRecord) throws(LedgerError) {

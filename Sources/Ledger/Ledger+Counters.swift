@@ -8,7 +8,7 @@ extension SQLLedger {
         return try await perform { () throws(LedgerError) in
             try connection.queryFirst(
                 "SELECT counter FROM seen_counters WHERE job = ? AND uid = ?", [.text(job), .text(uidText)]
-            ) { $0.int(0) }
+            ) { $0.int("counter") }
         }
     }
 
@@ -27,7 +27,7 @@ extension SQLLedger {
             try connection.transaction(.immediate) { () throws(LedgerError) in
                 let last = try connection.queryFirst(
                     "SELECT counter FROM seen_counters WHERE job = ? AND uid = ?", [.text(job), .text(uidText)]
-                ) { $0.int(0) }
+                ) { $0.int("counter") }
                 if let last, counter <= last { return .replayed(last: last) }
                 if counter - (last ?? 0) > window { return .implausible(last: last ?? 0) }
                 _ = try connection.run(
@@ -57,7 +57,7 @@ extension SQLLedger {
         let json = try await perform { () throws(LedgerError) in
             try connection.queryFirst(
                 "SELECT fields_json FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
-            ) { $0.text(0) }
+            ) { $0.text("fields_json") }
         }
         guard let json else { return nil }
         return try LedgerFormat.fields(json)

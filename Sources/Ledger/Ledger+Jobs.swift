@@ -143,8 +143,10 @@ extension Ledger {
 
     static func jobInfo(_ s: some SQLRow) throws(LedgerError) -> JobInfo {
         JobInfo(
-            name: s.text(0), manifestHash: s.text(1), templateHash: s.text(2), totalRows: s.int(3),
-            createdAt: try LedgerFormat.date(s.text(4)), startedAt: try LedgerFormat.date(s.optionalText(5)),
-            finishedAt: try LedgerFormat.date(s.optionalText(6)), recordsHash: s.optionalText(7))
+            name: s.text("name"), manifestHash: s.text("manifest_sha256"), templateHash: s.text("template_sha256"),
+            totalRows: s.int("total_rows"), createdAt: try LedgerFormat.date(s.text("created_at")),
+            startedAt: try LedgerFormat.date(s.optionalText("started_at")),
+            finishedAt: try LedgerFormat.date(s.optionalText("finished_at")),
+            recordsHash: s.optionalText("records_sha256"))
     }
 }

@@ -60,7 +60,7 @@ extension SQLLedger {
                     "SELECT new_version FROM key_changes WHERE job = ? AND uid = ? AND key_number = ? "
                         + "AND state = 'intended'",
                     [.text(job), .text(uid), .int(change.keyNumber)]
-                ) { $0.int(0) }
+                ) { $0.int("new_version") }
                 if let open {
                     throw LedgerError(
                         .invalidState,
@@ -112,12 +112,14 @@ extension SQLLedger {
                 FROM key_changes WHERE job = ? AND uid = ? ORDER BY id
                 """, [.text(job), .text(uidText)]
             ) { row throws(LedgerError) in
-                guard let state = KeyChange.State(rawValue: row.text(6)) else {
-                    throw LedgerError(.invalidData, "key_changes state '\(row.text(6))'")
+                guard let state = KeyChange.State(rawValue: row.text("state")) else {
+                    throw LedgerError(.invalidData, "key_changes state '\(row.text("state"))'")
                 }
                 return KeyChange(
-                    uid: uid, keyNumber: row.int(0), oldVersion: row.int(1), newVersion: row.int(2),
-                    keyID: row.text(3), oldFingerprint: row.text(4), newFingerprint: row.text(5), state: state)
+                    uid: uid, keyNumber: row.int("key_number"), oldVersion: row.int("old_version"),
+                    newVersion: row.int("new_version"), keyID: row.text("key_id"),
+                    oldFingerprint: row.text("old_fingerprint"), newFingerprint: row.text("new_fingerprint"),
+                    state: state)
             }
         }
     }

@@ -9,12 +9,17 @@ extension SQLLedger {
             guard
                 let (total, pending, claimed, failed, burned) = try connection.queryFirst(
                     """
-                    SELECT (SELECT count(*) FROM records WHERE job = ?1),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isOpen) AND state = 'pending'),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isOpen) AND state = 'claimed'),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isClosed) AND state = 'failed'),
-                           (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isClosed) AND state = 'burned')
-                    """, [.text(job)], { ($0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.int(4)) })
+                    SELECT (SELECT count(*) FROM records WHERE job = ?1) AS total,
+                      (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isOpen) AND state = 'pending')
+                        AS pending,
+                      (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isOpen) AND state = 'claimed')
+                        AS claimed,
+                      (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isClosed) AND state = 'failed')
+                        AS failed,
+                      (SELECT count(*) FROM records WHERE job = ?1 AND \(Ledger.isClosed) AND state = 'burned')
+                        AS burned
+                    """, [.text(job)],
+                    { ($0.int("total"), $0.int("pending"), $0.int("claimed"), $0.int("failed"), $0.int("burned")) })
             else { return StateCounts() }
             var counts = StateCounts()
             counts.pending = pending
@@ -35,9 +40,9 @@ extension SQLLedger {
     /// Whether `job` has a `pending` or `claimed` row (an EXISTS probe of `records_open`).
     func openRows(job: String) throws(LedgerError) -> Bool {
         try connection.queryFirst(
-            "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Ledger.isOpen))", [.text(job)]
+            "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Ledger.isOpen)) AS has_open", [.text(job)]
         ) {
-            $0.int(0)
+            $0.int("has_open")
         } == 1
     }
 
@@ -108,8 +113,9 @@ extension SQLLedger {
                 [.string(job)]
             ) { s throws(LedgerError) in
                 LedgerEvent(
-                    id: s.int(0), job: s.optionalText(1), row: s.optionalInt(2), kind: s.text(3),
-                    actor: s.optionalText(4), detail: s.optionalText(5), at: try LedgerFormat.date(s.text(6)))
+                    id: s.int("id"), job: s.optionalText("job"), row: s.optionalInt("row"), kind: s.text("kind"),
+                    actor: s.optionalText("actor"), detail: s.optionalText("detail"),
+                    at: try LedgerFormat.date(s.text("at")))
             }
         }
     }
@@ -134,15 +140,17 @@ extension Ledger {
         """
 
     static func recordInfo(_ s: some SQLRow) throws(LedgerError) -> RecordInfo {
-        guard let state = RecordState(rawValue: s.text(5)) else {
-            throw LedgerError(.invalidData, "unknown record state \(s.text(5))")
+        guard let state = RecordState(rawValue: s.text("state")) else {
+            throw LedgerError(.invalidData, "unknown record state \(s.text("state"))")
         }
         return RecordInfo(
-            job: s.text(0), row: s.int(1), fields: try LedgerFormat.fields(s.text(2)),
-            messageSHA256: try LedgerFormat.bytes(s.text(3)), messageLength: s.int(4), state: state,
-            uid: try s.optionalText(6).map { text throws(LedgerError) in try LedgerFormat.bytes(text) },
-            claimedBy: s.optionalText(7), attempts: s.int(8), claimedAt: try LedgerFormat.date(s.optionalText(9)),
-            finishedAt: try LedgerFormat.date(s.optionalText(10)))
+            job: s.text("job"), row: s.int("row"), fields: try LedgerFormat.fields(s.text("fields_json")),
+            messageSHA256: try LedgerFormat.bytes(s.text("message_sha256")), messageLength: s.int("message_length"),
+            state: state,
+            uid: try s.optionalText("uid").map { text throws(LedgerError) in try LedgerFormat.bytes(text) },
+            claimedBy: s.optionalText("claimed_by"), attempts: s.int("attempts"),
+            claimedAt: try LedgerFormat.date(s.optionalText("claimed_at")),
+            finishedAt: try LedgerFormat.date(s.optionalText("finished_at")))
     }
 
     static let attemptColumns = """
@@ -152,15 +160,17 @@ extension Ledger {
 
     static func attempt(_ s: some SQLRow) throws(LedgerError) -> AttemptRecord {
         AttemptRecord(
-            uid: try LedgerFormat.bytes(s.text(0)), row: s.optionalInt(1), reader: s.text(2),
-            outcome: AttemptRecord.Outcome(rawValue: s.text(3)), failureClass: s.optionalText(4),
-            failureDetail: s.optionalText(5), phase: s.optionalText(6), page: s.optionalInt(7),
+            uid: try LedgerFormat.bytes(s.text("uid")), row: s.optionalInt("row"), reader: s.text("reader"),
+            outcome: AttemptRecord.Outcome(rawValue: s.text("outcome")), failureClass: s.optionalText("failure_class"),
+            failureDetail: s.optionalText("failure_detail"), phase: s.optionalText("phase"),
+            page: s.optionalInt("page"),
             durations: AttemptRecord.PhaseDurations(
-                detect: s.optionalInt(8), identify: s.optionalInt(9), write: s.optionalInt(10),
-                verify: s.optionalInt(11), lock: s.optionalInt(12), ledger: s.optionalInt(13),
-                removal: s.optionalInt(14)),
-            exchanges: s.int(15), modelledAirtimeMicroseconds: s.optionalInt(16),
-            startedAt: try LedgerFormat.date(s.text(17)), finishedAt: try LedgerFormat.date(s.text(18)))
+                detect: s.optionalInt("detect_us"), identify: s.optionalInt("identify_us"),
+                write: s.optionalInt("write_us"), verify: s.optionalInt("verify_us"), lock: s.optionalInt("lock_us"),
+                ledger: s.optionalInt("ledger_us"), removal: s.optionalInt("removal_us")),
+            exchanges: s.int("exchanges"), modelledAirtimeMicroseconds: s.optionalInt("airtime_us"),
+            startedAt: try LedgerFormat.date(s.text("started_at")),
+            finishedAt: try LedgerFormat.date(s.text("finished_at")))
     }
 
     static let tagColumns = """
@@ -170,12 +180,13 @@ extension Ledger {
 
     static func provisionedTag(_ s: some SQLRow) throws(LedgerError) -> ProvisionedTag {
         ProvisionedTag(
-            job: s.text(0), row: s.int(1),
+            job: s.text("job"), row: s.int("row"),
             tag: TagRecord(
-                uid: try LedgerFormat.bytes(s.text(2)), chip: s.text(3), bytesSHA256: try LedgerFormat.bytes(s.text(4)),
-                byteCount: s.int(5), locked: s.int(6) != 0, signatureStatus: s.optionalText(7),
-                writtenAt: try LedgerFormat.date(s.text(8)), keyID: s.optionalText(10),
-                keyFingerprint: s.optionalText(11), family: s.optionalText(12) ?? "type2"),
-            recordedAt: try LedgerFormat.date(s.text(9)))
+                uid: try LedgerFormat.bytes(s.text("uid")), chip: s.text("chip"),
+                bytesSHA256: try LedgerFormat.bytes(s.text("bytes_sha256")), byteCount: s.int("byte_count"),
+                locked: s.int("locked") != 0, signatureStatus: s.optionalText("signature_status"),
+                writtenAt: try LedgerFormat.date(s.text("written_at")), keyID: s.optionalText("key_id"),
+                keyFingerprint: s.optionalText("key_fingerprint"), family: s.optionalText("family") ?? "type2"),
+            recordedAt: try LedgerFormat.date(s.text("recorded_at")))
     }
 }

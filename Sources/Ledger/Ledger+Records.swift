@@ -23,7 +23,7 @@ extension SQLLedger {
             try connection.query(
                 "SELECT row, fields_json FROM records WHERE job = ? AND reissue_of IS NULL ORDER BY row",
                 [.text(job)]
-            ) { s throws(LedgerError) in (s.int(0), s.text(1)) }
+            ) { s throws(LedgerError) in (s.int("row"), s.text("fields_json")) }
         }
         var fields: [Int: [String: String]] = [:]
         for (row, json) in rows { fields[row] = try LedgerFormat.fields(json) }
@@ -51,7 +51,7 @@ extension SQLLedger {
             return try connection.queryFirst(
                 "SELECT original_message FROM records WHERE job = ? AND row = ? AND uid = ? AND state = 'claimed'",
                 [.text(job), .int(row), .text(uidText)]
-            ) { $0.optionalText(0) } ?? nil
+            ) { $0.optionalText("original_message") } ?? nil
         }
         guard let stored else {
             throw LedgerError(.invalidState, "row \(row) of job \(job) is not claimed by \(uidText)")

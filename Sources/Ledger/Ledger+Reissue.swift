@@ -20,8 +20,8 @@ extension SQLLedger {
                         + "with provision release")
             }
             let last =
-                try connection.queryFirst("SELECT max(row) FROM records WHERE job = ?", [.text(job)]) {
-                    $0.int(0)
+                try connection.queryFirst("SELECT max(row) AS last FROM records WHERE job = ?", [.text(job)]) {
+                    $0.int("last")
                 } ?? row
             let new = last + 1
             _ = try connection.run(
@@ -35,7 +35,7 @@ extension SQLLedger {
             let uid =
                 try connection.queryFirst(
                     "SELECT uid FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
-                ) { $0.optionalText(0) } ?? nil
+                ) { $0.optionalText("uid") } ?? nil
             try insertEvent(
                 job: job, row: new, kind: "reissue", actor: by,
                 detail: "reissue of row \(row) (uid \(uid ?? "-")): \(reason)")
@@ -54,8 +54,8 @@ extension SQLLedger {
                 """, [.text(job)]
             ) { s throws(LedgerError) in
                 Reissue(
-                    row: s.int(0), original: s.int(1), by: s.optionalText(2) ?? "", detail: s.optionalText(3) ?? "",
-                    at: try LedgerFormat.date(s.optionalText(4)))
+                    row: s.int("row"), original: s.int("reissue_of"), by: s.optionalText("actor") ?? "",
+                    detail: s.optionalText("detail") ?? "", at: try LedgerFormat.date(s.optionalText("at")))
             }
         }
     }

@@ -58,7 +58,8 @@ extension SQLLedger {
 
     /// The highest verified counter of a tag, inside the caller's transaction.
     private func highestSUNCounter(job: String, uid: String) throws(LedgerError) -> Int? {
-        try connection.queryFirst(Ledger.highestSUNCounterSQL, [.text(job), .text(uid)]) { $0.optionalInt(0) } ?? nil
+        try connection.queryFirst(Ledger.highestSUNCounterSQL, [.text(job), .text(uid)]) { $0.optionalInt("highest") }
+            ?? nil
     }
 }
 
@@ -69,5 +70,5 @@ extension Ledger {
 
     /// A tag's highest verified counter: one seek of the primary key (`LedgerWritePathTests`-style plan check in
     /// `Ledger+SUNCountersTests`).
-    static let highestSUNCounterSQL = "SELECT max(counter) FROM sun_counters WHERE job = ? AND uid = ?"
+    static let highestSUNCounterSQL = "SELECT max(counter) AS highest FROM sun_counters WHERE job = ? AND uid = ?"
 }

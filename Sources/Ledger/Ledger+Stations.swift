@@ -45,14 +45,17 @@ extension SQLLedger {
         try await perform { () throws(LedgerError) -> [StationActivity] in
             var stations = try connection.query(
                 """
-                SELECT reader, count(*), sum(CASE WHEN outcome = 'done' THEN 1 ELSE 0 END), min(started_at),
-                       max(finished_at), sum(CASE WHEN outcome = 'done' AND finished_at >= ?2 THEN 1 ELSE 0 END)
+                SELECT reader, count(*) AS attempts, sum(CASE WHEN outcome = 'done' THEN 1 ELSE 0 END) AS done,
+                       min(started_at) AS first_at, max(finished_at) AS last_at,
+                       sum(CASE WHEN outcome = 'done' AND finished_at >= ?2 THEN 1 ELSE 0 END) AS recent_done
                 FROM attempts WHERE job = ?1 GROUP BY reader ORDER BY reader
                 """, [.text(job), .text(LedgerFormat.time(recentSince))]
             ) { s throws(LedgerError) in
                 StationActivity(
-                    reader: s.text(0), attempts: s.int(1), done: s.int(2), firstAt: try LedgerFormat.date(s.text(3)),
-                    lastAt: try LedgerFormat.date(s.text(4)), recentDone: s.int(5))
+                    reader: s.text("reader"), attempts: s.int("attempts"), done: s.int("done"),
+                    firstAt: try LedgerFormat.date(s.text("first_at")),
+                    lastAt: try LedgerFormat.date(s.text("last_at")),
+                    recentDone: s.int("recent_done"))
             }
             let failures = try connection.query(
                 """
@@ -63,7 +66,11 @@ extension SQLLedger {
                 WHERE n = 1
                 """, [.text(job)]
             ) { s throws(LedgerError) in
-                (s.text(0), s.optionalText(1) ?? "failed", s.optionalText(2) ?? "", try LedgerFormat.date(s.text(3)))
+                (
+                    s.text("reader"), s.optionalText("failure_class") ?? "failed",
+                    s.optionalText("failure_detail") ?? "",
+                    try LedgerFormat.date(s.text("finished_at"))
+                )
             }
             for (reader, failureClass, detail, at) in failures {
                 guard let index = stations.firstIndex(where: { $0.reader == reader }) else { continue }
@@ -118,9 +125,10 @@ extension SQLLedger {
         try await perform { () throws(LedgerError) -> RemainingWork in
             let pending =
                 try connection.queryFirst(
-                    "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Ledger.isOpen) AND state = 'pending')",
+                    "SELECT EXISTS(SELECT 1 FROM records WHERE job = ? AND \(Ledger.isOpen) AND state = 'pending') "
+                        + "AS has_pending",
                     [.text(job)]
-                ) { $0.int(0) } == 1
+                ) { $0.int("has_pending") } == 1
             return RemainingWork(hasPending: pending, claims: try claims(job: job))
         }
     }
@@ -128,13 +136,13 @@ extension SQLLedger {
     private func claims(job: String) throws(LedgerError) -> [OpenClaim] {
         try connection.query(
             """
-            SELECT row, uid, coalesce(claimed_by, ''), claimed_at FROM records
+            SELECT row, uid, coalesce(claimed_by, '') AS claimed_by, claimed_at FROM records
             WHERE job = ?1 AND state = 'claimed' ORDER BY claimed_at, row
             """, [.text(job)]
         ) { s throws(LedgerError) in
             OpenClaim(
-                row: s.int(0), uid: try LedgerFormat.bytes(s.text(1)), claimedBy: s.text(2),
-                claimedAt: try LedgerFormat.date(s.text(3)))
+                row: s.int("row"), uid: try LedgerFormat.bytes(s.text("uid")), claimedBy: s.text("claimed_by"),
+                claimedAt: try LedgerFormat.date(s.text("claimed_at")))
         }
     }
 }

@@ -172,7 +172,7 @@ extension SQLLedger {
         for table in CopyTable.all {
             let names = server ? table.serverColumns : table.columns.map(\.name)
             let rows = try connection.query(table.select(names), [.text(job)]) { row in
-                (0..<Int32(names.count)).map { row.optionalText($0) }
+                names.map { row.optionalText($0) }
             }
             tables.append(server ? rows : rows.map(table.withDerived))
         }
@@ -184,7 +184,7 @@ extension SQLLedger {
         try await perform { () throws(LedgerError) in
             try connection.query(
                 "SELECT uid FROM records WHERE job = ? AND state = 'done' ORDER BY row", [.text(job)]
-            ) { $0.text(0) }
+            ) { $0.text("uid") }
         }
     }
 

@@ -1,8 +1,11 @@
 import Foundation
 
-/// A row of a query result, read by column index: SQLite's statement and PostgreSQL's result row both are one,
-/// so the ledger's row decoders serve both stores.
+/// A row of a query result: SQLite's statement and PostgreSQL's result row both are one, so the ledger's row
+/// decoders serve both stores. Decoders read columns by name (`SQLColumns`); the index readers serve those
+/// and single-value statements (`PRAGMA`, `SELECT count(*)`).
 protocol SQLRow {
+    /// The statement's columns by name, resolved once per statement.
+    var columns: SQLColumns { get }
     /// An integer column (`0` for `NULL`).
     func int(_ index: Int32) -> Int
     /// An integer column, `nil` for `NULL`.

@@ -78,6 +78,13 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(pointer)
     }
 
+    /// The result columns by name, resolved on first use and kept with the (cached) statement.
+    ///
+    /// The corresponding C function is `sqlite3_column_name`.
+    private(set) lazy var columns = SQLColumns(sql: sql, count: columnCount) { index in
+        sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
+    }
+
     /// Number of result columns.
     ///
     /// The corresponding C function is `sqlite3_column_count`.

@@ -212,7 +212,8 @@ extension PostgresConnection: SQLConnection {
         var rows: [T] = []
         let count = PQntuples(result)
         rows.reserveCapacity(Int(count))
-        for index in 0..<count { rows.append(try map(PostgresRow(result: result, row: index))) }
+        let columns = PostgresRow.columns(of: result, sql: sql)
+        for index in 0..<count { rows.append(try map(PostgresRow(result: result, row: index, columns: columns))) }
         return rows
     }
 
@@ -222,7 +223,7 @@ extension PostgresConnection: SQLConnection {
         let result = try exec(sql, values)
         defer { PQclear(result) }
         guard PQntuples(result) > 0 else { return nil }
-        return try map(PostgresRow(result: result, row: 0))
+        return try map(PostgresRow(result: result, row: 0, columns: PostgresRow.columns(of: result, sql: sql)))
     }
 
     /// Runs `body` in a READ COMMITTED transaction; row locks and unique indexes keep stations apart.

@@ -38,8 +38,8 @@ extension PostgresLedger {
         for table in CopyTable.all {
             let count =
                 try connection.queryFirst(
-                    "SELECT count(*) FROM \(table.name) WHERE \(table.jobColumn) = ?", [.text(job)]
-                ) { $0.int(0) } ?? 0
+                    "SELECT count(*) AS n FROM \(table.name) WHERE \(table.jobColumn) = ?", [.text(job)]
+                ) { $0.int("n") } ?? 0
             guard count == 0 else {
                 throw LedgerError(
                     .jobExists,
@@ -57,7 +57,7 @@ extension PostgresLedger {
             "SELECT uid, job, row FROM records WHERE state = 'done' AND job <> ? AND uid = ANY(?::text[]) "
                 + "ORDER BY uid, job LIMIT 1",
             [.text(job), .text("{" + elements.joined(separator: ",") + "}")]
-        ) { (uid: $0.text(0), job: $0.text(1), row: $0.int(2)) }
+        ) { (uid: $0.text("uid"), job: $0.text("job"), row: $0.int("row")) }
         if let conflict {
             throw LedgerError(
                 .alreadyProvisioned,

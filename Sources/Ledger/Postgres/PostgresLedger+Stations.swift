@@ -84,17 +84,19 @@ extension PostgresLedger {
         try await perform { () throws(LedgerError) -> [StationLeaseInfo] in
             try connection.query(
                 """
-                SELECT name, instance, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                       to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                       CASE WHEN lease_expires >= now() THEN 1 ELSE 0 END,
-                       to_char(lease_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                SELECT name, instance,
+                       to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_at,
+                       to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS heartbeat_at,
+                       CASE WHEN lease_expires >= now() THEN 1 ELSE 0 END AS live,
+                       to_char(lease_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS lease_expires
                 FROM stations ORDER BY name
                 """
             ) { row throws(LedgerError) in
                 StationLeaseInfo(
-                    name: row.text(0), instance: row.text(1), startedAt: try LedgerFormat.date(row.text(2)),
-                    heartbeatAt: try LedgerFormat.date(row.text(3)), live: row.int(4) == 1,
-                    expiresAt: try LedgerFormat.date(row.text(5)))
+                    name: row.text("name"), instance: row.text("instance"),
+                    startedAt: try LedgerFormat.date(row.text("started_at")),
+                    heartbeatAt: try LedgerFormat.date(row.text("heartbeat_at")), live: row.int("live") == 1,
+                    expiresAt: try LedgerFormat.date(row.text("lease_expires")))
             }
         }
     }

@@ -1,11 +1,22 @@
 internal import CPostgres
 
-/// One row of a libpq result, read by column index; values arrive in PostgreSQL's text format.
+/// One row of a libpq result; values arrive in PostgreSQL's text format.
 ///
 /// Valid only while its result is (inside the `query` call that made it).
 struct PostgresRow: SQLRow {
     let result: PostgresResultPointer
     let row: Int32
+    /// The result's columns by name, resolved once for all its rows (`columns(of:sql:)`).
+    let columns: SQLColumns
+
+    /// The columns of `result` by name.
+    ///
+    /// The corresponding C functions are `PQnfields` and `PQfname`.
+    static func columns(of result: PostgresResultPointer, sql: String) -> SQLColumns {
+        SQLColumns(sql: sql, count: PQnfields(result)) { index in
+            PQfname(result, index).map { String(cString: $0) } ?? ""
+        }
+    }
 
     /// Whether the column is `NULL`.
     ///
