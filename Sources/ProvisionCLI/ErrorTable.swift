@@ -90,6 +90,15 @@ enum ErrorTable {
             Rule(
                 kind: "PCSCError (any other code)", errorClass: "readerUnavailable", exit: .unavailable,
                 matches: { $0 is PCSCError }, sample: { PCSCError(.noService, "pcscd not running") }),
+            reader(.cannotOpen, "readerUnavailable", .unavailable),
+            reader(.stopped, "readerUnavailable", .unavailable),
+            reader(.exhausted, "unavailable", .unavailable),
+            reader(.idle, "unavailable", .unavailable),
+            reader(.releaseFailed, "ioError", .ioError),
+            Rule(
+                kind: "LedgerServerUnreachable", errorClass: "ledgerUnreachable", exit: .unavailable,
+                matches: { $0 is LedgerServerUnreachable }, sample: { LedgerServerUnreachable("connection refused") }),
+            // A tag's transport failure inside the work (the tag left the field): a failed tag, not a lost reader.
             Rule(
                 kind: "TransportError", errorClass: "transport", exit: .failure,
                 matches: { $0 is TransportError }, sample: { TransportError.tagLost }),
@@ -124,6 +133,13 @@ enum ErrorTable {
                     return error
                 }
             })
+    }
+
+    private static func reader(_ reason: ReaderFailure.Reason, _ errorClass: String, _ exit: ExitCode) -> Rule {
+        Rule(
+            kind: "ReaderFailure.\(reason.rawValue)", errorClass: errorClass, exit: exit,
+            matches: { ($0 as? ReaderFailure)?.reason == reason }, sample: { ReaderFailure(reason, "reader r: sample") }
+        )
     }
 
     private static func ledger(_ code: LedgerError.Code, _ errorClass: String, _ exit: ExitCode) -> Rule {

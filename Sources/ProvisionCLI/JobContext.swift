@@ -216,7 +216,7 @@ struct JobContext: Sendable {
             do {
                 return try await PostgresLedger.open(conninfo: conninfo.text, station: station)
             } catch  where error.code == .cannotOpen {
-                throw CLIError(.unavailable, "ledger server: \(error.message)")
+                throw ErrorTable.cliError(LedgerServerUnreachable(error.message))
             } catch  where error.code == .schemaTooOld {
                 // The message says to run `provision ledger migrate`; a server is never upgraded by opening it.
                 throw ErrorTable.cliError(error, message: "ledger: \(error.message)")

@@ -68,7 +68,7 @@ struct OutageRetry: Sendable {
                 }
             }
         } catch let error as LedgerError where error.code == .disconnected {
-            throw CLIError(.unavailable, "ledger server: \(error.message)")
+            throw ErrorTable.cliError(error, message: "ledger server: \(error.message)")
         } catch {
             throw Self.cliError(error)
         }

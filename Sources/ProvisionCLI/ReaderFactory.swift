@@ -97,7 +97,7 @@ enum ReaderFactory {
             } catch let error as LibNFCError {
                 throw ErrorTable.cliError(error, message: "reader '\(spec.text)': \(error.message)")
             } catch {
-                throw CLIError(.unavailable, "reader '\(spec.text)': \(error)")
+                throw ErrorTable.cliError(ReaderFailure(.cannotOpen, "reader '\(spec.text)': \(error)"))
             }
         case "pcsc":
             do {

@@ -63,17 +63,19 @@ struct TagSession: Sendable {
                 }
             }
         } catch {
-            throw CLIError(.unavailable, "reader \(reader.name): \(error)")
+            throw ErrorTable.cliError(ReaderFailure(.stopped, "reader \(reader.name): \(error)"))
         }
         switch end {
         case .tag(let detected):
             return detected
         case .exhausted:
-            throw CLIError(.unavailable, "reader \(reader.name): no more tags will arrive (the population is used up)")
+            throw ErrorTable.cliError(
+                ReaderFailure(
+                    .exhausted, "reader \(reader.name): no more tags will arrive (the population is used up)"))
         case .idle:
-            throw CLIError(
-                .unavailable,
-                "no tag on \(reader.name) within \(Self.seconds(timeout)) s (use --timeout to wait longer)")
+            throw ErrorTable.cliError(
+                ReaderFailure(
+                    .idle, "no tag on \(reader.name) within \(Self.seconds(timeout)) s (use --timeout to wait longer)"))
         case .stopRequested:
             throw CLIError(.interrupted, "interrupted before a tag arrived: nothing was written")
         }
@@ -118,19 +120,21 @@ struct TagSession: Sendable {
         do {
             _ = try await reader.release(waitingForRemovalMilliseconds: removalWaitMilliseconds)
         } catch {
-            throw CLIError(.ioError, "reader \(reader.name): releasing the tag failed: \(error)")
+            throw ErrorTable.cliError(
+                ReaderFailure(.releaseFailed, "reader \(reader.name): releasing the tag failed: \(error)"))
         }
         return result
     }
 
-    /// A tag or transport failure as the CLI reports it: exit 1 and `class: message`.
+    /// A tag or transport failure as the CLI reports it: the table's code for a failed tag (1) and
+    /// `class: message`.
     ///
     /// The class is a `FailureClass` name from `CycleFailure` (`tagLost: tag left the field`); other
     /// errors are unchanged.
     static func classified(_ error: any Error, phase: Phase = .identify) -> any Error {
         guard error is TransportError || error is TagError else { return error }
         let failure = CycleFailure(classifying: error, phase: phase)
-        return CLIError(.failure, "\(failure.failureClass.rawValue): \(failure.detail)")
+        return CLIError(ErrorTable.exitCode(for: failure), "\(failure.failureClass.rawValue): \(failure.detail)")
     }
 
     /// Parses `--timeout SECONDS` (default `defaultSeconds`) into a duration.

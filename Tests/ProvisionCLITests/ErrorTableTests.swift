@@ -21,6 +21,8 @@ import Testing
         "RecordJSONError": 65, "NDEFError": 65, "NDEFTLVError": 65, "ReaderSpecError": 64,
         "LibNFCError.badSpec": 64, "LibNFCError.deviceBusy": 75, "LibNFCError (any other code)": 69,
         "PCSCError.badSpec": 64, "PCSCError (any other code)": 69,
+        "ReaderFailure.cannotOpen": 69, "ReaderFailure.stopped": 69, "ReaderFailure.exhausted": 69,
+        "ReaderFailure.idle": 69, "ReaderFailure.releaseFailed": 74, "LedgerServerUnreachable": 69,
         "TransportError": 1, "TagError": 1, "CycleFailure": 1,
     ]
 

@@ -24,8 +24,9 @@ extension AuditCommand {
             let name = readers[end.index].name
             switch error {
             case let error as LedgerError: return JobContext.cliError(error)
-            case let error as TransportError: return CLIError(.unavailable, "reader \(name): \(error)")
-            default: return CLIError(.ioError, "reader \(name): \(error)")
+            case is CancellationError: return ErrorTable.cliError(error)
+            // Anything else ended the reader's loop: the reader stopped (unplugged, daemon gone).
+            default: return ErrorTable.cliError(ReaderFailure(.stopped, "reader \(name): \(error)"))
             }
         }.first
     }

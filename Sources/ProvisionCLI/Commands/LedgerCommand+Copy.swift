@@ -93,7 +93,7 @@ extension LedgerCommand {
         case .copyMismatch:
             return CLIError(.ioError, error.message + before, errorClass: "ledgerCopyMismatch")
         case .cannotOpen:
-            return CLIError(.unavailable, "ledger server \(to.redacted): \(error.message)" + before)
+            return ErrorTable.cliError(LedgerServerUnreachable(error.message + before, server: to.redacted))
         default:
             var failure = JobContext.cliError(error)
             failure.message += before

@@ -142,7 +142,7 @@ struct LedgerCommand: Command {
         do {
             versions = try await PostgresLedger.migrate(conninfo: conninfo.text)
         } catch  where error.code == .cannotOpen {
-            throw CLIError(.unavailable, "ledger server: \(error.message)")
+            throw ErrorTable.cliError(LedgerServerUnreachable(error.message))
         } catch {
             throw JobContext.cliError(error)
         }

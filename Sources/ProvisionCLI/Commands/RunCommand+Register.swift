@@ -22,11 +22,12 @@ extension RunCommand {
         do {
             try await outage.run("start-up", on: ledger) { try await registerOnce(job, in: ledger, policy: policy) }
         } catch let error as LedgerError where error.code == .manifestMismatch {
-            throw CLIError(.dataError, "\(error.message); to continue anyway use --accept-changed-manifest")
+            throw ErrorTable.cliError(
+                error, message: "\(error.message); to continue anyway use --accept-changed-manifest")
         } catch let error as LedgerError {
             throw JobContext.cliError(error)
         } catch let error as JobInputError {
-            throw CLIError(.dataError, error.description)
+            throw ErrorTable.cliError(error, message: error.description)
         } catch let error as CLIError {
             throw error
         } catch {

@@ -219,8 +219,10 @@ struct RunCommand: Command {
             return .temporaryFailure
         }
         if report.rows.done == report.rows.total { return .success }
-        // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader.
-        return session.readerFailures.isEmpty ? .failure : .unavailable
+        // Rows remain and a reader stopped under us (unplugged, daemon gone): the line needs a reader. Failed
+        // tags alone are counted in the report and exit 1.
+        guard let stopped = session.readerFailures.first else { return .failure }
+        return ErrorTable.exitCode(for: ReaderFailure(.stopped, stopped))
     }
 
     /// The run's report, read from the ledger, and the job marked finished when every row is done: one step,
