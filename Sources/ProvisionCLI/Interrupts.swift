@@ -31,6 +31,7 @@ private func interruptHandler(_: Int32) {
 /// The handler is a plain `sigaction` one, in place when `install` returns: a dispatch signal source is
 /// registered later on libdispatch's own thread, and a Ctrl-C in between (the command already prompting)
 /// was lost. It only counts and writes a byte to a self-pipe; a reader of the pipe makes the request.
+/// A command that serves until stopped (`emulate`) waits through `waitForTermination` instead.
 final class Interrupts: @unchecked Sendable {
     // @unchecked: `pipe` and `reader` are only touched by `install` and `uninstall`, which the one task running
     // the command calls in order.
@@ -72,5 +73,36 @@ final class Interrupts: @unchecked Sendable {
         reader = nil
         close(installed.write)
         pipe = nil
+    }
+}
+
+extension Interrupts {
+    /// Serves until stopped, for a command with no tag in progress to finish (`emulate`): waits for the first
+    /// SIGINT or SIGTERM, or for `event` to end by itself, whichever comes first.
+    ///
+    /// Both signals are held off their default action from the call on (a signal in between is not lost, and
+    /// the caller shuts down cleanly after it); the command then returns as usual.
+    /// - Returns: the signal number, or `nil` when `event` ended first.
+    static func waitForTermination(or event: @escaping @Sendable () async -> Void) async -> Int32? {
+        let (stream, continuation) = AsyncStream<Int32?>.makeStream()
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { @Sendable in continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        let watcher = Task {
+            await event()
+            continuation.yield(nil)
+        }
+        var received: Int32?
+        for await number in stream {
+            received = number
+            break
+        }
+        watcher.cancel()
+        for source in sources { source.cancel() }
+        return received
     }
 }

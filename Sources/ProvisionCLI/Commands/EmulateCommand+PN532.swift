@@ -114,28 +114,11 @@ extension EmulateCommand {
         return .success
     }
 
-    /// Waits for SIGINT or SIGTERM (both are ignored by default while waiting), or for the emulator
-    /// to vanish (`--misbehave vanish@N`).
+    /// Waits for SIGINT or SIGTERM (`Interrupts`), or for the emulator to vanish (`--misbehave vanish@N`).
     private static func waitForTermination(or emulator: PN532Emulator) async -> String {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            Foundation.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { @Sendable in continuation.yield("stopped by signal \(number)") }
-            source.resume()
-            return source
-        }
-        let watcher = Task {
+        let number = await Interrupts.waitForTermination {
             while !Task.isCancelled, !emulator.hasVanished { try? await Task.sleep(for: .milliseconds(20)) }
-            if emulator.hasVanished { continuation.yield("vanished as planned (--misbehave vanish)") }
         }
-        var received = ""
-        for await reason in stream {
-            received = reason
-            break
-        }
-        watcher.cancel()
-        for source in sources { source.cancel() }
-        return received
+        return number.map { "stopped by signal \($0)" } ?? "vanished as planned (--misbehave vanish)"
     }
 }

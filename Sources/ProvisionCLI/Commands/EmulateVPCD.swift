@@ -133,27 +133,9 @@ enum EmulateVPCD {
         }
     }
 
-    /// Waits for SIGINT, SIGTERM or the card stopping by itself (`quit`).
+    /// Waits for SIGINT, SIGTERM (`Interrupts`) or the card stopping by itself (`quit`).
     private static func waitForTerminationOrQuit(_ card: VPCDVirtualTag) async -> String {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            Foundation.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { @Sendable in continuation.yield("signal \(number)") }
-            source.resume()
-            return source
-        }
-        let watcher = Task {
-            await card.waitUntilStopped()
-            continuation.yield("quit")
-        }
-        var reason = "quit"
-        for await received in stream {
-            reason = received
-            break
-        }
-        watcher.cancel()
-        for source in sources { source.cancel() }
-        return reason
+        let number = await Interrupts.waitForTermination { await card.waitUntilStopped() }
+        return number.map { "signal \($0)" } ?? "quit"
     }
 }
