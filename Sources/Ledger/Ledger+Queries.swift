@@ -31,12 +31,6 @@ extension SQLLedger {
         }
     }
 
-    /// Whether `job` still has a pending or claimed row: one probe of `records_open`, where
-    /// `counts(job:)` counts every row.
-    public func hasOpenRows(job: String) async throws(LedgerError) -> Bool {
-        try await perform { () throws(LedgerError) -> Bool in try openRows(job: job) }
-    }
-
     /// Whether `job` has a `pending` or `claimed` row (an EXISTS probe of `records_open`).
     func openRows(job: String) throws(LedgerError) -> Bool {
         try connection.queryFirst(

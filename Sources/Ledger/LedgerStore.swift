@@ -105,8 +105,6 @@ public protocol LedgerStore: Actor {
 
     /// Rows by state.
     func counts(job: String) async throws(LedgerError) -> StateCounts
-    /// Whether the job has `pending` or `claimed` rows.
-    func hasOpenRows(job: String) async throws(LedgerError) -> Bool
     /// One row, or `nil`.
     func record(job: String, row: Int) async throws(LedgerError) -> RecordInfo?
     /// Every row of the job.

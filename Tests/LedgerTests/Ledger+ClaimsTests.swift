@@ -47,15 +47,16 @@ import Testing
     @Test(arguments: StoreKind.allCases) func openRowsLastWhileARowIsPendingOrClaimed(_ kind: StoreKind) async throws {
         let store = try await Sample.store(kind, rows: 1)
         let ledger = store.ledger
-        #expect(try await ledger.hasOpenRows(job: "j"))
+        #expect(try await ledger.remainingWork(job: "j").hasPending)
         let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1)))
-        #expect(try await ledger.hasOpenRows(job: "j"), "a claimed row is still open")
+        let whileClaimed = try await ledger.remainingWork(job: "j")
+        #expect(!whileClaimed.hasPending && whileClaimed.claims.map(\.row) == [1], "a claimed row is still open")
         let stillOpen = try await ledger.markDone(
             job: "j", row: claimed.row, uid: Sample.uid(1), tag: Sample.tag(Sample.uid(1)),
             attempt: Sample.attempt(Sample.uid(1), row: claimed.row))
         #expect(!stillOpen, "markDone reads the open rows in its own transaction")
-        #expect(try await !ledger.hasOpenRows(job: "j"))
-        #expect(try await !ledger.hasOpenRows(job: "unknown"))
+        #expect(try await ledger.remainingWork(job: "j") == RemainingWork(hasPending: false, claims: []))
+        #expect(try await ledger.remainingWork(job: "unknown") == RemainingWork(hasPending: false, claims: []))
     }
 
     /// Issue 40: what a station may still claim: a pending row, or the claims and who holds them.
