@@ -21,6 +21,8 @@ public protocol TagFamily: Sendable {
     var airtimeAssumesProcessingTimes: Bool { get }
     /// The sentence run summaries print when `airtimeAssumesProcessingTimes`: which times are assumed.
     var airtimeAssumptionNote: String? { get }
+    /// The keyed personalisation schemes the family offers (`KeyedScheme`); empty for most families.
+    var keyedSchemes: [any KeyedScheme] { get }
 }
 
 /// What one unit of a tag write is: a memory page (4 bytes at a page address) or a piece of a file at an offset.
@@ -39,6 +41,7 @@ extension TagFamily {
     public var memoryRepeatsUID: Bool { false }
     public var airtimeAssumesProcessingTimes: Bool { false }
     public var airtimeAssumptionNote: String? { nil }
+    public var keyedSchemes: [any KeyedScheme] { [] }
 }
 
 /// The families a reader's tags are matched against, in order: the one place a tag's family is decided.
