@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The job ledger's operations, whatever stores them: the rest of the code depends on this protocol, and
 /// the SQLite `Ledger` (one station) and the PostgreSQL store (a line of stations) implement it.

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import Support
 
 extension LedgerStore {
     /// A keyed NTAG 424 DNA as `run` leaves it in the ledger, for verifier tests: the next pending row of `job`

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import Support
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import NDEF
+import NFCTags
 import Provisioning
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JSONReader
 import NDEF
+import NFCTags
 import Provisioning
 import Testing
 

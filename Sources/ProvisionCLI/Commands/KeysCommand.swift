@@ -1,4 +1,5 @@
 import NDEF
+import NFCTags
 import Provisioning
 
 /// `provision keys diversify`: the AN10922 key of one diversification input, for interoperability checks.

@@ -1,4 +1,5 @@
 import NDEF
+import NFCTags
 import Provisioning
 
 /// `verify-url`'s NTAG 424 DNA SUN mode with explicit keys: no job, no ledger.

@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import NDEF
+import NFCTags
 import Provisioning
 
 /// `verify-url`'s NTAG 424 DNA SUN job mode: a manifest with an `ntag424` section, its master key and its ledger.

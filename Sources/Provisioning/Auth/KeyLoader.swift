@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 
 /// How a key's text is written: said by a `hex:`/`base64:` prefix or the key entry's `encoding`.
 public enum KeyEncoding: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,5 @@
 import NDEF
+import NFCTags
 
 /// A per-tag NTAG21x password: PWD (4 bytes) and PACK (2 bytes) diversified from a brand key and the
 /// tag's UID (`docs/reference/type2.md` §3.6, §7.2).

@@ -1,4 +1,5 @@
 import Crypto
+import NFCTags
 
 /// Trust material that is public: the repository's test signing keys (secp128r1 for NTAG21x, secp224r1 for
 /// NTAG 424 DNA) and the documented sample keys.

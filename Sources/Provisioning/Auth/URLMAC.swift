@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 
 /// The message authentication code in a tap URL (`{{mac:KEYID}}` in templates): HMAC-SHA256 over an
 /// unambiguous encoding of the inputs, truncated.

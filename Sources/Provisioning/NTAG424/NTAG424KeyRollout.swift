@@ -1,5 +1,6 @@
 import Ledger
 import NFCTags
+import Support
 
 /// Where a key rollout records its intents: durable before each ChangeKey is sent (the ledger's key journal, a
 /// synced commit), and resolved once the tag proves which key it holds (`docs/reference/type4.md` §4.3).

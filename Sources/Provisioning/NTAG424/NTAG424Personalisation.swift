@@ -1,5 +1,6 @@
 import Ledger
 import NFCTags
+import Support
 
 /// One NTAG 424 DNA's keyed personalisation in `run` (docs/authentication.md): the row's NDEF template, the
 /// NDEF file's settings (SDM and the lock mode's rights), the CC's write byte for `permanent`, then the job's

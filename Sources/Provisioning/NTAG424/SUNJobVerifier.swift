@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Ledger
 import NDEF
+import NFCTags
 
 /// What `SUNJobVerifier` says about one tap URL.
 public struct SUNJobVerdict: Sendable, Hashable {

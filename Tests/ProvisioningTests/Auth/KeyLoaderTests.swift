@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 import TestSupport
 import Testing
 

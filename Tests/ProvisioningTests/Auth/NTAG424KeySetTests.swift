@@ -1,5 +1,6 @@
 import Crypto
 import NDEF
+import NFCTags
 import Provisioning
 import Testing
 

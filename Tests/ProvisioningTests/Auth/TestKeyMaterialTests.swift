@@ -1,4 +1,5 @@
 import Crypto
+import NFCTags
 import Provisioning
 import TagEmulator
 import Testing

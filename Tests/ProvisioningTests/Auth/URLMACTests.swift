@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NDEF
+import NFCTags
 import Provisioning
 import TestSupport
 import Testing

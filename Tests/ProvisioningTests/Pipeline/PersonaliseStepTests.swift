@@ -4,6 +4,7 @@ import Ledger
 import NDEF
 import NFCTags
 import Provisioning
+import Support
 import TagEmulator
 import TestSupport
 import Testing

@@ -10,7 +10,7 @@ public struct SecretKey: Sendable, CustomStringConvertible {
     /// The id the manifest names it by.
     public let id: String
     /// The key bytes (kept in memory only).
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Wraps key bytes under `id`.
     public init(id: String, bytes: [UInt8]) {
