@@ -6,8 +6,9 @@ APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev libpq-dev p
 ## Packages only the tests need: chromium renders report.html headless (Tests/ReportsTests/ReportBrowserTests);
 ## python3-pyscard is an independent PC/SC client reading Type 4 tags (Tests/ReaderPCSCTests/PCSCType4Tests);
 ## python3 also runs scripts/test_rerun.py, which `make test` uses; postgresql gives the throwaway server the
-## PostgreSQL ledger tests start themselves (TestSupport/PostgresTestServer.swift).
-TEST_APT_PACKAGES := chromium python3 python3-pyscard postgresql
+## PostgreSQL ledger tests start themselves (TestSupport/PostgresTestServer.swift); python3-jsonschema checks every
+## --json document against its schema in docs/schemas (TestSupport/JSONSchemaCheck.swift).
+TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql
 JOB ?= jobs/batch.json
 
 .PHONY: deps test-deps build test lint run bench reliability fuzz clean

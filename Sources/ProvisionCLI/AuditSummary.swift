@@ -49,23 +49,21 @@ struct AuditSummary: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The `--json` object (version 1; fields are only ever added).
+    /// The `--json` object (docs/json.md, version 2), on one line.
     func jsonText() -> String {
         var counts: [String: Int] = [:]
         for (status, count) in report.counts { counts[status.rawValue] = count }
         let document = Document(
-            version: 1, job: report.job, when: Self.timestamp(report.when), readers: report.readers,
-            tags: report.findings.count, repeats: repeats, interrupted: interrupted, counts: counts,
+            version: JSONDocument.version, job: report.job, when: JSONDocument.timestamp(report.when),
+            readers: report.readers, tags: report.findings.count, repeats: repeats, interrupted: interrupted,
+            counts: DataKeyed(counts),
             passed: report.passed, files: files,
             findings: report.findings.map {
                 Finding(
                     uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
-                    time: Self.timestamp($0.time), records: $0.records, expected: $0.expected)
+                    time: JSONDocument.timestamp($0.time), records: $0.records, expected: $0.expected)
             })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(document) else { return "{\"version\":1}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return (try? JSONDocument.text(document, pretty: false)) ?? "{\"version\":\(JSONDocument.version)}\n"
     }
 
     private struct Document: Encodable {
@@ -76,7 +74,7 @@ struct AuditSummary: Sendable {
         var tags: Int
         var repeats: Int
         var interrupted: Bool
-        var counts: [String: Int]
+        var counts: DataKeyed<Int>
         var passed: Bool
         var files: [String]
         var findings: [Finding]
@@ -92,12 +90,6 @@ struct AuditSummary: Sendable {
         var records: [RecordJSONObject]?
         /// For a mismatch, the records the run wrote, as `records`; absent otherwise.
         var expected: [RecordJSONObject]?
-    }
-
-    /// ISO 8601 in UTC with seconds (`2026-12-02T16:02:26Z`).
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(
-            .iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

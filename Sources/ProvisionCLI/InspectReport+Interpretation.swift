@@ -34,7 +34,8 @@ extension InspectReport {
         }
         rawCommands = reader.capabilities.rawCommands
         notes = reader.capabilities.notes + inspection.notes
-        pages = inspection.dump.map { $0.map { Hex.string($0) } }
+        unitKind = TagWriteUnit.of(detected).kind
+        units = inspection.dump.map { $0.map { Hex.string($0) } }
         let total = [inspection.identifyCost, inspection.cost]
         let known = total.allSatisfy { $0.airtimeMicroseconds != nil }
         let airtime = known ? total.compactMap(\.airtimeMicroseconds).reduce(0, +) : nil

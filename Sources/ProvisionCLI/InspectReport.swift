@@ -1,10 +1,10 @@
 import NDEF
 import NFCTags
+import Reports
 
 /// Everything `provision inspect` learns about one tag.
 ///
-/// Encoded as the stable `--json` object (`version` 1, documented in `InspectCommand.help`). New keys
-/// may be added; existing ones keep their name and meaning.
+/// Encoded as the stable `--json` object (docs/json.md, version 2; keys documented in `InspectCommand.help`).
 struct InspectReport: Encodable, Sendable {
     /// The chip from GET_VERSION.
     struct Chip: Encodable, Sendable {
@@ -90,7 +90,7 @@ struct InspectReport: Encodable, Sendable {
         var airtimeMicroseconds: Double?
     }
 
-    var version = 1
+    var version = JSONDocument.version
     var reader: String
     /// The tag family that handled the tag (`type2`).
     var family: String
@@ -114,7 +114,10 @@ struct InspectReport: Encodable, Sendable {
     var rawCommands: Bool
     /// Reader capability notes and notes about what could not be read.
     var notes: [String]
-    /// With `--dump`: every readable page as hex, index = page number.
-    var pages: [String]?
+    /// What a unit of `units` is: `page`, `block`, or `offset` (Type 4: 16-byte pieces of the NDEF file,
+    /// entry n at offset 16·n) (`TagWriteUnit.kind`).
+    var unitKind: String
+    /// With `--dump`: every readable unit as hex, index = unit number.
+    var units: [String]?
     var cost: Cost
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 import Synchronization
 
 /// The one layer every command reports through: result text, diagnostics and the single `--json` document.
@@ -52,17 +53,15 @@ public final class Output: Sendable {
     /// Whether the command's JSON document has been written.
     public var wroteDocument: Bool { documents.withLock { $0 > 0 } }
 
-    /// Writes `value` as the command's JSON document: sorted keys, slashes unescaped, indented when `pretty`.
+    /// Writes `value` as the command's JSON document through the one document encoder (`JSONDocument`:
+    /// snake_case keys, sorted, slashes unescaped), indented when `pretty`.
     ///
     /// - Throws: `CLIError` 70 when the value cannot be encoded.
     public func document<Value: Encodable>(_ value: Value, pretty: Bool = true) throws(CLIError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else {
+        guard let text = try? JSONDocument.text(value, pretty: pretty) else {
             throw CLIError(.software, "cannot encode the JSON document")
         }
-        document(json: String(decoding: data, as: UTF8.self))
+        document(json: text)
     }
 
     /// Writes an encoded JSON document to stdout, ending it with a newline; a second document is dropped
@@ -88,9 +87,9 @@ public final class Output: Sendable {
     }
 }
 
-/// The `--json` document of a command that could not produce a result (docs/json.md, version 1).
+/// The `--json` document of a command that could not produce a result (docs/json.md, version 2).
 ///
-/// `{"version": 1, "error": {"exit": N, "class": "...", "message": "...", "file", "line", "field"}}`;
+/// `{"version": 2, "error": {"exit": N, "class": "...", "message": "...", "file", "line", "field"}}`;
 /// `file`, `line` and `field` appear only where known.
 struct ErrorDocument: Encodable, Sendable {
     /// The error itself.
@@ -103,7 +102,7 @@ struct ErrorDocument: Encodable, Sendable {
         var field: String?
     }
 
-    var version = 1
+    var version = JSONDocument.version
     var error: Body
 
     init(_ error: CLIError) {
@@ -112,11 +111,8 @@ struct ErrorDocument: Encodable, Sendable {
             line: error.line, field: error.field)
     }
 
-    /// Pretty-printed with sorted keys.
+    /// Pretty-printed with sorted keys, through the one document encoder.
     func jsonText() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{\"error\": {\"exit\": \(error.exit)}}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        (try? JSONDocument.text(self)) ?? "{\"error\": {\"exit\": \(error.exit)}}\n"
     }
 }

@@ -3,17 +3,18 @@ import NDEF
 import NFCTags
 import Reports
 
-/// The stable `provision write --json` object (`version` 1; keys are only ever added, optional keys
-/// are left out when they do not apply).
+/// The stable `provision write --json` object (docs/json.md, version 2; optional keys are left out when they
+/// do not apply). Units are neutral: `unit_kind` says what `written_units`, `unchanged_units` and a lock
+/// write's `unit` number (Type 2 and Type 3 pages, Type 4 NDEF file offsets, Type 5 blocks).
 struct WriteReport: Codable, Sendable {
     /// One acknowledged WRITE of the lock sequence.
     struct LockWrite: Codable, Sendable {
-        var page: Int
+        var unit: Int
         /// The 4 data bytes as hex.
         var data: String
     }
 
-    var version = 1
+    var version = JSONDocument.version
     var reader: String
     var uid: String
     /// `ntag213` … `mf0ul21`; absent for a generic Type 2 tag.
@@ -32,9 +33,11 @@ struct WriteReport: Codable, Sendable {
     var failureMessage: String?
     /// Whether `--lock` was asked and confirmed.
     var locked: Bool
-    /// Pages written in order (the length page appears twice), pages left unchanged.
-    var writtenPages: [Int]
-    var unchangedPages: [Int]
+    /// What a unit is: `page`, `offset` or `block` (`TagWriteUnit.kind`).
+    var unitKind: String
+    /// Units written in order (Type 2: the length page appears twice), units left unchanged.
+    var writtenUnits: [Int]
+    var unchangedUnits: [Int]
     var lockWrites: [LockWrite]
     /// Per phase: name, exchanges, writes, reactivations, airtimeMicroseconds (absent on real
     /// readers), wallSeconds; the last entry is the total.
@@ -57,19 +60,29 @@ struct WriteReport: Codable, Sendable {
         failureClass = outcome.failure?.failureClass
         failureMessage = outcome.failure?.message
         locked = lock && outcome.failure == nil
-        writtenPages = outcome.writtenPages
-        unchangedPages = outcome.skippedPages
-        lockWrites = outcome.lockWrites.map { LockWrite(page: $0.page, data: Hex.string($0.data)) }
+        unitKind = TagWriteUnit.of(session.detected).kind
+        writtenUnits = outcome.writtenPages
+        unchangedUnits = outcome.skippedPages
+        lockWrites = outcome.lockWrites.map { LockWrite(unit: $0.page, data: Hex.string($0.data)) }
         let phases = outcome.phases
         self.phases = phases + [PhaseCost.sum(phases)]
         self.wallSeconds = wallSeconds.rounded(.seconds)
     }
 
-    /// Pretty-printed JSON with sorted keys.
-    func encoded() throws(CLIError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { throw CLIError(.software, "cannot encode the report") }
-        return String(decoding: data, as: UTF8.self)
+}
+
+extension TagWriteUnit {
+    /// The documents' `unit_kind`: `page`, `offset` (a Type 4 NDEF file offset) or `block`.
+    var kind: String {
+        switch self {
+        case .page: "page"
+        case .fileOffset: "offset"
+        case .block: "block"
+        }
+    }
+
+    /// The write unit of the family that handles `detected` (a page when no family claims it).
+    static func of(_ detected: DetectedTag, families: TagFamilies = .standard) -> TagWriteUnit {
+        families.family(for: detected)?.writeUnit ?? .page
     }
 }

@@ -65,24 +65,21 @@ public enum AuditReportWriter {
         return text
     }
 
-    /// `audit-<when>.json`: version 1, stable snake_case keys, every finding with the records read
+    /// `audit-<when>.json` (docs/json.md, version 2), every finding with the records read
     /// (`records`: record JSON objects, whose own keys are the record JSON format's) and, for a mismatch, the
     /// records the run wrote (`expected`).
     public static func json(_ report: AuditReport) -> String {
         var counts: [String: Int] = [:]
         for (status, count) in report.counts { counts[status.rawValue] = count }
         let document = AuditJSON(
-            version: 1, job: report.job, when: RunReportWriter.timestamp(report.when), readers: report.readers,
-            counts: counts,
+            version: JSONDocument.version, job: report.job, when: JSONDocument.timestamp(report.when),
+            readers: report.readers, counts: DataKeyed(counts),
             findings: report.findings.map {
                 .init(
                     uid: $0.uid, row: $0.row, status: $0.status.rawValue, detail: $0.detail,
-                    time: RunReportWriter.timestamp($0.time), records: $0.records, expected: $0.expected)
+                    time: JSONDocument.timestamp($0.time), records: $0.records, expected: $0.expected)
             })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return (try? JSONDocument.text(document)) ?? "{}\n"
     }
 
     /// `audit-<when>.csv`: uid, row, status, detail, time — every finding in read order.
@@ -111,7 +108,7 @@ public enum AuditReportWriter {
     }
 }
 
-/// The shape of `audit-<when>.json` (snake_case keys are the contract).
+/// The shape of `audit-<when>.json` (keys spelled snake_case by `JSONDocument`'s encoder).
 private struct AuditJSON: Encodable {
     struct Finding: Encodable {
         var uid: String
@@ -123,6 +120,6 @@ private struct AuditJSON: Encodable {
     var version: Int
     var job, when: String
     var readers: [String]
-    var counts: [String: Int]
+    var counts: DataKeyed<Int>
     var findings: [Finding]
 }

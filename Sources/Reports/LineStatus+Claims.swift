@@ -18,8 +18,8 @@ extension LineStatus {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(station, forKey: .station)
             try container.encode(live, forKey: .live)
-            try container.encode(LineStatus.iso(startedAt), forKey: .startedAt)
-            try container.encode(LineStatus.iso(heartbeatAt), forKey: .heartbeatAt)
+            try container.encode(JSONDocument.timestamp(startedAt), forKey: .startedAt)
+            try container.encode(JSONDocument.timestamp(heartbeatAt), forKey: .heartbeatAt)
         }
     }
 
@@ -39,7 +39,7 @@ extension LineStatus {
             try container.encode(row, forKey: .row)
             try container.encode(uid, forKey: .uid)
             try container.encode(claimedBy, forKey: .claimedBy)
-            try container.encode(LineStatus.iso(claimedAt), forKey: .claimedAt)
+            try container.encode(JSONDocument.timestamp(claimedAt), forKey: .claimedAt)
             try container.encode(stranded, forKey: .stranded)
         }
     }

@@ -26,7 +26,7 @@ public struct LineStatus: Encodable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(reader, forKey: .reader)
-            try container.encode(LineStatus.iso(lastSeen), forKey: .lastSeenAt)
+            try container.encode(JSONDocument.timestamp(lastSeen), forKey: .lastSeenAt)
             try container.encode(attempts, forKey: .attempts)
             try container.encode(done, forKey: .done)
             try container.encode((tagsPerHour * 10).rounded() / 10, forKey: .tagsPerHour)
@@ -44,7 +44,7 @@ public struct LineStatus: Encodable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)
         try container.encode(job, forKey: .job)
-        try container.encode(Self.iso(at), forKey: .at)
+        try container.encode(JSONDocument.timestamp(at), forKey: .at)
         try container.encode(pending, forKey: .pending)
         try container.encode(claimed, forKey: .claimed)
         try container.encode(done, forKey: .done)
@@ -59,11 +59,8 @@ public struct LineStatus: Encodable, Sendable {
         try container.encode(claims, forKey: .claims)
     }
 
-    /// A moment as ISO 8601 UTC, as the ledger writes it.
-    static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
-
     /// The JSON shape's version (docs/json.md).
-    public var version = 1
+    public var version = JSONDocument.version
     public var job: String
     /// When the view was taken.
     public var at: Date
@@ -171,6 +168,6 @@ extension StationFailure: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(failureClass, forKey: .failureClass)
         try container.encode(detail, forKey: .detail)
-        try container.encode(LineStatus.iso(at), forKey: .at)
+        try container.encode(JSONDocument.timestamp(at), forKey: .at)
     }
 }

@@ -46,40 +46,39 @@ extension RunReportWriter {
         return text
     }
 
-    /// `summary.json`: stable, documented keys (docs/ledger.md § summary.json); version 1.
+    /// `summary.json` (docs/ledger.md § summary.json; docs/json.md, version 2), through the one document encoder.
     ///
     /// Numbers are rounded by kind (`JSONPrecision`): milliseconds to 3 decimals, ratios to 4, tags per
     /// hour to 1, exchanges per tag to 2.
     public static func json(_ report: RunReport, _ figures: RunFigures) -> String {
-        var phases: [String: [String: Double]] = [:]
+        var phases: [String: SummaryJSON.PhaseSpread] = [:]
         for (phase, spread) in figures.phases {
-            phases[phase.rawValue] = [
-                "count": Double(spread.count), "p50_ms": spread.p50.rounded(.milliseconds),
-                "p95_ms": spread.p95.rounded(.milliseconds), "max_ms": spread.max.rounded(.milliseconds),
-            ]
+            phases[phase.rawValue] = .init(
+                count: spread.count, p50Ms: spread.p50.rounded(.milliseconds),
+                p95Ms: spread.p95.rounded(.milliseconds), maxMs: spread.max.rounded(.milliseconds))
         }
         var failures: [String: Int] = [:]
         for (failure, count) in figures.failuresByClass { failures[failure.rawValue] = count }
         let summary = SummaryJSON(
-            version: 1, job: report.job, manifestSHA256: report.manifestSHA256,
+            version: JSONDocument.version, job: report.job, manifestSHA256: report.manifestSHA256,
             templateSHA256: report.templateSHA256, readers: report.readers,
-            started: report.startedAt.map(timestamp), finished: report.finishedAt.map(timestamp),
+            started: report.startedAt.map(JSONDocument.timestamp),
+            finished: report.finishedAt.map(JSONDocument.timestamp),
             rows: .init(
                 total: report.rows.total, done: report.rows.done, failed: report.rows.failed,
                 burned: report.rows.burned, claimed: report.rows.claimed, pending: report.rows.pending),
             tagsPerHour: figures.tagsPerHour.rounded(.rate), firstPassYield: figures.firstPassYield.rounded(.ratio),
-            retries: figures.retries, failuresByClass: failures, phases: phases,
+            retries: figures.retries, failuresByClass: DataKeyed(failures), phases: DataKeyed(phases),
             exchangesPerTag: figures.exchangesPerTag.rounded(.mean),
             measuredMsPerTag: figures.measuredPerTagMilliseconds.rounded(.milliseconds),
             airtimeMsPerTag: figures.airtimePerTagMilliseconds.rounded(.milliseconds),
             measuredOverAirtime: figures.measuredOverAirtime.rounded(.ratio),
             reissued: report.reissues.map {
-                .init(row: $0.row, originalRow: $0.original, by: $0.by, detail: $0.detail, at: $0.time.map(timestamp))
+                .init(
+                    row: $0.row, originalRow: $0.original, by: $0.by, detail: $0.detail,
+                    at: $0.time.map(JSONDocument.timestamp))
             }, stations: stationsJSON(report))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return (try? JSONDocument.text(summary)) ?? "{}\n"
     }
 
     /// The `stations` of summary.json: `nil` (left out) unless the run had two or more stations.
@@ -92,7 +91,9 @@ extension RunReportWriter {
                 failed: station.failed, yield: station.yield.rounded(.ratio),
                 tagsPerHour: station.tagsPerHour.rounded(.rate),
                 lastFailure: station.lastFailure.map {
-                    .init(failureClass: $0.failure?.rawValue ?? "failed", detail: $0.detail, at: timestamp($0.time))
+                    .init(
+                        failureClass: $0.failure?.rawValue ?? "failed", detail: $0.detail,
+                        at: JSONDocument.timestamp($0.time))
                 })
         }
     }
@@ -102,9 +103,14 @@ extension RunReportWriter {
     }
 }
 
-/// The shape of `summary.json` (snake_case keys are the documented contract, spelled in `CodingKeys`).
+/// The shape of `summary.json`: `JSONDocument`'s encoder spells the keys snake_case.
 private struct SummaryJSON: Encodable {
     struct Rows: Encodable { var total, done, failed, burned, claimed, pending: Int }
+    /// One phase's spread over the successful tags (`p50_ms`, `p95_ms`, `max_ms`).
+    struct PhaseSpread: Encodable {
+        var count: Int
+        var p50Ms, p95Ms, maxMs: Double
+    }
     var version: Int
     var job, manifestSHA256, templateSHA256: String
     var readers: [String]
@@ -112,19 +118,15 @@ private struct SummaryJSON: Encodable {
     var rows: Rows
     var tagsPerHour, firstPassYield: Double
     var retries: Int
-    var failuresByClass: [String: Int]
-    var phases: [String: [String: Double]]
+    /// By failure class (`wrong_chip`), by phase name.
+    var failuresByClass: DataKeyed<Int>
+    var phases: DataKeyed<PhaseSpread>
     var exchangesPerTag, measuredMsPerTag: Double
     var airtimeMsPerTag, measuredOverAirtime: Double?
     struct Reissued: Encodable {
         var row, originalRow: Int
         var by, detail: String
         var at: String?
-
-        enum CodingKeys: String, CodingKey {
-            case row, by, detail, at
-            case originalRow = "original_row"
-        }
     }
     /// Rows issued again for destroyed tags (added in schema 5; empty when none).
     var reissued: [Reissued]
@@ -144,12 +146,11 @@ private struct SummaryJSON: Encodable {
         var yield, tagsPerHour: Double
         var lastFailure: Failure?
 
-        enum CodingKeys: String, CodingKey {
-            case station, readers, attempts, done, failed, yield
-            case tagsPerHour = "tags_per_hour"
-            case lastFailure = "last_failure"
+        enum CodingKeys: CodingKey {
+            case station, readers, attempts, done, failed, yield, tagsPerHour, lastFailure
         }
 
+        /// Encodes `station` and `last_failure` as `null` when there is none, not left out.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(station, forKey: .station)
@@ -163,17 +164,4 @@ private struct SummaryJSON: Encodable {
         }
     }
     var stations: [Station]?
-
-    enum CodingKeys: String, CodingKey {
-        case version, job, readers, started, finished, rows, retries, phases, reissued, stations
-        case manifestSHA256 = "manifest_sha256"
-        case templateSHA256 = "template_sha256"
-        case tagsPerHour = "tags_per_hour"
-        case firstPassYield = "first_pass_yield"
-        case failuresByClass = "failures_by_class"
-        case exchangesPerTag = "exchanges_per_tag"
-        case measuredMsPerTag = "measured_ms_per_tag"
-        case airtimeMsPerTag = "airtime_ms_per_tag"
-        case measuredOverAirtime = "measured_over_airtime"
-    }
 }

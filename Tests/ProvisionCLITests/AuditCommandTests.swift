@@ -18,15 +18,15 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try fixture.images() == before, "the audit never writes a tag")
         let object = try json(outcome)
-        #expect(object["version"] as? Int == 1)
+        #expect(object["version"] as? Int == 2)
         #expect(object["job"] as? String == "audit-job")
         #expect(object["tags"] as? Int == 3)
         #expect(object["passed"] as? Bool == true)
         #expect(
             (object["counts"] as? [String: Int])
                 == [
-                    "pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "authFailed": 0, "configMismatch": 0,
-                    "identityMismatch": 0, "blank": 0,
+                    "pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "auth_failed": 0, "config_mismatch": 0,
+                    "identity_mismatch": 0, "blank": 0,
                 ])
         let rows = (object["findings"] as? [[String: Any]])?.compactMap { $0["row"] as? Int }
         #expect(rows == [1, 2, 3])
@@ -156,7 +156,7 @@ import Testing
                 fixture.firstUID: "pass", clone: "identityMismatch",
                 AuditFixture.uid(fixture.firstUID, plus: 2): "pass",
             ])
-        #expect((object["counts"] as? [String: Int])?["identityMismatch"] == 1)
+        #expect((object["counts"] as? [String: Int])?["identity_mismatch"] == 1)
         let detail =
             (object["findings"] as? [[String: Any]])?.first { $0["uid"] as? String == clone }?["detail"] as? String
         #expect(detail?.hasPrefix("identity check: BCC1 is") == true, "\(detail ?? "")")

@@ -50,7 +50,7 @@ struct AuthTapJob {
         #expect(!outcome.stdout.uppercased().contains(keyHex), "key bytes in the output")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect((report["authentication"] as? [String: Any])?["status"] as? String == "accepted")
-        let hex = try #require((report["ndef"] as? [String: Any])?["messageHex"] as? String, "\(outcome.stdout)")
+        let hex = try #require((report["ndef"] as? [String: Any])?["message_hex"] as? String, "\(outcome.stdout)")
         let message = try NDEFMessage(bytes: try #require(Hex.bytes(hex)))
         return (try #require(message.records.first?.wellKnownTypeURIPayload()?.absoluteString), report)
     }

@@ -39,7 +39,7 @@ import Testing
 
     @Test func jsonListsEveryCheckWithStatusAndDetailAndExitsByTheWorst() throws {
         let run = try Self.run()
-        #expect(run.document["version"] as? Int == 1)
+        #expect(run.document["version"] as? Int == 2)
         #expect(run.checks.compactMap { $0["name"] as? String } == Self.names)
         let statuses = run.checks.compactMap { $0["status"] as? String }
         #expect(statuses.count == Self.names.count)

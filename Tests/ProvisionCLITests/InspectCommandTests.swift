@@ -28,7 +28,7 @@ import Testing
         #expect(outcome.stdout.contains("04h  01 03 A0 0C"))
         #expect(outcome.stdout.contains("2Ch  00 00 00 00"))
         let report = try jsonOutput(["inspect", "--reader", "sim:ntag216", "--dump", "--json"])
-        let pages = try #require(report["pages"] as? [String])
+        let pages = try #require(report["units"] as? [String])
         #expect(pages.count == 231)
         #expect(pages[3] == "E1 10 6D 00")
     }
@@ -36,16 +36,16 @@ import Testing
     @Test func jsonHasTheDocumentedKeys() throws {
         let report = try jsonOutput(["inspect", "--reader", "sim:ntag215", "--json"])
         for key in [
-            "version", "reader", "uid", "atqa", "sak", "uidAnomalies", "chip", "ndef", "locks", "protection",
-            "signature", "rawCommands", "notes", "cost",
+            "version", "reader", "uid", "atqa", "sak", "uid_anomalies", "chip", "ndef", "locks", "protection",
+            "signature", "raw_commands", "notes", "cost", "unit_kind",
         ] {
             #expect(report[key] != nil, "missing \(key)")
         }
-        #expect(report["version"] as? Int == 1)
-        #expect(report["pages"] == nil)
+        #expect(report["version"] as? Int == 2)
+        #expect(report["units"] == nil)
         #expect(value(report, "protection", "auth0") as? Int == 255)
-        #expect(value(report, "protection", "nfcCounterEnabled") as? Bool == false)
-        #expect(value(report, "chip", "suspectedClone") as? Bool == false)
+        #expect(value(report, "protection", "nfc_counter_enabled") as? Bool == false)
+        #expect(value(report, "chip", "suspected_clone") as? Bool == false)
         #expect((value(report, "cost", "exchanges") as? Int ?? 0) > 0)
     }
 
@@ -83,14 +83,14 @@ import Testing
             objects.last as? [String: String] == [
                 "type": "mime", "mediaType": "application/octet-stream", "hex": "00FF",
             ])
-        for key in ["index", "tnf", "type", "id", "payloadHex", "summary"] {  // the keys before, unchanged
+        for key in ["index", "tnf", "type", "id", "payload_hex", "summary"] {
             #expect(records.allSatisfy { $0[key] != nil }, "missing \(key)")
         }
         // The objects, as a user would copy them out, are record JSON for the very bytes on the tag.
         let document = try JSONSerialization.data(withJSONObject: ["records": objects])
         let encoded = try ProvisionProcess.run(["ndef", "encode"], stdin: document)
         #expect(encoded.status == 0, "\(encoded.stderr)")
-        #expect(encoded.stdout == "\(try #require(value(report, "ndef", "messageHex") as? String))\n")
+        #expect(encoded.stdout == "\(try #require(value(report, "ndef", "message_hex") as? String))\n")
     }
 
     @Test func textShowsTheWholeURI() throws {
@@ -129,7 +129,7 @@ import Testing
     @Test func helpExplainsOptionsJSONAndSpecs() throws {
         let help = try ProvisionProcess.run(["inspect", "--help"])
         #expect(help.status == 0)
-        for text in ["--dump", "--json", "--timeout SECONDS", "version 1", "Examples:", "Reader specs"] {
+        for text in ["--dump", "--json", "--timeout SECONDS", "version 2", "Examples:", "Reader specs"] {
             #expect(help.stdout.contains(text), "missing \(text)")
         }
     }

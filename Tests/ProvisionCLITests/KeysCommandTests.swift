@@ -25,7 +25,8 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(object["key"] as? String == "4FD3364753B8142980E8203C75AD83BE")
-        #expect(object["input"] as? String == "04782E21801D80" && (object["masterFingerprint"] as? String)?.count == 16)
+        #expect(
+            object["input"] as? String == "04782E21801D80" && (object["master_fingerprint"] as? String)?.count == 16)
         chmod(file.path, 0o644)
         let open = try ProvisionProcess.run(
             ["keys", "diversify", "--master", "@\(file.path)", "--input", "04782E21801D80"])

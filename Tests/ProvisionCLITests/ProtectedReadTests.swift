@@ -78,7 +78,7 @@ private struct ProtectedJob {
             ["audit", "job.json", "--reader", job.reader(), "--json", "--quiet"], key: job.wrongHex)
         #expect(wrong.status == 1)
         let refused = try job.json(wrong)
-        #expect((refused["counts"] as? [String: Int])?["authFailed"] == 2, "\(wrong.stdout)")
+        #expect((refused["counts"] as? [String: Int])?["auth_failed"] == 2, "\(wrong.stdout)")
         let detail = (refused["findings"] as? [[String: Any]])?.first?["detail"] as? String ?? ""
         #expect(detail.contains("fingerprint") && detail.contains("no PWD_AUTH sent"), "\(detail)")
         #expect(try job.images() == before, "no write, and no refused PWD_AUTH counted toward AUTHLIM")
@@ -145,7 +145,7 @@ private struct ProtectedJob {
             ["audit", "job.json", "--reader", job.reader(count: 3), "--json", "--quiet"], key: job.keyHex)
         #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
         let object = try job.json(outcome)
-        #expect((object["counts"] as? [String: Int])?["configMismatch"] == 2, "\(outcome.stdout)")
+        #expect((object["counts"] as? [String: Int])?["config_mismatch"] == 2, "\(outcome.stdout)")
         #expect((object["counts"] as? [String: Int])?["pass"] == 1)
         let findings = Dictionary(
             uniqueKeysWithValues: (object["findings"] as? [[String: Any]] ?? []).map {

@@ -11,7 +11,7 @@ import Testing
         #expect(outcome.stdout.contains("sim:ntag215"))
         #expect(outcome.stdout.contains("(the default reader)"))
         let report = try jsonOutput(["readers", "--json"])
-        #expect(report["version"] as? Int == 1)
+        #expect(report["version"] as? Int == 2)
         let readers = try #require(report["readers"] as? [[String: Any]])
         let sims = readers.filter { $0["backend"] as? String == "sim" }
         #expect(

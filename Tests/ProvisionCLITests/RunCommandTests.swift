@@ -126,7 +126,7 @@ private func storedMessage(_ folder: JobFolder, uid: String) throws -> NDEFMessa
         let summary =
             try JSONSerialization.jsonObject(
                 with: Data(contentsOf: folder.reports.appendingPathComponent("summary.json"))) as? [String: Any]
-        #expect((summary?["failures_by_class"] as? [String: Int]) == ["identityMismatch": 6])
+        #expect((summary?["failures_by_class"] as? [String: Int]) == ["identity_mismatch": 6])
         let markdown = try String(contentsOf: folder.reports.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(markdown.contains("| identityMismatch | 6 |"))
         let html = try String(contentsOf: folder.reports.appendingPathComponent("report.html"), encoding: .utf8)

@@ -97,7 +97,7 @@ private let failAPDU = Hex.compact(PCSCReader.feedbackAPDU(.fail))
             #expect(json["uid"] as? String == uid)
             let chip = try #require(json["chip"] as? [String: Any])
             #expect(chip["model"] as? String == "ntag215")
-            #expect(chip["getVersion"] as? String != nil, "identified by GET_VERSION through the direct-transmit path")
+            #expect(chip["get_version"] as? String != nil, "identified by GET_VERSION through the direct-transmit path")
             #expect(inspect.stdout.contains("https://example.com/pcsc"))
         }
     }

@@ -18,10 +18,10 @@ import Testing
         #expect(text.stdout.contains("  sim:ntag215  last seen ") && text.stdout.contains("yield 100.0 % · 4 done"))
         let json = try ProvisionProcess.run(["status", "job.json", "--json"], directory: folder.url)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["version"] as? Int == 1 && object["done"] as? Int == 4 && object["pending"] as? Int == 2)
+        #expect(object["version"] as? Int == 2 && object["done"] as? Int == 4 && object["pending"] as? Int == 2)
         let stations = try #require(object["stations"] as? [[String: Any]])
         #expect(stations.count == 1 && stations[0]["reader"] as? String == "sim:ntag215")
-        #expect(stations[0]["attempts"] as? Int == 4 && (object["tagsPerHour"] as? Double ?? 0) > 0)
+        #expect(stations[0]["attempts"] as? Int == 4 && (object["tags_per_hour"] as? Double ?? 0) > 0)
         let watched = try ProvisionProcess.run(
             ["status", "job.json", "--watch", "0.05", "--times", "2"], directory: folder.url)
         #expect(watched.status == 0 && watched.stdout.components(separatedBy: "job t: ").count == 3, "two views")

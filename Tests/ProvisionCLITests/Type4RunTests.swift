@@ -152,9 +152,9 @@ import Testing
         #expect(object["family"] as? String == "type4" && object["sak"] as? String == "20")
         #expect((object["protection"] as? [String: Any])?["ats"] as? String == "06 77 77 71 02 80")
         let ndef = try #require(object["ndef"] as? [String: Any])
-        #expect(ndef["messageHex"] as? String == Hex.string(message) && ndef["capacity"] as? Int == 254)
+        #expect(ndef["message_hex"] as? String == Hex.string(message) && ndef["capacity"] as? Int == 254)
         let cc = try #require(object["locks"] as? [String: Any])
-        #expect((cc["ndefFile"] as? [String: Any])?["size"] as? Int == 256 && cc["version"] as? String == "2.0")
+        #expect((cc["ndef_file"] as? [String: Any])?["size"] as? Int == 256 && cc["version"] as? String == "2.0")
     }
 
     @Test func preflightSizesRowsAgainstTheNTAG424File() throws {

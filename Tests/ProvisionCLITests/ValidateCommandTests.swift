@@ -108,14 +108,14 @@ private func sampleCopy() throws -> URL { try Fixtures.sampleJobsCopy("validate-
     #expect(await ProvisionCLI.run(["validate", "jobs/event-badges.json", "--json"], context: context) == 0)
     let object = try JSONSerialization.jsonObject(with: Data(context.out.text.utf8)) as? [String: Any]
     let json = try #require(object)
-    #expect(json["version"] as? Int == 1)
+    #expect(json["version"] as? Int == 2)
     #expect(json["valid"] as? Bool == true)
     #expect(json["job"] as? String == "event-badges")
     #expect(json["rows"] as? Int == 4)
     #expect(json["tag"] as? String == "ntag215")
     #expect(json["capacity"] as? Int == 492)
-    #expect(json["tlvBytesMax"] as? Int == 278)
-    #expect(json["problemCount"] as? Int == 0)
+    #expect(json["tlv_bytes_max"] as? Int == 278)
+    #expect(json["problem_count"] as? Int == 0)
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reports").path))
 }
 

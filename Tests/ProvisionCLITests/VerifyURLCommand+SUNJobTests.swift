@@ -103,7 +103,7 @@ import Testing
         let document = try Self.document(unknown)
         #expect(unknown.status == 1 && document["verdict"] as? String == "unknown", "\(unknown.stdout)")
         #expect(document["uid"] as? String == "045C1100000077" && document["counter"] as? Int == 1)
-        #expect(document["keyVersions"] == nil && document["row"] == nil)
+        #expect(document["key_versions"] == nil && document["row"] == nil)
         let foreign = try job.tag(uid: Self.uid, masterHex: String(repeating: "5A", count: 16))
         let wrongKey = try await job.verify(try foreign.tap())
         #expect(wrongKey.status == 1 && wrongKey.stdout.hasPrefix("invalid: "), "\(wrongKey.stdout)")
@@ -117,15 +117,15 @@ import Testing
         let url = try job.tag(uid: Self.uid).tap()
         let valid = try await job.verify(url, ["--json"])
         let document = try Self.document(valid)
-        #expect(valid.status == 0 && document["version"] as? Int == 1, "\(valid.stderr)")
+        #expect(valid.status == 0 && document["version"] as? Int == 2, "\(valid.stderr)")
         #expect(document["verdict"] as? String == "valid" && document["valid"] as? Bool == true)
         #expect(document["uid"] as? String == "045C1100000001" && document["counter"] as? Int == 1)
         #expect(document["row"] as? Int == 1)
-        let versions = try #require(document["keyVersions"] as? [String: Int])
-        #expect(versions == ["K0": 1, "K1": 1, "K2": 1, "K3": 1, "K4": 1])
+        let versions = try #require(document["key_versions"] as? [String: Int])
+        #expect(versions == ["k0": 1, "k1": 1, "k2": 1, "k3": 1, "k4": 1])
         let replayed = try Self.document(try await job.verify(url, ["--json"]))
         #expect(replayed["verdict"] as? String == "replayed" && replayed["counter"] as? Int == 1)
-        #expect(replayed["keyVersions"] as? [String: Int] == versions)
+        #expect(replayed["key_versions"] as? [String: Int] == versions)
     }
 
     @Test func theMasterKeyComesFromTheJobsSourcesAndNeverTheCommandLine() async throws {

@@ -72,7 +72,7 @@ import Testing
         let valid = try verify(url, ["--json"])
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(valid.stdout.utf8)) as? [String: Any], "\(valid.stdout)")
-        #expect(valid.status == 0 && document["version"] as? Int == 1, "\(valid.stderr)")
+        #expect(valid.status == 0 && document["version"] as? Int == 2, "\(valid.stderr)")
         #expect(document["verdict"] as? String == "valid" && document["valid"] as? Bool == true)
         let replayed = try verify(url, ["--json"])
         let again = try #require(try JSONSerialization.jsonObject(with: Data(replayed.stdout.utf8)) as? [String: Any])

@@ -17,11 +17,11 @@ import Testing
         #expect(write.stdout.contains("modelled"))
         #expect(write.stdout.contains("Wall time"))
         let report = try jsonOutput(["inspect", "--reader", store.spec(), "--json"])
-        #expect(report["version"] as? Int == 1)
+        #expect(report["version"] as? Int == 2)
         #expect(report["uid"] as? String == store.uid)
         #expect(value(report, "ndef", "status") as? String == "readWrite")
         #expect(value(report, "ndef", "capacity") as? Int == 492)
-        #expect(value(report, "ndef", "messageHex") as? String == Self.exampleMessage)
+        #expect(value(report, "ndef", "message_hex") as? String == Self.exampleMessage)
         let records = try #require(value(report, "ndef", "records") as? [[String: Any]])
         #expect(records.count == 1)
         #expect((records.first?["summary"] as? String)?.contains("URI \"https://example.com\"") == true)
@@ -61,8 +61,8 @@ import Testing
         #expect(write.stdout.contains("locked permanently"))
         let report = try jsonOutput(["inspect", "--reader", store.spec(), "--json"])
         #expect(value(report, "ndef", "status") as? String == "readOnly")
-        #expect(value(report, "locks", "ccWriteAccess") as? Int == 15)
-        #expect(value(report, "locks", "staticBytes") as? String == "FF FF")
+        #expect(value(report, "locks", "cc_write_access") as? Int == 15)
+        #expect(value(report, "locks", "static_bytes") as? String == "FF FF")
         let before = try store.image()
         let again = try ProvisionProcess.run(["write", "--reader", store.spec(), "--uri", "https://example.org"])
         #expect(again.status == 1)
@@ -123,9 +123,9 @@ import Testing
             ["write", "--reader", store.spec("plan=nak:5@8"), "--text", String(repeating: "y", count: 100), "--json"])
         #expect(outcome.status == 1, "\(outcome.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
-        let written = try #require(report["writtenPages"] as? [Int])
+        let written = try #require(report["written_units"] as? [Int])
         #expect(!written.isEmpty && written.allSatisfy { (4...0x81).contains($0) }, "\(written)")
-        #expect(report["failureClass"] as? String == "nak")
+        #expect(report["failure_class"] as? String == "nak")
     }
 
     @Test func unformattedTagFailsWithNotNDEF() throws {
@@ -175,26 +175,26 @@ import Testing
         let report = try jsonOutput([
             "write", "--reader", store.spec(), "--uri", "https://example.com", "--lock", "--json",
         ])
-        #expect(report["version"] as? Int == 1)
+        #expect(report["version"] as? Int == 2)
         #expect(report["outcome"] as? String == "written")
         #expect(report["locked"] as? Bool == true)
-        #expect(report["messageHex"] as? String == Self.exampleMessage)
-        #expect(report["writtenPages"] as? [Int] == [5, 6, 7, 8, 9, 5])
-        let locks = try #require(report["lockWrites"] as? [[String: Any]])
+        #expect(report["message_hex"] as? String == Self.exampleMessage)
+        #expect(report["written_units"] as? [Int] == [5, 6, 7, 8, 9, 5])
+        let locks = try #require(report["lock_writes"] as? [[String: Any]])
         #expect(locks.compactMap { $0["data"] as? String } == ["E1 10 12 0F", "00 00 FF FF", "FF 0F 3F 00"])
         let phases = try #require(report["phases"] as? [[String: Any]])
         #expect(
             phases.compactMap { $0["name"] as? String } == ["identify", "write", "verify", "lock", "total"])
         let exchanges = phases.compactMap { $0["exchanges"] as? Int }
         #expect(exchanges.dropLast().reduce(0, +) == exchanges.last)
-        #expect(phases.allSatisfy { ($0["airtimeMicroseconds"] as? Double ?? 0) > 0 })
+        #expect(phases.allSatisfy { ($0["airtime_microseconds"] as? Double ?? 0) > 0 })
 
         let failed = try ProvisionProcess.run(
             ["write", "--reader", store.spec(), "--text", String(repeating: "x", count: 300), "--json"])
         #expect(failed.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any]
         #expect(object?["outcome"] as? String == "failed")
-        #expect(object?["failureClass"] as? String == "readOnly")
+        #expect(object?["failure_class"] as? String == "readOnly")
     }
 
     @Test func helpExplainsOptionsAndReaderSpecs() throws {

@@ -35,13 +35,13 @@ import Testing
 @Test func auditJSONHasStableKeys() throws {
     let data = Data(AuditReportWriter.json(SampleReports.audit()).utf8)
     let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    #expect(json["version"] as? Int == 1)
+    #expect(json["version"] as? Int == 2)
     #expect(json["job"] as? String == "museum-labels-2026")
     #expect(
         (json["counts"] as? [String: Int])
             == [
-                "pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "authFailed": 0, "configMismatch": 0,
-                "identityMismatch": 0, "blank": 0,
+                "pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "auth_failed": 0, "config_mismatch": 0,
+                "identity_mismatch": 0, "blank": 0,
             ])
     let findings = try #require(json["findings"] as? [[String: Any]])
     #expect(findings.count == 9)

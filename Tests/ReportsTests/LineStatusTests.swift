@@ -103,12 +103,12 @@ import Testing
         #expect(!status.text.contains("ETA 0:"), "\(status.text)")
         let json = try Self.json(status)
         #expect(json["running"] as? Bool == false)
-        #expect(json["etaSeconds"] is NSNull)
-        #expect(json.keys.contains("etaSeconds"), "null, not left out")
+        #expect(json["eta_seconds"] is NSNull)
+        #expect(json.keys.contains("eta_seconds"), "null, not left out")
     }
 
     static func json(_ status: LineStatus) throws -> [String: Any] {
-        let data = try JSONEncoder().encode(status)
+        let data = try JSONDocument.encoder().encode(status)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

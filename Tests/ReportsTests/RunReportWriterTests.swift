@@ -69,7 +69,7 @@ private func sampleReport() -> RunReport {
     #expect(first == second)
     let json = try JSONSerialization.jsonObject(with: second[1]) as? [String: Any]
     #expect(json?["job"] as? String == "demo")
-    #expect((json?["failures_by_class"] as? [String: Int])?["tagLost"] == 1)
+    #expect((json?["failures_by_class"] as? [String: Int])?["tag_lost"] == 1)
     #expect(String(decoding: second[0], as: UTF8.self).contains("| tagLost | 1 |"))
 }
 

@@ -44,8 +44,8 @@ def run_stations(folder, ledger, stations, tags_per_station, timing):
     done = max(s["rows"]["done"] for s in summaries)
     if done != rows:
         raise RuntimeError(f"{done} of {rows} rows done")
-    window = max(iso_seconds(s["finished"] + "Z") for s in summaries) - min(
-        iso_seconds(s["started"] + "Z") for s in summaries)
+    # summary.json's times are RFC 3339 with their zone (docs/json.md, version 2).
+    window = max(iso_seconds(s["finished"]) for s in summaries) - min(iso_seconds(s["started"]) for s in summaries)
     ledger_ms = statistics.mean(s["phases"]["ledger"]["p50_ms"] for s in summaries)
     return done, window, ledger_ms, 1000 * window / done * stations
 

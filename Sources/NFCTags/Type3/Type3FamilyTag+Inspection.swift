@@ -56,6 +56,12 @@ public struct Type3Section: InspectionSection, Hashable {
     /// The Lite-S MC block and WCNT (hex, most significant first).
     public var mc: String?, wcnt: String?
 
+    /// The names the JSON documents' snake_case encoder converts: `ndefIdm`, so `ndef_idm` (not `ndef_i_dm`).
+    enum CodingKeys: String, CodingKey {
+        case idm, pmm, icType, systemCodes, attributeBlock, attributeBytes, mc, wcnt
+        case ndefIDm = "ndefIdm"
+    }
+
     /// The section from the two Polling answers and the attribute block.
     public init(activation: FeliCaActivation?, ndef: FeliCaActivation?, attributes: Type3AttributeBlock?) {
         idm = activation.map { Hex.string($0.idm) }

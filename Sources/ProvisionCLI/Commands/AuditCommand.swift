@@ -67,7 +67,7 @@ struct AuditCommand: Command {
           --idle SECONDS    stop after this long without a tag
           --max-unknown N   stop after N unknown or blank tags in a row, exit 1 (default 20; 0 never stops)
           --deep            keyed NTAG 424 DNA jobs: also authenticate each tag with its job K0
-          --json            print a stable JSON object (version 1) instead of the table; each
+          --json            print a stable JSON object (version 2) instead of the table; each
                             finding lists the records read ("records": the objects 'provision
                             ndef decode --json' prints; absent when no message was read) and,
                             for a mismatch, the records the run wrote ("expected"); when

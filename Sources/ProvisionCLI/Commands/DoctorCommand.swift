@@ -33,8 +33,8 @@ struct DoctorCommand: Command {
                         fail when not writable or below 100 MiB free, warn below 1 GiB
 
         Options:
-          --json           print {"version": 1, "status": S, "checks": [{name, status, detail}]}
-                           with S and each status ok | warn | fail (stable; keys are only ever added;
+          --json           print {"version": 2, "status": S, "checks": [{name, status, detail}]}
+                           with S and each status ok | warn | fail (stable, docs/json.md;
                            the detail text is for people and may change)
           --reports DIR    the reports folder to check (default: reports, as jobs use by default)
 

@@ -42,19 +42,22 @@ struct InspectCommand: Command {
           --dump             add a hex dump of every readable page
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69; Ctrl-C → 130
 
-        JSON object (version 1; keys are only ever added; optional keys are left out when unknown):
-          version 1 · reader · uid (hex) · atqa · sak · dsfid (Type 5 only) · uidAnomalies [text]
-          chip {model ntag213…mf0ul21 (absent: generic), name, getVersion, vendor, suspectedClone, genericReason}
-          ndef {status readWrite|readOnly|notSupported, capacity, messageLength, messageHex,
-                records [{index, tnf, type, id, payloadHex, summary, record}], error}
+        JSON object (version 2, docs/json.md; snake_case keys; optional keys are left out when unknown):
+          version 2 · reader · family · uid (hex) · atqa · sak · dsfid (Type 5 only) · uid_anomalies [text]
+          chip {model ntag213…mf0ul21 (absent: generic), name, get_version, vendor, suspected_clone,
+                generic_reason}
+          ndef {status readWrite|readOnly|notSupported, capacity, message_length, message_hex,
+                records [{index, tnf, type, id, payload_hex, summary, record}], error}
                 (record: the record's object as 'provision ndef decode --json' prints it, URIs whole)
-          locks {staticBytes, staticLockedPages [page], dynamicBytes, dynamicLockedRanges [[first,last]],
-                 cc, ccWriteAccess, ccPhoneCompatible} (absent when pages 0–3 are unreadable)
-          protection {auth0, passwordProtected, prot, cfglck, authlim, nfcCounterEnabled, mirror}
-                 (absent on generic tags)
+          locks {static_bytes, static_locked_pages [page], dynamic_bytes, dynamic_locked_ranges
+                 [[first,last]], cc, cc_write_access, cc_phone_compatible} (Type 2; absent when pages 0–3
+                 are unreadable)
+          protection {auth0, password_protected, prot, cfglck, authlim, nfc_counter_enabled, mirror}
+                 (Type 2; absent on generic tags)
           signature {status nxp|testKey|invalid|unavailable, value, detail}
           authentication {key, status accepted|refused|notSent, detail} (with --manifest of a protected job)
-          rawCommands · notes [text] · pages [hex per page] (with --dump) · cost {exchanges, airtimeMicroseconds}
+          raw_commands · notes [text] · unit_kind page|offset|block · units [hex per unit] (with --dump)
+          cost {exchanges, airtime_microseconds}
 
         Examples:
           provision inspect
@@ -172,7 +175,7 @@ struct InspectCommand: Command {
             cost += String(format: ", modelled airtime %.1f ms", air / 1000)
         }
         add("Cost", cost)
-        if let pages = report.pages {
+        if let pages = report.units {
             lines.append("Dump (\(pages.count) pages)")
             for (index, page) in pages.enumerated() {
                 let bytes = Hex.bytes(page) ?? []

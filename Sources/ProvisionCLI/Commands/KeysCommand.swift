@@ -1,6 +1,7 @@
 import NDEF
 import NFCTags
 import Provisioning
+import Reports
 
 /// `provision keys diversify`: the AN10922 key of one diversification input, for interoperability checks.
 struct KeysCommand: Command {
@@ -20,7 +21,7 @@ struct KeysCommand: Command {
         Options:
           --master SOURCE  the 16-byte master key: @FILE (mode 0600) or env:VARIABLE
           --input HEX      the diversification input M, 1–31 bytes
-          --json           print {"version": 1, "key", "input", "masterFingerprint"}
+          --json           print {"version": 2, "key", "input", "master_fingerprint"}
 
         Exit codes: 0 printed, 64 usage, 65 a master key that is not 16 bytes or a bad input, 66 missing
         key, 77 a key file readable by group or others.
@@ -36,9 +37,9 @@ struct KeysCommand: Command {
     /// `--json`.
     var json = false
 
-    /// The `--json` result document (version 1).
+    /// The `--json` result document (docs/json.md, version 2).
     struct Document: Encodable, Sendable {
-        var version = 1
+        var version = JSONDocument.version
         var key: String
         var input: String
         var masterFingerprint: String

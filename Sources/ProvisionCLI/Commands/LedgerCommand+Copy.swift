@@ -1,12 +1,13 @@
 import Foundation
 import Ledger
+import Reports
 
 /// `provision ledger copy`: moves jobs from a SQLite ledger to a migrated PostgreSQL ledger, then proves the copy
 /// row by row (issue 26, "Moving up"; docs/ledger.md, "Moving up from SQLite").
 extension LedgerCommand {
-    /// The `--json` result document of `copy` (version 1).
+    /// The `--json` result document of `copy` (docs/json.md, version 2).
     struct CopyDocument: Encodable, Sendable {
-        var version = 1
+        var version = JSONDocument.version
         /// What each job moved: `job`, `rows`, `attempts`, `events`, `keyChanges`, `sunCounters`, `counters`.
         var jobs: [CopyCounts]
         /// Always `true`: a copy that does not verify is an error, not a result.

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import Reports
 
 /// `provision ledger migrate` and `ledger copy`: brings a PostgreSQL ledger to this build's schema, explicitly,
 /// once per server; moves jobs from a SQLite ledger to a server when a line outgrows one station.
@@ -36,9 +37,9 @@ struct LedgerCommand: Command {
           --from FILE      copy: the SQLite ledger file (e.g. reports/batch/ledger.sqlite)
           --to URI         copy: the migrated server
           --job NAME       copy: only this job (default: every job of the file)
-          --json           migrate: print {"version": 1, "ledger", "from", "to"}; copy: print
-                           {"version": 1, "jobs": [{"job", "rows", "attempts", "events", "keyChanges",
-                           "sunCounters", "counters"}], "verified": true}
+          --json           migrate: print {"version": 2, "ledger", "from", "to"}; copy: print
+                           {"version": 2, "jobs": [{"job", "rows", "attempts", "events", "key_changes",
+                           "sun_counters", "counters"}], "verified": true}
 
         Exit codes: 0 migrated or already current, or copied and verified; 64 usage (not a server ledger,
         a --from that is not a file); 65 bad manifest, or a copy refused (job already on the server, a UID
@@ -65,9 +66,9 @@ struct LedgerCommand: Command {
     /// `--json`.
     var json = false
 
-    /// The `--json` result document of `migrate` (version 1).
+    /// The `--json` result document of `migrate` (docs/json.md, version 2).
     struct Document: Encodable, Sendable {
-        var version = 1
+        var version = JSONDocument.version
         var ledger: String
         var from: Int
         var to: Int

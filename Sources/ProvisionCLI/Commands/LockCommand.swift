@@ -25,9 +25,10 @@ struct LockCommand: Command {
           --reader SPEC      the reader (default \(ReaderFactory.defaultSpec))
           --yes              do not ask for confirmation
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
-          --json             print one JSON object (stable, version 1, docs/json.md): version, reader,
-                             uid, outcome locked|failed|notConfirmed, failureClass, failureMessage,
-                             writes [{page, data}], readBack [{page, data}], phases (last: total);
+          --json             print one JSON object (stable, version 2, docs/json.md): version, reader,
+                             uid, unit_kind page|block, outcome locked|failed|notConfirmed,
+                             failure_class, failure_message, writes [{unit, data}], read_back
+                             [{unit, data}], phases (last: total);
                              the prompt goes to stderr as always; when no tag was reached (no reader,
                              no tag in time) {"error": {...}} instead
 
@@ -81,22 +82,22 @@ struct LockCommand: Command {
         let output = context.output
         let reader = try await TagSession.openReader(spec: self.reader)
         let confirmed = yes
-        let (uid, outcome) = try await TagSession.withTag(
+        let (uid, unit, outcome) = try await TagSession.withTag(
             on: reader, timeout: timeout, context: context, identify: !confirmed
-        ) { session -> (String, Outcome?) in
+        ) { session -> (String, TagWriteUnit, Outcome?) in
             if !confirmed {
                 let chip = session.chip?.displayName ?? "a generic \(session.family ?? "unknown") tag"
                 output.diagnostics.write(
                     "About to lock tag \(session.uidHex) (\(chip)) on \(reader.name) PERMANENTLY: "
                         + "it can never be written again.\n" + "Type LOCK to continue: ")
                 guard context.readStandardInputLine()?.trimmingCharacters(in: .whitespaces) == "LOCK" else {
-                    return (session.uidHex, nil)
+                    return (session.uidHex, TagWriteUnit.of(session.detected), nil)
                 }
             }
             let detected = session.detected
             let identifyCost = confirmed ? nil : session.identifyCost
             return (
-                session.uidHex,
+                session.uidHex, TagWriteUnit.of(detected),
                 try await reader.withTransceiver { transceiver in
                     var outcome = Self.perform(RecordingTransceiver(transceiver), detected: detected)
                     if let identifyCost { outcome.phases.insert(identifyCost, at: 0) }
@@ -104,7 +105,7 @@ struct LockCommand: Command {
                 }
             )
         }
-        if json { try output.document(LockReport(reader: reader.name, uid: uid, outcome: outcome)) }
+        if json { try output.document(LockReport(reader: reader.name, uid: uid, unit: unit, outcome: outcome)) }
         guard let outcome else { throw CLIError(.failure, "not confirmed: nothing was written") }
         if !json {
             for write in outcome.writes { output.line("wrote     \(write.line)") }

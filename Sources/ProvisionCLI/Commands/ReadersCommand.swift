@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// `provision readers`: the readers each backend can see.
 struct ReadersCommand: Command {
@@ -14,8 +15,8 @@ struct ReadersCommand: Command {
         Unavailable backends are listed with the reason.
 
         Options:
-          --json   print {"version": 1, "readers": [{backend, spec, name, note, available, reaches,
-                   type5}]} (stable; keys are only ever added); reaches lists the tag families the
+          --json   print {"version": 2, "readers": [{backend, spec, name, note, available, reaches,
+                   type5}]} (stable, docs/json.md); reaches lists the tag families the
                    reader path can program (type2, type3, type4, type5); type5 says how a libnfc or
                    PC/SC reader reaches ISO 15693 tags: transparent (FF C2, lock included), storage
                    (FF B0/FF D6 only, no lock) or no (PN53x front ends)
@@ -34,7 +35,7 @@ struct ReadersCommand: Command {
 
     /// The stable `--json` document.
     private struct Document: Codable {
-        var version = 1
+        var version = JSONDocument.version
         var readers: [ReaderListing]
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import Provisioning
+import Reports
 
 /// `provision release`: the operator hands a claimed (or failed/burned) row back to the job.
 struct ReleaseCommand: Command {
@@ -20,7 +21,7 @@ struct ReleaseCommand: Command {
           --by NAME      who releases it (default $USER)
           --note TEXT    why (recorded)
           --ledger FILE|URI  the ledger, with --job NAME (instead of MANIFEST)
-          --json         print {"version": 1, "job", "row", "by", "note", "state": "pending"}
+          --json         print {"version": 2, "job", "row", "by", "note", "state": "pending"}
                          (docs/json.md); an error prints {"error": {...}} instead
 
         Exit codes: 0 released, 64 usage, 65 the row cannot be released (done, unknown), 66 missing
@@ -41,9 +42,9 @@ struct ReleaseCommand: Command {
     /// `--json`: print the result document instead of the line.
     var json = false
 
-    /// The `--json` result document (version 1).
+    /// The `--json` result document (docs/json.md, version 2).
     struct Document: Encodable, Sendable {
-        var version = 1
+        var version = JSONDocument.version
         var job: String
         var row: Int
         var by: String

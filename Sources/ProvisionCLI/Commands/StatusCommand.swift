@@ -27,7 +27,7 @@ struct StatusCommand: Command {
         Options:
           --watch SECONDS  redraw the view every SECONDS (in place on a terminal) until Ctrl-C
           --times N        with --watch: stop after N views (for scripts)
-          --json           print the view as one JSON document (version 1, docs/json.md); not with --watch
+          --json           print the view as one JSON document (version 2, docs/json.md); not with --watch
           --ledger FILE|URI
                            the ledger to read: with --job NAME instead of MANIFEST, or overriding
                            the MANIFEST's (a PostgreSQL URI for a line of stations)

@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCTags
 import Provisioning
+import Reports
 
 /// `provision validate MANIFEST [--json]`: pre-flight a job without touching a tag or creating a file.
 struct ValidateCommand: Command {
@@ -19,7 +20,7 @@ struct ValidateCommand: Command {
         repository's test signing key in signature.trust.
 
         Options:
-          --json   print a stable, versioned JSON document on stdout (version 1)
+          --json   print a stable, versioned JSON document on stdout (version 2)
 
         Exit: 0 valid, 65 data errors, 66 a file is missing, 64 usage.
 
@@ -87,7 +88,7 @@ struct ValidateCommand: Command {
     }
 }
 
-/// The `--json` document of `provision validate` (version 1; fields are only ever added).
+/// The `--json` document of `provision validate` (docs/json.md, version 2).
 struct ValidateReport: Encodable {
     struct Sizes: Encodable {
         var min: Int
@@ -105,7 +106,7 @@ struct ValidateReport: Encodable {
         var text: String
     }
 
-    var version = 1
+    var version = JSONDocument.version
     var valid: Bool
     var job: String?
     var tag: String?
@@ -147,10 +148,8 @@ struct ValidateReport: Encodable {
             row: error.row, message: error.message, text: error.description)
     }
 
+    /// One line through the one document encoder.
     func jsonText() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{\"version\":1,\"valid\":false}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        (try? JSONDocument.text(self, pretty: false)) ?? "{\"version\":\(JSONDocument.version),\"valid\":false}\n"
     }
 }

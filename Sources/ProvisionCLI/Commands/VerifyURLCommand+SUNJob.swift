@@ -3,6 +3,7 @@ import Ledger
 import NDEF
 import NFCTags
 import Provisioning
+import Reports
 
 /// `verify-url`'s NTAG 424 DNA SUN job mode: a manifest with an `ntag424` section, its master key and its ledger.
 extension VerifyURLCommand {
@@ -69,7 +70,7 @@ extension VerifyURLCommand {
         }
     }
 
-    /// Prints the verdict: one line `word: detail`, then indented details (text), or the version-1 document.
+    /// Prints the verdict: one line `word: detail`, then indented details (text), or the document.
     ///
     /// An `invalid` URL tells the public nothing it decrypted (UID, counter); `--operator` shows them.
     private func report(_ verdict: SUNJobVerdict, context: CommandContext) throws(CLIError) -> ExitCode {
@@ -78,7 +79,7 @@ extension VerifyURLCommand {
         let uid = shows ? verdict.uid.map(Hex.compact) : nil
         let counter = shows ? verdict.counter : nil
         let versions = verdict.keyVersions.map { versions in
-            Dictionary(uniqueKeysWithValues: versions.enumerated().map { ("K\($0.offset)", $0.element) })
+            DataKeyed(Dictionary(uniqueKeysWithValues: versions.enumerated().map { ("K\($0.offset)", $0.element) }))
         }
         if json {
             try context.output.document(

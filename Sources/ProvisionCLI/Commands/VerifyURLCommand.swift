@@ -2,6 +2,7 @@ import Foundation
 import Ledger
 import NDEF
 import Provisioning
+import Reports
 
 /// `provision verify-url URL --manifest M`: what a brand's back end does with a tap URL.
 struct VerifyURLCommand: Command {
@@ -54,8 +55,8 @@ struct VerifyURLCommand: Command {
           --counter-window N    NTAG21x: the largest rise of a mirrored counter accepted (default 1000)
           --operator            local diagnostics: NTAG21x, say unknown for a UID that is not in the job;
                                 SUN job, show the UID and counter of an invalid URL
-          --json                print {"version": 1, "verdict", "valid", "detail"} (docs/json.md), with
-                                "uid" and "counter" for SUN, and "row" and "keyVersions" ({"K0": n, …},
+          --json                print {"version": 2, "verdict", "valid", "detail"} (docs/json.md), with
+                                "uid" and "counter" for SUN, and "row" and "key_versions" ({"k0": n, …},
                                 from the ledger's key journal) for a SUN job; a missing manifest, key or
                                 ledger prints {"error": {...}} instead
           --meta-key SOURCE     SUN: the SDM meta-read key (K1 of the job's roles) decrypting the PICC data
@@ -97,9 +98,9 @@ struct VerifyURLCommand: Command {
     /// `--ledger FILE|URI`: instead of the manifest's.
     var ledger: String?
 
-    /// The `--json` result document (version 1).
+    /// The `--json` result document (docs/json.md, version 2).
     struct Document: Encodable, Sendable {
-        var version = 1
+        var version = JSONDocument.version
         /// `valid`, `invalid`, `replayed`, `suspicious` or `unknown`.
         var verdict: String
         /// Whether the verdict is `valid` (exit 0).
@@ -108,9 +109,9 @@ struct VerifyURLCommand: Command {
         /// SUN: the UID (hex) and read counter from the PICC data, when it decrypted.
         var uid: String?
         var counter: UInt32?
-        /// SUN job: the job's row the tag carries, and its key versions by key (`K0`–`K4`) from the key journal.
+        /// SUN job: the job's row the tag carries, and its key versions by key (`k0`–`k4`) from the key journal.
         var row: Int?
-        var keyVersions: [String: Int]?
+        var keyVersions: DataKeyed<Int>?
     }
 
     static func parse(_ arguments: [String]) throws(CLIError) -> VerifyURLCommand {

@@ -36,13 +36,14 @@ struct WriteCommand: Command {
           --replace          with --append: a tag whose content is unreadable or not NDEF gets the new
                              records alone (without it such a tag is refused as notNDEF)
           --timeout SECONDS  how long to wait for a tag (default 30); none → exit 69
-          --json             print one JSON object (stable, version 1): version, reader, uid, chip,
-                             messageHex, messageBytes, capacity, outcome written|failed,
-                             failureClass, failureMessage, locked, writtenPages, unchangedPages,
-                             lockWrites [{page, data}], phases [{name, exchanges, writes,
-                             reactivations, airtimeMicroseconds, wallSeconds}] (last: total),
-                             wallSeconds; a failed tag still exits 1; when no tag was written (no
-                             reader, no tag, bad message) {"error": {...}} instead (docs/json.md)
+          --json             print one JSON object (stable, version 2): version, reader, uid, chip,
+                             message_hex, message_bytes, capacity, outcome written|failed,
+                             failure_class, failure_message, locked, unit_kind page|offset|block,
+                             written_units, unchanged_units, lock_writes [{unit, data}], phases
+                             [{name, exchanges, writes, reactivations, airtime_microseconds,
+                             wall_seconds}] (last: total), wall_seconds; a failed tag still
+                             exits 1; when no tag was written (no reader, no tag, bad message)
+                             {"error": {...}} instead (docs/json.md)
 
         Record JSON is the format of 'provision ndef' (see 'provision ndef --help'), e.g.
           {"records": [{"type": "uri", "uri": "https://example.com"}]}
@@ -135,10 +136,10 @@ struct WriteCommand: Command {
         }
         let wallSeconds = (clock.now - start).seconds
         if json {
-            let json = WriteReport(
-                message: outcome.message ?? bytes, session: session, outcome: outcome, lock: lock,
-                wallSeconds: wallSeconds)
-            context.output.document(json: try json.encoded())
+            try context.output.document(
+                WriteReport(
+                    message: outcome.message ?? bytes, session: session, outcome: outcome, lock: lock,
+                    wallSeconds: wallSeconds))
         } else {
             Self.report(
                 message, session: session, outcome: outcome, lock: lock, wallSeconds: wallSeconds,

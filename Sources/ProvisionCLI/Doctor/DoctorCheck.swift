@@ -1,3 +1,5 @@
+import Reports
+
 /// How one `provision doctor` check came out; ordered from good to bad.
 enum DoctorStatus: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
     /// Nothing to do.
@@ -47,8 +49,8 @@ struct DoctorCheck: Sendable, Hashable, Codable {
 
 /// Everything `provision doctor` found: the checks in order, and the exit code they give.
 struct DoctorReport: Sendable, Hashable, Codable {
-    /// The `--json` document version (keys are only ever added).
-    var version = 1
+    /// The `--json` document version (docs/json.md).
+    var version = JSONDocument.version
     /// The overall status: the worst of the checks.
     var status: DoctorStatus
     /// Every check, in `DoctorCheck.names` order.

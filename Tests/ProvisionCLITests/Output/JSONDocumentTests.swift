@@ -18,7 +18,7 @@ import Testing
     /// The `error` object of an error document, checked for its exit code and message.
     private func error(_ arguments: [String], status: Int32, directory: URL? = nil) throws -> [String: Any] {
         let object = try document(arguments, status: status, directory: directory)
-        #expect(object["version"] as? Int == 1)
+        #expect(object["version"] as? Int == 2)
         let body = try #require(object["error"] as? [String: Any], "\(arguments)")
         #expect(body["exit"] as? Int == Int(status))
         #expect((body["message"] as? String)?.isEmpty == false)
@@ -83,10 +83,10 @@ import Testing
         #expect(notConfirmed["outcome"] as? String == "notConfirmed")
         #expect((notConfirmed["writes"] as? [Any])?.isEmpty == true)
         let locked = try document(["lock", "--json", "--yes", "--reader", store.spec()], status: 0)
-        #expect(locked["version"] as? Int == 1 && locked["outcome"] as? String == "locked")
+        #expect(locked["version"] as? Int == 2 && locked["outcome"] as? String == "locked")
         #expect(locked["uid"] as? String == store.uid)
         let writes = try #require(locked["writes"] as? [[String: Any]])
-        #expect(writes.contains { $0["page"] as? Int == 3 && $0["data"] as? String == "E1 10 12 0F" })
+        #expect(writes.contains { $0["unit"] as? Int == 3 && $0["data"] as? String == "E1 10 12 0F" })
     }
 
     @Test func runWithRowsLeftPrintsItsSummaryAndReleaseRefusesAPendingRow() throws {
@@ -95,7 +95,7 @@ import Testing
         let one = folder.sim(uid: "04000000000001", options: "count=1")
         let summary = try document(
             ["run", "job.json", "--reader", one, "--quiet", "--json"], status: 1, directory: folder.url)
-        #expect(summary["version"] as? Int == 1)
+        #expect(summary["version"] as? Int == 2)
         #expect((summary["rows"] as? [String: Any])?["done"] as? Int == 1)
         #expect((summary["rows"] as? [String: Any])?["pending"] as? Int == 1)
         let pending = try error(["release", "job.json", "--row", "2", "--json"], status: 65, directory: folder.url)
