@@ -8,10 +8,11 @@ public enum ProvisionCLI {
 
     /// Top-level help.
     static var help: String {
-        var text = """
-            provision — program NFC tags in bulk: all four NFC Forum tag types in use (iOS Core NFC's four),
-            Type 2 (NTAG213/215/216, Ultralight EV1), Type 3 (FeliCa Lite-S, FeliCa Standard), Type 4
-            (NTAG 424 DNA with per-tag keys and SUN URLs, any T4T) and Type 5 (ICODE SLIX/SLIX2, ST25TV02K).
+        var text = ChipLists.wrapped(
+            "provision — program NFC tags in bulk: all four NFC Forum tag types in use (iOS Core NFC's four), "
+                + ChipLists.named + ", and any tag of each type.")
+        text += """
+
 
             Usage: provision <command> [options]
                    provision <command> --help

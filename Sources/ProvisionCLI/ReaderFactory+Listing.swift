@@ -14,20 +14,43 @@ struct ReaderListing: Sendable, Hashable, Codable {
     var note: String
     /// Whether `--reader spec` would open it now.
     var available: Bool
-    /// The tag families this reader path reaches (`type2`, `type3`, `type4`, `type5`).
+    /// The tag families this reader path reaches (`type2`, `type3`, `type4`, `type5`): those whose transport
+    /// (`TagFamily.transport`) the backend reaches.
     var reaches: [String] = []
     /// Whether it reaches Type 5 (ISO 15693) tags: `transparent` (lock included), `storage` (FF B0/FF D6
     /// only, no lock), `no`; absent for entries that are no reader.
     var type5: String? = nil
 
-    /// What a libnfc (PN53x) reader reaches: ISO/IEC 14443-A and FeliCa; a PN532 has no ISO/IEC 15693.
-    static let libnfcReach = ["type2", "type4", "type3"]
-    static let libnfcLimits = "reaches Type 2, Type 4 and Type 3 (FeliCa, 212/424 kbit/s); not Type 5 (no ISO 15693)"
+    /// The families a backend reaching `transports` serves, by name, in the order of `transports`.
+    static func reach(_ transports: [Transport]) -> [String] {
+        TagFamilies.standard.reached(by: transports).map(\.name)
+    }
+
+    /// What a libnfc (PN53x) reader reaches: ISO/IEC 14443-A, ISO-DEP and FeliCa; a PN532 has no ISO/IEC 15693.
+    static let libnfcTransports: [Transport] = [.iso14443A, .isoDEP, .feliCa]
+    static var libnfcReach: [String] { reach(libnfcTransports) }
+    static var libnfcLimits: String {
+        let reached = TagFamilies.standard.reached(by: libnfcTransports)
+        let missed = TagFamilies.standard.families.filter { !libnfcTransports.contains($0.transport) }
+        return "reaches "
+            + ChipLists.joined(
+                reached.map { $0.displayName + ($0.transport == .feliCa ? " (FeliCa, 212/424 kbit/s)" : "") })
+            + "; not " + ChipLists.joined(missed.map { "\($0.displayName) (no \($0.transport))" })
+    }
+
+    /// What a PC/SC reader reaches: ISO/IEC 14443-A and ISO-DEP always, FeliCa on the styles with a direct
+    /// transmit path, ISO/IEC 15693 on the styles with a 15693 front end.
+    static func pcscTransports(feliCa: Bool = false, iso15693: Bool = false) -> [Transport] {
+        [.iso14443A, .isoDEP] + (feliCa ? [.feliCa] : []) + (iso15693 ? [.iso15693] : [])
+    }
+
+    /// What the simulated reader reaches: every family's transport.
+    static let simulatorTransports = Transport.allCases
 }
 
 extension ReaderFactory {
-    /// Every reader each backend can see right now: the simulator always (one entry per chip), then
-    /// libnfc devices and PC/SC readers.
+    /// Every reader each backend can see right now: the simulator always (one entry per simulated chip the
+    /// families publish, `ChipDescriptor.simulatorName`), then libnfc devices and PC/SC readers.
     ///
     /// EXTENSION POINT for further backends: add a `<backend>Listings()` below that enumerates its
     /// readers, one `ReaderListing` each with a `spec` that `open(_:)` accepts, and append it here.
@@ -35,16 +58,18 @@ extension ReaderFactory {
     /// `available: false` and the reason.
     static func listReaders() async -> [ReaderListing] {
         var readers: [ReaderListing] = []
-        for chip in ChipModel.allCases {
-            let spec = "sim:\(chip.rawValue)"
-            var note = "simulated \(chip.displayName), \(chip.pageCount) pages; tags arrive one after another"
+        for descriptor in TagFamilies.standard.descriptors {
+            guard let name = descriptor.simulatorName, let family = TagFamilies.standard.named(descriptor.family)
+            else { continue }
+            let spec = "sim:\(name)"
+            var note = "simulated \(descriptor.displayName) (\(family.displayName), \(family.transport))"
+            if let bytes = descriptor.userMemory { note += ", \(bytes) bytes of user memory" }
+            note += "; tags arrive one after another"
             if spec == defaultSpec { note += " (the default reader)" }
             readers.append(
-                ReaderListing(backend: "sim", spec: spec, name: spec, note: note, available: true, reaches: ["type2"]))
-        }
-        for (spec, family, note) in familySimulators {
-            readers.append(
-                ReaderListing(backend: "sim", spec: spec, name: spec, note: note, available: true, reaches: [family]))
+                ReaderListing(
+                    backend: "sim", spec: spec, name: spec, note: note, available: true,
+                    reaches: ReaderListing.reach([family.transport])))
         }
         readers += nfcListings()
         readers += pcscListings()
@@ -53,13 +78,6 @@ extension ReaderFactory {
 }
 
 extension ReaderFactory {
-    /// One simulated chip of each family beyond Type 2 (`provision readers --help` lists every option).
-    static let familySimulators = [
-        ("sim:ntag424", "type4", "simulated NTAG 424 DNA (Type 4, ISO-DEP); also sim:type4"),
-        ("sim:icode-slix2", "type5", "simulated ICODE SLIX2 (Type 5, ISO 15693); also icode-slix, st25tv02k, type5"),
-        ("sim:felica-lite-s", "type3", "simulated FeliCa Lite-S (Type 3); also sim:type3"),
-    ]
-
     /// libnfc devices (`nfc_list_devices`, no intrusive scan); one unavailable entry when none.
     static func nfcListings() -> [ReaderListing] {
         let devices = LibNFCReader.listDevices()
@@ -95,14 +113,14 @@ extension ReaderFactory {
             return [
                 ReaderListing(
                     backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: error.message, available: false,
-                    reaches: ["type2", "type4"])
+                    reaches: ReaderListing.reach(ReaderListing.pcscTransports()))
             ]
         }
         guard !names.isEmpty else {
             return [
                 ReaderListing(
                     backend: "pcsc", spec: "pcsc:NAME", name: "PC/SC", note: "pcscd knows no reader", available: false,
-                    reaches: ["type2", "type4"])
+                    reaches: ReaderListing.reach(ReaderListing.pcscTransports()))
             ]
         }
         return names.enumerated().map { index, name in
@@ -114,7 +132,8 @@ extension ReaderFactory {
                 note: "PC/SC reader \(index) (pcsc:\(name)), style \(style); Type 5 (ISO 15693): \(reach); "
                     + "Type 3 (FeliCa): \(type3Reach(style))",
                 available: true,
-                reaches: ["type2", "type4"] + (type3 ? ["type3"] : []) + (type5 == "no" ? [] : ["type5"]), type5: type5)
+                reaches: ReaderListing.reach(ReaderListing.pcscTransports(feliCa: type3, iso15693: type5 != "no")),
+                type5: type5)
         }
     }
 

@@ -54,16 +54,15 @@ enum ReaderFactory {
 
         """
 
-    /// The `CHIP:` lines of `specHelp`, one a family, generated from the simulator's registry
-    /// (`SimulationOptions.chipNames`) so that no chip it takes can be missing from a command's help.
+    /// The `CHIP:` lines of `specHelp`, one a family, generated from the simulator names the families publish
+    /// (`ChipDescriptor.simulatorName`, `SimulationOptions.chipNames`) so that no chip it takes can be missing
+    /// from a command's help.
     static var simulatorChipHelp: String {
-        let names = SimulationOptions.chipNames
-        let byFamily = Dictionary(grouping: names) { TagTarget(rawValue: $0)?.family ?? "other" }
-        return byFamily.keys.sorted().enumerated().map { index, family in
-            let label = family.hasPrefix("type") ? "Type " + family.dropFirst(4) : family
-            let chips = byFamily[family, default: []].joined(separator: " | ")
-            return (index == 0 ? "      CHIP: " : "            ") + "\(chips) (\(label))"
-        }.joined(separator: "\n")
+        TagFamilies.standard.families.compactMap { family -> String? in
+            let chips = family.descriptors.compactMap(\.simulatorName)
+            return chips.isEmpty ? nil : "\(chips.joined(separator: " | ")) (\(family.displayName))"
+        }.enumerated().map { index, line in (index == 0 ? "      CHIP: " : "            ") + line }
+            .joined(separator: "\n")
     }
 
     /// Opens every spec (a `pcsc:*` spec may open several readers).

@@ -7,7 +7,7 @@ extension ManifestDecoder {
     /// signature (Read_Sig, `docs/reference/type4.md` §2.9), so `signature` is refused on a generic `type4` job.
     func decodeType4(_ root: JSONNode, tag: TagTarget) throws(JobInputError) -> Type4JobOptions {
         if tag.isType4 || tag.isType5, let node = root["protect"] {
-            throw fail(node, "protect", "applies only to Type 2 tags (NTAG21x, Ultralight EV1), not \(tag)")
+            throw fail(node, "protect", "applies only to \(TagTarget.passwordProtectionList), not \(tag)")
         }
         if tag == .type4, let node = root["signature"] {
             throw fail(

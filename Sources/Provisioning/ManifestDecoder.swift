@@ -147,11 +147,10 @@ struct ManifestDecoder {
             guard case .bool(let value) = node.kind else {
                 throw fail(node, "format", "must be true or false, found \(node.kindName)")
             }
-            guard !value || tag.isType5 || tag.isType3 else {
+            guard !value || tag.capabilities.formatsBlankTags else {
                 throw fail(
                     node, "format",
-                    "formatting blank tags is for Type 5 jobs (icode-slix, icode-slix2, st25tv02k, type5) and "
-                        + "Type 3 jobs (felica-lite-s, felica-standard, type3)")
+                    "formatting blank tags is for " + TagTarget.list("jobs") { $0.capabilities.formatsBlankTags })
             }
             manifest.format = value
         }

@@ -69,7 +69,8 @@ public struct Template: Sendable {
         if let mirror = mirrors.first, !manifest.tag.mayMirror {
             throw JobInputError(
                 .templateInvalid, file: file, position: mirror.position,
-                "'\(mirror.name)' needs an NTAG213/215/216 job (tag \(manifest.tag.rawValue) has no mirror)")
+                "'\(mirror.name)' needs a " + TagTarget.list("job") { $0.mayMirror }
+                    + "; tag \(manifest.tag.rawValue) has no mirror")
         }
         for placeholder in template.placeholders {
             guard case .mac(_, let inputs, _) = placeholder.source else { continue }

@@ -23,9 +23,6 @@ import NFCTags
 /// the old or the new block), `noanswer`, `readonly` (RWFlag 00 and MC locked), `unformatted` (SYS_OP 00: no
 /// answer to Polling `12FC`), `wrongchip` (an NTAG21x arrives) and `multi`.
 extension SimulationOptions {
-    /// The chip names of a Type 3 population.
-    static let type3ChipNames = ["felica-lite-s", "felica-standard", "type3"]
-
     /// Applies one Type 3 option (`true`), or returns `false` for a key that is not one.
     mutating func applyType3Option(
         _ key: String, _ value: String, _ bad: (String) -> ReaderSpecError

@@ -6,10 +6,9 @@ import NFCTags
 /// ```
 /// sim:CHIP?option=value&…
 ///
-/// CHIP          ntag213 | ntag215 | ntag216 | mf0ul11 | mf0ul21 (default ntag215), or the Type 4
-///               chips ntag424 | type4 with their own options (SimulationOptions+Type4.swift), the Type 5
-///               chips icode-slix | icode-slix2 | st25tv02k | type5 (SimulationOptions+Type5.swift), or the
-///               Type 3 chips felica-lite-s | type3 (SimulationOptions+Type3.swift)
+/// CHIP          a simulator name the families publish (`ChipDescriptor.simulatorName`, listed by `chipNames`;
+///               default ntag215): the Type 2 chips, or the Type 4, Type 5 and Type 3 chips with their own
+///               options (SimulationOptions+Type4.swift, +Type5.swift, +Type3.swift)
 /// count=N       tags in the population, presented one after another (default: unlimited)
 /// uid=HEX       first UID in the chip's form (`uidForm`): 14 hex digits (7 bytes) for Type 2 and Type 4, a
 ///               16-digit IDm for Type 3, 16 digits starting E0 for Type 5; later tags count up from it
@@ -151,11 +150,13 @@ public struct SimulationOptions: Sendable, Hashable {
         guard spec.scheme == "sim" else {
             throw bad("not a simulated reader (scheme '\(spec.scheme)', expected 'sim')")
         }
-        let chipName = spec.target.isEmpty ? "ntag215" : spec.target.lowercased()
-        let type4 = Self.type4Chip(named: chipName)
-        let type5 = Type5EmulatedChip.named(chipName)
-        let type3 = Self.type3ChipNames.contains(chipName) ? chipName : nil
-        guard let chip = type4 == nil && type5 == nil && type3 == nil ? ChipModel(rawValue: chipName) : .ntag215
+        let chipName = spec.target.isEmpty ? Self.defaultChip.rawValue : spec.target.lowercased()
+        let family = Self.descriptors.first { $0.simulatorName == chipName }?.family
+        let type4 = family == Type4Family.name ? Self.type4Chip(named: chipName) : nil
+        let type5 = family == Type5Family.name ? Type5EmulatedChip.named(chipName) : nil
+        let type3 = family == Type3Family.name ? chipName : nil
+        let other = type4 != nil || type5 != nil || type3 != nil
+        guard let chip = family == Type2Family.name ? ChipModel(rawValue: chipName) : other ? Self.defaultChip : nil
         else {
             throw bad(
                 "unknown chip '\(spec.target)'; use " + Self.chipNames.dropLast().joined(separator: ", ") + " or "
@@ -300,10 +301,15 @@ public struct SimulationOptions: Sendable, Hashable {
         return Array(firstUID[..<prefix]) + (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - $0))) }
     }
 
-    /// Every `sim:` chip name, in the order help texts list them: the Type 2, Type 4, Type 5 and Type 3 chips.
-    public static var chipNames: [String] {
-        ChipModel.allCases.map(\.rawValue) + type4Chips.map(\.name) + Type5EmulatedChip.names + type3ChipNames
-    }
+    /// Every `sim:` chip name, in the order help texts list them: the simulator names the families publish
+    /// (`ChipDescriptor.simulatorName`), family by family.
+    public static var chipNames: [String] { descriptors.compactMap(\.simulatorName) }
+
+    /// The descriptors of every family the simulator presents.
+    static var descriptors: [ChipDescriptor] { TagFamilies.standard.descriptors }
+
+    /// The chip a `sim:` spec without one presents.
+    static let defaultChip = ChipModel.ntag215
 
     /// The form `uid=` takes for the population's chip: its family's UID (a FeliCa IDm for Type 3).
     public var uidForm: UIDForm {

@@ -13,6 +13,8 @@ public struct MemoryFamily: TagFamily {
     public static let chip = TagChip(family: "memory", id: "mem256", displayName: "MEM-256")
 
     public let name = "memory"
+    /// Announced by SAK, like an ISO/IEC 14443-A tag.
+    public var transport: Transport { .iso14443A }
 
     /// Creates the family.
     public init() {}

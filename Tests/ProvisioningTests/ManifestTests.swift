@@ -21,7 +21,7 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
         return
     }
     #expect(url.path == "/work/line/jobs/rows.csv")
-    #expect(manifest.tag == .ntag215)
+    #expect(manifest.tag.rawValue == "ntag215")
     #expect(manifest.lock == .none)
     #expect(manifest.retries == 2)
     #expect(manifest.onFailure == .reuse)
@@ -47,7 +47,7 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
         return
     }
     #expect(url.path == "/work/line/jobs/r.ndjson")
-    #expect(manifest.tag == .ultralightEV1)
+    #expect(manifest.tag.rawValue == "ultralight-ev1")
     #expect(manifest.lock == .permanent)
     #expect(manifest.retries == 0)
     #expect(manifest.onFailure == .burn)
@@ -87,15 +87,12 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
     #expect(SerialNumbering(start: Int.max, step: 1).value(forRow: 2) == nil)
 }
 
-@Test func tagCapacitiesFollowTheFactoryLayout() {
-    #expect(TagTarget.ntag213.capacity == 137)
-    #expect(TagTarget.ntag215.capacity == 492)
-    #expect(TagTarget.ntag216.capacity == 868)
-    #expect(TagTarget.type2.capacity == 137)
-    #expect(TagTarget.ultralightEV1.capacity == 46)
-    #expect(TagTarget.mf0ul21.capacity == 126)
-    #expect(TagTarget(rawValue: "ultralight-ev1") == .ultralightEV1)
-    #expect(TagTarget.ultralightEV1.acceptedChips == [.mf0ul11, .mf0ul21])
+@Test func tagCapacitiesFollowTheFactoryLayout() throws {
+    func capacity(_ name: String) -> Int? { TagTarget(manifestName: name)?.capacity }
+    #expect(capacity("ntag213") == 137 && capacity("ntag215") == 492 && capacity("ntag216") == 868)
+    #expect(capacity("type2") == 137 && capacity("ultralight-ev1") == 46 && capacity("mf0ul21") == 126)
+    let ev1 = try #require(TagTarget(rawValue: "ultralight-ev1"))
+    #expect(ev1.rawValue == "ultralight-ev1" && ev1.acceptedChips == [.mf0ul11, .mf0ul21])
 }
 
 @Test(arguments: [

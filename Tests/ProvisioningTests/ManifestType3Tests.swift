@@ -12,8 +12,8 @@ import Testing
             #expect(manifest.tag.family == "type3" && manifest.tag.capacity == 208 && manifest.tag.uidHexDigits == 16)
             #expect(manifest.tag.families().families.map(\.name) == ["type3"])
         }
-        #expect(TagTarget.felicaLiteS.acceptedChips == [Type3Family.liteS])
-        #expect(TagTarget.ntag215.uidHexDigits == 14)
+        #expect(TagTarget(manifestName: "felica-lite-s")?.acceptedChips == [Type3Family.liteS])
+        #expect(TagTarget(manifestName: "ntag215")?.uidHexDigits == 14)
     }
 
     @Test(arguments: [

@@ -23,6 +23,12 @@ public protocol TagFamily: Sendable {
     var airtimeAssumptionNote: String? { get }
     /// The keyed personalisation schemes the family offers (`KeyedScheme`); empty for most families.
     var keyedSchemes: [any KeyedScheme] { get }
+    /// The air interface the family's tags speak (what a reader backend must reach to serve them).
+    var transport: Transport { get }
+    /// The family's named chips as manifests, help texts and the simulator know them (`ChipDescriptor`).
+    var chips: [ChipDescriptor] { get }
+    /// The target "any tag of the family" (`type2`), if manifests may name the family itself.
+    var anyChip: ChipDescriptor? { get }
 }
 
 /// What one unit of a tag write is: a memory page (4 bytes at a page address) or a piece of a file at an offset.
@@ -42,6 +48,8 @@ extension TagFamily {
     public var airtimeAssumesProcessingTimes: Bool { false }
     public var airtimeAssumptionNote: String? { nil }
     public var keyedSchemes: [any KeyedScheme] { [] }
+    public var chips: [ChipDescriptor] { [] }
+    public var anyChip: ChipDescriptor? { nil }
 }
 
 /// The families a reader's tags are matched against, in order: the one place a tag's family is decided.

@@ -15,7 +15,7 @@ struct DoctorCommand: Command {
         Checks:
           readers       libnfc devices and PC/SC readers found (as 'provision readers' lists them);
                         warn when there is none (then only the simulator, --reader sim:CHIP, runs jobs)
-          tag-families  what each reader can reach: Type 2 (NTAG21x, Ultralight EV1) on all of them;
+          tag-families  what each reader can reach: Type 2 (ISO 14443-A) on all of them;
                         a PN532 through libnfc cannot reach ISO 15693 (Type 5); a PC/SC reader reaches
                         what the reader itself supports
           libnfc        the linked libnfc's version (nfc_version); warn when older than 1.8.0

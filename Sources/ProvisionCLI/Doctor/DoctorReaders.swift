@@ -1,3 +1,4 @@
+import NFCTags
 import ReaderPCSC
 
 /// The reader checks of `provision doctor`: `readers` (what the libnfc and PC/SC backends see, from
@@ -65,21 +66,27 @@ enum DoctorReaders {
                     + "; a PC/SC reader reaches " + pcscFamilies
             ]
         }
-        parts.append(
-            "sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1), Type 3 (FeliCa Lite-S, Standard), Type 4 "
-                + "(NTAG 424 DNA, T4T) and Type 5 (ICODE SLIX/SLIX2, ST25TV02K, T5T)")
+        parts.append("sim: " + ChipLists.simulated)
         return DoctorCheck(name: "tag-families", status: .ok, detail: parts.joined(separator: "; "))
     }
 
-    /// What a PN53x reader driven by libnfc reaches.
-    static let nfcFamilies =
-        "Type 2 (ISO 14443-A: NTAG21x, Ultralight EV1), Type 4 (ISO-DEP) and Type 3 (FeliCa at 212 and 424 "
-        + "kbit/s), not ISO 15693 (Type 5): the PN532 and libnfc cannot reach it"
+    /// What a PN53x reader driven by libnfc reaches: the families of its transports
+    /// (`ReaderListing.libnfcTransports`), and the others it cannot.
+    static var nfcFamilies: String {
+        let transports = ReaderListing.libnfcTransports
+        let reached = TagFamilies.standard.reached(by: transports).map { family in
+            let speeds = family.transport == .feliCa ? " at 212 and 424 kbit/s" : ""
+            return "\(family.displayName) (\(family.transport)\(speeds))"
+        }
+        let missed = TagFamilies.standard.families.filter { !transports.contains($0.transport) }
+        return ChipLists.joined(reached) + ", not "
+            + ChipLists.joined(missed.map { "\($0.transport) (\($0.displayName))" })
+            + ": the PN532 and libnfc cannot reach it"
+    }
 
     /// What a PC/SC reader reaches.
     static let pcscFamilies =
-        "Type 2 through PC/SC (NTAG21x, Ultralight EV1) and Type 4 (ISO-DEP: NTAG 424 DNA, any T4T; "
-        + "told by the ATR, APDUs passed unchanged), Type 5 (ISO 15693) on readers with a 15693 front end "
-        + "(ACR1552U, OMNIKEY 5022/5427), Type 3 (FeliCa) on ACR122U and ACR1252U by direct transmit, other "
-        + "families only as far as the reader itself supports them"
+        "Type 2 through PC/SC (ISO 14443-A) and Type 4 (ISO-DEP; told by the ATR, APDUs passed unchanged), "
+        + "Type 5 (ISO 15693) on readers with a 15693 front end (ACR1552U, OMNIKEY 5022/5427), Type 3 (FeliCa) on "
+        + "ACR122U and ACR1252U by direct transmit, other families only as far as the reader itself supports them"
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 import ReaderPCSC
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
         #expect(DoctorReaders.readersCheck(.init(nfc: nil, pcsc: .success([]))).detail.contains("libnfc device scan"))
     }
 
-    @Test func familiesSayType2EverywhereAndNoType5ThroughLibNFC() {
+    @Test func familiesSayType2EverywhereAndNoType5ThroughLibNFC() throws {
         let check = DoctorReaders.familiesCheck(.init(nfc: pn532, pcsc: .success(["ACS ACR122U 00 00"])))
         #expect(check.status == .ok)
         let parts = check.detail.components(separatedBy: "; ")
@@ -47,10 +48,16 @@ import Testing
         #expect(check.detail.contains("pcsc:#0 (ACS ACR122U 00 00): Type 2 through PC/SC"))
         #expect(parts.first?.contains("Type 3 (FeliCa at 212 and 424 kbit/s)") == true)
         #expect(check.detail.contains("Type 3 (FeliCa): yes, PN532 InDataExchange"), "ACR122U: \(check.detail)")
-        #expect(
-            parts.last
-                == "sim: Type 2 (simulated NTAG213/215/216, Ultralight EV1), Type 3 (FeliCa Lite-S, Standard), Type 4 "
-                + "(NTAG 424 DNA, T4T) and Type 5 (ICODE SLIX/SLIX2, ST25TV02K, T5T)")
+        // Issue 41 item 2: the simulator's part names every family and every chip it presents, from the
+        // descriptors (it had listed them by hand, in another order and wording).
+        let sim = try #require(parts.last)
+        #expect(sim.hasPrefix("sim: Type 2 (NTAG213, "), "\(sim)")
+        for family in TagFamilies.standard.families {
+            #expect(sim.contains(family.displayName + " ("), "\(sim)")
+            for chip in family.descriptors where chip.simulatorName != nil {
+                #expect(sim.contains(chip.displayName), "\(chip.displayName): \(sim)")
+            }
+        }
         let none = DoctorReaders.familiesCheck(.init(nfc: noNFC, pcsc: .success([])))
         #expect(none.detail.hasPrefix("no reader to check; a libnfc (PN532) reader reaches Type 2"))
     }

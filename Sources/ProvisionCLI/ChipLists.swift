@@ -1,0 +1,63 @@
+import NFCTags
+
+/// The chip lists help texts, `readers` and `doctor` show, generated from the families' descriptors
+/// (`TagFamily.chips`, `anyChip`) so that no list a person reads can drift from what the families publish.
+enum ChipLists {
+    /// `a`, `a and b`, `a, b and c`.
+    static func joined(_ parts: [String]) -> String {
+        guard let last = parts.last else { return "" }
+        return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    /// `Type 2 (NTAG213, NTAG215, …), Type 4 (…) and Type 3 (…)`: each of `families` with the display names of its
+    /// descriptors `include` selects (a family none of whose descriptors is selected is left out).
+    static func byFamily(
+        _ families: [any TagFamily] = TagFamilies.standard.families,
+        include: (ChipDescriptor) -> Bool = { _ in true },
+        name: (any TagFamily, ChipDescriptor) -> String = { $1.displayName }
+    ) -> String {
+        joined(
+            families.compactMap { family in
+                let names = family.descriptors.filter(include).map { name(family, $0) }
+                return names.isEmpty ? nil : "\(family.displayName) (\(names.joined(separator: ", ")))"
+            })
+    }
+
+    /// Every family with its chips (one a descriptor), a keyed one and SUN URLs marked (the top-level help's list).
+    static var named: String {
+        byFamily(include: { $0.accepts.count == 1 }, name: namedWithExtras)
+    }
+
+    /// `NTAG 424 DNA with per-tag keys and SUN URLs`: the chip's name and what sets it apart.
+    static func namedWithExtras(_ family: any TagFamily, _ chip: ChipDescriptor) -> String {
+        let extras = [
+            family.isKeyed(chip) ? "per-tag keys" : nil,
+            chip.capabilities.mirrors.contains(.sun) ? "SUN URLs" : nil,
+        ].compactMap { $0 }
+        return chip.displayName + (extras.isEmpty ? "" : " with " + extras.joined(separator: " and "))
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters.
+    static func wrapped(_ text: String, width: Int = 100) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+
+    /// The families and chips the simulator presents (`ChipDescriptor.simulatorName`).
+    static var simulated: String { byFamily { $0.simulatorName != nil } }
+
+    /// Every family with the manifest names of its descriptors: `Type 2: ntag213, …, type2; Type 4: …`.
+    static var manifestNames: String {
+        TagFamilies.standard.families.map { family in
+            "\(family.displayName): " + family.descriptors.map(\.manifestName).joined(separator: ", ")
+        }.joined(separator: "; ")
+    }
+}
