@@ -6,6 +6,7 @@ public final class DurabilityTicket: Sendable {
     private struct State {
         var finish: (result: Result<Void, LedgerError>, duration: Duration?)?
         var waiters: [CheckedContinuation<Void, any Error>] = []
+        var callbacks: [@Sendable (Result<Void, LedgerError>) -> Void] = []
     }
     private let state = Mutex(State())
 
@@ -20,13 +21,26 @@ public final class DurabilityTicket: Sendable {
     /// Finishes the ticket once, after a sync that took `duration`, and resumes every waiter; later
     /// calls are ignored.
     public func complete(_ outcome: Result<Void, LedgerError>, duration: Duration? = nil) {
-        let waiters = state.withLock { stored -> [CheckedContinuation<Void, any Error>] in
-            guard stored.finish == nil else { return [] }
+        typealias Pending = ([CheckedContinuation<Void, any Error>], [@Sendable (Result<Void, LedgerError>) -> Void])
+        let (waiters, callbacks) = state.withLock { stored -> Pending in
+            guard stored.finish == nil else { return ([], []) }
             stored.finish = (outcome, duration)
-            defer { stored.waiters = [] }
-            return stored.waiters
+            defer { (stored.waiters, stored.callbacks) = ([], []) }
+            return (stored.waiters, stored.callbacks)
         }
         for waiter in waiters { waiter.resume(with: outcome.mapError { $0 as any Error }) }
+        for callback in callbacks { callback(outcome) }
+    }
+
+    /// Calls `body` once with the sync's result, without a task waiting for it: at once on this thread when the
+    /// sync has finished, else on the thread that finishes it (the ledger's queue); keep `body` short.
+    public func whenComplete(_ body: @escaping @Sendable (Result<Void, LedgerError>) -> Void) {
+        let finished = state.withLock { stored -> Result<Void, LedgerError>? in
+            if let finish = stored.finish { return finish.result }
+            stored.callbacks.append(body)
+            return nil
+        }
+        if let finished { body(finished) }
     }
 
     /// How long the sync took on the ledger's queue, once finished (`nil` for a ticket made finished).

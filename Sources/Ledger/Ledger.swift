@@ -33,8 +33,8 @@ public actor Ledger: SQLLedger {
     public nonisolated let path: String
     /// The ledger file, for messages (`LedgerStore.location`).
     public nonisolated var location: String { path }
-    /// Deferred commits not yet covered by a sync of the WAL.
-    private var unsyncedCommits = 0
+    /// Deferred commits not yet covered by a sync of the WAL, and the ticket a sync finishes for them.
+    private nonisolated let unsynced = UnsyncedCommits()
 
     /// Runs this actor on its own serial queue, so blocking SQLite calls stay off the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -139,7 +139,7 @@ public actor Ledger: SQLLedger {
                 let before = connection.totalChanges
                 let value = try connection.transaction(mode, body)
                 // A synced commit that wrote pages synced the whole WAL, earlier unsynced commits included.
-                if connection.totalChanges != before { unsyncedCommits = 0 }
+                if connection.totalChanges != before { unsynced.synced(.success(())) }
                 return value
             }
             try connection.setSynchronous(.normal)
@@ -151,13 +151,13 @@ public actor Ledger: SQLLedger {
             // Back to FULL before anything else commits; if that fails, nothing may claim on this connection.
             try connection.setSynchronous(.full)
             let value = try outcome.get()
-            if connection.totalChanges != before { unsyncedCommits += 1 }
+            if connection.totalChanges != before { unsynced.committed() }
             return value
         }
     }
 
     /// Commits made with `.deferred` durability that no sync has covered yet.
-    public var unsyncedCommitCount: Int { unsyncedCommits }
+    public var unsyncedCommitCount: Int { unsynced.count }
 
     /// Whether this connection has its WAL open, so `sync()` reaches the file (for tests).
     var journalIsOpen: Bool { connection.journalIsOpen }
@@ -170,7 +170,7 @@ public actor Ledger: SQLLedger {
     /// The line calls it when it goes idle and when it stops, so a deferred `markDone` never waits for
     /// the next tag's claim longer than that.
     public func sync() async throws(LedgerError) {
-        guard unsyncedCommits > 0 else { return }
+        guard unsynced.count > 0 else { return }
         try await perform { () throws(LedgerError) in try syncNow().get() }
     }
 
@@ -193,15 +193,24 @@ public actor Ledger: SQLLedger {
         return ticket
     }
 
+    /// A ticket that finishes when every commit this connection has made so far is durable: at once when none
+    /// waits for a sync, else with the sync that covers them (the next synced commit that writes, `sync()` or
+    /// `syncInBackground()`), failed if that sync fails. It starts no sync.
+    public nonisolated func commitDurability() -> DurabilityTicket {
+        unsynced.ticket()
+    }
+
     /// Syncs the WAL if any commit is not yet durable (on the ledger's queue).
     private func syncNow() -> Result<Void, LedgerError> {
-        guard unsyncedCommits > 0 else { return .success(()) }
+        guard unsynced.count > 0 else { return .success(()) }
+        let outcome: Result<Void, LedgerError>
         do throws(LedgerError) {
             try connection.syncJournal()
-            unsyncedCommits = 0
-            return .success(())
+            outcome = .success(())
         } catch {
-            return .failure(error)
+            outcome = .failure(error)
         }
+        unsynced.synced(outcome)
+        return outcome
     }
 }

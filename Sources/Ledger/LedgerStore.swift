@@ -73,6 +73,9 @@ public protocol LedgerStore: Actor {
     func sync() async throws(LedgerError)
     /// Starts making earlier commits durable; the ticket finishes when they are.
     nonisolated func syncInBackground() -> DurabilityTicket
+    /// A ticket that finishes when every commit this connection has made so far is durable (at once when they
+    /// are); it starts no sync. The line's commit observer waits on it (`RowOutcomeObserver`).
+    nonisolated func commitDurability() -> DurabilityTicket
     /// Connects again after a `.disconnected` error (a file-backed store never disconnects: nothing to do).
     func reconnect() async throws(LedgerError)
 

@@ -83,6 +83,9 @@ public actor PostgresLedger: SQLLedger {
     /// A finished ticket: every commit is already durable.
     public nonisolated func syncInBackground() -> DurabilityTicket { DurabilityTicket(completed: .success(())) }
 
+    /// A finished ticket: a commit is durable on the server when it returns.
+    public nonisolated func commitDurability() -> DurabilityTicket { DurabilityTicket(completed: .success(())) }
+
     /// Runs a query with bound text values and returns every row as text (`nil` for `NULL`), for tests
     /// and diagnostics: fixed SQL only.
     func rawQuery(_ sql: String, _ values: [String] = []) async throws(LedgerError) -> [[String?]] {
