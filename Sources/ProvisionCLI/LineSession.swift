@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import NDEF
 import NFCTags
 import Provisioning
 import Support
@@ -76,7 +77,7 @@ struct LineSession: Sendable {
         let workers = zip(zip(readers, connections), names).map { reader, name in
             LineWorker(
                 reader: reader.0, name: name, ledger: reader.1, job: lineJob, settings: settings,
-                events: { progress.handle($0) }, stop: runStop)
+                events: { progress.handle($0) }, outcomes: { progress.record($0) }, stop: runStop)
         }
         let ends = await ReaderFanOut.run(workers.count) { try await workers[$0].run() }
         var session = LineSession(readerFailures: [], interrupted: stop.isRequested)
@@ -106,8 +107,9 @@ func uniqueNames(_ names: [String]) -> [String] {
     }
 }
 
-/// Counts for the live status line, shared by every worker's event callback; the job's totals come from the
-/// ledger (`JobTotals`), so every station's work shows.
+/// Counts for the live status line, shared by every worker: prompts and retries from their events, outcomes and
+/// their statistics from their commit observers (a row is shown and counted done only once it is durable); the
+/// job's totals come from the ledger (`JobTotals`), so every station's work shows.
 final class LiveProgress: Sendable {
     private struct State {
         var firstTries = 0
@@ -131,8 +133,6 @@ final class LiveProgress: Sendable {
         case .removeExtraTags(let reader, let count):
             display.prompt("\(count) tags on \(reader): remove the extra tags")
         case .removeTag(let reader, let uid): display.prompt("remove tag \(uid) from \(reader)")
-        case .duplicate(_, let uid, let job, let row):
-            status(last: "\(uid) already provisioned as row \(row) of job \(job)")
         case .noRowForTag(_, let uid): status(last: "\(uid): no row left for this tag")
         case .readerHiccup(let reader, let detail): status(last: "\(reader): \(detail), trying again")
         case .failurePause(let reader, let failureClass, let count, let cause):
@@ -147,23 +147,37 @@ final class LiveProgress: Sendable {
                 "ledger connection lost (\(detail)); \(reader) paused, nothing is written, reconnecting")
         case .ledgerBack(let reader, let after):
             display.alert("ledger back after \(String(format: "%.1f", after.seconds)) s; \(reader) carries on")
-        case .done(_, let uid, let row, let resumed):
-            totals.recordDone()
-            state.withLock { state in
-                if state.triedRows.insert(row).inserted {
-                    state.firstTries += 1
-                    state.firstTryPasses += 1
-                }
-            }
-            status(last: "\(uid) row \(row) done\(resumed ? " (resumed)" : "")")
-        case .failed(_, let uid, let row, let failure, let willRetry):
-            if let row {
-                state.withLock { state in
-                    if state.triedRows.insert(row).inserted { state.firstTries += 1 }
-                }
-            }
-            status(last: "\(uid) \(failure.failureClass.rawValue)\(willRetry ? ", retrying" : ""): \(failure.detail)")
+        case .failed(_, let uid, _, let failure, willRetry: true):
+            status(last: "\(uid) \(failure.failureClass.rawValue), retrying: \(failure.detail)")
+        // Outcomes are shown and counted once durable (`record`).
+        case .done, .failed, .duplicate: break
         }
+    }
+
+    /// A row's outcome, once the ledger holds it durably: the done count, the first-pass yield (a row counts once,
+    /// at its first outcome of the run: passed if done on its first try) and the status line.
+    func record(_ outcome: RowOutcome) {
+        if outcome.resolution == .done { totals.recordDone() }
+        if let row = outcome.row {
+            state.withLock { state in
+                guard state.triedRows.insert(row).inserted else { return }
+                state.firstTries += 1
+                if outcome.resolution == .done && outcome.tries <= 1 { state.firstTryPasses += 1 }
+            }
+        }
+        status(last: Self.line(for: outcome))
+    }
+
+    /// The status line's last outcome.
+    private static func line(for outcome: RowOutcome) -> String {
+        let uid = Hex.compact(outcome.uid)
+        if outcome.resolution != .done, let previous = outcome.previous {
+            return "\(uid) already provisioned as row \(previous.row) of job \(previous.job)"
+        }
+        if outcome.resolution != .done, let failure = outcome.failure {
+            return "\(uid) \(failure.failureClass.rawValue): \(failure.detail)"
+        }
+        return "\(uid) row \(outcome.row ?? 0) done\(outcome.resumed ? " (resumed)" : "")"
     }
 
     /// A message on its own line, not under `--quiet`.

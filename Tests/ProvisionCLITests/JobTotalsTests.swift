@@ -52,7 +52,8 @@ import Testing
         clock.advance(to: 60)
         let s1 = try SimulatedReader(spec: ReaderSpec("sim:ntag215?uid=04A00000000001&count=2"))
         _ = try await LineWorker(
-            reader: s1, name: "s1/sim:ntag215", ledger: s1Ledger, job: job, events: { progress.handle($0) }
+            reader: s1, name: "s1/sim:ntag215", ledger: s1Ledger, job: job, events: { progress.handle($0) },
+            outcomes: { progress.record($0) }
         ).run()
         await totals.settled()
         progress.handle(.noRowForTag(reader: "s1/sim:ntag215", uid: "04A00000000009"))

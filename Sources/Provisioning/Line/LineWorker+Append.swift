@@ -45,12 +45,20 @@ extension LineWorker {
     func refuseAppend(claim: ClaimedRow, uid: [UInt8], failure: CycleFailure, started: Date) async throws {
         let uidText = Hex.compact(uid)
         events(.failed(reader: readerName, uid: uidText, row: claim.row, failure: failure, willRetry: false))
-        try await ledger.recordAttempt(
-            job: job.name, failedAttempt(uid: uid, row: claim.row, failure: failure, started: started))
-        if failure.failureClass != .tagLost && !claim.resumed {
+        let attempt = failedAttempt(uid: uid, row: claim.row, failure: failure, started: started)
+        try await ledger.recordAttempt(job: job.name, attempt)
+        let returned = failure.failureClass != .tagLost && !claim.resumed
+        if returned {
             try await ledger.returnToPending(
                 job: job.name, row: claim.row, detail: "\(failure.failureClass.rawValue): nothing written")
         }
+        var outcome = RowOutcome(
+            job: job.name, row: claim.row, uid: uid, reader: readerName,
+            resolution: returned ? .returnedToPending : .held)
+        outcome.resumed = claim.resumed
+        outcome.failure = failure
+        outcome.attempt = attempt
+        report(outcome)
         usable.failed(failure.failureClass)
         if failure.failureClass != .tagLost {
             await signal(.fail)

@@ -47,6 +47,9 @@ extension LineWorker {
     /// commit was lost): it passes, as it would have.
     func finishedBeforeOutage(uid: [UInt8], row: Int) async throws {
         events(.done(reader: readerName, uid: Hex.compact(uid), row: row, resumed: true))
+        var done = RowOutcome(job: job.name, row: row, uid: uid, reader: readerName, resolution: .done)
+        done.resumed = true
+        report(done)
         usable.usable()
         await signal(.pass)
         try await remove(Hex.compact(uid))
@@ -69,11 +72,15 @@ extension LineWorker {
     ) async throws {
         let detail = "already provisioned as row \(previous.row) of job \(previous.job)"
         events(.duplicate(reader: readerName, uid: Hex.compact(uid), job: previous.job, row: previous.row))
-        try await ledger.recordAttempt(
-            job: job.name,
-            AttemptRecord(
-                uid: uid, row: nil, reader: readerName, outcome: .skipped,
-                failureClass: FailureClass.duplicateUID.rawValue, failureDetail: detail, phase: Phase.identify.rawValue,
-                durations: durations, startedAt: started, finishedAt: Date()))
+        let attempt = AttemptRecord(
+            uid: uid, row: nil, reader: readerName, outcome: .skipped,
+            failureClass: FailureClass.duplicateUID.rawValue, failureDetail: detail, phase: Phase.identify.rawValue,
+            durations: durations, startedAt: started, finishedAt: Date())
+        try await ledger.recordAttempt(job: job.name, attempt)
+        var skipped = RowOutcome(job: job.name, row: nil, uid: uid, reader: readerName, resolution: .duplicate)
+        skipped.failure = CycleFailure(.duplicateUID, phase: .identify, detail)
+        skipped.attempt = attempt
+        skipped.previous = previous
+        report(skipped)
     }
 }
