@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 
 /// Values known only when a tag is in the field: its UID and the write time.
 ///
@@ -13,8 +14,8 @@ public struct LateBound: Sendable, Hashable {
     public var timestamp: Date
     /// Render mirror windows with a marker instead of their placeholder bytes (to locate them).
     public var marksMirror = false
-    /// Render this SUN token's window with a marker instead of `0`s (to locate it).
-    public var markedSUN: SUNToken?
+    /// Render this dynamic-message token's window with a marker instead of `0`s (to locate it).
+    public var markedDynamic: DynamicToken?
 
     /// Creates late-bound values for one tag.
     public init(uid: [UInt8], timestamp: Date) {

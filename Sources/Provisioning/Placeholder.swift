@@ -25,9 +25,9 @@ public struct Placeholder: Sendable, Hashable {
         /// `uidMirror`, `counterMirror`, `uidCounterMirror`: a window the chip fills with its UID and/or
         /// NFC counter in ASCII on every READ (`docs/reference/type2.md` §6).
         case mirror(MirrorKind)
-        /// `sun.picc`, `sun.mac`, `sun.uid`, `sun.counter`: an NTAG 424 DNA SDM mirror the chip fills on every
-        /// unauthenticated read (`docs/reference/type4.md` §3.2).
-        case sun(SUNToken)
+        /// A token of a keyed chip's dynamic message (`DynamicMessageScheme.tokens`, such as `sun.mac`): a window
+        /// the chip fills on every unauthenticated read.
+        case dynamic(DynamicToken)
     }
 
     /// The name as written (trimmed).
@@ -81,8 +81,8 @@ public struct Placeholder: Sendable, Hashable {
         case "counterMirror": .mirror(.counter)
         case "uidCounterMirror": .mirror(.uidAndCounter)
         default:
-            if name.hasPrefix(SUNToken.prefix) {
-                SUNToken(rawValue: String(name.dropFirst(SUNToken.prefix.count))).map { .sun($0) }
+            if DynamicMessages.scheme(owning: name) != nil {
+                DynamicMessages.token(named: name).map { .dynamic($0) }
             } else {
                 name.contains(":") || reservedNames.contains(name) ? nil : .field(name)
             }
@@ -185,9 +185,9 @@ struct TemplateText: Sendable {
             if Placeholder.reservedNames.contains(name) {
                 throw fail(parts[0].index, "'\(name)' is not supported yet (it arrives with product authentication)")
             }
-            if name.hasPrefix(SUNToken.prefix) {
-                let known = SUNToken.allCases.map { "{{\(SUNToken.prefix)\($0.rawValue)}}" }.joined(separator: ", ")
-                throw fail(parts[0].index, "unknown SUN token '{{\(name)}}' (known: \(known))")
+            if let scheme = DynamicMessages.scheme(owning: name)?.dynamicMessage {
+                let known = scheme.tokens.map(\.written).joined(separator: ", ")
+                throw fail(parts[0].index, "unknown \(scheme.name) token '{{\(name)}}' (known: \(known))")
             }
             let function = name.prefix { $0 != ":" }
             throw fail(parts[0].index, "unknown function '\(function)' in '{{\(name)}}'")

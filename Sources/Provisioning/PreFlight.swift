@@ -91,8 +91,8 @@ public enum PreFlight {
         return summary
     }
 
-    /// Checks one row: unique values, rendering, encoding, capacity and (NTAG 424 DNA) the SUN offsets the chip
-    /// must accept; appends what is wrong to `problems`.
+    /// Checks one row: unique values, rendering, encoding, capacity and (a keyed chip) the offsets of its dynamic
+    /// message the chip must accept; appends what is wrong to `problems`.
     private static func check(
         _ row: JobRow, template: Template, manifest: Manifest, file: String, unique: inout UniqueIndex,
         total: inout Int,
@@ -130,10 +130,9 @@ public enum PreFlight {
                     "NDEF message is \(encoded.message) bytes; \(summary.tag.displayName) holds \(summary.capacity) "
                         + "(\(encoded.message - summary.capacity) over)"))
         }
-        if template.hasSUN {
+        if template.hasDynamicMessage {
             do {
-                _ = try template.sunSettings(
-                    row: row, late: nil, manifest: manifest, fileSize: manifest.type4.minimumFileSize)
+                _ = try template.dynamicLayout(row: row, late: nil, manifest: manifest)
             } catch {
                 problems.append(error)
             }

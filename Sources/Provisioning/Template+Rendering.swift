@@ -16,7 +16,7 @@ extension Template {
         case .row: String(row.row)
         case .job: job
         case .field(let field): row.fields[field]
-        case .uid, .timestamp, .mac, .mirror, .sun, nil: nil
+        case .uid, .timestamp, .mac, .mirror, .dynamic, nil: nil
         }
     }
 
@@ -46,7 +46,7 @@ extension Template {
         case .uid: value = late?.uidText ?? sizingUIDText
         case .timestamp: value = late?.timestampText ?? LateBound.sizingTimestampText
         case .mirror(let kind): value = kind.placeholder(marked: late?.marksMirror ?? false)
-        case .sun(let token): value = token.placeholder(marked: late?.markedSUN == token)
+        case .dynamic(let token): value = token.filler(marked: late?.markedDynamic == token)
         case .mac(let keyID, let inputs, let setting):
             value = try mac(placeholder, key: keyID, inputs: inputs, setting: setting, row: row, late: late)
         }

@@ -65,7 +65,7 @@ public struct Template: Sendable {
                 .templateInvalid, file: file, position: mirror.position,
                 "'\(mirror.name)' takes no filters: the chip writes its ASCII as is")
         }
-        try template.checkSUN(for: manifest)
+        try template.checkDynamicMessage(for: manifest)
         if let mirror = mirrors.first, !manifest.tag.mayMirror {
             throw JobInputError(
                 .templateInvalid, file: file, position: mirror.position,
@@ -96,7 +96,7 @@ public struct Template: Sendable {
     static func recomputable(_ name: String) -> Bool {
         switch Placeholder.source(for: name) {
         case .uid, .serial, .row, .job, .field: true
-        case .timestamp, .mac, .mirror, .sun, nil: false
+        case .timestamp, .mac, .mirror, .dynamic, nil: false
         }
     }
 

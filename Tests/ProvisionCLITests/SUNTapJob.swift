@@ -34,7 +34,7 @@ struct SUNTapJob {
     func keyHex(uid: [UInt8], masterHex: String = Self.masterHex) throws -> [String] {
         let manifest = try Manifest.load(
             from: folder.url.appendingPathComponent("job.json"), currentDirectory: folder.url)
-        let options = try #require(manifest.ntag424)
+        let options = try #require(manifest.keyed?.options as? NTAG424JobOptions)
         let master = SecretKey(id: "brand", bytes: try #require(Hex.bytes(masterHex)))
         let keys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
         return try keys.keys(uid: uid).map(\.hexForDisplay)
@@ -47,8 +47,8 @@ struct SUNTapJob {
         let template = try Template.load(for: manifest)
         let jobRow = JobRow(row: row, line: row + 1, fields: Self.fields(row))
         let late = LateBound(uid: uid, timestamp: Date())
-        let settings = try #require(
-            try template.sunSettings(row: jobRow, late: late, manifest: manifest, fileSize: 256))
+        let layout = try template.dynamicLayout(row: jobRow, late: late, manifest: manifest)
+        let settings = try #require(layout as? SUNLayout).fileSettings
         let keys = try keyHex(uid: uid, masterHex: masterHex).map { try #require(Hex.bytes($0)) }
         return try SUNTag(
             uid: uid, message: try template.render(row: jobRow, late: late).bytes, settings: settings, keys: keys,

@@ -176,7 +176,8 @@ import Testing
     @Test func helpExplainsTheThreeModes() throws {
         let help = try ProvisionProcess.run(["verify-url", "--help"])
         #expect(help.status == 0, "\(help.stderr)")
-        for mode in ["NTAG21x job", "NTAG 424 DNA SUN job", "NTAG 424 DNA SUN with explicit keys"] {
+        // The keyed mode is the chip's dynamic message scheme's (SUN for an NTAG 424 DNA), named without the chip.
+        for mode in ["NTAG21x job", "Keyed job (a manifest with its chip's keyed section)", "SUN with explicit keys"] {
             #expect(help.stdout.contains(mode), "\(mode)")
         }
     }

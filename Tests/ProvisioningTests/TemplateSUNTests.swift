@@ -41,10 +41,9 @@ import Testing
         let template = try Template.load(for: manifest)
         let row = JobRow(row: 1, line: 2, fields: ["sku": "SKU-1", "name": "Item 1"])
         // D1 01 len 55 04 "example.com/t?p=" → PICC data at message byte 5 + 16, the file's byte 2 + 21.
-        let layout = try #require(try template.sunLayout(row: row, late: nil))
+        let layout = try #require(try template.dynamicLayout(row: row, late: nil, manifest: manifest) as? SUNLayout)
         #expect(layout.offsets == [.picc: 23, .mac: 23 + 32 + 3])
-        let settings = try #require(
-            try template.sunSettings(row: row, late: nil, manifest: manifest, fileSize: 256))
+        let settings = layout.fileSettings
         let sdm = try #require(settings.sdm)
         #expect(sdm.metaRead == .key(1) && sdm.fileRead == .key(2) && sdm.piccDataOffset == 23)
         #expect(sdm.macInputOffset == 23 && sdm.macOffset == 58)
@@ -66,7 +65,8 @@ import Testing
         let manifest = try Manifest.load(from: text.url.appendingPathComponent("job.json"), currentDirectory: text.url)
         let template = try Template.load(for: manifest)
         let row = JobRow(row: 1, line: 2, fields: [:])
-        let settings = try #require(try template.sunSettings(row: row, late: nil, manifest: manifest, fileSize: 256))
+        let layout = try template.dynamicLayout(row: row, late: nil, manifest: manifest)
+        let settings = try #require(layout as? SUNLayout).fileSettings
         // D1 01 len 55 04 "e.io/" → UID at message 10, file 12; counter after "x"; MAC after "/".
         #expect(settings.sdm?.uidOffset == 12 && settings.sdm?.readCounterOffset == 12 + 14 + 1)
         #expect(

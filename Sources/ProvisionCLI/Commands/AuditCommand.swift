@@ -29,12 +29,12 @@ struct AuditCommand: Command {
         the configuration pages checks what 'run' set: AUTH0, PROT, AUTHLIM and CFGLCK from 'protect',
         and for a template with a mirror token MIRROR_CONF, MIRROR_BYTE, MIRROR_PAGE and NFC_CNT_EN
         (the mirrored UID/counter in the message is then expected; such a job needs the keys 'run' needs).
-        A keyed NTAG 424 DNA job (an "ntag424" section) loads its master key and reads each tag
-        unauthenticated, as a phone does: the message must be the row's template outside the SUN
-        mirrors, the SUN must verify under K1 and the tag's K2, and GetFileSettings and GetKeyVersion
-        must show the settings and key versions the ledger's key journal recorded. The tag is not
-        authenticated unless --deep is given: then one AuthenticateEV2First with its job K0 (a
-        refusal counts toward the chip's failure counter).
+        A keyed job (a manifest with its chip's keyed section, docs/authentication.md) loads its
+        master key and reads each tag unauthenticated, as a phone does: the message must be the row's
+        template outside the chip's dynamic message, which must verify under the tag's keys, and the
+        file settings and key versions the chip shows must be those the ledger's key journal recorded.
+        The tag is not authenticated unless --deep is given: then one authentication with its job
+        master key (a refusal counts toward the chip's failure counter).
 
         Each tag gets one finding:
           pass            content as recorded, locked (or not) and configured as the job sets
@@ -66,7 +66,7 @@ struct AuditCommand: Command {
           --count N         stop after N tags
           --idle SECONDS    stop after this long without a tag
           --max-unknown N   stop after N unknown or blank tags in a row, exit 1 (default 20; 0 never stops)
-          --deep            keyed NTAG 424 DNA jobs: also authenticate each tag with its job K0
+          --deep            keyed jobs: also authenticate each tag with its job master key
           --json            print a stable JSON object (version 2) instead of the table; each
                             finding lists the records read ("records": the objects 'provision
                             ndef decode --json' prints; absent when no message was read) and,
@@ -76,7 +76,7 @@ struct AuditCommand: Command {
           --quiet, -q       no prompts or per-tag lines
           --allow-test-keys audit on a real (non-simulated) reader with public test material, as 'run'
                             allows it: a repository test signing key in signature.trust (it would pass
-                            forged tags), a documented sample key or the all-zero NTAG 424 DNA factory
+                            forged tags), a documented sample key or a keyed chip's all-zero factory
                             key; without it such a job is refused (exit 65) before any reader opens
 
         \(ReaderFactory.specHelp)
@@ -104,7 +104,7 @@ struct AuditCommand: Command {
     var json = false
     /// `--quiet`, `-q`: no prompts or per-tag lines.
     var quiet = false
-    /// `--deep`: authenticate each keyed NTAG 424 DNA with its job K0.
+    /// `--deep`: authenticate each keyed tag with its job master key.
     var deep = false
     /// `--ledger FILE|URI`: instead of the manifest's.
     var ledger: String?
@@ -132,7 +132,7 @@ struct AuditCommand: Command {
         let manifest = job.manifest
         let protectionKey = try job.loadProtectionKey(environment: context.environment)
         // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
-        if job.hasMirror || manifest.ntag424 != nil { try job.loadKeys(environment: context.environment) }
+        if job.hasMirror || manifest.dynamicMessage != nil { try job.loadKeys(environment: context.environment) }
         try job.refuseTestKeys(
             specs: readers.isEmpty ? manifest.readers.map(\.text) : readers, allowed: allowTestKeys,
             keys: protectionKey.map { [$0] } ?? [])
@@ -166,7 +166,7 @@ struct AuditCommand: Command {
             protectionKey: protectionKey, protection: manifest.security.protection, mirror: line.mirror)
         auditor.render = line.render  // a mismatch shows the records the run wrote
         auditor.identityCheck = manifest.identityCheck
-        auditor.ntag424 = job.ntag424Audit(deep: deep)
+        auditor.keyed = job.keyedAudit(deep: deep)
         let failure = await Self.runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
             settings: WorkerSettings(idleSeconds: idle), stop: context.stop)

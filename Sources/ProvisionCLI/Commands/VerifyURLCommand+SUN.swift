@@ -2,7 +2,7 @@ import NDEF
 import NFCTags
 import Provisioning
 
-/// `verify-url`'s NTAG 424 DNA SUN mode with explicit keys: no job, no ledger.
+/// `verify-url`'s SUN mode with explicit keys (the SUN scheme's own keys and URL layout): no job, no ledger.
 extension VerifyURLCommand {
     /// The keys and URL layout of the explicit-key mode.
     struct SUNKeys: Sendable, Hashable {

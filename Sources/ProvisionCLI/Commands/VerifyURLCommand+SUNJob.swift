@@ -5,32 +5,36 @@ import NFCTags
 import Provisioning
 import Reports
 
-/// `verify-url`'s NTAG 424 DNA SUN job mode: a manifest with an `ntag424` section, its master key and its ledger.
+/// `verify-url`'s keyed job mode: a manifest with its chip's keyed section, its master key and its ledger; the tap
+/// carries the chip's dynamic message.
 extension VerifyURLCommand {
-    /// Checks the URL's SUN with the job's diversified keys, looks the UID up in the job's ledger and records a
-    /// valid counter (`SUNJobVerifier`); exits 0 for `valid`, 1 for `invalid`, `unknown` and `replayed`.
+    /// Checks the URL's dynamic message with the job's tag keys, looks the UID up in the job's ledger and records a
+    /// valid counter (`TapJobVerifier`); exits 0 for `valid`, 1 for `invalid`, `unknown` and `replayed`.
     ///
     /// - Throws: `CLIError` 64 for NTAG21x-only options, 65 for a template the URL layout cannot be read from or
     ///   a master key that is not AES-128, 66/77/65 for key failures (`KeyLoader`), and the ledger's exit codes
     ///   (66 no ledger yet). `run` has refused a URL over `TapURL.maximumLength` before loading the job.
-    func runSUNJob(_ job: JobContext, context: CommandContext) async throws -> ExitCode {
-        guard let options = job.manifest.ntag424 else { return .failure }
+    func runKeyedJob(_ job: JobContext, context: CommandContext) async throws -> ExitCode {
+        let manifest = job.manifest
+        guard let keyed = manifest.keyed, let scheme = manifest.dynamicMessage,
+            let options = manifest.dynamicMessageOptions
+        else { return .failure }
         if counterWindow != nil {
             throw CLIError.usage(
-                "--counter-window is for NTAG21x counter mirrors; a SUN counter is inside the MAC, so every rise "
-                    + "is accepted", option: "counter-window")
+                "--counter-window is for NTAG21x counter mirrors; a \(scheme.name) counter is inside the MAC, so "
+                    + "every rise is accepted", option: "counter-window")
         }
-        let layout: SUNURLLayout
+        let layout: any TapLayout
         do {
-            layout = try SUNJobVerifier.layout(of: job.template, options: options)
+            layout = try job.template.tapLayout(scheme: scheme, options: options)
         } catch {
             throw ErrorTable.cliError(error, message: error.description)
         }
-        let master = try masterKey(options.master, job: job, context: context)
-        var verifier: SUNJobVerifier
+        let master = try masterKey(keyed.options.masterKeyID, job: job, context: context)
+        var verifier: TapJobVerifier
         do {
-            let keys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
-            verifier = try SUNJobVerifier(job: job.manifest.job, keys: keys, layout: layout)
+            verifier = try TapJobVerifier(
+                job: manifest.job, scheme: scheme, keys: keyed.tagKeys(master: master), layout: layout)
             let render = job.lineJob().render
             verifier.rowURIs = { row, fields, uid in
                 try NDEFMessage(bytes: try render(row, fields, uid, Date())).records.compactMap { record in
@@ -38,12 +42,14 @@ extension VerifyURLCommand {
                 }
             }
         } catch {
+            let field = manifest.keyedMasterField ?? "master"
+            let chip = manifest.tag.displayName
             throw CLIError.data(
-                "the master key '\(master.id)' (ntag424.master) must be AES-128, 16 bytes, for an NTAG 424 DNA job")
+                "the master key '\(master.id)' (\(field)) must be AES-128, 16 bytes, for an \(chip) job")
         }
         let ledger = try await JobContext.openLedger(
             job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics)
-        let verdict: SUNJobVerdict
+        let verdict: TapJobVerdict
         do {
             verdict = try await verifier.verify(url: url, ledger: ledger)
         } catch {
@@ -57,7 +63,7 @@ extension VerifyURLCommand {
     private func masterKey(_ id: String, job: JobContext, context: CommandContext) throws(CLIError) -> SecretKey {
         if let other = keys.first(where: { $0.id != id }) {
             throw CLIError.usage(
-                "--key names '\(other.id)'; an NTAG 424 DNA job verifies with its master key '\(id)' only",
+                "--key names '\(other.id)'; a keyed job verifies with its master key '\(id)' only",
                 option: "key")
         }
         guard let source = keys.last?.source ?? job.manifest.security.keys[id] else {
@@ -73,7 +79,7 @@ extension VerifyURLCommand {
     /// Prints the verdict: one line `word: detail`, then indented details (text), or the document.
     ///
     /// An `invalid` URL tells the public nothing it decrypted (UID, counter); `--operator` shows them.
-    private func report(_ verdict: SUNJobVerdict, context: CommandContext) throws(CLIError) -> ExitCode {
+    private func report(_ verdict: TapJobVerdict, context: CommandContext) throws(CLIError) -> ExitCode {
         let word = verdict.kind.rawValue
         let shows = verdict.kind != .invalid || operatorMode
         let uid = shows ? verdict.uid.map(Hex.compact) : nil

@@ -14,7 +14,7 @@ struct VerifyURLCommand: Command {
                provision verify-url URL --meta-key @FILE|env:VAR --file-key @FILE|env:VAR
                                     [--picc NAME] [--mac NAME] [--mac-input picc|empty] [--json]
 
-        Three modes. NTAG21x job (a manifest without an "ntag424" section): takes URL apart along the
+        Three modes. NTAG21x job (a manifest without a keyed section): takes URL apart along the
         job's template (the string holding {{mac:…}}), looks the UID up in the job's ledger, recomputes
         the MAC over the template's inputs with the job's key and prints one word:
           valid       the MAC matches a tag of this job (and a mirrored counter rose plausibly)
@@ -26,20 +26,21 @@ struct VerifyURLCommand: Command {
           unknown     only with --operator: the UID is not a tag of this job
 
         NTAG21x: the MAC is static and the mirrored counter is outside it, so the counter is not
-        authenticated: this check catches careless replays, not a determined cloner. NTAG 424 DNA SUN
-        is the remedy (docs/authentication.md).
+        authenticated: this check catches careless replays, not a determined cloner. A keyed chip's
+        dynamic message (SUN) is the remedy (docs/authentication.md).
 
-        NTAG 424 DNA SUN job (a manifest with an "ntag424" section): the PICC data and MAC parameters
-        ({{sun.picc}}, {{sun.mac}}) and the MAC input come from the job's template and section. Decrypts
-        the PICC data with the job's K1, checks the MAC with K2 diversified from the master key for that
-        UID, and records every valid counter in the ledger. The counter is inside the MAC, so:
+        Keyed job (a manifest with its chip's keyed section): the chip's dynamic message scheme
+        finds its parameters in the URL from the job's template and section (for SUN, the query
+        parameters of {{sun.picc}} and {{sun.mac}}), checks the message with the tag's keys derived
+        from the master key (SUN: decrypts the PICC data with K1, checks the MAC with the UID's K2),
+        and records every valid counter in the ledger. The counter is inside the MAC, so:
           valid       genuine, a done tag of this job, and its counter rose (recorded)
-          invalid     the PICC data or the MAC does not verify (tampered, another key, a clone)
+          invalid     the message or its MAC does not verify (tampered, another key, a clone)
           unknown     genuine, but the UID is not a done tag of this job
           replayed    genuine, but the counter is not above the highest one verified (a copied URL)
         An invalid URL shows nothing it decrypted unless --operator is given.
 
-        NTAG 424 DNA SUN with explicit keys (interoperability, support; no job, no ledger, so only
+        SUN with explicit keys (interoperability, support; no job, no ledger, so only
         valid or invalid): decrypts the PICC data parameter with the SDM meta-read key (AES-128, IV 0),
         takes the UID and read counter from it, derives the SDM MAC session key from the file-read key
         and compares the SDMMAC. The MAC input is the URL from the PICC data's first character to just
@@ -50,14 +51,14 @@ struct VerifyURLCommand: Command {
         Options:
           --manifest FILE       the job (template, keys, ledger)
           --key KEYID=@FILE     the key from an owner-only file, or KEYID=env:VAR from the environment,
-                                instead of the manifest's keys section (a SUN job: its master key only);
+                                instead of the manifest's keys section (a keyed job: its master key only);
                                 a key value itself is refused
           --counter-window N    NTAG21x: the largest rise of a mirrored counter accepted (default 1000)
           --operator            local diagnostics: NTAG21x, say unknown for a UID that is not in the job;
-                                SUN job, show the UID and counter of an invalid URL
+                                keyed job, show the UID and counter of an invalid URL
           --json                print {"version": 2, "verdict", "valid", "detail"} (docs/json.md), with
                                 "uid" and "counter" for SUN, and "row" and "key_versions" ({"k0": n, …},
-                                from the ledger's key journal) for a SUN job; a missing manifest, key or
+                                from the ledger's key journal) for a keyed job; a missing manifest, key or
                                 ledger prints {"error": {...}} instead
           --meta-key SOURCE     SUN: the SDM meta-read key (K1 of the job's roles) decrypting the PICC data
           --file-key SOURCE     SUN: the SDM file-read key (K2) the MAC session key comes from
@@ -72,7 +73,7 @@ struct VerifyURLCommand: Command {
 
         Examples:
           provision verify-url 'https://example.com/t?u=04A1B2C3D4E5F6&m=1F2E3D4C5B6A7988' --manifest jobs/auth.json
-          provision verify-url 'https://e.io/t?p=…&m=…' --manifest jobs/ntag424.json --json
+          provision verify-url 'https://e.io/t?p=…&m=…' --manifest jobs/sun.json --json
           provision verify-url 'https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086' \\
               --meta-key env:K1 --file-key env:K2 --picc e --mac c --mac-input empty
 
@@ -143,7 +144,7 @@ struct VerifyURLCommand: Command {
             throw CLIError.data("the URL has \(url.utf8.count) bytes; verify-url takes at most \(TapURL.maximumLength)")
         }
         var job = try JobContext.load(manifestPath, context: context, ledger: ledger)
-        if job.manifest.ntag424 != nil { return try await runSUNJob(job, context: context) }
+        if job.manifest.dynamicMessage != nil { return try await runKeyedJob(job, context: context) }
         if keyArguments.isEmpty {
             try job.loadKeys(environment: context.environment)
         } else {

@@ -96,11 +96,11 @@ public struct AuditWorker: Sendable {
                 await finish(conflict)
             } else if let record {
                 let expected: ExpectedConfiguration?
-                let sun: SUNExpectation?
+                let keyed: KeyedExpectation?
                 do {
                     let mirror = try await mirrorPlan(uid: uid, row: record.row)
                     expected = auditor.expectedConfiguration(uid: uid, mirror: mirror)
-                    sun = try await sunExpectation(uid: uid, row: record.row)
+                    keyed = try await keyedExpectation(uid: uid, row: record.row)
                 } catch let error as LedgerError {
                     throw error
                 } catch {
@@ -118,7 +118,7 @@ public struct AuditWorker: Sendable {
                     reading = try await reader.withTransceiver {
                         try TagReadBack.read(
                             on: $0, activation: detected, families: families, password: password,
-                            configuration: expected != nil, anticollisionUID: uid, ntag424Audit: sun)
+                            configuration: expected != nil, anticollisionUID: uid, keyedAudit: keyed)
                     }
                 } catch let error as TransportError {
                     await session.abandon(uid)
@@ -127,10 +127,10 @@ public struct AuditWorker: Sendable {
                     return true
                 }
                 var verdict = auditor.classify(
-                    reading, recorded: record.tag, row: record.row, expected: expected, sun: sun)
+                    reading, recorded: record.tag, row: record.row, expected: expected, keyed: keyed)
                 if verdict.status == .mismatch {
                     try await addExpected(
-                        to: &verdict, record: record, read: reading.message, expected: expected, sun: sun)
+                        to: &verdict, record: record, read: reading.message, expected: expected, keyed: keyed)
                 }
                 await finish(verdict)
             } else {
@@ -164,10 +164,9 @@ public struct AuditWorker: Sendable {
         return try mirror(row, fields, uid)
     }
 
-    /// What a keyed NTAG 424 DNA of `row` must show (its template, settings, journaled key versions), `nil` for
-    /// other jobs.
-    private func sunExpectation(uid: [UInt8], row: Int) async throws -> SUNExpectation? {
-        guard let rules = auditor.ntag424 else { return nil }
+    /// What a keyed tag of `row` must show (its template, settings, journaled key versions), `nil` for other jobs.
+    private func keyedExpectation(uid: [UInt8], row: Int) async throws -> KeyedExpectation? {
+        guard let rules = auditor.keyed else { return nil }
         let fields = try await ledger.record(job: auditor.job, row: row)?.fields ?? [:]
         let versions = try await ledger.keyVersions(job: auditor.job, uid: uid)
         let seen = try await ledger.highestSUNCounter(job: auditor.job, uid: uid).map { UInt32($0) }
@@ -175,15 +174,15 @@ public struct AuditWorker: Sendable {
     }
 
     /// Puts the message the run wrote beside what a `mismatch` holds: the row rendered again from its ledger fields
-    /// at its claim time (only for a mismatch: a matching tag costs nothing), or a SUN job's template message. When
+    /// at its claim time (only for a mismatch: a matching tag costs nothing), or a keyed job's template message. When
     /// that is not what the ledger recorded, the detail says why no expected records are shown.
     private func addExpected(
         to verdict: inout TagVerdict, record: ProvisionedTag, read: [UInt8]?, expected: ExpectedConfiguration?,
-        sun: SUNExpectation?
+        keyed: KeyedExpectation?
     ) async throws {
         let rendered: [UInt8]?
-        if let sun {
-            rendered = sun.message
+        if let keyed {
+            rendered = keyed.message
         } else if let render = auditor.render, let info = try await ledger.record(job: auditor.job, row: record.row) {
             rendered = try? render(record.row, info.fields, record.tag.uid, info.claimedAt ?? record.tag.writtenAt)
         } else {
@@ -192,7 +191,7 @@ public struct AuditWorker: Sendable {
         verdict.expected = rendered.flatMap {
             auditor.expectedMessage(rendered: $0, recorded: record.tag, read: read, mirror: expected?.mirror)
         }
-        if verdict.expected == nil && sun == nil {
+        if verdict.expected == nil && keyed == nil {
             verdict.detail +=
                 "; the row no longer renders to the message the run wrote (ledger SHA-256), so the expected records "
                 + "are not shown"

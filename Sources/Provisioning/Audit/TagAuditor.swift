@@ -26,8 +26,8 @@ public struct TagAuditor: Sendable {
     /// The job's `identityCheck`: under `record` the run wrote clones knowingly, so the audit does not
     /// judge identity either.
     public var identityCheck: IdentityCheck = .refuse
-    /// How a keyed NTAG 424 DNA job's tags are judged (SUN, settings, key versions), when the job has keys.
-    public var ntag424: NTAG424Audit?
+    /// How a keyed job's tags are judged (dynamic message, settings, key versions), when the job has keys.
+    public var keyed: KeyedAudit?
     /// Renders a row as the run did (the run's own `LineJob.render`), so a `mismatch` can show the records the run
     /// wrote beside those the tag holds; `nil`: a mismatch shows what the tag holds only.
     public var render: LineJob.Renderer?
@@ -100,16 +100,17 @@ public struct TagAuditor: Sendable {
     /// reports can show what the tag holds.
     public func classify(
         _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration? = nil,
-        sun: SUNExpectation? = nil
+        keyed: KeyedExpectation? = nil
     ) -> TagVerdict {
-        var verdict = judge(reading, recorded: recorded, row: row, expected: expected, sun: sun)
+        var verdict = judge(reading, recorded: recorded, row: row, expected: expected, keyed: keyed)
         verdict.message = reading.message
         return verdict
     }
 
     /// The verdict of `classify`, without the message.
     private func judge(
-        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration?, sun: SUNExpectation?
+        _ reading: TagReadBack, recorded: TagRecord, row: Int, expected: ExpectedConfiguration?,
+        keyed: KeyedExpectation?
     ) -> TagVerdict {
         let uid = recorded.uid
         if let refused = reading.authenticationRefused {
@@ -128,13 +129,13 @@ public struct TagAuditor: Sendable {
             let why = reading.unreadable ?? "no NDEF message"
             return TagVerdict(uid: uid, row: row, status: .mismatch, detail: "NDEF unreadable: \(why)")
         }
-        if let sun {
-            guard Digest.sha256(sun.message) == recorded.bytesSHA256 else {
+        if let keyed {
+            guard Digest.sha256(keyed.message) == recorded.bytesSHA256 else {
                 return TagVerdict(
                     uid: uid, row: row, status: .mismatch,
                     detail: "the row's template no longer renders to the message the run wrote (ledger SHA-256)")
             }
-            return judgeSUN(reading, message: message, uid: uid, row: row, expected: sun)
+            return judgeKeyed(reading, message: message, uid: uid, row: row, expected: keyed)
         }
         if let mirror = expected?.mirror {
             switch mirror.restoringPlaceholder(in: message, uid: uid) {
@@ -195,10 +196,10 @@ public struct TagAuditor: Sendable {
     }
 
     /// The message the run wrote on the tag of a `mismatch`, to show beside what it holds: `rendered` (the row
-    /// rendered again, or a SUN job's template message) when its SHA-256 is the ledger's, else `nil` (the template
+    /// rendered again, or a keyed job's template message) when its SHA-256 is the ledger's, else `nil` (the template
     /// or row changed since, an appended message), never a guess.
     ///
-    /// The ledger's message has the mirror window's placeholder (`{{uidMirror}}`, …) and a SUN job's template the
+    /// The ledger's message has the mirror window's placeholder (`{{uidMirror}}`, …) and a keyed job's template the
     /// zeros the chip mirrors over. A window the tag `read` shows correctly is copied into the expected message,
     /// so records differ only where the content does; a window the tag shows wrongly keeps its placeholder.
     public func expectedMessage(rendered: [UInt8], recorded: TagRecord, read: [UInt8]?, mirror: MirrorPlan?)

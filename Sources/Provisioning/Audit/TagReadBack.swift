@@ -28,8 +28,8 @@ public struct TagReadBack: Sendable {
     /// The identity anomalies the family refuses, in words, from the units the read brought anyway;
     /// empty when they are consistent or were not read.
     public var identityAnomalies: [String] = []
-    /// A keyed NTAG 424 DNA's settings and key versions (`ntag424Audit` reads), `nil` otherwise.
-    public var ntag424: NTAG424Reading?
+    /// A keyed tag's settings and key versions (read when `keyedAudit` is given), `nil` otherwise.
+    public var keyed: KeyedTagReading?
 
     /// Creates a read-back result.
     public init(
@@ -74,7 +74,7 @@ public struct TagReadBack: Sendable {
     public static func read(
         on transceiver: any Transceiver, activation: DetectedTag? = nil, families: TagFamilies = .standard,
         password: TagPassword? = nil, configuration: Bool = false, anticollisionUID: [UInt8]? = nil,
-        ntag424Audit: SUNExpectation? = nil
+        keyedAudit: KeyedExpectation? = nil
     ) throws(TransportError) -> TagReadBack {
         var result = TagReadBack(message: nil)
         let tag: any FamilyTag
@@ -98,7 +98,10 @@ public struct TagReadBack: Sendable {
             }
             _ = try tag.detectNDEF()
             result.message = try tag.readNDEF()
-            if let ntag424Audit { result.ntag424 = try Self.readNTAG424(tag, deepKey: ntag424Audit.deepKey) }
+            if let keyedAudit {
+                // After the message was read, so the dynamic message the read produced is the one a phone gets.
+                result.keyed = try keyedAudit.scheme.readKeyedState(tag, deepKey: keyedAudit.deepKey)
+            }
         } catch let error as TransportError {
             guard case .nak(let code) = error else { throw error }
             result.unreadable = "tag answered NAK \(String(code, radix: 16, uppercase: true))h to a READ"

@@ -29,7 +29,7 @@ struct SUNJobFixture {
         try Data(text.utf8).write(to: folder.url.appendingPathComponent("template.json"))
         manifest = try Manifest.load(from: folder.url.appendingPathComponent("job.json"), currentDirectory: folder.url)
         template = try Template.load(for: manifest)
-        options = try #require(manifest.ntag424)
+        options = try #require(manifest.keyed?.options as? NTAG424JobOptions)
         ledger = try await Ledger.open(path: folder.url.appendingPathComponent("ledger.sqlite").path)
         try await ledger.registerJob(name: folder.job, manifestHash: "m", templateHash: "t")
         let rows = (1...2).map { RowInput(row: $0, fields: Self.fields($0), messageSHA256: [], messageLength: 0) }
@@ -48,8 +48,8 @@ struct SUNJobFixture {
         let jobRow = JobRow(row: row, line: row + 1, fields: Self.fields(row))
         let late = LateBound(uid: uid, timestamp: Date())
         let message = try template.render(row: jobRow, late: late).bytes
-        let settings = try #require(
-            try template.sunSettings(row: jobRow, late: late, manifest: manifest, fileSize: 256))
+        let layout = try template.dynamicLayout(row: jobRow, late: late, manifest: manifest)
+        let settings = try #require(layout as? SUNLayout).fileSettings
         let keys = try keys(master: master).keys(uid: uid).map(\.bytes)
         return try SUNTag(uid: uid, message: message, settings: settings, keys: keys, version: 1)
     }
@@ -60,10 +60,15 @@ struct SUNJobFixture {
         try await ledger.markKeyedTagDone(job: job, uid: uid, abandoned: [4])
     }
 
+    /// The job's tap layout, as its template and section give it.
+    func tapLayout() throws -> any TapLayout {
+        try template.tapLayout(scheme: SUNScheme(), options: try #require(manifest.dynamicMessageOptions))
+    }
+
     /// The job's verifier (keys under `master`).
-    func verifier(master: SecretKey = Self.master) throws -> SUNJobVerifier {
-        try SUNJobVerifier(
-            job: folder.job, keys: keys(master: master),
-            layout: try SUNJobVerifier.layout(of: template, options: options))
+    func verifier(master: SecretKey = Self.master) throws -> TapJobVerifier {
+        let keys = keys(master: master)
+        return try TapJobVerifier(
+            job: folder.job, scheme: SUNScheme(), keys: { uid in try keys.keys(uid: uid) }, layout: try tapLayout())
     }
 }

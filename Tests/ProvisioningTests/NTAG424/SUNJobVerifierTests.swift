@@ -1,15 +1,16 @@
 import Foundation
 import Ledger
 import NDEF
-import NFCTags
 import TagEmulator
 import TestSupport
 import Testing
 
+@testable import NFCTags
 @testable import Provisioning
 
-/// `SUNJobVerifier`: a keyed NTAG 424 DNA job's tap URLs, made by the emulated chip, checked with the job's keys
-/// against its ledger (valid, replayed, invalid, unknown), and the URL layout read from the job's template.
+/// `TapJobVerifier` with the SUN scheme: a keyed NTAG 424 DNA job's tap URLs, made by the emulated chip, checked
+/// with the job's keys against its ledger (valid, replayed, invalid, unknown), and the URL layout read from the job's
+/// template.
 @Suite struct SUNJobVerifierTests {
     @Test(arguments: NTAG424JobOptions.MACInput.allCases)
     func aTapIsValidOnceThenReplayedAndTheNextTapIsValid(macInput: NTAG424JobOptions.MACInput) async throws {
@@ -17,7 +18,9 @@ import Testing
         try await job.markDone()
         let tag = try job.tag()
         let verifier = try job.verifier()
-        #expect(verifier.layout == SUNURLLayout(picc: "p", mac: "m", macInput: macInput == .empty ? .empty : .picc))
+        #expect(
+            verifier.layout as? SUNURLLayout
+                == SUNURLLayout(picc: "p", mac: "m", macInput: macInput == .empty ? .empty : .picc))
         let first = try tag.tap()
         #expect(first.hasPrefix("https://e.io/t/SKU-1?p="), "\(first)")
         let valid = try await verifier.verify(url: first, ledger: job.ledger)
@@ -97,7 +100,7 @@ import Testing
             ("https://e.io/p=", nil), ("https://e.io/?=", nil), ("https://e.io/?p", nil), ("https://e.io/?a=b=", nil),
         ] as [(String, String?)])
     func aTokensParameterNameIsTheQueryNameBeforeIt(literal: String, name: String?) {
-        #expect(SUNJobVerifier.parameterName(endingWith: literal) == name)
+        #expect(SUNScheme.parameterName(endingWith: literal) == name)
     }
 
     @Test(arguments: [
@@ -109,7 +112,7 @@ import Testing
     func aTemplateWhoseSUNIsNotTwoQueryParametersIsRefused(uri: String, message: String) async throws {
         let job = try await SUNJobFixture(uri: uri)
         let error = try #require(throws: JobInputError.self) {
-            try SUNJobVerifier.layout(of: job.template, options: job.options)
+            try job.tapLayout()
         }
         #expect(error.code == .templateInvalid && error.description.contains(message), "\(error)")
     }

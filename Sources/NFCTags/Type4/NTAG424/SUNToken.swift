@@ -1,5 +1,3 @@
-import NFCTags
-
 /// A SUN template token: a window of `0` characters in the NDEF file that an NTAG 424 DNA fills on every
 /// unauthenticated read (`docs/reference/type4.md` §3.2), written `{{sun.picc}}`, `{{sun.mac}}`, `{{sun.uid}}` or
 /// `{{sun.counter}}`.
@@ -29,9 +27,17 @@ public enum SUNToken: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The token as a template writes it.
     public var written: String { "{{\(Self.prefix)\(rawValue)}}" }
 
-    /// What the template writes into the file: `0`s (the chip never writes its mirrors back), or, to locate the
-    /// window, `Z`s.
-    func placeholder(marked: Bool) -> String { String(repeating: marked ? "Z" : "0", count: length) }
+    /// The token as the scheme declares it (`SUNScheme.tokens`).
+    public var token: DynamicToken { DynamicToken(name: Self.prefix + rawValue, length: length) }
+
+    /// The SUN token a declared token is, `nil` for another scheme's.
+    public init?(_ token: DynamicToken) {
+        guard token.name.hasPrefix(Self.prefix),
+            let found = Self(rawValue: String(token.name.dropFirst(Self.prefix.count))),
+            found.length == token.length
+        else { return nil }
+        self = found
+    }
 
     public static func < (lhs: SUNToken, rhs: SUNToken) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

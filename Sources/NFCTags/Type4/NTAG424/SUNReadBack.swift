@@ -1,6 +1,5 @@
 import Crypto
 import NDEF
-import NFCTags
 
 /// The check of an NTAG 424 DNA's NDEF file as an unauthenticated reader (a phone) got it right after
 /// personalisation: every byte the job wrote outside the SUN mirrors unchanged, and the mirrors filled the way

@@ -1,6 +1,5 @@
 import Foundation
 import NDEF
-import NFCTags
 
 /// Where the SDMMAC input starts (`docs/reference/type4.md` §3.5): at the PICC data, covering everything up to the
 /// MAC, or nothing (the Bolt card layout, `SDMMACInputOffset == SDMMACOffset`).
@@ -28,18 +27,6 @@ public struct SUNURLLayout: Sendable, Hashable {
     }
 }
 
-/// What a SUN URL says about its tag once checked.
-public struct SUNVerification: Sendable, Hashable {
-    /// Whether the PICC data decrypted to a valid tag byte and the MAC matched.
-    public var isValid: Bool
-    /// The UID from the PICC data (also when only the MAC failed).
-    public var uid: [UInt8]?
-    /// SDMReadCtr from the PICC data.
-    public var counter: UInt32?
-    /// Why, in words.
-    public var detail: String
-}
-
 /// Checks a SUN (NTAG 424 DNA Secure Dynamic Messaging) tap URL in AES mode: decrypts the PICC data with the
 /// SDM meta-read key, derives the SDM MAC session key from the file-read key of that UID, and compares the
 /// SDMMAC (`docs/reference/type4.md` §3.3–§3.5). Replay (the counter) is the caller's, against its ledger.
@@ -47,9 +34,9 @@ public enum SUNVerifier {
     /// Verifies `url`; `fileReadKey` gives the SDM file-read key for a UID (shared, or diversified per tag).
     public static func verify(
         url: String, layout: SUNURLLayout, metaReadKey: [UInt8], fileReadKey: ([UInt8]) throws -> [UInt8]
-    ) -> SUNVerification {
-        func invalid(_ why: String, _ data: PICCData? = nil) -> SUNVerification {
-            SUNVerification(isValid: false, uid: data?.uid, counter: data?.counter, detail: why)
+    ) -> TapVerification {
+        func invalid(_ why: String, _ data: PICCData? = nil) -> TapVerification {
+            TapVerification(isValid: false, uid: data?.uid, counter: data?.counter, detail: why)
         }
         guard let picc = parameter(layout.picc, in: url), picc.value.count == 32, let cryptogram = Hex.bytes(picc.value)
         else { return invalid("no '\(layout.picc)' parameter of 32 hex digits") }
@@ -68,7 +55,7 @@ public enum SUNVerifier {
             guard try SUNCrypto.sdmMAC(macKey: key, input: input) == tag else {
                 return invalid("the SDMMAC does not match (tampered URL, another key or a clone)", data)
             }
-            return SUNVerification(
+            return TapVerification(
                 isValid: true, uid: uid, counter: counter,
                 detail: "SUN valid; UID \(Hex.compact(uid)), counter \(counter)")
         } catch {
@@ -79,7 +66,7 @@ public enum SUNVerifier {
     /// Verifies `url` with two loaded keys (one shared file-read key); `nil` when a key is not 16 bytes.
     public static func verify(
         url: String, layout: SUNURLLayout, metaReadKey: SecretKey, fileReadKey: SecretKey
-    ) -> SUNVerification? {
+    ) -> TapVerification? {
         guard metaReadKey.bytes.count == 16, fileReadKey.bytes.count == 16 else { return nil }
         return verify(url: url, layout: layout, metaReadKey: metaReadKey.bytes) { _ in fileReadKey.bytes }
     }
@@ -95,7 +82,7 @@ public enum SUNVerifier {
     }
 }
 
-extension SUNURLLayout {
+extension SUNURLLayout: TapLayout {
     /// `url` with the values of its PICC data and MAC parameters replaced by zeros of the same length: the URL as
     /// the template wrote it, before the chip mirrored into it.
     public func masked(_ url: String) -> String {

@@ -1,12 +1,12 @@
 import Foundation
 import NDEF
-import Provisioning
+import NFCTags
 import Testing
 
 /// SUN URLs checked with explicit keys (`docs/reference/type4.md` §3.3–§3.5).
 @Suite struct SUNVerifierTests {
     static let zero = [UInt8](repeating: 0, count: 16)
-    static func verify(_ url: String, _ layout: SUNURLLayout, key: [UInt8] = zero) -> SUNVerification {
+    static func verify(_ url: String, _ layout: SUNURLLayout, key: [UInt8] = zero) -> TapVerification {
         SUNVerifier.verify(url: url, layout: layout, metaReadKey: key) { _ in key }
     }
 

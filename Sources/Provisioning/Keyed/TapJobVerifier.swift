@@ -1,0 +1,114 @@
+import Foundation
+import Ledger
+import NDEF
+import NFCTags
+
+/// What `TapJobVerifier` says about one tap URL.
+public struct TapJobVerdict: Sendable, Hashable {
+    /// The answer, in one word.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The dynamic message is genuine, the tag is a done row of the job, and its counter rose: recorded.
+        case valid
+        /// The dynamic message does not verify under the job's keys (its data or its MAC).
+        case invalid
+        /// The message is genuine (the job's keys made it) but its UID is not bound to a done row of this job.
+        case unknown
+        /// The message is genuine, but its counter is not above the highest one verified for the tag.
+        case replayed
+    }
+
+    /// The answer.
+    public var kind: Kind
+    /// The UID the message names, when it could be read.
+    public var uid: [UInt8]?
+    /// The counter the message names, when it could be read.
+    public var counter: UInt32?
+    /// The job's row the tag carries (`valid`, `replayed`).
+    public var row: Int?
+    /// The highest counter verified for the tag before this tap (`nil`: none, or not looked up).
+    public var previousCounter: Int?
+    /// The version of each key (index = key number) the ledger's key journal says the tag holds: the new version
+    /// of each key's last done change, `0` (delivery) for a key with none; `nil` when the UID is not known.
+    public var keyVersions: [Int]?
+    /// Why, in words (no key material).
+    public var detail: String
+}
+
+/// Verifies tap URLs of a keyed job against its ledger: the job's dynamic message scheme checks the URL with the
+/// tag's keys (`DynamicMessageScheme.verifyTap`: UID, counter, MAC verdict), then the UID's done row is found in the
+/// job and the counter recorded if it rose (`acceptSUNCounter`).
+///
+/// The URL layout comes from the job's template and keyed section, never from the user. A URL that fails the MAC is
+/// `invalid` whatever its UID: `unknown` needs a genuine message, which only the job's master key can make, so it
+/// tells an outsider nothing.
+public struct TapJobVerifier: Sendable {
+    /// The job name (its rows and counters in the ledger).
+    public let job: String
+    /// The job's dynamic message.
+    public let scheme: any DynamicMessageScheme
+    /// The tag's keys by UID, as the job's keyed scheme derives them.
+    public let keys: TagKeys
+    /// Where the URL carries the dynamic message, and what its MAC covers.
+    public let layout: any TapLayout
+    /// The URIs `run` wrote for a row, dynamic windows as zeros: `(row, fields, uid) → URIs`. When set, a genuine
+    /// message in a URL whose other parts are not its own row's (pasted into another product's URL) is `invalid`.
+    public var rowURIs: (@Sendable (Int, [String: String], [UInt8]) throws -> [String])?
+
+    /// A verifier for `job` with its scheme, keys and URL layout.
+    ///
+    /// - Throws: the key derivation's error when the keys cannot verify a tap (a master key of the wrong length).
+    public init(job: String, scheme: any DynamicMessageScheme, keys: @escaping TagKeys, layout: any TapLayout) throws {
+        try scheme.checkKeys(keys)
+        self.job = job
+        self.scheme = scheme
+        self.keys = keys
+        self.layout = layout
+    }
+
+    /// Checks `url` and, when it is valid, records its counter in `ledger` (one transaction with the check of the
+    /// highest counter, so the same tap verified twice at once is `valid` once and `replayed` once).
+    ///
+    /// - Throws: `LedgerError` when the ledger cannot be read or written; a bad URL is a verdict, not an error.
+    public func verify(url: String, ledger: any LedgerStore, at time: Date = Date()) async throws(LedgerError)
+        -> TapJobVerdict
+    {
+        let checked = scheme.verifyTap(url, layout: layout, keys: keys)
+        let name = scheme.name
+        var verdict = TapJobVerdict(
+            kind: .invalid, uid: checked.uid, counter: checked.counter, row: nil, previousCounter: nil,
+            keyVersions: nil, detail: checked.detail)
+        guard checked.isValid, let uid = checked.uid, let counter = checked.counter else { return verdict }
+        let uidText = Hex.compact(uid)
+        guard let tag = try await ledger.tags(uid: uid).first(where: { $0.job == job }) else {
+            verdict.kind = .unknown
+            verdict.detail = "\(name) valid, but UID \(uidText) (counter \(counter)) is not a tag of job \(job)"
+            return verdict
+        }
+        verdict.row = tag.row
+        if let rowURIs {
+            let fields = try await ledger.record(job: job, row: tag.row)?.fields ?? [:]
+            guard let expected = try? rowURIs(tag.row, fields, uid), expected.contains(layout.masked(url)) else {
+                verdict.kind = .invalid
+                verdict.detail =
+                    "\(name) valid for UID \(uidText), but the rest of the URL is not row \(tag.row)'s: "
+                    + "a genuine \(name) pasted into another URL"
+                return verdict
+            }
+        }
+        let journal = try await ledger.keyVersions(job: job, uid: uid)
+        verdict.keyVersions = scheme.keyNumbers.map { journal[$0] ?? 0 }
+        switch try await ledger.acceptSUNCounter(job: job, uid: uid, counter: Int(counter), at: time) {
+        case .accepted(let previous):
+            verdict.kind = .valid
+            verdict.previousCounter = previous
+            verdict.detail = "\(name) valid; UID \(uidText), row \(tag.row) of job \(job), counter \(counter)"
+        case .replayed(let highest):
+            verdict.kind = .replayed
+            verdict.previousCounter = highest
+            verdict.detail =
+                "\(name) valid, but counter \(counter) of UID \(uidText) is not above the highest one verified "
+                + "(\(highest)): a copied URL"
+        }
+        return verdict
+    }
+}
