@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The PKCS #11 header only (p11-kit's copy): modules are loaded with dlopen, never linked.
+        .systemLibrary(name: "CPKCS11", pkgConfig: "p11-kit-1", providers: [.apt(["libp11-kit-dev"])]),
 
         // Helpers every layer shares (serial executor, Duration conversion): one of each.
         .target(name: "Support", swiftSettings: strict),
@@ -39,6 +41,8 @@ let package = Package(
         .target(name: "ReaderPCSC", dependencies: ["NFCTags", "CPCSC", "Support"], swiftSettings: strict),
         .target(
             name: "Ledger", dependencies: ["CSQLite", "CPostgres", "JSONReader", "Support"], swiftSettings: strict),
+        // Keys inside a PKCS #11 token (issue 42): derivations run in the token, the master never leaves it.
+        .target(name: "TokenKeys", dependencies: ["CPKCS11", "Crypto", "Support"], swiftSettings: strict),
 
         // Application layers.
         .target(
@@ -76,6 +80,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "TokenKeysTests", dependencies: ["TokenKeys", "Crypto", "NDEF", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "LedgerBenchTests", dependencies: ["ledger-bench", "Ledger", "TestSupport"], swiftSettings: strict),
         .testTarget(
