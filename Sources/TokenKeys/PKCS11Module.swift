@@ -51,6 +51,7 @@ public final class PKCS11Module: Sendable {
     }
 
     private static func open(path: String) throws(TokenError) -> PKCS11Module {
+        ignoreBrokenPipes()
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
             throw TokenError(.moduleUnavailable, "cannot load PKCS #11 module \(path): \(reason)")
@@ -81,6 +82,15 @@ public final class PKCS11Module: Sendable {
                 .moduleUnavailable, "C_Initialize of PKCS #11 module \(path) failed: \(status)", status: status)
         }
         return PKCS11Module(path: path, list: PKCS11FunctionList(list: pointer))
+    }
+
+    /// Makes a write to a closed socket an error instead of the end of the process: a module that talks to its
+    /// HSM over a socket (p11-kit's client, network HSMs) would otherwise die of SIGPIPE when the HSM goes away,
+    /// where the line must pause and reconnect. A handler the process installed itself is left alone.
+    static func ignoreBrokenPipes() {
+        var current = sigaction()
+        guard sigaction(SIGPIPE, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// `C_Finalize` for every loaded module; the registry's `atexit` handler. Later calls find nothing to do.
