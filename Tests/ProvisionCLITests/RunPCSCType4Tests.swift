@@ -72,7 +72,7 @@ private func phases(_ folder: JobFolder) throws -> String {
             #expect(object["uid"] as? String == "04D10000000001")
             let chip = try #require(object["protection"] as? [String: Any], "\(inspect.stdout)")
             #expect(chip["ats"] as? String == "06 77 77 71 02 80")
-            #expect(chip["historicalBytes"] as? String == "80")
+            #expect(chip["historical_bytes"] as? String == "80")
             #expect((object["chip"] as? [String: Any])?["model"] as? String == "ntag424", "\(inspect.stdout)")
             #expect(inspect.stdout.contains("https://example.com/p/SKU-1/"))
 
