@@ -1,11 +1,11 @@
 import Foundation
 import Ledger
 import NDEF
+import NFCTags
 import TagEmulator
 import TestSupport
 import Testing
 
-@testable import NFCTags
 @testable import Provisioning
 
 /// `TapJobVerifier` with the SUN scheme: a keyed NTAG 424 DNA job's tap URLs, made by the emulated chip, checked
@@ -92,15 +92,6 @@ import Testing
         #expect(verdict.kind == .unknown && verdict.uid == stranger && verdict.counter == 1, "\(verdict.detail)")
         #expect(verdict.detail.contains("not a tag of job t") && verdict.row == nil)
         #expect(try await job.ledger.highestSUNCounter(job: job.folder.job, uid: stranger) == nil)
-    }
-
-    @Test(
-        arguments: [
-            ("https://e.io/?p=", "p"), ("https://e.io/t?x=1&cmac=", "cmac"), ("?picc_data=", "picc_data"),
-            ("https://e.io/p=", nil), ("https://e.io/?=", nil), ("https://e.io/?p", nil), ("https://e.io/?a=b=", nil),
-        ] as [(String, String?)])
-    func aTokensParameterNameIsTheQueryNameBeforeIt(literal: String, name: String?) {
-        #expect(SUNScheme.parameterName(endingWith: literal) == name)
     }
 
     @Test(arguments: [
