@@ -2,8 +2,8 @@ internal import CPKCS11
 
 /// A secret key found in a token: its object handle and what the layer needs to choose mechanisms for it.
 ///
-/// Holds no key bytes (the token never gives them out); `description` names the label only. A handle is valid in
-/// the session that found it while the token stays logged in (docs/reference/pkcs11.md §3).
+/// Holds no key bytes (the token never gives them out); `description` names the label only. The handle is used
+/// with the session that found it, while that session stays logged in.
 public struct TokenKey: Sendable, Hashable, CustomStringConvertible {
     /// The object handle (`CK_OBJECT_HANDLE`).
     public let handle: UInt
