@@ -30,7 +30,7 @@ let package = Package(
         // The one position-reporting JSON reader (record JSON, manifests, templates, JSON Lines).
         .target(name: "JSONReader", swiftSettings: strict),
         .target(name: "NDEF", dependencies: ["JSONReader", "Support"], swiftSettings: strict),
-        .target(name: "NFCTags", dependencies: ["NDEF", "Crypto", "Support"], swiftSettings: strict),
+        .target(name: "NFCTags", dependencies: ["JSONReader", "NDEF", "Crypto", "Support"], swiftSettings: strict),
         .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
 
         // Emulator: depends on core only (and libcrypto for signing).
@@ -68,7 +68,9 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "NFCTags"], swiftSettings: strict),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader"], swiftSettings: strict),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "Crypto", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "NFCTagsTests", dependencies: ["NFCTags", "Crypto", "TagEmulator", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "TagEmulatorTests", dependencies: ["TagEmulator", "NFCTags", "Crypto", "TestSupport"],
             swiftSettings: strict),

@@ -58,7 +58,7 @@ struct JobContext: Sendable {
         }
     }
 
-    /// Refuses public trust material (test signing keys, documented sample keys, the NTAG 424 DNA factory key)
+    /// Refuses public trust material (test signing keys, documented sample keys, a keyed chip's delivery key)
     /// on a non-simulated reader unless `allowed` (`--allow-test-keys`); called before any reader is opened.
     ///
     /// `keys` are the loaded keys beyond `self.keys` (`audit` loads only the protection key). The message names
@@ -127,10 +127,10 @@ struct JobContext: Sendable {
     /// The serial of a row as the template renders it.
     func serial(row: Int) -> String { manifest.serial.value(forRow: row) ?? "" }
 
-    /// The key recorded per tag: the NTAG 424 DNA master key, the protection key, else the first key a
-    /// `{{mac:…}}` uses.
+    /// The key recorded per tag: a keyed job's master key, the protection key, else the first key a `{{mac:…}}`
+    /// uses.
     var recordedKey: SecretKey? {
-        if let id = manifest.ntag424?.master, let key = keys[id] { return key }
+        if let id = manifest.keyed?.options.masterKeyID, let key = keys[id] { return key }
         if let id = manifest.security.protection?.key, let key = keys[id] { return key }
         for placeholder in template.placeholders {
             if case .mac(let id, _, _) = placeholder.source, let key = keys[id] { return key }
@@ -171,32 +171,35 @@ struct JobContext: Sendable {
         if let settings = manifest.security.protection, let key = keys[settings.key] {
             job.protection = (settings, key)
         }
-        job.ntag424 = ntag424LineOptions()
-        if job.ntag424 != nil { job.lock = false }  // the lock mode is the personalisation's
+        job.keyed = keyedLineOptions()
+        if job.keyed != nil { job.lock = false }  // the lock mode is the keyed plan's
         return job
     }
 
-    /// How `audit` judges a keyed NTAG 424 DNA job's tags (its master key loaded), else `nil`.
-    func ntag424Audit(deep: Bool) -> NTAG424Audit? {
+    /// How `audit` judges a keyed job's tags through its dynamic message (its master key loaded), else `nil`.
+    func keyedAudit(deep: Bool) -> KeyedAudit? {
         let job = lineJob()
-        guard let options = job.ntag424 else { return nil }
+        guard let keyed = job.keyed, let scheme = keyed.job.scheme.dynamicMessage else { return nil }
         let render = job.render
-        return NTAG424Audit(
-            keys: options.keys, template: { row, fields, uid in try render(row, fields, uid, Date()) },
-            settings: options.settings, deep: deep)
+        return KeyedAudit(
+            scheme: scheme, keys: keyed.keys, template: { row, fields, uid in try render(row, fields, uid, Date()) },
+            layout: keyed.layout, deep: deep)
     }
 
-    /// The keyed NTAG 424 DNA options of a job with an `ntag424` section (its master key loaded), else `nil`.
-    func ntag424LineOptions() -> NTAG424LineOptions? {
-        guard let options = manifest.ntag424, let master = keys[options.master] else { return nil }
+    /// The keyed options of a job with a keyed scheme's section (its master key loaded), else `nil`: each row's
+    /// dynamic message is laid out by the scheme (the scheme's empty layout when the template has no token).
+    func keyedLineOptions() -> KeyedLineOptions? {
+        guard let keyed = manifest.keyed, let master = keys[keyed.options.masterKeyID],
+            let scheme = keyed.scheme.dynamicMessage
+        else { return nil }
         let (template, manifest) = (self.template, self.manifest)
-        let jobKeys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
-        return NTAG424LineOptions(keys: jobKeys, permanent: manifest.lock == .permanent) { row, fields, uid in
+        let options = manifest.dynamicMessageOptions ?? .init(rights: .never, macCoversMessage: true)
+        let permanent = manifest.lock == .permanent
+        return KeyedLineOptions(job: keyed, master: master, permanent: permanent) { row, fields, uid in
             let jobRow = JobRow(row: row, line: 0, fields: fields)
             let late = LateBound(uid: uid, timestamp: Date())
-            return try template.sunSettings(
-                row: jobRow, late: late, manifest: manifest, fileSize: NTAG424Personalisation.ndefFileSize)
-                ?? SUNLayout(offsets: [:]).fileSettings(lock: manifest.lock, macInput: options.macInput)
+            return try template.dynamicLayout(row: jobRow, late: late, manifest: manifest)
+                ?? scheme.layout(messageOffsets: [:], options: options)
         }
     }
 

@@ -24,10 +24,12 @@ public struct Manifest: Sendable {
     public enum LockMode: String, Sendable, Hashable, CaseIterable {
         /// Leave the tag writable.
         case none
-        /// Lock the tag permanently (static and dynamic lock bits, CC write access `0F`; on an NTAG 424 DNA the NDEF
-        /// file's Write, ReadWrite and Change rights set to never and the CC's write byte to `FF`).
+        /// Lock the tag permanently (static and dynamic lock bits, CC write access `0F`; on a keyed job the family's
+        /// plan sets its chip's rights to never, e.g. the NDEF file's Write, ReadWrite and Change and the CC's write
+        /// byte).
         case permanent
-        /// NTAG 424 DNA only: the NDEF file stays writable with the tag's K3, its settings changeable with K0.
+        /// Keyed jobs only: the message stays writable with the tag's write key, its settings changeable with the
+        /// master key the scheme names.
         case keys
     }
 
@@ -78,9 +80,9 @@ public struct Manifest: Sendable {
     public var type4 = Type4JobOptions()
     /// Whether blank tags without a CC are formatted before writing (`"format": true`; Type 5 tags only).
     public var format = false
-    /// `ntag424`: keyed NTAG 424 DNA personalisation (master key, system identifier, SUN MAC input); `nil`: the
-    /// tags are written through their plain, factory-default face.
-    public var ntag424: NTAG424JobOptions?
+    /// The section of a family's `KeyedScheme` (keyed personalisation: master key and the scheme's options), as
+    /// the scheme decoded it; `nil`: the tags are written through their plain, factory-default face.
+    public var keyed: KeyedJob?
 
     /// The largest NDEF message pre-flight allows for the job's tags.
     public var capacity: Int { tag.capacity(type4FileSize: type4.minimumFileSize) }
@@ -94,12 +96,14 @@ public struct Manifest: Sendable {
         case append
     }
 
-    /// The keys a manifest may contain.
-    public static let knownKeys: [String] = [
-        "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
-        "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4", "ntag424",
-        "format",
-    ]
+    /// The keys a manifest may contain: the common ones, then every keyed scheme's section
+    /// (`TagFamilies.keyedSchemes`).
+    public static var knownKeys: [String] {
+        [
+            "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
+            "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4",
+        ] + TagFamilies.standard.keyedSchemes.map(\.section) + ["format"]
+    }
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).
     public init(

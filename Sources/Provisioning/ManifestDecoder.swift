@@ -130,7 +130,7 @@ struct ManifestDecoder {
         try checkType3(root, tag: tag)
         let type4 = try decodeType4(root, tag: tag)
         let security = try decodeSecurity(root)
-        let ntag424 = try decodeNTAG424(root, job: job, tag: tag, lock: lock, keys: security.keys)
+        let keyed = try decodeKeyed(root, job: job, tag: tag, lock: lock, keys: security.keys)
         var manifest = Manifest(
             job: job, manifestURL: manifestURL.standardizedFileURL, templateURL: template, records: records, tag: tag,
             lock: lock, retries: retries, onFailure: onFailure, unique: unique, serial: serial, readers: readers,
@@ -138,7 +138,7 @@ struct ManifestDecoder {
             currentDirectory: currentDirectory)
         manifest.security = security
         manifest.type4 = type4
-        manifest.ntag424 = ntag424
+        manifest.keyed = keyed
         if let node = root["identityCheck"] {
             manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
         }

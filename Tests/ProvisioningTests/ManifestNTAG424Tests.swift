@@ -25,14 +25,17 @@ import Testing
 
     @Test func theSectionNamesTheMasterKeyAndDefaultsTheSystemIdentifierToTheJob() throws {
         let manifest = try Self.parse(Self.keys + #", "ntag424": {"master": "brand"}, "lock": "permanent""#)
-        #expect(manifest.ntag424 == NTAG424JobOptions(master: "brand", systemIdentifier: Array("j".utf8)))
+        #expect(manifest.keyed?.scheme.section == "ntag424")
+        let options = manifest.keyed?.options as? NTAG424JobOptions
+        #expect(options == NTAG424JobOptions(master: "brand", systemIdentifier: Array("j".utf8)))
         #expect(manifest.lock == .permanent)
         let explicit = try Self.parse(
             Self.keys + #", "ntag424": {"master": "brand", "systemIdentifier": "Ünïcode-id", "macInput": "empty"}"#
                 + #", "lock": "keys""#)
-        #expect(explicit.ntag424?.systemIdentifier == Array("Ünïcode-id".utf8))
-        #expect(explicit.ntag424?.macInput == .empty && explicit.lock == .keys)
-        #expect(try Self.parse("").ntag424 == nil, "no section: the plain face")
+        let explicitOptions = explicit.keyed?.options as? NTAG424JobOptions
+        #expect(explicitOptions?.systemIdentifier == Array("Ünïcode-id".utf8))
+        #expect(explicitOptions?.macInput == .empty && explicit.lock == .keys)
+        #expect(try Self.parse("").keyed == nil, "no section: the plain face")
     }
 
     @Test(arguments: [

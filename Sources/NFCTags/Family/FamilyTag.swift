@@ -58,8 +58,8 @@ public protocol FamilyTag: AnyObject {
     var mirror: (any MirrorConfigurable)? { get }
     /// The originality signature, where the chip has one.
     var originality: (any OriginalitySigned)? { get }
-    /// The NTAG 424 DNA native commands (keys, file settings, secure messaging), where the chip is one.
-    var ntag424: NTAG424Tag? { get }
+    /// The native command set a keyed scheme's plan runs on (`KeyedScheme.plan`), where the chip has one.
+    var keyed: (any KeyedTag)? { get }
     /// Formatting of blank tags, where the family has it.
     var formatting: (any NDEFFormattable)? { get }
     /// The configuration read-back an audit compares, where the chip has configuration memory.
@@ -163,7 +163,7 @@ extension FamilyTag {
     public var passwordProtection: (any PasswordProtectable)? { nil }
     public var mirror: (any MirrorConfigurable)? { nil }
     public var originality: (any OriginalitySigned)? { nil }
-    public var ntag424: NTAG424Tag? { nil }
+    public var keyed: (any KeyedTag)? { nil }
     /// No formatting unless the family has it.
     public var formatting: (any NDEFFormattable)? { nil }
 }

@@ -62,8 +62,11 @@ public struct TagFamilies: Sendable {
         self.families = families
     }
 
-    /// Every family `provision` ships.
-    public static let standard = TagFamilies([Type2Family(), Type4Family(), Type5Family(), Type3Family()])
+    /// Every family `provision` ships, then the families registered at start-up (`register(_:)`).
+    public static var standard: TagFamilies { TagFamilies(shipped.families + registered) }
+
+    /// The families `provision` ships, in detection order.
+    public static let shipped = TagFamilies([Type2Family(), Type4Family(), Type5Family(), Type3Family()])
 
     /// The family named `name` (a chip's or a ledger row's `family`), if it is in the list.
     public func named(_ name: String?) -> (any TagFamily)? { families.first { $0.name == name } }

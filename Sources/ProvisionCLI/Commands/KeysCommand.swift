@@ -7,11 +7,12 @@ import Reports
 struct KeysCommand: Command {
     static let name = "keys"
     static let summary = "key tools: AN10922 diversification of a master key (keys diversify)"
-    static let help = """
+    static var help: String {
+        """
         Usage: provision keys diversify --master @FILE|env:VAR --input HEX [--json]
 
         Prints the AES-128 key NXP AN10922 derives from the master key for the diversification input
-        M (1–31 bytes of hex; for NTAG 424 DNA jobs UID(7) ‖ key number(1) ‖ system identifier, see
+        M (1–31 bytes of hex; \(inputs), see
         docs/authentication.md): CMAC over 01 ‖ M padded to 32 bytes, as AN10922 fixes it, which differs
         from a plain CMAC when M is short. For checks against another system and for support.
 
@@ -29,6 +30,12 @@ struct KeysCommand: Command {
         Example: provision keys diversify --master env:MASTER --input 04782E21801D803042F54E585020416275
 
         """
+    }
+
+    /// What M is for each keyed scheme's chips (`KeyedScheme.diversificationInput`).
+    static var inputs: String {
+        TagFamilies.standard.keyedSchemes.map(\.diversificationInput).joined(separator: "; ")
+    }
 
     /// `--master`.
     var master: KeySource
@@ -67,9 +74,13 @@ struct KeysCommand: Command {
         } catch {
             throw JobContext.cliError(error)
         }
+        // The shipped families' schemes all diversify with AN10922; the first one says how.
+        guard let scheme = TagFamilies.standard.keyedSchemes.first else {
+            throw CLIError.data("no tag family offers keyed personalisation")
+        }
         let derived: SecretKey
         do {
-            derived = try key.diversified(input: input, id: "diversified")
+            derived = try scheme.diversify(master: key, input: input)
         } catch {
             throw CLIError.data("the master key must be an AES-128 key of 16 bytes")
         }

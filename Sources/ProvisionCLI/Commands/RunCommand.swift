@@ -167,8 +167,9 @@ struct RunCommand: Command {
         try job.refuseTestKeys(specs: specs, allowed: allowTestKeys)
         try job.prepareOutputFolders()
         let readers = try await ReaderFactory.open(specs)
-        // Read_Sig to a Type 4 tag is an ordinary APDU every ISO-DEP path passes; READ_SIG `3C` to a Type 2 tag is not.
-        if job.manifest.security.signature == .require, !job.manifest.tag.isType4 {
+        // A signature command over ISO-DEP is an ordinary APDU every reader path passes; a raw frame (READ_SIG `3C`) is
+        // not.
+        if job.manifest.security.signature == .require, job.manifest.tag.tagFamily?.transport != .isoDEP {
             for reader in readers where !reader.capabilities.rawCommands {
                 throw CLIError(
                     .unavailable,

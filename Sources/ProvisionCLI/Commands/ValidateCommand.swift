@@ -78,7 +78,7 @@ struct ValidateCommand: Command {
         var lines = [
             "job \(summary.job): \(summary.rows) rows valid for \(summary.tag.displayName)",
             "  message size: min \(summary.messageBytesMin), mean \(mean), max \(summary.messageBytesMax) bytes"
-                + (summary.tag.isType4
+                + (summary.tag.holdsNDEFFile
                     ? " (NDEF file up to \(summary.messageBytesMax + 2) bytes with NLEN)"
                     : " (TLV area up to \(summary.tlvBytesMax) bytes)"),
             "  capacity: \(summary.capacity) bytes, headroom \(summary.headroom) bytes at the largest message",
@@ -130,7 +130,7 @@ struct ValidateReport: Encodable {
             min: summary.messageBytesMin, mean: (summary.messageBytesMean * 10).rounded() / 10,
             max: summary.messageBytesMax)
         // The Type 2 TLV area; a Type 4 NDEF file holds NLEN and the message instead.
-        tlvBytesMax = summary.tag.isType4 ? nil : summary.tlvBytesMax
+        tlvBytesMax = summary.tag.holdsNDEFFile ? nil : summary.tlvBytesMax
         headroom = summary.headroom
         problems = summary.problems.map(Self.problem)
         problemCount = summary.problemCount
@@ -152,4 +152,9 @@ struct ValidateReport: Encodable {
     func jsonText() -> String {
         (try? JSONDocument.text(self, pretty: false)) ?? "{\"version\":\(JSONDocument.version),\"valid\":false}\n"
     }
+}
+
+extension TagTarget {
+    /// Whether the target's message sits in an NDEF file behind its NLEN (the family's write unit), not in a TLV area.
+    fileprivate var holdsNDEFFile: Bool { tagFamily?.writeUnit.holdsNDEFFile ?? false }
 }

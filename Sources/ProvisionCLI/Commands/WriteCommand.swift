@@ -282,14 +282,14 @@ struct WriteCommand: Command {
         } else {
             out.line("Outcome   written and verified" + (lock ? ", locked permanently (read-only confirmed)" : ""))
         }
-        // Type 2 writes pages; Type 4 UPDATE BINARY pieces at NDEF file offsets; Type 5 blocks.
+        // Pages, blocks or NDEF file offsets, as the family's write unit says (with its command, where it names one).
         let unit = TagFamilies.standard.named(outcome.chip?.family)?.writeUnit
         let type4 = unit == .fileOffset
         func name(_ unit: Int) -> String { type4 ? String(format: "%04Xh", unit) : InspectCommand.pageName(unit) }
         let pages = outcome.writtenPages.map(name).joined(separator: " ")
         let unchanged = outcome.skippedPages.map(name).joined(separator: " ")
         let label = type4 ? "Offsets   written " : unit == .block ? "Blocks    written " : "Pages     written "
-        let suffix = type4 && !pages.isEmpty ? " (UPDATE BINARY of the NDEF file)" : ""
+        let suffix = unit?.writeCommandNote.map { pages.isEmpty ? "" : " (\($0))" } ?? ""
         out.line(
             label + (pages.isEmpty ? "none" : pages) + (unchanged.isEmpty ? "" : "; unchanged \(unchanged)") + suffix)
         for write in outcome.lockWrites { out.line("Lock      \(write.line)") }

@@ -8,13 +8,18 @@ import NFCTags
 /// refuses such a job on a non-simulated reader unless the operator passes `--allow-test-keys`.
 public enum TestKeyMaterial {
     /// Keys anyone knows, each with what it is: the sample keys printed in the README and docs
-    /// (`PROVISION_SAMPLE_BRAND_KEY` for jobs/auth.json, `PROVISION_SAMPLE_SUN_MASTER_KEY` for jobs/sun.json)
-    /// and the all-zero key every NTAG 424 DNA leaves the factory with.
-    static let documentedKeys: [(bytes: [UInt8], what: String)] = [
-        (Array(0x00...0x1F), "the documented sample key (PROVISION_SAMPLE_BRAND_KEY, jobs/auth.json)"),
-        (Array(0x00...0x0F), "the documented sample SUN master key (PROVISION_SAMPLE_SUN_MASTER_KEY, jobs/sun.json)"),
-        ([UInt8](repeating: 0, count: 16), "the all-zero NTAG 424 DNA factory key"),
-    ]
+    /// (`PROVISION_SAMPLE_BRAND_KEY` for jobs/auth.json, `PROVISION_SAMPLE_SUN_MASTER_KEY` for jobs/sun.json), then
+    /// the delivery keys of every keyed scheme (`KeyedScheme.publicKeys`).
+    static var documentedKeys: [PublicKeyMaterial] {
+        [
+            PublicKeyMaterial(
+                bytes: Array(0x00...0x1F),
+                what: "the documented sample key (PROVISION_SAMPLE_BRAND_KEY, jobs/auth.json)"),
+            PublicKeyMaterial(
+                bytes: Array(0x00...0x0F),
+                what: "the documented sample SUN master key (PROVISION_SAMPLE_SUN_MASTER_KEY, jobs/sun.json)"),
+        ] + TagFamilies.standard.keyedSchemes.flatMap(\.publicKeys)
+    }
 
     /// Why a job's keys and trust list are test material, one line each; empty when they are not.
     public static func problems(trusted: [[UInt8]], keys: [String: SecretKey]) -> [String] {

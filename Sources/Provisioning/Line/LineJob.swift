@@ -44,8 +44,8 @@ public struct LineJob: Sendable {
     public var protection: (settings: ManifestSecurity.Protection, key: SecretKey)?
     /// The key recorded with every tag (id and fingerprint only), when the job uses one.
     public var keyRecord: (id: String, fingerprint: String)?
-    /// Keyed NTAG 424 DNA personalisation (the manifest's `ntag424` section), in place of `lock`.
-    public var ntag424: NTAG424LineOptions?
+    /// Keyed personalisation (the manifest's section of a family's `KeyedScheme`), in place of `lock`.
+    public var keyed: KeyedLineOptions?
 
     /// Creates a job description.
     public init(
@@ -62,25 +62,31 @@ public struct LineJob: Sendable {
     }
 }
 
-/// What a keyed NTAG 424 DNA job gives every tag: the job's keys, the lock mode, and the NDEF file settings of a
-/// row (its SUN mirrors and the lock mode's rights).
-public struct NTAG424LineOptions: Sendable {
-    /// The row's file settings: `(row, fields, uid) → settings`.
-    public typealias Settings = @Sendable (Int, [String: String], [UInt8]) throws -> Type4FileSettings
+/// What a keyed job gives every tag: its scheme, the job's keys, the lock mode, and each row's dynamic message laid
+/// out in the chip's memory (`DynamicMessageLayout`), from which the family's plan takes its settings.
+public struct KeyedLineOptions: Sendable {
+    /// The row's layout: `(row, fields, uid) → layout`.
+    public typealias Layout = @Sendable (Int, [String: String], [UInt8]) throws -> any DynamicMessageLayout
 
-    /// The job's keys.
-    public var keys: NTAG424JobKeys
-    /// Whether the lock mode is `permanent` (the CC's write byte `FF` too).
+    /// The job's scheme and section options.
+    public var job: KeyedJob
+    /// The job's master key.
+    public var master: SecretKey
+    /// Whether the lock mode is `permanent`.
     public var permanent: Bool
-    /// The row's file settings.
-    public var settings: Settings
+    /// The row's layout.
+    public var layout: Layout
 
     /// Creates the options.
-    public init(keys: NTAG424JobKeys, permanent: Bool, settings: @escaping Settings) {
-        self.keys = keys
+    public init(job: KeyedJob, master: SecretKey, permanent: Bool, layout: @escaping Layout) {
+        self.job = job
+        self.master = master
         self.permanent = permanent
-        self.settings = settings
+        self.layout = layout
     }
+
+    /// A tag's keys by key number.
+    public var keys: TagKeys { job.tagKeys(master: master) }
 }
 
 /// What a worker tells the operator display as it goes.

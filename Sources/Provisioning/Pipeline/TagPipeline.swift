@@ -47,8 +47,8 @@ public enum TagPipeline {
         public var mirror: MirrorPlan?
         /// Holds the first changing step until the row's claim is durable (`nil`: it already is).
         public var writeGate: WriteGate?
-        /// Keyed NTAG 424 DNA personalisation in place of lock and protection (`nil`: none).
-        public var personalisation: NTAG424Personalisation?
+        /// Keyed personalisation, the family's plan, in place of write, lock and protection (`nil`: none).
+        public var personalisation: (any KeyedPlan)?
 
         /// Creates a plan.
         public init(

@@ -14,7 +14,7 @@ import Testing
 /// verify), a tag whose K0 is not the delivery key, and a tear after every APDU followed by the next
 /// presentation (issue 25, "Personalisation order" and "Journaled ChangeKey").
 @Suite struct PersonaliseStepTests {
-    typealias Journal = NTAG424KeyRolloutTests.MemoryJournal
+    typealias Journal = MemoryKeyJournal
     static let uid: [UInt8] = [0x04, 0x42, 0x50, 0x00, 0x00, 0x00, 0x09]
     static let jobKeys = NTAG424JobKeys(
         master: SecretKey(id: "brand", bytes: (0..<16).map { UInt8($0 * 11 + 3) }), systemIdentifier: Array("line".utf8)
@@ -27,8 +27,8 @@ import Testing
         let text = String(decoding: message, as: UTF8.self)
         let picc = try #require(text.range(of: "p=0")).upperBound.utf16Offset(in: text) - 1
         let mac = try #require(text.range(of: "m=0")).upperBound.utf16Offset(in: text) - 1
-        let layout = SUNLayout(offsets: [.picc: 2 + picc, .mac: 2 + mac])
-        return (message, layout.fileSettings(lock: lock, macInput: .picc))
+        let options = DynamicMessageOptions(rights: lock.rights, macCoversMessage: true)
+        return (message, SUNLayout(offsets: [.picc: 2 + picc, .mac: 2 + mac], options: options).fileSettings)
     }
 
     /// One presentation of `emulator`: the journal's history so far goes into the plan.

@@ -1,123 +1,67 @@
 import Ledger
 import NFCTags
 
-/// Keyed NTAG 424 DNA personalisation, in place of write, lock and protect (docs/authentication.md): the fewest
-/// APDUs AN12196's sequence allows, every key change journaled before it leaves.
+/// Keyed personalisation, in place of write, lock and protect: the family's plan (`KeyedPlan`, from its
+/// `KeyedScheme`) runs on the tag, every key change journaled before it leaves (docs/authentication.md).
 ///
-/// ```
-/// (resumed)  GetKeyVersion 90 64 + ≤ 2 × EV2First   settle each key change whose answer was lost, then
-///            re-activation + SELECT 00 A4 04 00          leave the session that opened (the chip keeps it)
-/// (resumed)  GetFileSettings 90 F5 02                were the settings (so the template) already made?
-/// lock       AuthenticateEV2First 90 71/AF, K0       the key the tag holds (delivery or job)
-/// write      WriteData 90 8D 02 (plain)              the template, tear-safe (NLEN 0 if set, body, NLEN)
-/// lock       ChangeFileSettings 90 5F 02             SDM and the lock mode's rights (resets SDMReadCtr)
-///            WriteData 90 8D 01 @0E FF               permanent: the CC's NDEF write byte, same session
-///            ChangeKey 90 C4 × 5                     K1–K4, then K0 (ends the session), each journaled first
-/// verify     SELECT 00 A4 + READ BINARY 00 B0        unauthenticated, as a phone: bytes and SUN checked
-/// ```
+/// The step knows no chip: it times the plan's phases, records what reached the tag, and turns the plan's
+/// classified failures (`KeyedFailure`) into the pipeline's classes. A journal the ledger could not write stops
+/// the line (`gateFailure`), as a claim does.
 ///
-/// The template goes in with WriteData inside the K0 session (AN12196 §6), so a tag whose K0 is not the expected
-/// one is refused before anything is written; ISO UPDATE BINARY is not used there, because whether ISO commands
-/// keep an EV2 session is not settled (`docs/reference/type4.md` open point 4). Without a row's SUN tokens
-/// the read-back compares bytes only. The read counter must be exactly 1 when this attempt reset it; a tag whose
-/// settings an earlier attempt made shows any counter from 1 up.
-///
-/// Failure classes: `wrongChip` (not an NTAG 424 DNA), `protectFailed` (neither journaled key, or a K0 that is
-/// not the one the ledger names), `verifyMismatch` (the read-back), `lockFailed` (a refused settings or CC change),
-/// and the transport classes.
+/// Failure classes: `wrongChip`, `protectFailed`, `verifyMismatch`, `lockFailed` (as the plan classifies them),
+/// `transport` (a key change the ledger could not journal), and the transport classes.
 extension PipelineRun {
-    func personaliseStep(_ plan424: NTAG424Personalisation) throws {
-        let family = try family()
-        guard let tag = family.ntag424 else {
-            throw CycleFailure(
-                .wrongChip, phase: .identify,
-                "keyed personalisation needs an NTAG 424 DNA, this is \(chip?.displayName ?? "another chip")")
-        }
-        let uid = plan.uid
-        var changed = plan424.done
-        if !plan424.open.isEmpty {
-            keysChanged = true
-            let settled = try timed(.lock) {
-                try keyed {
-                    try plan424.rollout(changed: changed).resolve(plan424.open, on: tag, journal: plan424.journal)
-                }
-            }
-            changed.formUnion(settled)
-            // The chip keeps the session a settling authentication opened (and SDM stays off in it): start again.
-            try timed(.lock) {
-                try family.reactivate()
-                try tag.tag.selectNDEFApplication()
-            }
-        }
-        var counter: UInt32? = 1
-        if changed.contains(0) {
-            // K0 is changed last: a tag holding the job's K0 has everything but the read-back.
-            counter = nil
-            alreadyWritten = true
-        } else {
-            let rollout = plan424.rollout(changed: changed)
-            let settingsMade =
-                try plan424.resumed
-                && timed(.identify) { plan424.holdsSettings(try tag.getFileSettings(NTAG424Personalisation.ndefFile)) }
-            if settingsMade { (counter, alreadyWritten) = (nil, true) }
-            try timed(.lock) { try keyed { try rollout.authenticate(tag, keyNumber: 0, new: false) } }
-            if !settingsMade {
-                wroteSomething = true
-                try timed(.write) { try plan424.writeTemplate(plan.message, on: tag) }
-            }
-            try timed(.lock) {
-                if !settingsMade {
-                    try refusedAsLockFailure {
-                        try tag.changeFileSettings(NTAG424Personalisation.ndefFile, settings: plan424.settings.encoded)
-                    }
-                }
-                if plan424.permanent, let container = tag.tag.capabilityContainer, container.writeAccess != .denied {
-                    try refusedAsLockFailure {
-                        try tag.writeData(
-                            NTAG424Personalisation.ccFile, offset: container.writeAccessOffset, [0xFF], mode: .plain)
-                    }
-                }
-                keysChanged = true
-                try keyed {
-                    try rollout.run(
-                        on: tag, uid: uid, oldVersion: NTAG424Personalisation.deliveryVersion,
-                        journal: plan424.journal, done: changed)
-                }
-            }
-        }
-        try timed(.verify) {
-            let file = try tag.tag.rereadNDEFFile(count: 2 + plan.message.count)
-            do {
-                sunCounter = try plan424.readBack.check(file, message: plan.message, uid: uid, counter: counter).counter
-            } catch let error as SUNReadBackError {
-                throw CycleFailure(.verifyMismatch, phase: .verify, "unauthenticated read-back: \(error)")
-            }
-        }
-        locked = plan424.permanent
-    }
-
-    /// Runs a keyed `body`: a refused authentication (`91 AE`) or a key the journal cannot name is
-    /// `protectFailed`; a journal the ledger could not write stops the line (`gateFailure`), as a claim does.
-    private func keyed<R>(_ body: () throws -> R) throws -> R {
+    func personaliseStep(_ keyedPlan: any KeyedPlan) throws {
+        let tag = try family()
         do {
-            return try body()
-        } catch let error as NTAG424Error where error.kind == .authentication {
-            throw CycleFailure(
-                .protectFailed, phase: .lock, "the tag refused the K0 the ledger names for it: \(error)")
-        } catch let error as KeyRolloutError {
-            throw CycleFailure(.protectFailed, phase: .lock, "\(error)")
+            sunCounter = try keyedPlan.run(on: tag, message: plan.message, uid: plan.uid, steps: KeyedStepsOfRun(self))
+        } catch let failure as KeyedFailure {
+            throw CycleFailure(failure.kind.failureClass, phase: failure.phase.pipelinePhase, failure.description)
         } catch let error as LedgerError {
             gateFailure = error
             throw CycleFailure(.transport, phase: .lock, "the ledger could not journal a key change: \(error.message)")
         }
+        locked = keyedPlan.locks
+    }
+}
+
+/// A pipeline run as the keyed plan sees it: its phases' timing and what reached the tag.
+final class KeyedStepsOfRun: KeyedSteps {
+    let run: PipelineRun
+
+    init(_ run: PipelineRun) { self.run = run }
+
+    func timed<R>(_ phase: KeyedPhase, _ body: () throws -> R) throws -> R {
+        try run.timed(phase.pipelinePhase, body)
     }
 
-    /// Runs `body`, making the chip's refusal (a `91 xx` other than an authentication error) `lockFailed`.
-    private func refusedAsLockFailure(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as NTAG424Error where error.kind != .authentication && error.kind != .responseMAC {
-            throw CycleFailure(.lockFailed, phase: .lock, "the NTAG 424 DNA refused: \(error)")
+    func keysMayChange() { run.keysChanged = true }
+
+    func wrote() { run.wroteSomething = true }
+
+    func foundWritten() { run.alreadyWritten = true }
+}
+
+extension KeyedPhase {
+    /// The pipeline's phase of the same name.
+    var pipelinePhase: Phase {
+        switch self {
+        case .identify: .identify
+        case .write: .write
+        case .verify: .verify
+        case .lock: .lock
+        }
+    }
+}
+
+extension KeyedFailure.Kind {
+    /// The pipeline's failure class of the same name.
+    var failureClass: FailureClass {
+        switch self {
+        case .wrongChip: .wrongChip
+        case .protectFailed: .protectFailed
+        case .verifyMismatch: .verifyMismatch
+        case .lockFailed: .lockFailed
         }
     }
 }

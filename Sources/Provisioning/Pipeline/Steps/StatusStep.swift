@@ -19,7 +19,7 @@ extension PipelineRun {
         }
         self.capacity = capacity
         if status == .readOnly {
-            // A keyed NTAG 424 DNA made read-only by an earlier attempt: the personalisation step knows.
+            // A keyed tag made read-only by an earlier attempt: the family's keyed plan knows.
             guard plan.personalisation == nil else { return }
             try resumeOnReadOnlyTag(tag)
             return

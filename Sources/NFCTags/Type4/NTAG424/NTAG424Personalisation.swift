@@ -1,5 +1,3 @@
-import Ledger
-import NFCTags
 import Support
 
 /// One NTAG 424 DNA's keyed personalisation in `run` (docs/authentication.md): the row's NDEF template, the
@@ -7,9 +5,9 @@ import Support
 /// keys K1–K4 and K0 through the ledger's key journal, and the read-back a phone would make.
 ///
 /// What an earlier attempt on the same tag left is part of the plan: `open` key changes whose answer was lost
-/// (settled first, `NTAG424KeyRollout.resolve`) and the keys already `done`. The pipeline runs it
-/// (`PipelineRun.personaliseStep`).
-public struct NTAG424Personalisation: Sendable {
+/// (settled first, `NTAG424KeyRollout.resolve`) and the keys already `done`. The pipeline runs it as the family's
+/// `KeyedPlan` (`NTAG424Personalisation+Run.swift`).
+public struct NTAG424Personalisation: KeyedPlan {
     /// The job's keys K0–K4 for this tag (diversified), and their version.
     public var keys: [SecretKey]
     /// The key version the job's keys carry.
@@ -28,20 +26,32 @@ public struct NTAG424Personalisation: Sendable {
     public var resumed: Bool
     /// The unauthenticated read-back check.
     public var readBack: SUNReadBack
+    /// Whether the tag ends locked (`permanent`).
+    public var locks: Bool { permanent }
 
     /// The NTAG 424 DNA's NDEF file number and the CC file's.
     static let ndefFile: UInt8 = 0x02
     static let ccFile: UInt8 = 0x01
     /// The NDEF file's size (bytes), which SDM offsets must fit; the GetFileSettings answer carries it.
-    public static let ndefFileSize = Type4ChipModel.ntag424DNA.ndefFileSize ?? 256
+    public static let ndefFileSize = SUNLayout.ndefFileSize
 
     /// Creates the plan for the tag `uid` of a job with `keys`; `history` is the tag's key journal so far.
     public init(
         keys jobKeys: NTAG424JobKeys, uid: [UInt8], settings: Type4FileSettings, permanent: Bool,
         journal: any KeyJournal, history: [KeyChange], resumed: Bool
     ) throws {
-        keys = try jobKeys.keys(uid: uid)
-        version = jobKeys.version
+        try self.init(
+            keys: try jobKeys.keys(uid: uid), version: jobKeys.version, settings: settings, permanent: permanent,
+            journal: journal, history: history, resumed: resumed)
+    }
+
+    /// Creates the plan for a tag whose job keys K0–K4 are `keys`; `history` is the tag's key journal so far.
+    public init(
+        keys: [SecretKey], version: UInt8 = NTAG424JobKeys.jobKeyVersion, settings: Type4FileSettings,
+        permanent: Bool, journal: any KeyJournal, history: [KeyChange], resumed: Bool
+    ) throws {
+        self.keys = keys
+        self.version = version
         self.settings = settings
         self.permanent = permanent
         self.journal = journal

@@ -1,5 +1,4 @@
 import Crypto
-import NFCTags
 
 /// A keyed NTAG 424 DNA job's application keys K0–K4, diversified from its master key with AN10922
 /// (docs/authentication.md, "Key roles"): K1 over `00×7 ‖ 01 ‖ systemIdentifier` (one key for the job, so a

@@ -1,21 +1,4 @@
-import Ledger
-import NFCTags
 import Support
-
-/// Where a key rollout records its intents: durable before each ChangeKey is sent (the ledger's key journal, a
-/// synced commit), and resolved once the tag proves which key it holds (`docs/reference/type4.md` §4.3).
-public protocol KeyJournal: Sendable {
-    /// Records `change` as intended; returns only once it is durable.
-    func intend(_ change: KeyChange) throws
-    /// Resolves the open change of key `keyNumber` of the tag `uid` as `done` or `abandoned`.
-    func resolve(uid: [UInt8], keyNumber: Int, as state: KeyChange.State) throws
-    /// Microseconds the calls so far waited for durability (0 for a journal in memory).
-    var waitedMicroseconds: Double { get }
-}
-
-extension KeyJournal {
-    public var waitedMicroseconds: Double { 0 }
-}
 
 /// Changes an NTAG 424 DNA's application keys from the keys it holds to a job's keys, journaled: K1–K4 first and
 /// K0 last (changing K0 ends the session), each ChangeKey `90 C4` preceded by a durable intent. A change whose

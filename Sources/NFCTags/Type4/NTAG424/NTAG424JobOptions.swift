@@ -10,7 +10,7 @@
 /// `systemIdentifier` (UTF-8, 1–20 bytes; default: the job name when it fits). `macInput` says what the SUN MAC
 /// covers: `picc` (from the PICC data to the MAC) or `empty` (the Bolt card layout: the MAC's session key alone
 /// binds UID and counter).
-public struct NTAG424JobOptions: Sendable, Hashable {
+public struct NTAG424JobOptions: KeyedJobOptions, Hashable {
     /// What the SDM MAC is computed over.
     public enum MACInput: String, Sendable, Hashable, CaseIterable {
         /// The file bytes from the PICC data (or the first plain mirror) up to the MAC.
@@ -37,4 +37,6 @@ public struct NTAG424JobOptions: Sendable, Hashable {
         self.systemIdentifier = systemIdentifier
         self.macInput = macInput
     }
+
+    public var masterKeyID: String { master }
 }

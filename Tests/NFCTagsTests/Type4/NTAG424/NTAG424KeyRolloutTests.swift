@@ -1,8 +1,6 @@
 import Crypto
 import Foundation
-import Ledger
 import NFCTags
-import Provisioning
 import Support
 import TagEmulator
 import TestSupport
@@ -21,20 +19,7 @@ import Testing
         return try NTAG424KeySet(master: master, uid: uid, systemIdentifier: Array("line-7".utf8)).keys
     }
 
-    /// A journal in memory with the ledger's rules: one open change per key, resolved once.
-    final class MemoryJournal: KeyJournal, @unchecked Sendable {
-        var changes: [KeyChange] = []
-        func intend(_ change: KeyChange) throws {
-            #expect(!changes.contains { $0.keyNumber == change.keyNumber && $0.state == .intended })
-            changes.append(change)
-        }
-        func resolve(uid: [UInt8], keyNumber: Int, as state: KeyChange.State) throws {
-            let index = try #require(changes.lastIndex { $0.keyNumber == keyNumber && $0.state == .intended })
-            changes[index].state = state
-        }
-        var open: [KeyChange] { changes.filter { $0.state == .intended } }
-        var done: Set<Int> { Set(changes.filter { $0.state == .done }.map(\.keyNumber)) }
-    }
+    typealias MemoryJournal = MemoryKeyJournal
 
     /// The tag in the field with its NDEF application selected.
     static func selected(_ emulator: Type4Emulator) throws -> NTAG424Tag {
@@ -106,45 +91,5 @@ import Testing
             try Self.expectTargetKeys(emulator, rollout.target, "torn after \(tear)")
         }
         #expect(openSettled >= 5, "tears inside each of the five ChangeKeys left an open intent to settle")
-    }
-
-    @Test func withTheLedgerAsJournalATornK0ChangeIsSettledByTheNextProcess() throws {
-        let folder = try Fixtures.temporaryDirectory("rollout-ledger")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("ledger.sqlite").path
-        let rollout = NTAG424KeyRollout(current: Self.factory, target: try Self.target(), version: 1)
-        let emulator = try Type4Emulator(chip: .ntag424, uid: Self.uid)
-        var faults = TagFaults()
-        faults.removedAfterExchanges = 7  // select, two authentication parts, K1–K4: torn in K0's ChangeKey
-        emulator.represent(faults: faults)
-        do {
-            let journal = LedgerKeyJournal(ledger: try Self.openLedger(path), job: "j")
-            let tag = try Self.selected(emulator)
-            try rollout.authenticate(tag, keyNumber: 0, new: false)
-            #expect(throws: (any Error).self) {
-                try rollout.run(on: tag, uid: Self.uid, oldVersion: 0, journal: journal)
-            }
-        }
-        // Another process: the ledger names K0's two candidates; the tag settles which it holds.
-        let ledger = try Self.openLedger(path)
-        let journal = LedgerKeyJournal(ledger: ledger, job: "j")
-        let open = try waitBlocking { try await ledger.unresolvedKeyChanges(job: "j", uid: Self.uid) }
-        #expect(open.map(\.keyNumber) == [0])
-        emulator.represent()
-        let tag = try Self.selected(emulator)
-        let settled = try rollout.resolve(open, on: tag, journal: journal)
-        if !settled.contains(0) {
-            let again = try Self.selected(emulator)
-            try rollout.authenticate(again, keyNumber: 0, new: false)
-            try rollout.run(on: again, uid: Self.uid, oldVersion: 0, journal: journal, done: [1, 2, 3, 4])
-        }
-        let versions = try waitBlocking { try await ledger.keyVersions(job: "j", uid: Self.uid) }
-        #expect(versions == [0: 1, 1: 1, 2: 1, 3: 1, 4: 1])
-        #expect(try waitBlocking { try await ledger.unresolvedKeyChanges(job: "j", uid: Self.uid) }.isEmpty)
-        try Self.expectTargetKeys(emulator, rollout.target, "after the ledger-journaled resolution")
-    }
-
-    static func openLedger(_ path: String) throws -> Ledger {
-        try waitBlocking { try await Ledger.open(path: path) }
     }
 }

@@ -1,10 +1,11 @@
 import Ledger
+import NFCTags
 import Support
 import Synchronization
 
-/// The ledger's key journal (`key_changes`) as the `KeyJournal` of a key rollout, which runs synchronously on a
-/// reader's queue: each call waits until the ledger has committed (an intent with a full sync), so no ChangeKey
-/// leaves before its intent is on disk.
+/// The ledger's key journal (`key_changes`) as the `KeyJournal` of a family's keyed plan, which runs synchronously
+/// on a reader's queue: each call waits until the ledger has committed (an intent with a full sync), so no key
+/// change leaves before its intent is on disk.
 ///
 /// The wait blocks the calling thread, never the ledger's own executor, so it cannot deadlock with it; do not
 /// call it from inside the ledger actor.

@@ -1,7 +1,6 @@
 import Crypto
 import NDEF
 import NFCTags
-import Provisioning
 import Testing
 
 /// Per-tag NTAG 424 DNA keys: the AN10922 inputs of docs/authentication.md, checked against the diversified

@@ -1,5 +1,4 @@
 import Crypto
-import NFCTags
 
 /// The five application keys of one NTAG 424 DNA, diversified from a job's master key with AN10922
 /// (docs/authentication.md): K0, K2, K3, K4 from `UID ‖ key number ‖ systemIdentifier`, and K1 from
