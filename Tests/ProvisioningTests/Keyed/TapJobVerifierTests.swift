@@ -11,7 +11,7 @@ import Testing
 /// `TapJobVerifier` with the SUN scheme: a keyed NTAG 424 DNA job's tap URLs, made by the emulated chip, checked
 /// with the job's keys against its ledger (valid, replayed, invalid, unknown), and the URL layout read from the job's
 /// template.
-@Suite struct SUNJobVerifierTests {
+@Suite struct TapJobVerifierTests {
     @Test(arguments: NTAG424JobOptions.MACInput.allCases)
     func aTapIsValidOnceThenReplayedAndTheNextTapIsValid(macInput: NTAG424JobOptions.MACInput) async throws {
         let job = try await SUNJobFixture(macInput: macInput)

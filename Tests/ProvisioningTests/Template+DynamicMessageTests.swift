@@ -7,7 +7,7 @@ import Testing
 
 /// `{{sun.…}}` tokens: where they land in the NTAG 424 DNA's NDEF file, the file settings that follow, and the
 /// pre-flight rules that refuse what the chip or the line cannot honour (issue 25, "SUN / SDM").
-@Suite struct TemplateSUNTests {
+@Suite struct TemplateDynamicMessageTests {
     static let section = #", "keys": {"brand": {"env": "BRAND_KEY"}}, "ntag424": {"master": "brand"}"#
 
     /// A job folder whose template is one URI record `uri`, on `tag` with `extra` manifest keys.
