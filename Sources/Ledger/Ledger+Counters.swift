@@ -15,7 +15,7 @@ extension SQLLedger {
     /// Accepts `counter` for `uid` when it is above the last one seen and at most `window` above it
     /// (atomically), and stores it; a UID never seen counts from 0.
     ///
-    /// The NTAG21x counter mirror is not covered by the URL's MAC, so anyone can edit it: a jump of
+    /// The Type 2 counter mirror is not covered by the URL's MAC, so anyone can edit it: a jump of
     /// more than `window` is `implausible` and not stored, so a forged `FFFFFF` cannot make every
     /// later genuine tap look replayed.
     public func acceptCounter(

@@ -11,7 +11,7 @@ public enum SUNCounterVerdict: Sendable, Hashable {
 /// The SUN read counters `provision verify-url` verified on NTAG 424 DNA taps (schema version 8, table
 /// `sun_counters`, docs/ledger.md).
 ///
-/// Unlike the NTAG21x mirror (`seen_counters`), a SUN counter is inside the MAC, so it cannot be forged: every
+/// Unlike the Type 2 counter mirror (`seen_counters`), a SUN counter is inside the MAC, so it cannot be forged: every
 /// rise is accepted and there is no plausibility window. One row per verified counter keeps the tag's tap
 /// history; its highest counter is one seek of the primary key `(job, uid, counter)`. The SQL is plain (no
 /// `ON CONFLICT`, no `RETURNING`) so another store can run the same statements.

@@ -93,7 +93,7 @@ public struct OpenClaim: Sendable, Hashable {
     public var station: String? { Self.station(ofReader: claimedBy) }
 
     /// The station part of a reader name as attempts and claims record it (`STATION/READER`): the part before
-    /// the first `/` when it has no `:` (`sim:ntag215`, `pcsc:ACS …:0` name no station), else `nil`.
+    /// the first `/` when it has no `:` (`sim:CHIP`, `pcsc:ACS …:0` name no station), else `nil`.
     public static func station(ofReader reader: String) -> String? {
         reader.firstIndex(of: "/").map { String(reader[..<$0]) }.flatMap { $0.contains(":") ? nil : $0 }
     }

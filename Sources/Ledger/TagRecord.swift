@@ -2,9 +2,9 @@ import Foundation
 
 /// What was written to one tag, recorded with the row in `Ledger.markDone`.
 public struct TagRecord: Sendable, Hashable {
-    /// The tag's UID (7 bytes for NTAG21x).
+    /// The tag's UID (7 bytes for Type 2 and Type 4 chips, 8 for Type 3 and Type 5).
     public var uid: [UInt8]
-    /// The chip's id (`ntag213`, `ntag424`; the family's name for a generic tag: `type2`, `type4`).
+    /// The chip's id (`TagChip.id`; the family's name for a generic tag: `type2`, `type4`).
     public var chip: String
     /// The tag family (`type2`, `type4`).
     public var family: String

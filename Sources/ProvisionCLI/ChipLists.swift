@@ -9,7 +9,7 @@ enum ChipLists {
         return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
     }
 
-    /// `Type 2 (NTAG213, NTAG215, …), Type 4 (…) and Type 3 (…)`: each of `families` with the display names of its
+    /// `Type 2 (…), Type 4 (…) and Type 3 (…)`: each of `families` with the display names of its
     /// descriptors `include` selects (a family none of whose descriptors is selected is left out).
     static func byFamily(
         _ families: [any TagFamily] = TagFamilies.standard.families,
@@ -54,10 +54,20 @@ enum ChipLists {
     /// The families and chips the simulator presents (`ChipDescriptor.simulatorName`).
     static var simulated: String { byFamily { $0.simulatorName != nil } }
 
-    /// Every family with the manifest names of its descriptors: `Type 2: ntag213, …, type2; Type 4: …`.
-    static var manifestNames: String {
-        TagFamilies.standard.families.map { family in
-            "\(family.displayName): " + family.descriptors.map(\.manifestName).joined(separator: ", ")
-        }.joined(separator: "; ")
+    /// The `sim:` specs of the chips the family named `family` publishes simulator names for, as a list
+    /// (`sim:a and sim:b`).
+    static func simulatorSpecs(_ family: String) -> String {
+        joined(simulatorNames(family).map { "sim:" + $0 })
+    }
+
+    /// The simulator names the family named `family` publishes.
+    static func simulatorNames(_ family: String) -> [String] {
+        TagFamilies.standard.named(family)?.descriptors.compactMap(\.simulatorName) ?? []
+    }
+
+    /// `sim:X for Y, …`: the simulated chip a job runs on when its target has no simulator of its own name.
+    static var jobSimulators: String {
+        TagFamilies.standard.descriptors.filter { $0.jobSimulatorName != $0.simulatorName }
+            .map { "sim:\($0.jobSimulatorName) for \($0.manifestName)" }.joined(separator: ", ")
     }
 }

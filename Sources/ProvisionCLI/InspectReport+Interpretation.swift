@@ -82,13 +82,7 @@ extension InspectReport {
                     ?? (rawCommands ? "the tag did not return a signature" : "this reader path cannot send READ_SIG")
             return Signature(status: "unavailable", value: nil, detail: why)
         }
-        let nxpKeys: [(String, [UInt8])] = keys.map { key in
-            switch key {
-            case .ntag21x: ("NXP NTAG21x key", OriginalitySignature.ntag21xPublicKey)
-            case .ultralightEV1: ("NXP MIFARE Ultralight EV1 key", OriginalitySignature.ultralightEV1PublicKey)
-            case .ntag424: ("NXP NTAG 424 DNA key", OriginalitySignature.ntag424PublicKey)
-            }
-        }
+        let nxpKeys = keys.map { ($0.name, $0.publicKey) }
         let hex = Hex.string(value)
         for (name, key) in nxpKeys where OriginalitySignature.verify(uid: uid, signature: value, publicKey: key) {
             return Signature(status: "nxp", value: hex, detail: "valid under the \(name): genuine NXP silicon")

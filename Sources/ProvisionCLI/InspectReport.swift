@@ -8,7 +8,7 @@ import Reports
 struct InspectReport: Encodable, Sendable {
     /// The chip from GET_VERSION.
     struct Chip: Encodable, Sendable {
-        /// The chip id (`ntag213`), or `nil` for a generic tag of the family.
+        /// The chip id (`TagChip.id`), or `nil` for a generic tag of the family.
         var model: String?
         /// Marketing name, or the family's generic name (`generic Type 2`).
         var name: String
@@ -77,7 +77,7 @@ struct InspectReport: Encodable, Sendable {
     struct Authentication: Encodable, Sendable {
         /// The key id (never the key).
         var key: String
-        /// `accepted` (the PACK matched), `refused`, or `notSent` (not an NTAG21x).
+        /// `accepted` (the PACK matched), `refused`, or `notSent` (the chip has no password protection).
         var status: String
         /// What happened, in words.
         var detail: String

@@ -97,7 +97,7 @@ struct LineSession: Sendable {
     }
 }
 
-/// Reader names made unique for the ledger and reports (`sim:ntag215`, `sim:ntag215 #2`, …).
+/// Reader names made unique for the ledger and reports (`sim:CHIP`, `sim:CHIP #2`, …).
 func uniqueNames(_ names: [String]) -> [String] {
     var seen: [String: Int] = [:]
     return names.map { name in

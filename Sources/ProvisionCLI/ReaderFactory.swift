@@ -7,7 +7,7 @@ import TagEmulator
 /// Turns reader spec strings into reader actors: the one place the CLI knows every backend.
 enum ReaderFactory {
     /// The default when neither `--reader` nor the manifest names one.
-    static let defaultSpec = "sim:ntag215"
+    static let defaultSpec = "sim:" + SimulationOptions.defaultChip.rawValue
 
     /// The simulated reader a job runs on when it names none: the job's own chip.
     static func defaultSpec(for target: TagTarget) -> String { "sim:\(target.simulatorChip)" }
@@ -15,7 +15,7 @@ enum ReaderFactory {
     /// Reader spec help shared by every command that takes `--reader`.
     static let specHelp = """
         Reader specs (--reader SPEC, repeatable where a command runs several readers):
-          sim[:CHIP][?options]   the built-in simulated reader (default: sim:ntag215)
+          sim[:CHIP][?options]   the built-in simulated reader (default: \(defaultSpec))
         \(simulatorChipHelp)
               count=N       tags presented one after another (default unlimited)
               uid=HEX       first UID in the chip's form: 14 hex digits (Type 2, Type 4), the IDm's 16
@@ -42,11 +42,11 @@ enum ReaderFactory {
                             frame limits the CC announces; default 2048, 2, 246, 246), fwi=N (ATS
                             frame waiting integer), wtx=on (the tag asks for waiting-time extensions);
                             prog= is then per write frame; faults tear noanswer readonly unformatted
-                            wrongchip (an NTAG21x arrives) multi
+                            wrongchip (a Type 2 chip arrives) multi
               Type 3 only: refused=XXXX missing=XXXX (SF1 SF2 of a refused write, of a missing block;
                             default 01A5, 01A8), readservice=any|000B, wcnt=on|off, wildcard=88B4|12FC
                             (behaviours the reference leaves unverified); prog= is per block write (3 ms)
-              e.g. sim:ntag213?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02
+              e.g. \(defaultSpec)?count=50&uid=04A00000000000&seed=7&timing=datasheet&faults=tear:0.02
           nfc[:CONNSTRING][?slack=MS][&baud=SPEED]  a libnfc device, e.g. nfc:pn532_uart:/dev/ttyUSB0;
                                  slack= adds host-link time to every tag timeout (default 50 ms);
                                  baud= (pn532_uart) raises the UART first, e.g. baud=921600

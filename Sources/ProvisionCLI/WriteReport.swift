@@ -17,7 +17,7 @@ struct WriteReport: Codable, Sendable {
     var version = JSONDocument.version
     var reader: String
     var uid: String
-    /// `ntag213` … `mf0ul21`; absent for a generic Type 2 tag.
+    /// The chip's id (`TagChip.id`); absent for a generic tag of the family.
     var chip: String?
     /// The message written, as hex, and its length.
     var messageHex: String

@@ -78,8 +78,8 @@ extension ManifestDecoder {
                 else {
                     throw fail(
                         element, "signature.trust[\(index)]",
-                        "must be an uncompressed public key starting with 04: secp128r1 (NTAG21x, Ultralight EV1), "
-                            + "66 hex digits, or secp224r1 (NTAG 424 DNA), 114 hex digits")
+                        "must be an uncompressed public key starting with 04: "
+                            + TagTarget.signatureKeyForms)
                 }
                 trusted.append(bytes)
             }

@@ -64,7 +64,7 @@ extension Template {
         }
     }
 
-    /// The template's NTAG21x mirror tokens (`{{uidMirror}}`, `{{counterMirror}}`, `{{uidCounterMirror}}`) with
+    /// The template's Type 2 ASCII mirror tokens (`{{uidMirror}}`, `{{counterMirror}}`, `{{uidCounterMirror}}`) with
     /// what each mirrors.
     public var mirrorTokens: [(placeholder: Placeholder, kind: MirrorKind)] {
         placeholders.compactMap { placeholder in

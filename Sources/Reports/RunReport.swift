@@ -20,7 +20,7 @@ public struct RunReport: Sendable, Hashable, Codable {
         public var time: Date
         /// The reader that wrote it.
         public var reader: String
-        /// The chip's id (`ntag215`, `ntag424`; the family's name for a generic tag).
+        /// The chip's id (`TagChip.id`; the family's name for a generic tag).
         public var chip: String
         /// The tag family (`type2`, `type4`).
         public var family: String

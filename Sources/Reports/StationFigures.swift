@@ -5,8 +5,8 @@ import Provisioning
 /// One station's part of a run on a line of stations (`provision run --station NAME`): its readers, tags
 /// done, failed attempts, yield, rate and last failure. Computed from a `RunReport` only.
 ///
-/// A reader's station is the part of its name before the first `/` (`line-a/sim:ntag215`), as
-/// `OpenClaim.station(ofReader:)` reads it; readers without one (`sim:ntag215`) form one group of their own.
+/// A reader's station is the part of its name before the first `/` (`line-a/sim:CHIP`), as
+/// `OpenClaim.station(ofReader:)` reads it; readers without one (`sim:CHIP`) form one group of their own.
 /// A run with fewer than two such groups, or with no station name at all, has no station figures, so its
 /// report looks as a one-station report always did.
 public struct StationFigures: Sendable, Hashable {

@@ -309,7 +309,7 @@ public struct SimulationOptions: Sendable, Hashable {
     static var descriptors: [ChipDescriptor] { TagFamilies.standard.descriptors }
 
     /// The chip a `sim:` spec without one presents.
-    static let defaultChip = ChipModel.ntag215
+    public static let defaultChip = ChipModel.ntag215
 
     /// The form `uid=` takes for the population's chip: its family's UID (a FeliCa IDm for Type 3).
     public var uidForm: UIDForm {

@@ -69,8 +69,10 @@ func trustKeysOfEitherCurveDecode(hex: String, bytes: Int) throws {
     (#""signature": {"mode": "require", "trust": ["0411"]}"#, "signature.trust[0]: must be an uncompressed"),
     (
         #""signature": {"mode": "require", "trust": ["04\#(String(repeating: "AB", count: 40))"]}"#,
-        "signature.trust[0]: must be an uncompressed public key starting with 04: secp128r1 (NTAG21x, Ultralight EV1), "
-            + "66 hex digits, or secp224r1 (NTAG 424 DNA), 114 hex digits"
+        // Issue 41 item 2: the targets of each curve are generated from the descriptors.
+        "signature.trust[0]: must be an uncompressed public key starting with 04: secp128r1 for Type 2 tags (ntag213, "
+            + "ntag215, ntag216, ultralight-ev1, mf0ul11, mf0ul21, type2), 66 hex digits, or secp224r1 for Type 4 "
+            + "tags (ntag424), 114 hex digits"
     ),
     (
         #""signature": {"mode": "record", "trust": ["03\#(String(repeating: "AB", count: 56))"]}"#,

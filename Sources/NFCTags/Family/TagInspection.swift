@@ -1,3 +1,5 @@
+import Crypto
+
 /// Everything a family's inspection learned about one tag, as family-neutral values; the CLI turns it
 /// into `provision inspect`'s report. Family-specific report sections (Type 2: lock bytes, CFG0/CFG1)
 /// come as `InspectionSection`s that encode and describe themselves.
@@ -94,6 +96,24 @@ public enum OriginalityKey: String, Sendable, Hashable, CaseIterable {
     case ultralightEV1
     /// NXP's NTAG 424 DNA key (secp224r1).
     case ntag424
+
+    /// The key's name for people (`NXP NTAG21x key`).
+    public var name: String {
+        switch self {
+        case .ntag21x: "NXP NTAG21x key"
+        case .ultralightEV1: "NXP MIFARE Ultralight EV1 key"
+        case .ntag424: "NXP NTAG 424 DNA key"
+        }
+    }
+
+    /// The published public key, `04 ‖ X ‖ Y`.
+    public var publicKey: [UInt8] {
+        switch self {
+        case .ntag21x: OriginalitySignature.ntag21xPublicKey
+        case .ultralightEV1: OriginalitySignature.ultralightEV1PublicKey
+        case .ntag424: OriginalitySignature.ntag424PublicKey
+        }
+    }
 }
 
 /// One family-specific section of an inspection report: its JSON object, and its lines for people.

@@ -5,8 +5,8 @@ import TagEmulator
 
 /// The parsed options of `provision emulate pn532`.
 struct PN532Options: Sendable {
-    /// `--tags SPEC` (default `sim:ntag215`).
-    var tags = "sim:ntag215"
+    /// `--tags SPEC` (default `ReaderFactory.defaultSpec`).
+    var tags = ReaderFactory.defaultSpec
     /// `--line`.
     var line = false
     /// `--timing instant|datasheet`; `nil`: the spec's own timing.

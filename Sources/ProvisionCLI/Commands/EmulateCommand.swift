@@ -1,3 +1,5 @@
+import NFCTags
+
 /// `provision emulate <device>`: runs a device emulator that unmodified host software talks to.
 ///
 /// Sub-verbs: `pn532` (a PN532 on a pseudo-terminal for libnfc) and `vpcd` (a virtual card for pcscd).
@@ -13,9 +15,9 @@ struct EmulateCommand: Command {
         (/dev/pts/N); point libnfc at it with pn532_uart:/dev/pts/N. Runs until SIGINT or SIGTERM.
 
           --tags SPEC        tag population as a sim: spec (chip, count, uid, seed, faults, store=DIR…;
-                             see the sim reader), e.g. sim:ntag215?count=20&faults=tear:0.05.
-                             Type 4 (ISO-DEP) chips: sim:ntag424 (NTAG 424 DNA) and sim:type4 (a
-                             generic T4T; size=, mapping=, mle=, mlc=, fwi=, wtx=on). The PN532
+                             see the sim reader), e.g. \(ReaderFactory.defaultSpec)?count=20&faults=tear:0.05.
+                             Type 4 (ISO-DEP) chips: \(ChipLists.simulatorSpecs(Type4Family.name))
+                             (size=, mapping=, mle=, mlc=, fwi=, wtx=on on a generic T4T). The PN532
                              sends RATS itself when SetParameters asks for it (libnfc does) and
                              reports the ATS; APDUs then go through InDataExchange (MI chaining
                              both ways). A host that clears automatic RATS (nfcpy) gets the tag at
@@ -44,7 +46,7 @@ struct EmulateCommand: Command {
                              The tags' own misbehaviour is the spec option plan= (see the sim reader)
 
         Examples:
-          provision emulate pn532 --tags 'sim:ntag215?count=5' --line --control /tmp/pn532.sock
+          provision emulate pn532 --tags '\(ReaderFactory.defaultSpec)?count=5' --line --control /tmp/pn532.sock
           provision emulate pn532 --tags 'sim:ntag424?count=20&store=tags' --line
 
         """ + "\n" + EmulateVPCD.help

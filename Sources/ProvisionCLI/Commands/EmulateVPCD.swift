@@ -12,14 +12,16 @@ enum EmulateVPCD {
                                       [--misbehave LIST]
 
         Presents emulated tags to a running pcscd through the vsmartcard vpcd driver (one reader slot
-        per process; slot s of a reader.conf entry listens on CHANNELID + s). NTAG21x (Type 2) tags get
-        the PC/SC storage-card ATR; the card answers FF CA (UID), FF B0 (read) and FF D6 (update), and
-        raw tag commands the way the chosen reader family does: ACR122U direct transmit
+        per process; slot s of a reader.conf entry listens on CHANNELID + s). Type 2 tags
+        (\(ChipLists.simulatorSpecs(Type2Family.name)))
+        get the PC/SC storage-card ATR; the card answers FF CA (UID), FF B0 (read) and FF D6 (update),
+        and raw tag commands the way the chosen reader family does: ACR122U direct transmit
         (FF 00 00 00 .. D4 42 ..), ACR1252U transparent exchange (FF C2 ..), or none (plain).
-        Type 4 tags (sim:ntag424, sim:type4) get the ISO 14443-4 ATR 3B 8n 80 01 <ATS historical
-        bytes> TCK; FF CA 00 gives the UID, FF CA 01 the ATS, and ISO 7816 APDUs (CLA other than FF)
-        reach the tag unchanged on every style. Type 5 tags (sim:icode-slix, icode-slix2, st25tv02k,
-        type5) get the ISO 15693 ATR 3B 8F 80 01 80 4F 0C A0 00 00 03 06 0B NN NN 00 00 00 00 TCK;
+        Type 4 tags (\(ChipLists.simulatorSpecs(Type4Family.name))) get the ISO 14443-4 ATR
+        3B 8n 80 01 <ATS historical bytes> TCK; FF CA 00 gives the UID, FF CA 01 the ATS, and ISO 7816
+        APDUs (CLA other than FF) reach the tag unchanged on every style. Type 5 tags
+        (\(ChipLists.simulatorSpecs(Type5Family.name)))
+        get the ISO 15693 ATR 3B 8F 80 01 80 4F 0C A0 00 00 03 06 0B NN NN 00 00 00 00 TCK;
         FF CA 00 gives the UID (air order on acr*, E0 first on omnikey and storage), FF B0/FF D6 read
         and write one block (block number in P2 on acr*, in P1 on omnikey and storage), and the
         acr1552u and omnikey styles carry raw ISO 15693 requests in FF C2 (a write needs the timer
@@ -28,9 +30,11 @@ enum EmulateVPCD {
 
           --port N             vpcd slot port (default 35963, the stock entry's first slot)
           --host ADDR          vpcd address (default 127.0.0.1)
-          --tags SPEC          tag population, e.g. sim:ntag215?count=20&uid=04A1B2C3D4E5F6&store=DIR&line
+          --tags SPEC          tag population, e.g.
+                               \(ReaderFactory.defaultSpec)?count=20&uid=04A1B2C3D4E5F6&store=DIR&line
                                (line: a tag the host used and powered off leaves, the next arrives);
-                               chips ntag213/215/216, mf0ul11/21, ntag424, type4 (size=, mle=, mlc=)
+                               any sim: chip (CHIP in 'provision readers --help'; Type 4: size=, mle=,
+                               mlc=)
           --reader-style S     acr122u (default), acr1252u, acr1552u, omnikey, storage or plain
           --control SOCKET     unix socket taking one command per line:
                                insert [UID], remove, dump, stats, feedback, quit
@@ -41,9 +45,9 @@ enum EmulateVPCD {
                                after empty and drop. Tag-level misbehaviour: plan= in the --tags spec
 
         Example:
-          provision emulate vpcd --tags 'sim:ntag213?count=50&line' --control /tmp/vpcd.sock
+          provision emulate vpcd --tags '\(ReaderFactory.defaultSpec)?count=50&line' --control /tmp/vpcd.sock
           provision emulate vpcd --tags 'sim:ntag424?count=10&line' --port 35964
-          provision emulate vpcd --tags 'sim:icode-slix2?count=10&line' --reader-style acr1552u
+          provision emulate vpcd --tags 'sim:type5?count=10&line' --reader-style acr1552u
 
         """
 
@@ -53,8 +57,8 @@ enum EmulateVPCD {
         var port = 35963
         /// `--host ADDR` (an IPv4 address, default 127.0.0.1).
         var host = "127.0.0.1"
-        /// `--tags SPEC` (default `sim:ntag215`).
-        var tags = "sim:ntag215"
+        /// `--tags SPEC` (default `ReaderFactory.defaultSpec`).
+        var tags = ReaderFactory.defaultSpec
         /// `--reader-style` (default `acr122u`).
         var style = VPCDReaderStyle.acr122u
         /// `--control SOCKET`.

@@ -28,8 +28,8 @@ struct InspectCommand: Command {
         under 'locks' and the ATS and GetVersion under 'protection' (the family's two sections).
 
         With --manifest of a job that has a 'protect' section, the job's key is loaded (as 'run'
-        loads it) and an NTAG21x is authenticated before anything is read: PWD_AUTH with the password
-        derived from the key and the UID, and the PACK must match. Pages behind AUTH0 of a
+        loads it) and a chip with password protection is authenticated before anything is read:
+        PWD_AUTH with the password derived from the key and the UID, and the PACK must match. Pages behind AUTH0 of a
         read-protected tag (prot: readwrite) are only shown then. A refused password is shown and the
         exit is 1; each refusal counts toward the tag's AUTHLIM. Key bytes are never printed.
 
@@ -44,7 +44,7 @@ struct InspectCommand: Command {
 
         JSON object (version 2, docs/json.md; snake_case keys; optional keys are left out when unknown):
           version 2 · reader · family · uid (hex) · atqa · sak · dsfid (Type 5 only) · uid_anomalies [text]
-          chip {model ntag213…mf0ul21 (absent: generic), name, get_version, vendor, suspected_clone,
+          chip {model (the chip's id; absent: generic), name, get_version, vendor, suspected_clone,
                 generic_reason}
           ndef {status readWrite|readOnly|notSupported, capacity, message_length, message_hex,
                 records [{index, tnf, type, id, payload_hex, summary, record}], error}
@@ -61,7 +61,7 @@ struct InspectCommand: Command {
 
         Examples:
           provision inspect
-          provision inspect --reader 'sim:ntag213?store=tags&uid=04A1B2C3D4E5F6' --dump
+          provision inspect --reader '\(ReaderFactory.defaultSpec)?store=tags&uid=04A1B2C3D4E5F6' --dump
           provision inspect --reader nfc:pn532_uart:/dev/ttyUSB0 --json --timeout 60
           provision inspect --manifest jobs/auth.json --reader pcsc:#0
 

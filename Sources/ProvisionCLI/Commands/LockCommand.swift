@@ -14,9 +14,10 @@ struct LockCommand: Command {
         Waits for one tag and makes it permanently read-only, the chip-correct way
         (docs/reference/type2.md §5.7): CC3 to 0F first (only on an NDEF capability container; never the
         proprietary 08/88 values that phones refuse), the static lock bytes FF FF, then every lock and
-        block-lock bit of the dynamic lock page named by GET_VERSION (NTAG213 28h FF 0F 3F 00, NTAG215
-        82h FF 00 0F 00, NTAG216 E2h FF 3F 7F 00). It then re-activates the tag, reads the lock pages
-        back, and prints the exact bytes written per page. This cannot be undone.
+        block-lock bit of the dynamic lock page named by GET_VERSION:
+        \(dynamicLockList)
+        It then re-activates the tag, reads the lock pages back, and prints the exact bytes written per
+        page. This cannot be undone.
 
         Without --yes it shows the tag and asks on standard input: type LOCK to continue; any other
         answer writes nothing and exits 1.
@@ -34,7 +35,7 @@ struct LockCommand: Command {
 
         Examples:
           provision lock
-          provision lock --reader 'sim:ntag216?store=tags&uid=04A1B2C3D4E5F6' --yes
+          provision lock --reader '\(ReaderFactory.defaultSpec)?store=tags&uid=04A1B2C3D4E5F6' --yes
           echo LOCK | provision lock --reader nfc:pn532_uart:/dev/ttyUSB0
 
         Exit codes: 0 locked and confirmed, 1 not confirmed or the lock failed (lockFailed, tagLost,
@@ -42,6 +43,15 @@ struct LockCommand: Command {
 
         \(ReaderFactory.specHelp)
         """
+
+    /// The Type 2 chips' dynamic lock pages and the bits the lock sets, from the chip model (`ChipModel`).
+    static var dynamicLockList: String {
+        ChipModel.allCases.compactMap { model in
+            model.dynamicLockPage.map { page in
+                "  \(model.displayName): page \(Hex.byte(UInt8(page)))h, " + Hex.string(model.dynamicLockAllBits ?? [])
+            }
+        }.joined(separator: "\n")
+    }
 
     /// One acknowledged WRITE `A2h` of the lock sequence.
     struct PageWrite: Sendable, Hashable {

@@ -1,8 +1,8 @@
 import NDEF
 import NFCTags
 
-/// A per-tag NTAG21x password: PWD (4 bytes) and PACK (2 bytes) diversified from a brand key and the
-/// tag's UID (`docs/reference/type2.md` §3.6, §7.2).
+/// A per-tag password of a Type 2 chip with password protection: PWD (4 bytes) and PACK (2 bytes) diversified
+/// from a brand key and the tag's UID (`docs/reference/type2.md` §3.6, §7.2).
 ///
 /// PWD = bytes 0–3 and PACK = bytes 4–5 of HMAC-SHA256(key, UID). This is the split nfcpy's tagtool
 /// uses (its password bytes 0–3 → PWD, 4–5 → PACK after HMAC-SHA256(password, UID)); the difference:

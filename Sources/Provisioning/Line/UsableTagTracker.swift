@@ -4,7 +4,7 @@ import Synchronization
 /// What a worker remembers across tags: when it last saw a usable tag, and the run of tags that failed
 /// with one failure class.
 ///
-/// A wrong reel (NTAG215 tags on an NTAG213 job) once failed every tag for ever: 111k attempts in ten
+/// A wrong reel (tags of another chip than the job takes) once failed every tag for ever: 111k attempts in ten
 /// minutes; a job requiring a signature no trust key could verify did the same with 205k. Only a tag the
 /// job finished is usable: a refused or failed tag (any class, and tags already provisioned, no row left)
 /// lets idle time run on, and `maxConsecutiveFailures` tags in a row failing with one class pause the reader.

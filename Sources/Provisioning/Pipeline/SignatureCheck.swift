@@ -9,15 +9,12 @@ import NFCTags
 public struct SignatureCheck: Sendable, Hashable {
     /// `require` or `record` (`off` means no check at all: no `SignatureCheck`).
     public var policy: ManifestSecurity.SignaturePolicy
-    /// Public keys (`04 ‖ X ‖ Y`) a signature may verify under: NXP's NTAG21x, Ultralight EV1 and NTAG 424 DNA
-    /// keys first, then the job's `signature.trust` keys.
+    /// Public keys (`04 ‖ X ‖ Y`) a signature may verify under: NXP's published keys (`OriginalityKey`) first,
+    /// then the job's `signature.trust` keys.
     public var trustedKeys: [[UInt8]]
 
-    /// NXP's published originality keys (secp128r1 NTAG21x and Ultralight EV1, secp224r1 NTAG 424 DNA).
-    public static let nxpKeys = [
-        OriginalitySignature.ntag21xPublicKey, OriginalitySignature.ultralightEV1PublicKey,
-        OriginalitySignature.ntag424PublicKey,
-    ]
+    /// NXP's published originality keys, in `OriginalityKey` order (the families' secp128r1 and secp224r1 keys).
+    public static let nxpKeys = OriginalityKey.allCases.map(\.publicKey)
 
     /// Creates a check trusting NXP's keys plus `extraKeys`.
     public init(policy: ManifestSecurity.SignaturePolicy, extraKeys: [[UInt8]] = []) {
