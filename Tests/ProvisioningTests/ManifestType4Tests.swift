@@ -23,7 +23,7 @@ import Testing
 
     @Test func defaultsSizeAType4JobForTheNTAG424File() throws {
         let generic = try Self.parse("")
-        #expect(generic.tag == .type4 && generic.type4 == Type4JobOptions())
+        #expect(generic.tag.rawValue == "type4" && generic.type4 == Type4JobOptions())
         #expect(generic.capacity == 254)
         #expect(generic.tag.families().families.map(\.name) == ["type4"])
         let ntag424 = try Self.parse("", tag: "ntag424")
