@@ -5,7 +5,7 @@
 /// "type4": {"minimumFileSize": 2048, "honoursCCWriteByte": true}
 /// ```
 ///
-/// `minimumFileSize` (default 256, the NTAG 424 DNA's NDEF file E104) is the smallest NDEF file the
+/// `minimumFileSize` (default 256, `Type4Family.defaultNDEFFileSize`) is the smallest NDEF file the
 /// job's tags have; pre-flight sizes every row against it minus the 2-byte NLEN. Each tag's real
 /// capacity is still read from its CC. `honoursCCWriteByte` (default false) is the line engineer
 /// saying that these tags refuse UPDATE BINARY once the CC's write byte is `FF`: T4T has no generic

@@ -1,8 +1,7 @@
-import Crypto
 import NFCTags
 
-/// Trust material that is public: the repository's test signing keys (secp128r1 for NTAG21x, secp224r1 for
-/// NTAG 424 DNA) and the documented sample keys.
+/// Trust material that is public: the repository's test signing keys (`TestSigningKeys`), the documented sample
+/// keys and the keyed schemes' delivery keys.
 ///
 /// A job using any of it proves nothing on a real line (anyone can sign or MAC with it), so `run`
 /// refuses such a job on a non-simulated reader unless the operator passes `--allow-test-keys`.
@@ -24,15 +23,9 @@ public enum TestKeyMaterial {
     /// Why a job's keys and trust list are test material, one line each; empty when they are not.
     public static func problems(trusted: [[UInt8]], keys: [String: SecretKey]) -> [String] {
         var found: [String] = []
-        if trusted.contains(OriginalitySignature.repositoryTestPublicKey) {
+        for key in TestSigningKeys.all where trusted.contains(key.bytes) {
             found.append(
-                "signature.trust holds the repository's test signing key (its private half is in the sources: "
-                    + "any tag can be made to pass)")
-        }
-        if trusted.contains(OriginalitySignature.repositoryNTAG424TestPublicKey) {
-            found.append(
-                "signature.trust holds the repository's NTAG 424 DNA test signing key (its private half is in the "
-                    + "sources: any tag can be made to pass)")
+                "signature.trust holds \(key.what) (its private half is in the sources: any tag can be made to pass)")
         }
         for id in keys.keys.sorted() {
             guard let known = documentedKeys.first(where: { $0.bytes == keys[id]?.bytes }) else { continue }
