@@ -62,8 +62,8 @@ struct RunCommand: Command {
                            (every registered row must be unchanged; recorded in the ledger)
           --allow-test-keys
                            run a job that trusts a repository test signing key or uses a documented
-                           sample key (jobs/auth.json's, jobs/sun.json's) or the all-zero NTAG 424 DNA
-                           factory key on a real (non-simulated) reader; without it such a job is
+                           sample key (jobs/auth.json's, jobs/sun.json's) or a keyed chip's published
+                           delivery key on a real (non-simulated) reader; without it such a job is
                            refused (exit 65) before any reader opens, since anyone can forge tags
                            under public keys
 
