@@ -37,8 +37,9 @@ enum ChipLists {
         return chip.displayName + (extras.isEmpty ? "" : " with " + extras.joined(separator: " and "))
     }
 
-    /// `text` broken at spaces into lines of at most `width` characters.
-    static func wrapped(_ text: String, width: Int = 100) -> String {
+    /// `text` broken at spaces into lines of at most `width` characters, each line after the first indented by
+    /// `indent` spaces (a help text's continuation column).
+    static func wrapped(_ text: String, width: Int = 100, indent: Int = 0) -> String {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
@@ -48,7 +49,7 @@ enum ChipLists {
             }
             line += (line.isEmpty ? "" : " ") + word
         }
-        return (lines + [line]).joined(separator: "\n")
+        return (lines + [line]).joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 
     /// The families and chips the simulator presents (`ChipDescriptor.simulatorName`).
@@ -63,6 +64,12 @@ enum ChipLists {
     /// The simulator names the family named `family` publishes.
     static func simulatorNames(_ family: String) -> [String] {
         TagFamilies.standard.named(family)?.descriptors.compactMap(\.simulatorName) ?? []
+    }
+
+    /// `sim:X for Y, …`: the simulated chip a job runs on when its target has no simulator of its own name,
+    /// wrapped for a help text whose continuation lines start at column `indent`.
+    static func jobSimulators(indent: Int) -> String {
+        wrapped(jobSimulators, width: 100 - indent, indent: indent)
     }
 
     /// `sim:X for Y, …`: the simulated chip a job runs on when its target has no simulator of its own name.

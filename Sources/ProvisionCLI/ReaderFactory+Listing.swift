@@ -62,7 +62,8 @@ extension ReaderFactory {
             guard let name = descriptor.simulatorName, let family = TagFamilies.standard.named(descriptor.family)
             else { continue }
             let spec = "sim:\(name)"
-            var note = "simulated \(descriptor.displayName) (\(family.displayName), \(family.transport))"
+            let chip = descriptor.isFamilyWide ? "generic \(family.displayName) tag" : descriptor.displayName
+            var note = "simulated \(chip) (\(family.displayName), \(family.transport))"
             if let bytes = descriptor.userMemory { note += ", \(bytes) bytes of user memory" }
             note += "; tags arrive one after another"
             if spec == defaultSpec { note += " (the default reader)" }

@@ -35,7 +35,7 @@ struct RunCommand: Command {
           --reader SPEC    reader to use; repeat for several readers on one job (one worker each).
                            Overrides the manifest's `readers`. Default: the simulated reader with
                            the job's chip: sim:CHIP for a CHIP job, and
-                           \(ChipLists.jobSimulators).
+                           \(ChipLists.jobSimulators(indent: 19)).
           --quiet          no progress or prompts (errors still go to stderr)
           --json           print summary.json (version 1) to stdout instead of the summary table,
                            also when rows failed (exit 1); when the run could not start (bad job,
