@@ -9,9 +9,10 @@ struct ReadersCommand: Command {
         Usage: provision readers [--json]
 
         Lists every reader the backends can see, with the --reader spec that opens it: the built-in
-        simulator always (one entry per Type 2 chip and one per other family), libnfc devices and
-        PC/SC readers when those backends are available, each with the tag families it reaches
-        (libnfc: Type 2, 4 and 3; no PN532 reaches Type 5) and how it reaches Type 5 (ISO 15693).
+        simulator always (one entry per simulated chip the tag families publish), libnfc devices and
+        PC/SC readers when those backends are available, each with the tag families it reaches (those
+        whose transport the backend speaks) and how it reaches Type 5 (ISO 15693). A libnfc reader
+        \(ReaderListing.libnfcLimits).
         Unavailable backends are listed with the reason.
 
         Options:
