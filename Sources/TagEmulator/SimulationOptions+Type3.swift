@@ -29,7 +29,7 @@ extension SimulationOptions {
     ) throws(ReaderSpecError) -> Bool {
         let keys: Set<String> = ["refused", "missing", "readservice", "wcnt", "wildcard"]
         guard type3 != nil else {
-            guard !keys.contains(key) else { throw bad("option '\(key)' is for Type 3 chips (sim:felica-lite-s)") }
+            guard !keys.contains(key) else { throw bad("option '\(key)' is for \(Self.chips(of: Type3Family.name))") }
             return false
         }
         if Self.type2OnlyOptions.contains(key) { throw bad("option '\(key)' is for Type 2 chips, not \(chipName)") }

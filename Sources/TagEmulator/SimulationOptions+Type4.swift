@@ -44,7 +44,7 @@ extension SimulationOptions {
     ) throws(ReaderSpecError) -> Bool {
         guard let current = type4 else {
             guard !["size", "mapping", "mle", "mlc", "fwi", "wtx"].contains(key) else {
-                throw bad("option '\(key)' is for Type 4 chips (sim:ntag424, sim:type4)")
+                throw bad("option '\(key)' is for \(Self.chips(of: Type4Family.name))")
             }
             return false
         }

@@ -39,7 +39,7 @@ extension SimulationOptions {
     ) throws(ReaderSpecError) -> Bool {
         guard var current = type5 else {
             guard !["blocks", "icref", "optionwrite", "extgsi"].contains(key) else {
-                throw bad("option '\(key)' is for Type 5 chips (sim:icode-slix, icode-slix2, st25tv02k, type5)")
+                throw bad("option '\(key)' is for \(Self.chips(of: Type5Family.name))")
             }
             return false
         }

@@ -305,6 +305,14 @@ public struct SimulationOptions: Sendable, Hashable {
     /// (`ChipDescriptor.simulatorName`), family by family.
     public static var chipNames: [String] { descriptors.compactMap(\.simulatorName) }
 
+    /// `Type 5 chips (sim:a, sim:b, …)`: the simulated chips of the family named `family`, for an error naming
+    /// which chips an option is for.
+    static func chips(of family: String) -> String {
+        let label = TagFamilies.standard.named(family)?.displayName ?? family
+        let names = descriptors.filter { $0.family == family }.compactMap(\.simulatorName).map { "sim:" + $0 }
+        return "\(label) chips (\(names.joined(separator: ", ")))"
+    }
+
     /// The descriptors of every family the simulator presents.
     static var descriptors: [ChipDescriptor] { TagFamilies.standard.descriptors }
 

@@ -26,4 +26,20 @@ import Testing
             for name in SimulationOptions.chipNames { #expect(error.reason.contains(name), "\(error.reason)") }
         }
     }
+
+    /// An option of another family's chips names that family's published chips (they had been listed by hand,
+    /// Type 3 with its Lite-S only).
+    @Test(arguments: [
+        ("sim:ntag215?size=300", Type4Family.name), ("sim:ntag215?blocks=64", Type5Family.name),
+        ("sim:ntag215?wcnt=on", Type3Family.name),
+    ])
+    func anOptionOfAnotherFamilyNamesItsChips(spec: String, family: String) {
+        let names = TagFamilies.standard.descriptors.filter { $0.family == family }.compactMap(\.simulatorName)
+        do {
+            _ = try SimulationOptions(spec)
+            Issue.record("\(spec) parsed")
+        } catch {
+            #expect(error.reason.contains("chips (" + names.map { "sim:" + $0 }.joined(separator: ", ") + ")"))
+        }
+    }
 }
