@@ -43,9 +43,6 @@ struct ReaderListing: Sendable, Hashable, Codable {
     static func pcscTransports(feliCa: Bool = false, iso15693: Bool = false) -> [Transport] {
         [.iso14443A, .isoDEP] + (feliCa ? [.feliCa] : []) + (iso15693 ? [.iso15693] : [])
     }
-
-    /// What the simulated reader reaches: every family's transport.
-    static let simulatorTransports = Transport.allCases
 }
 
 extension ReaderFactory {
@@ -67,6 +64,7 @@ extension ReaderFactory {
             if let bytes = descriptor.userMemory { note += ", \(bytes) bytes of user memory" }
             note += "; tags arrive one after another"
             if spec == defaultSpec { note += " (the default reader)" }
+            // Each simulated chip is one reader path, reaching its own family's transport.
             readers.append(
                 ReaderListing(
                     backend: "sim", spec: spec, name: spec, note: note, available: true,
