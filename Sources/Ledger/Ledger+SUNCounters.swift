@@ -8,7 +8,7 @@ public enum SUNCounterVerdict: Sendable, Hashable {
     case replayed(highest: Int)
 }
 
-/// The SUN read counters `provision verify-url` verified on NTAG 424 DNA taps (schema version 8, table
+/// The SUN read counters `provision verify-url` verified on a keyed chip's taps (schema version 8, table
 /// `sun_counters`, docs/ledger.md).
 ///
 /// Unlike the Type 2 counter mirror (`seen_counters`), a SUN counter is inside the MAC, so it cannot be forged: every

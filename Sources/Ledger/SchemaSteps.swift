@@ -228,7 +228,7 @@ enum SchemaSteps {
                 FROM records WHERE state = 'done';
             """
         },
-        // 7: the key journal of NTAG 424 DNA personalisation (docs/ledger.md, "Key journal"): each ChangeKey's
+        // 7: the key journal of keyed personalisation (docs/ledger.md, "Key journal"): each ChangeKey's
         // intent is durable before the command is sent, and resolved once the tag proves which key it holds.
         // Keys are named by id, version and fingerprint, never by their bytes.
         Step(sqlite: 7, postgres: 1) { d in
@@ -251,7 +251,7 @@ enum SchemaSteps {
             CREATE INDEX key_changes_by_tag ON key_changes(job, uid);
             """
         },
-        // 8: the SUN counters `verify-url` verified on NTAG 424 DNA taps (docs/ledger.md, "sun_counters"): one
+        // 8: the SUN counters `verify-url` verified on a keyed chip's taps (docs/ledger.md, "sun_counters"): one
         // row per verified counter; the primary key (job, uid, counter) is the index that finds a tag's
         // highest counter, and refuses a counter recorded twice.
         Step(sqlite: 8, postgres: 1) { _ in

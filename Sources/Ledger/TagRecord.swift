@@ -22,8 +22,8 @@ public struct TagRecord: Sendable, Hashable {
     public var keyID: String?
     /// That key's fingerprint (first 8 bytes of SHA-256, hex), never the key.
     public var keyFingerprint: String?
-    /// The SUN read counter the run's own read-back verified (NTAG 424 DNA), kept in `sun_counters` by the
-    /// same commit so that URL is a replay from then on; not stored on the row.
+    /// The dynamic message's read counter the run's own read-back verified (a keyed chip), kept in `sun_counters`
+    /// by the same commit so that URL is a replay from then on; not stored on the row.
     public var sunCounter: Int?
 
     /// Creates a tag record.

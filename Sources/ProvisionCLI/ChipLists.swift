@@ -1,4 +1,5 @@
 import NFCTags
+import TagEmulator
 
 /// The chip lists help texts, `readers` and `doctor` show, generated from the families' descriptors
 /// (`TagFamily.chips`, `anyChip`) so that no list a person reads can drift from what the families publish.
@@ -28,13 +29,25 @@ enum ChipLists {
         byFamily(include: { $0.accepts.count == 1 }, name: namedWithExtras)
     }
 
-    /// `NTAG 424 DNA with per-tag keys and SUN URLs`: the chip's name and what sets it apart.
+    /// `CHIP with per-tag keys and SUN URLs`: the chip's name and what sets it apart.
     static func namedWithExtras(_ family: any TagFamily, _ chip: ChipDescriptor) -> String {
         let extras = [
             family.isKeyed(chip) ? "per-tag keys" : nil,
             chip.capabilities.mirrors.contains(.sun) ? "SUN URLs" : nil,
         ].compactMap { $0 }
         return chip.displayName + (extras.isEmpty ? "" : " with " + extras.joined(separator: " and "))
+    }
+
+    /// The `sim:` chip of the first keyed chip the families publish (help examples of a keyed job's tags).
+    static var keyedSimulatorName: String {
+        let families = TagFamilies.standard.families
+        let keyed = families.lazy.flatMap { family in family.chips.filter { family.isKeyed($0) } }
+        return keyed.first?.jobSimulatorName ?? SimulationOptions.defaultChip.rawValue
+    }
+
+    /// The display names of `family`'s named chips, `a, b and c` (help texts).
+    static func chips(of family: String) -> String {
+        joined(TagFamilies.standard.named(family)?.chips.map(\.displayName) ?? [])
     }
 
     /// `text` broken at spaces into lines of at most `width` characters, each line after the first indented by

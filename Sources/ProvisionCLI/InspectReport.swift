@@ -63,7 +63,7 @@ struct InspectReport: Encodable, Sendable {
         func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
     }
 
-    /// Originality signature (Type 2 READ_SIG `3C 00`, NTAG 424 DNA Read_Sig `90 3C`).
+    /// Originality signature (Type 2 READ_SIG `3C 00`, Type 4 Read_Sig `90 3C`).
     struct Signature: Encodable, Sendable {
         /// `nxp` (NXP's key), `testKey` (a repository simulator key), `invalid`, or `unavailable`.
         var status: String

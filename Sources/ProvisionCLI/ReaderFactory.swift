@@ -36,7 +36,7 @@ enum ReaderFactory {
               unknown=nak|silence    rfui=ignore|store   (chip behaviours still open in the datasheets)
               signer=HEX    private key the tags sign their originality signature with (default: the
                             repository's test key of the chip): secp128r1, 32 hex digits (Type 2,
-                            READ_SIG); secp224r1, 56 hex digits (ntag424, Read_Sig); another key
+                            READ_SIG); secp224r1, 56 hex digits (Type 4, Read_Sig); another key
                             simulates chips from an untrusted source
               Type 4 only: size=N mapping=2|3 mle=N mlc=N (sim:type4: NDEF file bytes, T4T mapping,
                             frame limits the CC announces; default 2048, 2, 246, 246), fwi=N (ATS

@@ -16,7 +16,10 @@ extension ManifestDecoder {
             throw fail(
                 node, "signature",
                 "a generic Type 4 tag has no originality signature provision can check; only \(Self.signedType4) "
-                    + "among Type 4 tags, NTAG21x and Ultralight EV1 among Type 2 tags")
+                    + "among Type 4 tags, and "
+                    + TagTarget.list("tags") {
+                        $0.family != Type4Family.name && $0.capabilities.originalitySignature != nil
+                    })
         }
         if tag.family == Type5Family.name, let node = root["signature"] {
             throw fail(node, "signature", "provision has no originality signature check for Type 5 tags (\(tag))")

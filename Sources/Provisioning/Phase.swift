@@ -52,7 +52,7 @@ public enum FailureClass: String, Sendable, Hashable, CaseIterable, Codable {
     /// a misread); refused before any WRITE (`docs/reference/type2.md` §11).
     case identityMismatch
     /// The job locks and the tag's chip has no lock `provision` can make and prove (a Type 4 tag whose CC
-    /// write byte may not be honoured, an NTAG 424 DNA without keys); refused before any write, like a
+    /// write byte may not be honoured, a keyed chip without its keys); refused before any write, like a
     /// wrong chip.
     case lockUnsupported
 }

@@ -47,7 +47,7 @@ struct EmulateCommand: Command {
 
         Examples:
           provision emulate pn532 --tags '\(ReaderFactory.defaultSpec)?count=5' --line --control /tmp/pn532.sock
-          provision emulate pn532 --tags 'sim:ntag424?count=20&store=tags' --line
+          provision emulate pn532 --tags 'sim:\(ChipLists.keyedSimulatorName)?count=20&store=tags' --line
 
         """ + "\n" + EmulateVPCD.help
 

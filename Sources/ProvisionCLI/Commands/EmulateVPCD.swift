@@ -46,7 +46,7 @@ enum EmulateVPCD {
 
         Example:
           provision emulate vpcd --tags '\(ReaderFactory.defaultSpec)?count=50&line' --control /tmp/vpcd.sock
-          provision emulate vpcd --tags 'sim:ntag424?count=10&line' --port 35964
+          provision emulate vpcd --tags 'sim:\(ChipLists.keyedSimulatorName)?count=10&line' --port 35964
           provision emulate vpcd --tags 'sim:type5?count=10&line' --reader-style acr1552u
 
         """

@@ -19,11 +19,11 @@ struct InspectCommand: Command {
         NDEF records one per line (as 'provision ndef decode' prints them, URIs whole). The tag is
         released at the end.
 
-        Type 4 tags (ISO-DEP: NTAG 424 DNA, any T4T) show the chip from the native GetVersion
-        (none on a generic tag), the CC (mapping, MLe, MLc, the NDEF file's size and read/write
+        Type 4 tags (ISO-DEP: \(ChipLists.chips(of: Type4Family.name)), any T4T) show the chip from the
+        native GetVersion (none on a generic tag), the CC (mapping, MLe, MLc, the NDEF file's size and read/write
         access, proprietary files) and NLEN, the ATS decoded (frame size, bit rates, FWI and FWT,
-        SFGI, CID/NAD, historical bytes) and GetVersion's fields. An NTAG 424 DNA's originality
-        signature (Read_Sig, ECDSA secp224r1) is checked against NXP's NTAG 424 DNA key and the
+        SFGI, CID/NAD, historical bytes) and GetVersion's fields. A Type 4 chip's originality
+        signature (Read_Sig, ECDSA secp224r1) is checked against its maker's published key and the
         repository's secp224r1 test key, on any reader path (it is an ordinary APDU). In --json the CC section is
         under 'locks' and the ATS and GetVersion under 'protection' (the family's two sections).
 

@@ -94,7 +94,7 @@ struct RunCommand: Command {
 
             Examples:
               provision run jobs/batch.json
-              provision run jobs/batch.json --reader 'sim:ntag215?timing=datasheet&faults=tear:0.02'
+              provision run jobs/batch.json --reader '\(ReaderFactory.defaultSpec)?timing=datasheet&faults=tear:0.02'
               provision run jobs/batch.json --reader pcsc:#0 --reader pcsc:#1
 
             """ + ReaderFactory.specHelp

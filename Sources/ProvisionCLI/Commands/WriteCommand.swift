@@ -55,7 +55,7 @@ struct WriteCommand: Command {
 
         Examples:
           provision write --uri https://example.com
-          provision write --reader 'sim:ntag213?store=tags&uid=04A1B2C3D4E5F6' message.json
+          provision write --reader '\(ReaderFactory.defaultSpec)?store=tags&uid=04A1B2C3D4E5F6' message.json
           echo '[{"type":"text","text":"Hello"}]' | provision write - --lock
 
         Exit codes: 0 written (and locked), 1 the tag failed (class printed), 64 usage, 65 bad

@@ -44,7 +44,7 @@ public enum SignatureStatus: String, Sendable, Hashable {
     case valid
     /// Answered, but verifies under no trusted key.
     case invalid
-    /// READ_SIG / Read_Sig failed (NAK, no answer, a refusal, Random ID on an NTAG 424 DNA).
+    /// READ_SIG / Read_Sig failed (NAK, no answer, a refusal, a chip answering with a random ID).
     case unreadable
     /// The reader path cannot send READ_SIG (a PC/SC reader without raw commands, style `plain`, and a Type 2
     /// tag; Read_Sig to a Type 4 tag is an ordinary APDU every path passes).

@@ -79,7 +79,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder.url) }
         let object = try JSONContract.check(
             try ProvisionProcess.run(
-                ["release", "job.json", "--row", "3", "--by", "op", "--note", "stuck", "--json"], directory: folder.url),
+                ["release", "job.json", "--row", "3", "--by", "op", "--note", "stuck", "--json"],
+                directory: folder.url),
             schema: "release")
         #expect(object["row"] as? Int == 3 && object["state"] as? String == "pending")
     }
