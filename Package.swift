@@ -62,7 +62,8 @@ let package = Package(
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
         .target(
-            name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator", "Ledger"], swiftSettings: strict),
+            name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator", "Ledger", "JSONReader", "Support"],
+            swiftSettings: strict),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "NFCTags"], swiftSettings: strict),

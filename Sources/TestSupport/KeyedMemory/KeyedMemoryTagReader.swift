@@ -1,0 +1,50 @@
+import Foundation
+import NDEF
+import NFCTags
+
+/// A reader that presents keyed memory tags one after the other (each until it is released), then reports
+/// `.exhausted`; a tag listed twice is presented again (put back after it was taken away).
+public actor KeyedMemoryTagReader: TagReader {
+    public nonisolated let name: String
+    public nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
+    private var queue: [KeyedMemoryTag]
+    private var current: KeyedMemoryTag?
+
+    /// A reader that will present `tags` in order.
+    public init(name: String = "kmem", tags: [KeyedMemoryTag]) {
+        self.name = name
+        self.queue = tags
+    }
+
+    /// The UID of the store's tag `index` (1-based): `0B 4B 4D 00 00` and the index.
+    public static func uid(_ index: Int) -> [UInt8] {
+        [0x0B, 0x4B, 0x4D, 0x00, 0x00, UInt8(index >> 8), UInt8(index & 0xFF)]
+    }
+
+    /// `count` tags whose state lives in `folder`, one file each (`<UID>.json`), as a `kmem:` reader spec names.
+    public static func storedTags(in folder: URL, count: Int) -> [KeyedMemoryTag] {
+        (0..<count).map { offset in
+            let uid = uid(offset + 1)
+            return KeyedMemoryTag(uid: uid, file: folder.appendingPathComponent("\(Hex.compact(uid)).json"))
+        }
+    }
+
+    public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
+        if current == nil, !queue.isEmpty { current = queue.removeFirst() }
+        guard let current else { return .exhausted }
+        return .tag(DetectedTag(uid: current.uid, atqa: 0x0044, sak: KeyedMemoryFamily.sak))
+    }
+
+    public func withTransceiver<Result: Sendable>(
+        _ body: @Sendable (any Transceiver) throws -> Result
+    ) async throws -> Result {
+        guard let current else { throw TransportError.tagLost }
+        return try body(KeyedMemoryTransceiver(current))
+    }
+
+    public func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool {
+        current?.endSession()
+        current = nil
+        return true
+    }
+}
