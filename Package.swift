@@ -57,6 +57,11 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),
+        // `provision` with the test families registered (TestSupport's keyed memory family and its `kmem:` reader),
+        // for the end-to-end and kill tests; not a product, and `provision` itself never links TestSupport.
+        .executableTarget(
+            name: "provision-testfamilies", dependencies: ["ProvisionCLI", "TestSupport", "NFCTags"],
+            swiftSettings: strict),
         // B1's ledger-alone bound (scripts/bench): the line's ledger calls with no tag.
         .executableTarget(name: "ledger-bench", dependencies: ["Ledger", "Support"], swiftSettings: strict),
 
@@ -95,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "ProvisionCLITests",
             dependencies: [
-                "ProvisionCLI", "provision", "TestSupport", "NDEF", "NFCTags", "Crypto", "ReaderPCSC", "TagEmulator",
+                "ProvisionCLI", "provision", "provision-testfamilies", "TestSupport", "NDEF", "NFCTags", "Crypto",
+                "ReaderPCSC", "TagEmulator",
             ],
             swiftSettings: strict),
     ]

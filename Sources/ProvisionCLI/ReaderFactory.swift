@@ -2,6 +2,7 @@ import NFCTags
 import Provisioning
 import ReaderLibNFC
 import ReaderPCSC
+import Synchronization
 import TagEmulator
 
 /// Turns reader spec strings into reader actors: the one place the CLI knows every backend.
@@ -105,7 +106,28 @@ enum ReaderFactory {
                 throw ErrorTable.cliError(error, message: error.message)
             }
         default:
+            if let open = registered.withLock({ $0[spec.scheme] }) {
+                do {
+                    return try open(spec)
+                } catch {
+                    throw .usage("reader '\(spec.text)': \(error)")
+                }
+            }
             throw .usage("reader '\(spec.text)': unknown backend '\(spec.scheme)' (use sim, nfc or pcsc)")
         }
+    }
+
+    /// Reader backends added at start-up (`ProvisionCLI.registerReaderBackend`), by spec scheme.
+    static let registered = Mutex<[String: ProvisionCLI.ReaderOpener]>([:])
+}
+
+extension ProvisionCLI {
+    /// Opens the readers of one spec of a registered backend; a thrown error is the spec's usage error (64).
+    public typealias ReaderOpener = @Sendable (ReaderSpec) throws -> [any TagReader]
+
+    /// Adds a reader backend for specs `scheme:…` (not `sim`, `nfc` or `pcsc`): how an executable that links more
+    /// than `provision` ships (a test's) presents its own tags to every command. Register before `run`.
+    public static func registerReaderBackend(_ scheme: String, open: @escaping ReaderOpener) {
+        ReaderFactory.registered.withLock { $0[scheme] = open }
     }
 }

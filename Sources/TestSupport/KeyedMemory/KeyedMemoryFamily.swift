@@ -4,13 +4,14 @@ import NFCTags
 /// journaled key change, a dynamic message with a MAC) runs through `run`, `audit` and `verify-url` by the family
 /// seams alone, with no line of NFCTags, Provisioning or the CLI naming it.
 ///
-/// Its one chip, KMEM-1 (`"tag": "kmem-1"`), is announced with SAK `79h`, which no real family claims, and answers
+/// Its one chip, KMEM-1 (`"tag": "kmem-1"`), is announced with SAK `48h`, which no shipped family claims (bit 3 set
+/// and bit 5 clear: neither Type 2 nor Type 4), so it is reached in `TagFamilies.standard` order too; it answers
 /// the made-up command set of `KeyedMemoryTag`. Register it with `TagFamilies.register(KeyedMemoryFamily())`.
 public struct KeyedMemoryFamily: TagFamily {
     /// The family's name.
     public static let name = "keyedmem"
     /// The SAK its tags announce.
-    public static let sak: UInt8 = 0x79
+    public static let sak: UInt8 = 0x48
     /// The one chip.
     public static let chip = TagChip(family: name, id: "kmem-1", displayName: "KMEM-1")
     /// The key number of the application master key, which may change every key.

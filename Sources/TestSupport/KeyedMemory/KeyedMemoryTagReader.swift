@@ -29,6 +29,23 @@ public actor KeyedMemoryTagReader: TagReader {
         }
     }
 
+    /// The reader a spec `kmem:DIR?count=N` names: `N` tags (default 1) whose state lives in the folder DIR
+    /// (created if missing).
+    ///
+    /// - Throws: `ReaderSpecError` for a missing folder, a count that is not 1 to 65535, or an unknown option.
+    public init(spec: ReaderSpec) throws {
+        guard !spec.target.isEmpty else { throw ReaderSpecError(spec: spec.text, reason: "needs a folder: kmem:DIR") }
+        if let unknown = spec.options.first(where: { $0.key != "count" }) {
+            throw ReaderSpecError(spec: spec.text, reason: "unknown option '\(unknown.key)' (kmem takes count)")
+        }
+        guard let count = Int(spec.option("count") ?? "1"), (1...0xFFFF).contains(count) else {
+            throw ReaderSpecError(spec: spec.text, reason: "count must be 1 to 65535")
+        }
+        let folder = URL(fileURLWithPath: spec.target)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.init(name: spec.text, tags: Self.storedTags(in: folder, count: count))
+    }
+
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
         if current == nil, !queue.isEmpty { current = queue.removeFirst() }
         guard let current else { return .exhausted }

@@ -11,7 +11,8 @@ enum KeyedMemoryFixture {
     static let master = SecretKey(id: "brand", bytes: Array(0x10...0x1F))
     static let scheme = KeyedMemoryScheme()
     static let message = KeyedMemoryMessage()
-    static let families = TagFamilies([KeyedMemoryFamily()])
+    /// The shipped families, then this one, in the order `TagFamilies.register` puts it (its SAK must reach it).
+    static let families = TagFamilies(TagFamilies.shipped.families + [KeyedMemoryFamily()])
     static let keyed = KeyedJob(scheme: scheme, options: KeyedMemoryScheme.Options(masterKeyID: master.id))
 
     /// The row's URL as written: the windows hold zeros.
