@@ -18,13 +18,15 @@ each section saying which command and run produced it.
   crash424  the crash test on keyed NTAG 424 DNA personalisation (every key a tag holds is one the ledger names)
   crash5    the crash test on Type 5 tags (ICODE SLIX2, locked by the CC's write access and Lock Block)
   crash3    the crash test on Type 3 tags (FeliCa Lite-S, locked by RWFlag 00 and the MC)
+  (crash --family kmem: TestSupport's keyed memory family through provision-testfamilies, its kmem: reader's
+            tags saved as DIR/<UID>.json; every key a tag holds is one the ledger names; CrashTests runs it)
   stations  4 stations on one job through a PostgreSQL ledger: random stations SIGKILLed (--kills in all) and
             restarted, 3 immediate server stops, one station frozen past its lease (scripts/reliability_stations.py)
 
 Usage: scripts/reliability.py [--kills 50] [--rows 300] [--seed N]
                               [--only crash,crash4,crash424,crash5,crash3,stations,corpus,env,swift,readers]
                               [--positions 1-16] [--paths pn532,vpcd,pn532-type4,vpcd-type4]
-       scripts/reliability.py crash [--family type4|type5] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
+       scripts/reliability.py crash [--family type4|type5|kmem] --kills 5 --rows 40 --json OUT   (the short form `swift test` runs)
 """
 import argparse, hashlib, json, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 
@@ -52,6 +54,16 @@ FAMILIES = {
     "type5": {"tag": "icode-slix2", "extra": {}, "sim": "icode-slix2", "uid": "E004010800000001"},
     # Type 3: a FeliCa Lite-S image is 28 blocks of 16 bytes (S_PAD0–13, REG, 80h–88h, 90h–92h, A0h), named by IDm.
     "type3": {"tag": "felica-lite-s", "extra": {}, "sim": "felica-lite-s"},
+    # TestSupport's keyed memory family (KMEM-1, keys K0/K1, a KMAC URL), only in the provision-testfamilies build:
+    # its kmem: reader keeps each tag as DIR/<UID>.json, saved after every change; 8 ms per exchange so kills land.
+    "kmem": {"tag": "kmem-1", "executable": "provision-testfamilies",
+             "reader": "kmem:{store}?count={rows}&delay=8",
+             "extra": {"keys": {"brand": {"env": "PROVISION_CRASH_MASTER"}}, "keyedmem": {"master": "brand"}},
+             # Not the sample key: a kmem: reader is not sim:, so the CLI refuses published test keys on it.
+             "env": {"PROVISION_CRASH_MASTER": "C0C1C2C3C4C5C6C7C8C9CACBCCCDCECF"},
+             "template": ('{"records": [{"type": "uri", "uri": '
+                          '"https://example.com/p/{{sku}}/{{serial}}'
+                          '?u={{kmem.uid}}&c={{kmem.ctr}}&m={{kmem.mac}}"}]}\n')},
 }
 TYPE5_IMAGE = 80 * 4 + 80
 TYPE3_IMAGE = 28 * 16
@@ -129,6 +141,9 @@ def ndef_well_formed(message):
 
 def image_state(store, uid):
     path = os.path.join(store, uid.upper() + ".bin")
+    if os.path.exists(os.path.join(store, uid.upper() + ".json")):  # FAMILIES["kmem"]: the message as written
+        state = kmem_state(store, uid)
+        return bytes(state["message"]) or None, state["locked"], state["locked"]
     if not os.path.exists(path):
         return None, False, False
     image = open(path, "rb").read()
@@ -172,27 +187,46 @@ def ntag424_keys(image):
     return [(fingerprint(trailer[7 + k * entry:7 + k * entry + 16]), trailer[7 + k * entry + 16]) for k in range(5)]
 
 
+def kmem_state(store, uid):
+    """A keyed memory tag's saved state (message, keys, versions, settings, counter, locked)."""
+    with open(os.path.join(store, uid.upper() + ".json")) as handle:
+        return json.load(handle)
+
+
+KMEM_DELIVERY = bytes([0x4B] * 16)
+
+
+def held_keys(store):
+    """(uid, delivery fingerprint, [(fingerprint, version) of each key]) of every keyed tag in `store`: NTAG 424
+    DNA images (K0–K4) and keyed memory tags (K0, K1)."""
+    for name in sorted(os.listdir(store)) if os.path.isdir(store) else []:
+        uid = name.rsplit(".", 1)[0].upper()
+        if name.endswith(".json"):
+            state = kmem_state(store, uid)
+            keys = [(fingerprint(bytes(key)), version) for key, version in zip(state["keys"], state["versions"])]
+            yield uid, fingerprint(KMEM_DELIVERY), keys
+        elif name.endswith(".bin"):
+            image = open(os.path.join(store, name), "rb").read()
+            if len(image) >= NTAG424_FILES and image[:2] == b"\x00\x17":  # an NTAG 424 DNA's CC starts 00 17
+                yield uid, fingerprint(bytes(16)), ntag424_keys(image)
+
+
 def fingerprint(key):
     """The ledger's key fingerprint: the first 8 bytes of SHA-256, upper-case hex."""
     return hashlib.sha256(key).hexdigest()[:16].upper()
 
 
 def key_violations(query, store, final):
-    """Keyed NTAG 424 DNA tags: every key a tag holds is the delivery key or one the key journal names for it;
-    at the end every done tag holds the journal's new keys (version 01) and no change is left open."""
-    problems, factory = [], fingerprint(bytes(16))
+    """Keyed tags (NTAG 424 DNA, keyed memory): every key a tag holds is the delivery key or one the key journal
+    names for it; at the end every done tag holds the journal's new keys (version 01) and no change is left open."""
+    problems = []
     named = {}
     for uid, number, old, new, state in query(
             "SELECT uid, key_number, old_fingerprint, new_fingerprint, state FROM key_changes"):
         named.setdefault((uid.upper(), int(number)), []).append((old, new, state))
     done = {uid.upper() for (uid,) in query("SELECT uid FROM tags")}
-    for name in sorted(os.listdir(store)) if os.path.isdir(store) else []:
-        if not name.endswith(".bin"):
-            continue
-        uid, image = name[:-4].upper(), open(os.path.join(store, name), "rb").read()
-        if len(image) < NTAG424_FILES or image[:2] != b"\x00\x17":  # an NTAG 424 DNA's CC starts 00 17
-            continue
-        for number, (held, version) in enumerate(ntag424_keys(image)):
+    for uid, factory, keys in held_keys(store):
+        for number, (held, version) in enumerate(keys):
             changes = named.get((uid, number), [])
             allowed = {factory} | {fp for old, new, _ in changes for fp in (old, new)}
             if held not in allowed:
@@ -305,10 +339,16 @@ def crash_test(kills, rows, seed, keep=None, family="type2"):
     rng = random.Random(seed)
     folder = tempfile.mkdtemp(prefix="reliability-crash-")
     make_job(folder, rows, family=family)
-    chip = FAMILIES[family]["sim"]
-    uid = FAMILIES[family].get("uid", "04000000000001")
-    spec = f"sim:{chip}{'&' if '?' in chip else '?'}uid={uid}&store={folder}/tags&timing=datasheet"
-    command = [PROVISION, "run", "job.json", "--reader", spec, "--quiet"]
+    if "reader" in FAMILIES[family]:
+        spec = FAMILIES[family]["reader"].format(store=f"{folder}/tags", rows=rows)
+    else:
+        chip = FAMILIES[family]["sim"]
+        uid = FAMILIES[family].get("uid", "04000000000001")
+        spec = f"sim:{chip}{'&' if '?' in chip else '?'}uid={uid}&store={folder}/tags&timing=datasheet"
+    # PROVISION when set (CrashTests sets it), else the family's build product.
+    executable = os.environ.get("PROVISION") or os.path.join(ROOT, ".build", "debug",
+                                                             FAMILIES[family].get("executable", "provision"))
+    command = [executable, "run", "job.json", "--reader", spec, "--quiet"]
     environment = {**os.environ, **FAMILIES[family].get("env", {})}
     snapshots, violations, done_runs, started = [], [], 0, time.time()
     for index in range(kills):

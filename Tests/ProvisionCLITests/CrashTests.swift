@@ -7,9 +7,10 @@ import Testing
 /// and checks the invariants after every kill and at the end (no row lost or done twice, every tag image
 /// holding the message its ledger row says, every claim left by a kill finished by its own UID).
 @Suite(.serialized) struct CrashTests {
-    /// Type 2 (NTAG215), Type 4 (a generic T4T locked through its CC write byte) and keyed NTAG 424 DNA
-    /// personalisation (SUN URL, journaled keys: every key a tag holds is one the ledger names).
-    @Test(arguments: ["type2", "type4", "ntag424"])
+    /// Type 2 (NTAG215), Type 4 (a generic T4T locked through its CC write byte), keyed NTAG 424 DNA
+    /// personalisation (SUN URL, journaled keys: every key a tag holds is one the ledger names), and TestSupport's
+    /// keyed memory family (`kmem`), run by `provision-testfamilies`, the only build that registers it.
+    @Test(arguments: ["type2", "type4", "ntag424", "kmem"])
     func fiveRandomKillsLoseNothingAndEveryImageMatchesItsLedgerRow(family: String) throws {
         let folder = try Fixtures.temporaryDirectory("crash-short-\(family)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -24,7 +25,8 @@ import Testing
             "--kills", "5", "--rows", "40", "--seed", "\(seed)", "--family", family, "--json", out.path,
         ]
         var environment = ProcessInfo.processInfo.environment
-        environment["PROVISION"] = ProvisionProcess.executableURL.path
+        let executable = family == "kmem" ? "provision-testfamilies" : "provision"
+        environment["PROVISION"] = ProvisionProcess.executableURL(named: executable).path
         process.environment = environment
         let log = folder.appendingPathComponent("crash.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

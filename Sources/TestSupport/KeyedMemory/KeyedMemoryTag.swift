@@ -173,12 +173,17 @@ public final class KeyedMemoryTag: Sendable {
 /// The transceiver of a keyed memory tag in the field: selecting it again ends its session.
 public final class KeyedMemoryTransceiver: Transceiver {
     let tag: KeyedMemoryTag
+    let delayMilliseconds: Int
 
-    /// The link to `tag`.
-    public init(_ tag: KeyedMemoryTag) { self.tag = tag }
+    /// The link to `tag`, each exchange taking `delayMilliseconds` (a modelled slow radio).
+    public init(_ tag: KeyedMemoryTag, delayMilliseconds: Int = 0) {
+        self.tag = tag
+        self.delayMilliseconds = delayMilliseconds
+    }
 
     public func transceive(_ command: [UInt8], timeoutMilliseconds: Int) throws(TransportError) -> [UInt8] {
-        try tag.answer(command)
+        if delayMilliseconds > 0 { usleep(useconds_t(delayMilliseconds * 1000)) }
+        return try tag.answer(command)
     }
 
     public func reactivate() throws(TransportError) { tag.endSession() }

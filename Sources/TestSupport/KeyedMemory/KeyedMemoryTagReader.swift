@@ -9,11 +9,14 @@ public actor KeyedMemoryTagReader: TagReader {
     public nonisolated let capabilities = ReaderCapabilities(rawCommands: true)
     private var queue: [KeyedMemoryTag]
     private var current: KeyedMemoryTag?
+    /// Milliseconds each exchange takes (a slow radio, so a kill test's kills land mid-job).
+    private let delayMilliseconds: Int
 
     /// A reader that will present `tags` in order.
-    public init(name: String = "kmem", tags: [KeyedMemoryTag]) {
+    public init(name: String = "kmem", tags: [KeyedMemoryTag], delayMilliseconds: Int = 0) {
         self.name = name
         self.queue = tags
+        self.delayMilliseconds = delayMilliseconds
     }
 
     /// The UID of the store's tag `index` (1-based): `0B 4B 4D 00 00` and the index.
@@ -29,21 +32,25 @@ public actor KeyedMemoryTagReader: TagReader {
         }
     }
 
-    /// The reader a spec `kmem:DIR?count=N` names: `N` tags (default 1) whose state lives in the folder DIR
-    /// (created if missing).
+    /// The reader a spec `kmem:DIR?count=N&delay=MS` names: `N` tags (default 1) whose state lives in the folder
+    /// DIR (created if missing), each exchange taking `MS` milliseconds (default 0).
     ///
-    /// - Throws: `ReaderSpecError` for a missing folder, a count that is not 1 to 65535, or an unknown option.
+    /// - Throws: `ReaderSpecError` for a missing folder, a count that is not 1 to 65535, a delay that is not 0 to
+    ///   1000, or an unknown option.
     public init(spec: ReaderSpec) throws {
         guard !spec.target.isEmpty else { throw ReaderSpecError(spec: spec.text, reason: "needs a folder: kmem:DIR") }
-        if let unknown = spec.options.first(where: { $0.key != "count" }) {
-            throw ReaderSpecError(spec: spec.text, reason: "unknown option '\(unknown.key)' (kmem takes count)")
+        if let unknown = spec.options.first(where: { $0.key != "count" && $0.key != "delay" }) {
+            throw ReaderSpecError(spec: spec.text, reason: "unknown option '\(unknown.key)' (kmem takes count, delay)")
+        }
+        guard let delay = Int(spec.option("delay") ?? "0"), (0...1000).contains(delay) else {
+            throw ReaderSpecError(spec: spec.text, reason: "delay must be 0 to 1000 (milliseconds)")
         }
         guard let count = Int(spec.option("count") ?? "1"), (1...0xFFFF).contains(count) else {
             throw ReaderSpecError(spec: spec.text, reason: "count must be 1 to 65535")
         }
         let folder = URL(fileURLWithPath: spec.target)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        self.init(name: spec.text, tags: Self.storedTags(in: folder, count: count))
+        self.init(name: spec.text, tags: Self.storedTags(in: folder, count: count), delayMilliseconds: delay)
     }
 
     public func poll(timeoutMilliseconds: Int) async throws(TransportError) -> FieldState {
@@ -56,7 +63,7 @@ public actor KeyedMemoryTagReader: TagReader {
         _ body: @Sendable (any Transceiver) throws -> Result
     ) async throws -> Result {
         guard let current else { throw TransportError.tagLost }
-        return try body(KeyedMemoryTransceiver(current))
+        return try body(KeyedMemoryTransceiver(current, delayMilliseconds: delayMilliseconds))
     }
 
     public func release(waitingForRemovalMilliseconds timeoutMilliseconds: Int) async throws(TransportError) -> Bool {
