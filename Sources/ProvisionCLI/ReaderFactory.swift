@@ -109,6 +109,8 @@ enum ReaderFactory {
             if let open = registered.withLock({ $0[spec.scheme] }) {
                 do {
                     return try open(spec)
+                } catch let error as ReaderSpecError {
+                    throw ErrorTable.cliError(error, message: error.description)
                 } catch {
                     throw .usage("reader '\(spec.text)': \(error)")
                 }

@@ -114,6 +114,18 @@ struct KeyedTestFamilyJob {
         #expect(audit.stdout.contains("pass               1") && audit.stdout.contains("mismatch           1"))
     }
 
+    /// A registered reader backend's bad spec is a usage error (64) naming the spec, before anything is written.
+    @Test func aBadSpecOfARegisteredReaderBackendIsAUsageError() async throws {
+        let job = try KeyedTestFamilyJob(rows: 1)
+        defer { try? FileManager.default.removeItem(at: job.folder) }
+        let spec = "kmem:\(job.store.path)?count=0"
+        let run = try await job.run(["run", "job.json", "--reader", spec])
+        #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("error: reader '\(spec)': count must be 1 to 65535\n"), "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "reader '").count == 2, "the spec named once: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: job.store.path), "nothing was written")
+    }
+
     /// The shipped `provision` links no test family: the same job is refused for its unknown section, and the
     /// reader spec for its unknown backend.
     @Test func theShippedProvisionKnowsNeitherTheTestFamilyNorItsReader() async throws {
