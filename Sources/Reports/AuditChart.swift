@@ -19,7 +19,7 @@ public struct AuditChart: Sendable, Hashable {
     static let plot = (left: 80.0, right: 940.0, top: 50.0, bottom: 260.0)
 
     /// The bar fill of `status` (pass light, mismatch darkest; unknown, unlocked and authFailed patterned,
-    /// configMismatch mid gray, identityMismatch dark gray, blank white).
+    /// configMismatch mid gray, identityMismatch dark gray, unreadable light gray, blank white).
     static func fill(_ status: AuditStatus, prefix: String) -> String {
         switch status {
         case .pass: ChartStyle.fill(5, prefix: prefix)
@@ -30,6 +30,7 @@ public struct AuditChart: Sendable, Hashable {
         case .configMismatch: ChartStyle.fill(2, prefix: prefix)
         case .identityMismatch: "#6b6b6b"  // a seventh fill: ChartStyle has six
         case .blank: "#ffffff"  // a blank tag: an empty bar
+        case .unreadable: "#a3a3a3"  // nothing was read: a light gray of its own
         }
     }
 

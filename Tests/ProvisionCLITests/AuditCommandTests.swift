@@ -26,7 +26,7 @@ import Testing
             (object["counts"] as? [String: Int])
                 == [
                     "pass": 3, "mismatch": 0, "unknown": 0, "unlocked": 0, "auth_failed": 0, "config_mismatch": 0,
-                    "identity_mismatch": 0, "blank": 0,
+                    "identity_mismatch": 0, "blank": 0, "unreadable": 0,
                 ])
         let rows = (object["findings"] as? [[String: Any]])?.compactMap { $0["row"] as? Int }
         #expect(rows == [1, 2, 3])

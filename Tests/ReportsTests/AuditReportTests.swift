@@ -8,13 +8,13 @@ import Testing
     #expect(
         counts == [
             .pass: 5, .mismatch: 2, .unknown: 1, .unlocked: 1, .authFailed: 0, .configMismatch: 0, .identityMismatch: 0,
-            .blank: 0,
+            .unreadable: 0, .blank: 0,
         ])
     let none = AuditReport(job: "j", when: SampleReports.start, readers: [], findings: []).counts
     #expect(
         none == [
             .pass: 0, .mismatch: 0, .unknown: 0, .unlocked: 0, .authFailed: 0, .configMismatch: 0, .identityMismatch: 0,
-            .blank: 0,
+            .unreadable: 0, .blank: 0,
         ])
 }
 
@@ -34,6 +34,7 @@ import Testing
     #expect(
         AuditStatus.allCases.map(\.rawValue)
             == [
-                "pass", "mismatch", "unknown", "unlocked", "authFailed", "configMismatch", "identityMismatch", "blank",
+                "pass", "mismatch", "unknown", "unlocked", "authFailed", "configMismatch", "identityMismatch",
+                "unreadable", "blank",
             ])
 }

@@ -41,7 +41,7 @@ import Testing
         (json["counts"] as? [String: Int])
             == [
                 "pass": 5, "mismatch": 2, "unknown": 1, "unlocked": 1, "auth_failed": 0, "config_mismatch": 0,
-                "identity_mismatch": 0, "blank": 0,
+                "identity_mismatch": 0, "blank": 0, "unreadable": 0,
             ])
     let findings = try #require(json["findings"] as? [[String: Any]])
     #expect(findings.count == 9)

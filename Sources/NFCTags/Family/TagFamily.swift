@@ -76,6 +76,13 @@ public struct TagFamilies: Sendable {
         TagFamilies(families.filter { $0.name == name })
     }
 
+    /// `first`'s families, then this list's others: a job's family decides a tag both could handle, and a tag of
+    /// another family is still recognised (an audit names it instead of misreading it).
+    public func preferring(_ first: TagFamilies) -> TagFamilies {
+        let names = Set(first.families.map(\.name))
+        return TagFamilies(first.families + families.filter { !names.contains($0.name) })
+    }
+
     /// The family for `activation` (`nil`: none of them; a missing activation is Type 2, the only
     /// family the callers without activation data have).
     public func family(for activation: DetectedTag?) -> (any TagFamily)? {

@@ -10,13 +10,13 @@ extension AuditCommand {
     /// reader order, as a `CLIError` (the findings so far are still reported).
     static func runWorkers(
         _ readers: [any TagReader], ledger: any LedgerStore, auditor: TagAuditor, session: AuditSession,
-        display: ProgressDisplay, settings: WorkerSettings, stop: StopRequest
+        display: ProgressDisplay, settings: WorkerSettings, stop: StopRequest, families: TagFamilies = .standard
     ) async -> CLIError? {
         let multiple = readers.count > 1
         let workers = readers.map { reader in
             AuditWorker(
                 reader: reader, ledger: ledger, auditor: auditor, session: session, settings: settings,
-                events: { show($0, on: display, naming: multiple) }, stop: stop)
+                events: { show($0, on: display, naming: multiple) }, stop: stop, families: families)
         }
         let ends = await ReaderFanOut.run(workers.count) { try await workers[$0].run() }
         return ends.lazy.compactMap { end -> CLIError? in

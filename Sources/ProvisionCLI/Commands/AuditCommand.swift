@@ -169,9 +169,11 @@ struct AuditCommand: Command {
         auditor.keyed = job.keyedAudit(deep: deep)
         let failure = await Self.runWorkers(
             readers, ledger: ledger, auditor: auditor, session: session, display: display,
-            settings: WorkerSettings(idleSeconds: idle), stop: context.stop)
+            settings: WorkerSettings(idleSeconds: idle), stop: context.stop,
+            families: TagFamilies.standard.preferring(manifest.tag.families(type4: manifest.type4)))
         display.finish()
 
+        await session.recordUnread()
         let verdicts = await session.verdicts
         let report = AuditReport(
             job: manifest.job, when: started, readers: readers.map(\.name),

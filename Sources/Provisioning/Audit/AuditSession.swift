@@ -25,6 +25,10 @@ public actor AuditSession {
     /// Presentations of a UID already audited.
     public private(set) var repeats = 0
     private var seen: [[UInt8]: TagVerdict.Status?] = [:]
+    /// UIDs whose reading failed and that have no verdict yet, with the failure and when it happened.
+    private var unread: [[UInt8]: (detail: String, time: Date)] = [:]
+    /// The order the unread UIDs first failed in.
+    private var unreadOrder: [[UInt8]] = []
 
     /// Creates a session auditing at most `limit` tags.
     public init(limit: Int?, maxUnknown: Int? = nil) {
@@ -59,12 +63,30 @@ public actor AuditSession {
     /// Records the verdict of an admitted UID.
     public func record(_ verdict: TagVerdict, at time: Date = Date()) {
         seen[verdict.uid] = verdict.status
+        unread[verdict.uid] = nil
         verdicts.append((verdict, time))
         unknownRun = verdict.status == .unknown || verdict.status == .blank ? unknownRun + 1 : 0
     }
 
     /// Gives back the slot of an admitted UID that could not be read (it may be presented again).
-    public func abandon(_ uid: [UInt8]) {
+    public func abandon(_ uid: [UInt8], because detail: String = "", at time: Date = Date()) {
         seen[uid] = nil
+        if unread[uid] == nil, !unreadOrder.contains(uid) { unreadOrder.append(uid) }
+        unread[uid] = (detail, time)
+    }
+
+    /// Adds an `unreadable` verdict for every UID whose reading failed and that was never read afterwards, in the
+    /// order they first failed: called once when the audit ends, so a tag the audit could not read fails it.
+    public func recordUnread() {
+        for uid in unreadOrder {
+            guard let (detail, time) = unread[uid] else { continue }
+            let why = detail.isEmpty ? "" : ": \(detail)"
+            record(
+                TagVerdict(
+                    uid: uid, row: nil, status: .unreadable,
+                    detail: "could not be read\(why); it was not presented again before the audit ended"),
+                at: time)
+        }
+        unreadOrder.removeAll()
     }
 }

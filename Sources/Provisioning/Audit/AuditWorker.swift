@@ -121,7 +121,7 @@ public struct AuditWorker: Sendable {
                             configuration: expected != nil, anticollisionUID: uid, keyedAudit: keyed)
                     }
                 } catch let error as TransportError {
-                    await session.abandon(uid)
+                    await session.abandon(uid, because: "\(error)")
                     events(.readFailed(reader: reader.name, uid: uidText, error: error))
                     try await remove(uidText)
                     return true
@@ -142,7 +142,7 @@ public struct AuditWorker: Sendable {
                         try TagReadBack.read(on: $0, activation: detected, families: families)
                     }
                 } catch let error as TransportError {
-                    await session.abandon(uid)
+                    await session.abandon(uid, because: "\(error)")
                     events(.readFailed(reader: reader.name, uid: uidText, error: error))
                     try await remove(uidText)
                     return true

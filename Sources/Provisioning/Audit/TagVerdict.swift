@@ -23,10 +23,13 @@ public struct TagVerdict: Sendable, Hashable {
         /// Pages 0–2 disagree with the UID the tag gave in anticollision, a BCC or INT = `48` (a clone
         /// of a provisioned tag, `docs/reference/type2.md` §11); judged before the content.
         case identityMismatch
+        /// The tag could not be read (a transport failure) and was not presented again before the audit ended:
+        /// nothing was checked, so it fails the audit rather than passing unseen.
+        case unreadable
+
         /// A never-written tag no job owns: no NDEF formatting, no NDEF message, or an empty one (a spare
         /// presented after the job ended). Reported apart, and not a failure.
         case blank
-
         /// Whether the finding fails the audit (`pass` and `blank` do not).
         public var isFailure: Bool { self != .pass && self != .blank }
     }

@@ -33,4 +33,23 @@ private let third: [UInt8] = [0x04, 0, 0, 0, 0, 0, 3]
         #expect(await session.admit(first) == .audit)
         #expect(await session.repeats == 0)
     }
+
+    @Test func aTagNeverReadAfterItsReadFailedIsUnreadableAndFailsTheAudit() async {
+        let session = AuditSession(limit: nil)
+        #expect(await session.admit(first) == .audit)
+        await session.abandon(first, because: "no answer")
+        #expect(await session.admit(second) == .audit)
+        await session.abandon(second, because: "no answer")
+        // The second tag is presented again and read: only the first stays unread.
+        #expect(await session.admit(second) == .audit)
+        await session.record(TagVerdict(uid: second, row: 2, status: .pass, detail: ""))
+        await session.recordUnread()
+        let verdicts = await session.verdicts.map(\.verdict)
+        #expect(verdicts.map(\.status) == [.pass, .unreadable])
+        #expect(verdicts.last?.uid == first && verdicts.last?.detail.contains("no answer") == true)
+        #expect(TagVerdict.Status.unreadable.isFailure)
+        // Told once: a second call adds nothing.
+        await session.recordUnread()
+        #expect(await session.verdicts.count == 2)
+    }
 }
