@@ -65,7 +65,7 @@ struct JobContext: Sendable {
     /// keys by their manifest id, never by their bytes.
     /// - Throws: `CLIError` 65 naming the reader and each piece of test material.
     func refuseTestKeys(specs: [String], allowed: Bool, keys extra: [SecretKey] = []) throws(CLIError) {
-        guard !allowed, let real = specs.first(where: { !$0.hasPrefix("sim") }) else { return }
+        guard !allowed, let real = specs.first(where: { !ReaderFactory.isSimulated($0) }) else { return }
         let loaded = extra.reduce(into: keys) { $0[$1.id] = $1 }
         let problems = TestKeyMaterial.problems(trusted: manifest.security.trustedKeys, keys: loaded)
         guard !problems.isEmpty else { return }

@@ -106,7 +106,7 @@ enum ReaderFactory {
                 throw ErrorTable.cliError(error, message: error.message)
             }
         default:
-            if let open = registered.withLock({ $0[spec.scheme] }) {
+            if let open = registered.withLock({ $0[spec.scheme]?.open }) {
                 do {
                     return try open(spec)
                 } catch let error as ReaderSpecError {
@@ -119,8 +119,16 @@ enum ReaderFactory {
         }
     }
 
-    /// Reader backends added at start-up (`ProvisionCLI.registerReaderBackend`), by spec scheme.
-    static let registered = Mutex<[String: ProvisionCLI.ReaderOpener]>([:])
+    /// Reader backends added at start-up (`ProvisionCLI.registerReaderBackend`), by spec scheme, with whether
+    /// they present simulated tags.
+    static let registered = Mutex<[String: (open: ProvisionCLI.ReaderOpener, simulated: Bool)]>([:])
+
+    /// Whether the reader spec `text` presents simulated tags (`sim:`, or a registered simulated backend): the one
+    /// test of "not a real line" (test keys are refused on any other reader).
+    static func isSimulated(_ text: String) -> Bool {
+        let scheme = String(text.prefix { $0 != ":" && $0 != "?" })
+        return scheme == "sim" || registered.withLock { $0[scheme]?.simulated ?? false }
+    }
 }
 
 extension ProvisionCLI {
@@ -128,8 +136,11 @@ extension ProvisionCLI {
     public typealias ReaderOpener = @Sendable (ReaderSpec) throws -> [any TagReader]
 
     /// Adds a reader backend for specs `scheme:…` (not `sim`, `nfc` or `pcsc`): how an executable that links more
-    /// than `provision` ships (a test's) presents its own tags to every command. Register before `run`.
-    public static func registerReaderBackend(_ scheme: String, open: @escaping ReaderOpener) {
-        ReaderFactory.registered.withLock { $0[scheme] = open }
+    /// than `provision` ships (a test's) presents its own tags to every command; `simulated` says its tags are not
+    /// a real line's (test keys are allowed on them, as on `sim:`). Register before `run`.
+    public static func registerReaderBackend(
+        _ scheme: String, simulated: Bool = false, open: @escaping ReaderOpener
+    ) {
+        ReaderFactory.registered.withLock { $0[scheme] = (open, simulated) }
     }
 }

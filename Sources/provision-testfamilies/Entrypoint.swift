@@ -11,7 +11,7 @@ import TestSupport
 enum Entrypoint {
     static func main() async {
         TagFamilies.register(KeyedMemoryFamily())
-        ProvisionCLI.registerReaderBackend("kmem") { spec in [try KeyedMemoryTagReader(spec: spec)] }
+        ProvisionCLI.registerReaderBackend("kmem", simulated: true) { spec in [try KeyedMemoryTagReader(spec: spec)] }
         let status = await ProvisionCLI.run(Array(CommandLine.arguments.dropFirst()), context: .standard())
         exit(status)
     }

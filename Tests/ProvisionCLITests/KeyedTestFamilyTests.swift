@@ -32,8 +32,10 @@ struct KeyedTestFamilyJob {
     var ledger: String { folder.appendingPathComponent("reports/km/ledger.sqlite").path }
 
     /// `provision-testfamilies ARGS…` (or the shipped `provision`) in the job folder with the master key set.
-    func run(_ arguments: [String], executable: String = Self.executable) async throws -> ProvisionProcess.Outcome {
-        let (folder, env) = (folder, ["BRAND_KEY": Self.masterHex])
+    func run(
+        _ arguments: [String], executable: String = Self.executable, master: String = Self.masterHex
+    ) async throws -> ProvisionProcess.Outcome {
+        let (folder, env) = (folder, ["BRAND_KEY": master])
         return try await onThread {
             try ProvisionProcess.run(arguments, directory: folder, environment: env, executable: executable)
         }
@@ -60,6 +62,17 @@ struct KeyedTestFamilyJob {
 /// `run`, `audit` and `verify-url` of a keyed job on a keyed family that exists only in TestSupport, through the
 /// test executable that registers it: the CLI reaches keyed personalisation by the family seams alone.
 @Suite struct KeyedTestFamilyTests {
+    /// A registered backend that says its tags are simulated is treated as `sim:` is: a documented sample key is
+    /// allowed on it (test keys are refused only on a real line's readers).
+    @Test func aSimulatedRegisteredBackendTakesTheSampleKeyAsSimDoes() async throws {
+        let job = try KeyedTestFamilyJob(rows: 1)
+        defer { try? FileManager.default.removeItem(at: job.folder) }
+        let sample = "000102030405060708090A0B0C0D0E0F"  // the documented sample SUN master key
+        let run = try await job.run(["run", "job.json", "--reader", job.reader], master: sample)
+        #expect(run.status == 0, "\(run.status) \(run.stderr)")
+        #expect(!run.stderr.contains("sample"), "\(run.stderr)")
+    }
+
     @Test func runAuditAndVerifyURLOfAKeyedJobOnTheTestFamily() async throws {
         let job = try KeyedTestFamilyJob(rows: 5)
         defer { try? FileManager.default.removeItem(at: job.folder) }
