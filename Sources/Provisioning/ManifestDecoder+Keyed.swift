@@ -21,6 +21,7 @@ extension ManifestDecoder {
             let targets = scheme.chips.map { "\"tag\": \"\($0.id)\"" }.sorted().joined(separator: " or ")
             throw fail(node, scheme.section, "applies only to \(targets), not \(tag)")
         }
+        if let why = Self.unsupported(scheme) { throw fail(node, scheme.section, why) }
         let reader = SectionReader(decoder: self, job: job, keyIDs: keys.keys.sorted())
         do {
             return KeyedJob(scheme: scheme, options: try scheme.decodeSection(node, reader: reader))
@@ -29,6 +30,13 @@ extension ManifestDecoder {
         } catch {
             throw fail(node, scheme.section, "\(error)")
         }
+    }
+
+    /// Why this build cannot run a job of `scheme`, `nil` when it can: the line and the audit lay out and check a
+    /// keyed tag through its dynamic message, so a scheme without one would otherwise run as an unkeyed job, silently.
+    static func unsupported(_ scheme: any KeyedScheme) -> String? {
+        guard scheme.dynamicMessage == nil else { return nil }
+        return "\(scheme.displayName) personalisation renders no dynamic message, which this build's keyed jobs need"
     }
 
     /// The decoder's helpers as a keyed scheme reads its section with them.
