@@ -15,7 +15,7 @@ import Testing
         #expect(outcome.stdout.contains("permanently read-only"))
         let report = try jsonOutput(["inspect", "--reader", store.spec(), "--json"])
         #expect(value(report, "ndef", "status") as? String == "readOnly")
-        #expect(value(report, "locks", "dynamicBytes") as? String == "FF 3F 7F BD")
+        #expect(value(report, "locks", "dynamic_bytes") as? String == "FF 3F 7F BD")
     }
 
     @Test func answeringAnythingButLOCKWritesNothing() throws {

@@ -1,22 +1,40 @@
 import Synchronization
 
-extension TagFamilies {
-    /// The families added at start-up, in the order they were registered.
-    private static let registry = Mutex<[any TagFamily]>([])
+/// Families added at start-up, in the order they were registered; `TagFamilies.registry` is the process's, which
+/// `TagFamilies.standard` includes (a test makes its own, so nothing it registers reaches other tests).
+public final class TagFamilyRegistry: Sendable {
+    private let families = Mutex<[any TagFamily]>([])
 
-    /// Adds `family` to `standard`, after the shipped families (so it never takes a tag a shipped family
-    /// handles), or replaces the registered family of the same name: how a family outside `NFCTags` (a test's)
-    /// joins detection, the manifest's sections and the keyed schemes without an edit here. Register before the
-    /// first command runs.
-    public static func register(_ family: any TagFamily) {
-        registry.withLock { families in
+    /// An empty registry.
+    public init() {}
+
+    /// Adds `family` after the shipped families (so it never takes a tag a shipped family handles), or replaces
+    /// the registered family of the same name.
+    public func register(_ family: any TagFamily) {
+        families.withLock { families in
             families.removeAll { $0.name == family.name }
             families.append(family)
         }
     }
 
     /// The families `register(_:)` added.
-    public static var registered: [any TagFamily] { registry.withLock { $0 } }
+    public var registered: [any TagFamily] { families.withLock { $0 } }
+
+    /// The shipped families, then the registered ones.
+    public var all: TagFamilies { TagFamilies(TagFamilies.shipped.families + registered) }
+}
+
+extension TagFamilies {
+    /// The process's registry, which `standard` includes.
+    public static let registry = TagFamilyRegistry()
+
+    /// Adds `family` to `standard` (`TagFamilyRegistry.register`): how a family outside `NFCTags` (a test's) joins
+    /// detection, the manifest's sections and the keyed schemes without an edit here. Register before the first
+    /// command runs.
+    public static func register(_ family: any TagFamily) { registry.register(family) }
+
+    /// The families `register(_:)` added.
+    public static var registered: [any TagFamily] { registry.registered }
 
     /// Every keyed scheme the families offer, in family order.
     public var keyedSchemes: [any KeyedScheme] { families.flatMap(\.keyedSchemes) }

@@ -63,7 +63,7 @@ public struct TagFamilies: Sendable {
     }
 
     /// Every family `provision` ships, then the families registered at start-up (`register(_:)`).
-    public static var standard: TagFamilies { TagFamilies(shipped.families + registered) }
+    public static var standard: TagFamilies { registry.all }
 
     /// The families `provision` ships, in detection order.
     public static let shipped = TagFamilies([Type2Family(), Type4Family(), Type5Family(), Type3Family()])
