@@ -53,16 +53,7 @@ enum ChipLists {
     /// `text` broken at spaces into lines of at most `width` characters, each line after the first indented by
     /// `indent` spaces (a help text's continuation column).
     static func wrapped(_ text: String, width: Int = 100, indent: Int = 0) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        return (lines + [line]).joined(separator: "\n" + String(repeating: " ", count: indent))
+        RunSummaryText.wrap(text, width: width).joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 
     /// The families and chips the simulator presents (`ChipDescriptor.simulatorName`).
