@@ -78,7 +78,12 @@ def ledger_rows(folder, sql, args=()):
 
 
 def iso_seconds(text):
-    """Seconds of a ledger timestamp (ISO 8601 UTC with milliseconds)."""
+    """Seconds of a timestamp in UTC with milliseconds: the ledger's and JSON version 2's (zone `Z` or `+00:00`), or
+    JSON version 1's without a zone (so bench_ab.py can read an older binary's summary.json)."""
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    if not (text.endswith("+00:00") or text[-6] in "+-"):
+        text += "+00:00"
     return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
 
 
