@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "JSONReader", swiftSettings: strict),
         .target(name: "NDEF", dependencies: ["JSONReader", "Support"], swiftSettings: strict),
         .target(name: "NFCTags", dependencies: ["JSONReader", "NDEF", "Crypto", "Support"], swiftSettings: strict),
-        .target(name: "Crypto", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "Crypto", dependencies: ["CCrypto", "Support"], swiftSettings: strict),
 
         // Emulator: depends on core only (and libcrypto for signing).
         .target(name: "TagEmulator", dependencies: ["NFCTags", "Crypto", "Support"], swiftSettings: strict),
@@ -46,7 +46,8 @@ let package = Package(
 
         // Application layers.
         .target(
-            name: "Provisioning", dependencies: ["JSONReader", "NDEF", "NFCTags", "Ledger", "Crypto", "Support"],
+            name: "Provisioning",
+            dependencies: ["JSONReader", "NDEF", "NFCTags", "Ledger", "Crypto", "TokenKeys", "Support"],
             swiftSettings: strict),
         .target(name: "Reports", dependencies: ["NFCTags", "Provisioning", "Ledger"], swiftSettings: strict),
         .target(
@@ -67,7 +68,10 @@ let package = Package(
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
         .target(
-            name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulator", "Ledger", "JSONReader", "Support"],
+            name: "TestSupport",
+            dependencies: [
+                "NDEF", "NFCTags", "TagEmulator", "Ledger", "JSONReader", "Crypto", "TokenKeys", "Support",
+            ],
             swiftSettings: strict),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),

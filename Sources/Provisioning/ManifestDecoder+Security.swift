@@ -3,6 +3,7 @@ import Foundation
 import JSONReader
 import NDEF
 import NFCTags
+import TokenKeys
 
 /// Decoding of the `keys`, `signature` and `protect` sections.
 extension ManifestDecoder {
@@ -34,16 +35,22 @@ extension ManifestDecoder {
             else {
                 throw fail(member.value, place, "'\(member.key)' is not a key id (1 to 32 of A-Z a-z 0-9 _ -)")
             }
-            let fields = try checkKeys(member.value, place, allowed: ["env", "file", "encoding"])
+            let fields = try checkKeys(member.value, place, allowed: ["env", "file", "pkcs11", "encoding", "pin"])
             var encoding: KeyEncoding?
             if let node = member.value["encoding"] {
                 encoding = try choice(node, "\(place).encoding", KeyEncoding.self)
             }
-            let locations = fields.filter { $0.key != "encoding" }
+            let locations = fields.filter { $0.key != "encoding" && $0.key != "pin" }
             guard locations.count == 1, let field = locations.first else {
-                throw fail(member.value, place, "needs exactly one of \"env\" (variable name) or \"file\" (path)")
+                throw fail(
+                    member.value, place,
+                    "needs exactly one of \"env\" (variable name), \"file\" (path) or \"pkcs11\" (a PKCS #11 URI)")
             }
-            if field.key == "env" {
+            if field.key != "pkcs11", let pin = member.value["pin"] {
+                throw fail(pin, "\(place).pin", "is for a key in a token (\"pkcs11\"); a \(field.key) key has no PIN")
+            }
+            switch field.key {
+            case "env":
                 let name = try string(field.value, "\(place).env")
                 guard !name.isEmpty else { throw fail(field.value, "\(place).env", "must not be empty") }
                 guard encoding != .raw else {
@@ -51,11 +58,35 @@ extension ManifestDecoder {
                         member.value, "\(place).encoding", "raw is for key files; an environment variable holds text")
                 }
                 keys[member.key] = .environment(name, encoding: encoding)
-            } else {
+            case "pkcs11":
+                keys[member.key] = try tokenKey(member.value, field.value, place, encoding: encoding)
+            default:
                 keys[member.key] = .file(try path(field.value, "\(place).file"), encoding: encoding)
             }
         }
         return keys
+    }
+
+    /// A `"pkcs11"` key entry: the URI checked now (so a typo names its line), its PIN source from `"pin"`.
+    private func tokenKey(_ entry: JSONNode, _ node: JSONNode, _ place: String, encoding: KeyEncoding?)
+        throws(JobInputError) -> KeySource
+    {
+        let text = try string(node, "\(place).pkcs11")
+        do { _ = try PKCS11URI(text) } catch { throw fail(node, "\(place).pkcs11", error.message) }
+        if encoding != nil {
+            throw fail(entry, "\(place).encoding", "a key in a token has no encoding: the token holds its bytes")
+        }
+        guard let pinNode = entry["pin"] else { return .token(text) }
+        let fields = try checkKeys(pinNode, "\(place).pin", allowed: ["file", "env"])
+        guard fields.count == 1, let field = fields.first else {
+            throw fail(pinNode, "\(place).pin", "needs exactly one of \"file\" (path) or \"env\" (variable name)")
+        }
+        if field.key == "env" {
+            let name = try string(field.value, "\(place).pin.env")
+            guard !name.isEmpty else { throw fail(field.value, "\(place).pin.env", "must not be empty") }
+            return .token(text, pin: .environment(name))
+        }
+        return .token(text, pin: .file(try path(field.value, "\(place).pin.file")))
     }
 
     private func decodeSignature(

@@ -71,14 +71,19 @@ public struct ManifestSecurity: Sendable {
         self.protection = protection
     }
 
-    /// Loads every named key (at `run` start).
+    /// Loads every named key (at `run` start): those in `aesKeys` (a keyed scheme's master) as AES keys, the others
+    /// as HMAC keys (`SecretKey.Kind`, which decides how a key file's fingerprint is computed).
     ///
     /// - Throws: the first `KeyError` (its message never holds key material).
-    public func loadKeys(environment: [String: String]) throws(KeyError) -> [String: SecretKey] {
+    public func loadKeys(
+        environment: [String: String], aesKeys: Set<String> = [], custody: KeyCustody = KeyCustody()
+    ) throws(KeyError) -> [String: SecretKey] {
         var loaded: [String: SecretKey] = [:]
         for id in keys.keys.sorted() {
             guard let source = keys[id] else { continue }
-            loaded[id] = try KeyLoader.load(id: id, from: source, environment: environment)
+            loaded[id] = try KeyLoader.load(
+                id: id, from: source, environment: environment, kind: aesKeys.contains(id) ? .aes : .hmac,
+                custody: custody)
         }
         return loaded
     }

@@ -81,7 +81,13 @@ extension Template {
                 fields.append(text)
             }
         }
-        return setting.render(key: key, job: job, fields: fields)
+        do {
+            return try setting.render(key: key, job: job, fields: fields)
+        } catch {
+            throw JobInputError(
+                .renderFailed, file: file, position: placeholder.position, row: row.row,
+                "the mac's key could not compute it: \(error)")
+        }
     }
 
     /// Renders the record JSON for a row (placeholders filled in, JSON-escaped); `late == nil` sizes

@@ -28,6 +28,13 @@ public final class QueueExecutor: SerialExecutor, @unchecked Sendable {
         queue.async(execute: block)
     }
 
+    /// Runs `block` on the queue and waits for it: for a synchronous caller (a tag step deriving a key in a token)
+    /// that must not run the actor's C calls on its own thread. Never call it from the queue itself.
+    public func sync<T>(_ block: () throws -> T) rethrows -> T {
+        precondition(!isCurrent, "QueueExecutor.sync called from its own queue would deadlock")
+        return try queue.sync(execute: block)
+    }
+
     /// Lets `assumeIsolated` accept code running on the queue outside an actor job.
     public func checkIsolated() {
         dispatchPrecondition(condition: .onQueue(queue))

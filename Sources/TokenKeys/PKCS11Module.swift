@@ -84,6 +84,22 @@ public final class PKCS11Module: Sendable {
         return PKCS11Module(path: path, list: PKCS11FunctionList(list: pointer))
     }
 
+    /// Finalises and initialises the module again, after its token went away: p11-kit's client and network HSMs
+    /// reconnect only on `C_Initialize` (docs/reference/pkcs11.md §7). Every session of the module is gone after it.
+    ///
+    /// - Throws: `.tokenLost` (69) while the module cannot initialise (its server is still away).
+    public func reinitialize() throws(TokenError) {
+        let functions = list.list.pointee
+        _ = functions.C_Finalize(nil)
+        var arguments = CK_C_INITIALIZE_ARGS()
+        arguments.flags = CK_FLAGS(CKF_OS_LOCKING_OK)
+        let initialized = functions.C_Initialize(&arguments)
+        guard initialized == CKR_OK || initialized == CKR_CRYPTOKI_ALREADY_INITIALIZED else {
+            let status = PKCS11Status(rawValue: UInt(initialized))
+            throw TokenError(.tokenLost, "C_Initialize of PKCS #11 module \(path) failed: \(status)", status: status)
+        }
+    }
+
     /// Makes a write to a closed socket an error instead of the end of the process: a module that talks to its
     /// HSM over a socket (p11-kit's client, network HSMs) would otherwise die of SIGPIPE when the HSM goes away,
     /// where the line must pause and reconnect. A handler the process installed itself is left alone.

@@ -1,4 +1,5 @@
 internal import CPKCS11
+import Crypto
 
 /// AES and HMAC with a key that stays in the token; CMAC and CBC are built from single-block ECB calls where the
 /// token lacks them (p11-kit's client offers AES-ECB but not AES-CMAC or AES-CBC; docs/reference/pkcs11.md §3).

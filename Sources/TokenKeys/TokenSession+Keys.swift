@@ -99,13 +99,27 @@ extension TokenSession {
         return try create(label: label, id: id, keyType: .genericSecret, uses: [.sign], value: padded)
     }
 
+    /// A key anyone could read out of the token (not sensitive, extractable), for the tests that prove such a master
+    /// is refused; no command creates one.
+    package func importUnsafeForTests(label: String, bytes: [UInt8], hmac: Bool) throws(TokenError) -> TokenKey {
+        let unsafe = [
+            PKCS11Attribute(UInt(CKA_SENSITIVE), bool: false), PKCS11Attribute(UInt(CKA_EXTRACTABLE), bool: true),
+        ]
+        let value = hmac ? bytes + [UInt8](repeating: 0, count: max(0, 32 - bytes.count)) : bytes
+        return try create(
+            label: label, id: nil, keyType: hmac ? .genericSecret : .aes, uses: hmac ? [.sign] : [.sign, .encrypt],
+            value: value, overriding: unsafe)
+    }
+
     private func create(
-        label: String, id: [UInt8]?, keyType: TokenKey.KeyType, uses: KeyUses, value: [UInt8]
+        label: String, id: [UInt8]?, keyType: TokenKey.KeyType, uses: KeyUses, value: [UInt8],
+        overriding: [PKCS11Attribute] = []
     ) throws(TokenError) -> TokenKey {
         try refuseExisting(label)
+        let replaced = Set(overriding.map(\.type))
         let template =
-            Self.template(label: label, id: id, keyType: keyType, uses: uses)
-            + [PKCS11Attribute(UInt(CKA_VALUE), bytes: value)]
+            Self.template(label: label, id: id, keyType: keyType, uses: uses).filter { !replaced.contains($0.type) }
+            + overriding + [PKCS11Attribute(UInt(CKA_VALUE), bytes: value)]
         let handle = try run("C_CreateObject for key \(label)") { () throws(PKCS11Status) in
             try functions.createObject(session: session, template: template)
         }

@@ -80,6 +80,34 @@ public actor TokenSession {
             session: session)
     }
 
+    /// Opens a session as `open(functions:moduleName:uri:pin:readWrite:)` does, waiting on the calling thread: for
+    /// synchronous callers such as key loading at a command's start.
+    public static func openBlocking(
+        functions: any PKCS11Functions, moduleName: String, uri: PKCS11URI, pin: [UInt8]?, readWrite: Bool = false
+    ) throws(TokenError) -> TokenSession {
+        let executor = QueueExecutor(label: "pkcs11 \(uri.token ?? moduleName)")
+        let opened = executor.sync {
+            OpenResult { () throws(TokenError) in
+                try connect(functions: functions, moduleName: moduleName, uri: uri, pin: pin, rw: readWrite)
+            }
+        }
+        let (slot, token, session) = try opened.get()
+        return TokenSession(
+            executor: executor, functions: functions, moduleName: moduleName, slot: slot, token: token,
+            session: session)
+    }
+
+    /// Runs `body` on the session's own queue and waits for it: the synchronous path a tag step takes to derive a
+    /// key in the token (the tag pipeline is synchronous). Never call it from the session's queue.
+    public nonisolated func blocking<T: Sendable>(
+        _ body: @Sendable (isolated TokenSession) throws(TokenError) -> T
+    ) throws(TokenError) -> T {
+        let result: Result<T, TokenError> = executor.sync {
+            assumeIsolated { session in Result { () throws(TokenError) in try body(session) } }
+        }
+        return try result.get()
+    }
+
     private typealias OpenResult = Result<(UInt, PKCS11TokenInfo, UInt), TokenError>
 
     /// Finds the token, opens the session and logs in; runs on the new session's queue.

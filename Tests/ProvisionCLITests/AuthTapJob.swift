@@ -88,7 +88,7 @@ struct AuthTapJob {
             Issue.record("no tag on \(spec)")
             return
         }
-        let password = TagPassword(key: SecretKey(id: "brand", bytes: authTestKey), uid: detected.uid)
+        let password = try TagPassword(key: SecretKey(id: "brand", bytes: authTestKey), uid: detected.uid)
         let refused = try await reader.withTransceiver { transceiver -> Bool in
             let tag = Type2Tag(transceiver: transceiver)
             _ = try tag.identify()

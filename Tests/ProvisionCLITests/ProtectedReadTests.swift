@@ -164,7 +164,7 @@ private struct ProtectedJob {
             .filter { $0.hasPrefix("audit-") }
         #expect(Set(reports.map { ($0 as NSString).pathExtension }) == ["md", "json", "csv", "html"])
         let first = try #require(Hex.bytes("04000000000001"))
-        let password = TagPassword(key: SecretKey(id: "brand", bytes: authTestKey), uid: first)
+        let password = try TagPassword(key: SecretKey(id: "brand", bytes: authTestKey), uid: first)
         for name in reports {
             let text = try String(contentsOf: job.folder.reports.appendingPathComponent(name), encoding: .utf8)
             #expect(text.contains("configMismatch") && text.contains("AUTH0 expected 04, found FF"), "\(name)")

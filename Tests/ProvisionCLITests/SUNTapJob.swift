@@ -37,7 +37,7 @@ struct SUNTapJob {
         let options = try #require(manifest.keyed?.options as? NTAG424JobOptions)
         let master = SecretKey(id: "brand", bytes: try #require(Hex.bytes(masterHex)))
         let keys = NTAG424JobKeys(master: master, systemIdentifier: options.systemIdentifier)
-        return try keys.keys(uid: uid).map(\.hexForDisplay)
+        return try keys.keys(uid: uid).compactMap(\.hexForDisplay)
     }
 
     /// A tag `uid` carrying `row` with the message and file settings the template gives it, keys at version 1.

@@ -1,3 +1,4 @@
+import Crypto
 import TestSupport
 import Testing
 import TokenKeys

@@ -115,7 +115,8 @@ struct InspectCommand: Command {
         _ detected: DetectedTag, on reader: any TagReader, dump: Bool, protectionKey: SecretKey?,
         families: TagFamilies = .standard
     ) async throws -> InspectReport {
-        let password = protectionKey.map { (key: $0.id, value: TagPassword(key: $0, uid: detected.uid)) }
+        let password = try protectionKey.map { key in (key: key.id, value: try TagPassword(key: key, uid: detected.uid))
+        }
         let facts = try await reader.withTransceiver { transceiver in
             try InspectReport.gather(
                 on: transceiver, detected: detected, families: families, dump: dump, password: password)

@@ -1,3 +1,4 @@
+import Crypto
 import NDEF
 import NFCTags
 import Provisioning
@@ -81,14 +82,17 @@ struct KeysCommand: Command {
         let derived: SecretKey
         do {
             derived = try scheme.diversify(master: key, input: input)
-        } catch {
+        } catch is AES128Error {
             throw CLIError.data("the master key must be an AES-128 key of 16 bytes")
+        } catch {
+            throw ErrorTable.cliError(error, message: "cannot diversify with \(key): \(error)")
         }
+        guard let shown = derived.hexForDisplay else { throw CLIError(.software, "the derived key is not on the host") }
         if json {
             try context.output.document(
-                Document(key: derived.hexForDisplay, input: Hex.compact(input), masterFingerprint: key.fingerprint))
+                Document(key: shown, input: Hex.compact(input), masterFingerprint: key.fingerprint))
         } else {
-            context.output.line(derived.hexForDisplay)
+            context.output.line(shown)
         }
         return .success
     }

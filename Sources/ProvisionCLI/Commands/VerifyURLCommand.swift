@@ -200,7 +200,7 @@ struct VerifyURLCommand: Command {
                 throw CLIError.data("the mac input '\(input)' cannot be recomputed after writing")
             }
         }
-        guard tap.setting.matches(tap.mac, key: key, job: name, fields: inputs) else {
+        guard try tap.setting.matches(tap.mac, key: key, job: name, fields: inputs) else {
             return try verdict("invalid", notVerified, context: context)
         }
         // Every other value in the URL must be what the template renders for this tag's row.

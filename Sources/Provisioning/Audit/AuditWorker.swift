@@ -99,7 +99,7 @@ public struct AuditWorker: Sendable {
                 let keyed: KeyedExpectation?
                 do {
                     let mirror = try await mirrorPlan(uid: uid, row: record.row)
-                    expected = auditor.expectedConfiguration(uid: uid, mirror: mirror)
+                    expected = try auditor.expectedConfiguration(uid: uid, mirror: mirror)
                     keyed = try await keyedExpectation(uid: uid, row: record.row)
                 } catch let error as LedgerError {
                     throw error
@@ -112,7 +112,7 @@ public struct AuditWorker: Sendable {
                     return true
                 }
                 let reading: TagReadBack
-                let password = auditor.password(for: uid)
+                let password = try auditor.password(for: uid)
                 do {
                     let families = families
                     reading = try await reader.withTransceiver {

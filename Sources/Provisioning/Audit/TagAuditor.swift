@@ -47,23 +47,28 @@ public struct TagAuditor: Sendable {
 
     /// What the run set in the configuration pages of the tag `uid` (its row's `mirror`, computed by
     /// the caller with `self.mirror`), `nil` when the job neither protects nor mirrors.
-    public func expectedConfiguration(uid: [UInt8], mirror: MirrorPlan?) -> ExpectedConfiguration? {
+    ///
+    /// - Throws: when the protection key's token cannot compute the password.
+    public func expectedConfiguration(uid: [UInt8], mirror: MirrorPlan?) throws -> ExpectedConfiguration? {
         var plan: ProtectionPlan?
-        if let protection, let protectionKey { plan = ProtectionPlan(protection, key: protectionKey, uid: uid) }
+        if let protection, let protectionKey { plan = try ProtectionPlan(protection, key: protectionKey, uid: uid) }
         return ExpectedConfiguration(protection: plan, mirror: mirror)
     }
 
     /// The password to authenticate the tag `uid` with, `nil` when the job does not protect tags.
-    public func password(for uid: [UInt8]) -> TagPassword? {
-        protectionKey.map { TagPassword(key: $0, uid: uid) }
+    ///
+    /// - Throws: when the key's token cannot compute it.
+    public func password(for uid: [UInt8]) throws -> TagPassword? {
+        try protectionKey.map { key in try TagPassword(key: key, uid: uid) }
     }
 
     /// The `authFailed` verdict, without touching the tag, when the ledger says another key programmed
-    /// it: a PWD_AUTH with the wrong password would only count toward the tag's AUTHLIM.
+    /// it: a PWD_AUTH with the wrong password would only count toward the tag's AUTHLIM. A fingerprint of the
+    /// scheme before `v1` is checked as such; one that cannot be checked (a token key) is no conflict.
     public func keyConflict(_ recorded: TagRecord, row: Int) -> TagVerdict? {
-        guard let key = protectionKey, let fingerprint = recorded.keyFingerprint, fingerprint != key.fingerprint else {
-            return nil
-        }
+        guard let key = protectionKey, let fingerprint = recorded.keyFingerprint,
+            key.matches(fingerprint: fingerprint) == false
+        else { return nil }
         return TagVerdict(
             uid: recorded.uid, row: row, status: .authFailed,
             detail: "the ledger says key \(recorded.keyID ?? "?") with fingerprint \(fingerprint) programmed this tag, "

@@ -20,16 +20,26 @@ public struct KeySource: Sendable, Hashable {
         case environment(String)
         /// A file holding the key's text, or raw bytes; owner-only, in a folder others cannot write.
         case file(URL)
+        /// A key inside a PKCS #11 token, named by an RFC 7512 URI (`pkcs11:token=…;object=…`): its bytes never
+        /// enter this process.
+        case token(String)
     }
 
     /// Where the key is.
     public var location: Location
     /// The encoding the entry names (`encoding`), if any; a prefix on the value may say it instead.
     public var encoding: KeyEncoding?
+    /// Where a token key's PIN comes from when its URI has no `pin-source` (the key entry's `"pin"`).
+    public var pin: PinSource?
 
     /// A key in environment variable `name`.
     public static func environment(_ name: String, encoding: KeyEncoding? = nil) -> KeySource {
         KeySource(location: .environment(name), encoding: encoding)
+    }
+
+    /// A key in a PKCS #11 token, named by `uri`, with its PIN from `pin` unless the URI has a `pin-source`.
+    public static func token(_ uri: String, pin: PinSource? = nil) -> KeySource {
+        KeySource(location: .token(uri), encoding: nil, pin: pin)
     }
 
     /// A key in the file at `url`.
@@ -43,6 +53,14 @@ public struct KeyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Stable reasons.
     public enum Reason: String, Sendable, Hashable {
         case missing, unreadable, permissions, malformed, tooShort
+        /// A key URI or key entry written wrongly (64).
+        case usage
+        /// A token key whose custody is unsafe: sensitive off or extractable on (65).
+        case unsafe
+        /// The token, its module or a mechanism is unavailable (69).
+        case tokenUnavailable
+        /// The token failed in a way it should not (70).
+        case tokenFailure
     }
     /// The key id.
     public var id: String
@@ -50,6 +68,13 @@ public struct KeyError: Error, Hashable, Sendable, CustomStringConvertible {
     public var reason: Reason
     /// What to do, in words.
     public var message: String
+
+    /// An error for key `id`.
+    public init(id: String, reason: Reason, message: String) {
+        self.id = id
+        self.reason = reason
+        self.message = message
+    }
 
     public var description: String { "key '\(id)': \(message)" }
 }
@@ -64,12 +89,17 @@ public enum KeyLoader {
     /// The digits unprefixed hex may have (16 to 64 bytes).
     public static let plainHexDigits = 32...128
 
-    /// Loads key `id` from `source`; keys shorter than 16 bytes are refused.
+    /// Loads key `id` from `source` as a key of `kind`; keys shorter than 16 bytes are refused, and a token key's
+    /// custody is checked (`TokenKeyLoader`).
     public static func load(
-        id: String, from source: KeySource, environment: [String: String]
+        id: String, from source: KeySource, environment: [String: String], kind: SecretKey.Kind = .aes,
+        custody: KeyCustody = KeyCustody()
     ) throws(KeyError) -> SecretKey {
         let bytes: [UInt8]
         switch source.location {
+        case .token(let uri):
+            return try TokenKeyLoader.load(
+                id: id, uri: uri, pin: source.pin, environment: environment, custody: custody)
         case .environment(let name):
             guard let value = environment[name], !value.isEmpty else {
                 throw KeyError(id: id, reason: .missing, message: "environment variable \(name) is not set")
@@ -93,7 +123,7 @@ public enum KeyLoader {
         guard bytes.count >= 16 else {
             throw KeyError(id: id, reason: .tooShort, message: "key is shorter than 16 bytes")
         }
-        return SecretKey(id: id, bytes: bytes)
+        return SecretKey(id: id, bytes: bytes, kind: kind)
     }
 
     /// The bytes of key text by its prefix or `encoding`; unprefixed text must be 32–128 hex digits.

@@ -14,8 +14,8 @@ public struct TagPassword: Sendable, Hashable {
     public var pack: [UInt8]
 
     /// Derives the password of the tag `uid` under `key`.
-    public init(key: SecretKey, uid: [UInt8]) {
-        let mac = key.hmac(uid)
+    public init(key: SecretKey, uid: [UInt8]) throws {
+        let mac = try key.hmac(uid)
         pwd = Array(mac[0..<4])
         pack = Array(mac[4..<6])
     }

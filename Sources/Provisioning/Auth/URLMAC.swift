@@ -47,8 +47,8 @@ public struct URLMAC: Sendable, Hashable {
     }
 
     /// The rendered MAC of `fields` for `job` under `key`.
-    public func render(key: SecretKey, job: String, fields: [String]) -> String {
-        let mac = Array(key.hmac(Self.message(job: job, fields: fields)).prefix(bytes))
+    public func render(key: SecretKey, job: String, fields: [String]) throws -> String {
+        let mac = Array(try key.hmac(Self.message(job: job, fields: fields)).prefix(bytes))
         switch rendering {
         case .hex: return Hex.compact(mac)
         case .base64url:
@@ -67,8 +67,10 @@ public struct URLMAC: Sendable, Hashable {
     }
 
     /// Constant-time comparison of a presented MAC with the expected one.
-    public func matches(_ presented: String, key: SecretKey, job: String, fields: [String]) -> Bool {
-        let expected = Array(render(key: key, job: job, fields: fields).utf8)
+    ///
+    /// - Throws: when the key's token cannot compute the MAC.
+    public func matches(_ presented: String, key: SecretKey, job: String, fields: [String]) throws -> Bool {
+        let expected = Array(try render(key: key, job: job, fields: fields).utf8)
         let given = Array((rendering == .hex ? presented.uppercased() : presented).utf8)
         guard expected.count == given.count else { return false }
         var difference: UInt8 = 0

@@ -59,7 +59,8 @@ extension LineWorker {
             var plan = TagPipeline.Plan(
                 message: message, acceptedChips: job.acceptedChips, lock: job.lock, reactivateFirst: reactivate,
                 signature: job.signature, uid: uid, identityCheck: job.identityCheck,
-                protection: job.protection.map { ProtectionPlan($0.settings, key: $0.key, uid: uid) }, mirror: mirror,
+                protection: try job.protection.map { try ProtectionPlan($0.settings, key: $0.key, uid: uid) },
+                mirror: mirror,
                 writeGate: tag.gate)
             plan.formatsBlankTags = job.formatsBlankTags
             if let options = job.keyed {

@@ -15,8 +15,10 @@ public struct ProtectionPlan: Sendable, Hashable {
     public var configLock: Bool
 
     /// The plan for the tag `uid` under `protection`, with PWD/PACK derived from `key`.
-    public init(_ protection: ManifestSecurity.Protection, key: SecretKey, uid: [UInt8]) {
-        password = TagPassword(key: key, uid: uid)
+    ///
+    /// - Throws: when the key's token cannot compute the password.
+    public init(_ protection: ManifestSecurity.Protection, key: SecretKey, uid: [UInt8]) throws {
+        password = try TagPassword(key: key, uid: uid)
         start = protection.auth0
         access = protection.access
         authLimit = protection.authLimit

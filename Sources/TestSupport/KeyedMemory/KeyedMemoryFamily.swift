@@ -1,3 +1,4 @@
+import Crypto
 import NFCTags
 
 /// A second keyed tag family that lives only in TestSupport: it proves that keyed personalisation (keys, a
@@ -51,8 +52,9 @@ public struct KeyedMemoryFamily: TagFamily {
     }
 
     /// The `D3` authentication proof with `key` for the tag `uid`: HMAC-SHA256(key, "kmem-auth" ‖ UID), 8 bytes.
+    /// Tag keys are diversified, so always on the host: their HMACs are computed here.
     public static func proof(key: SecretKey, uid: [UInt8]) -> [UInt8] {
-        Array(key.hmac(Array("kmem-auth".utf8) + uid).prefix(8))
+        Array(Digest.hmacSHA256(key: key.bytes, message: Array("kmem-auth".utf8) + uid).prefix(8))
     }
 
     /// The dynamic message's MAC: HMAC-SHA256(K1, UID ‖ counter big-endian), 8 bytes.
@@ -60,6 +62,6 @@ public struct KeyedMemoryFamily: TagFamily {
         let counterBytes = [
             UInt8(counter >> 24), UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF),
         ]
-        return Array(key.hmac(uid + counterBytes).prefix(8))
+        return Array(Digest.hmacSHA256(key: key.bytes, message: uid + counterBytes).prefix(8))
     }
 }

@@ -43,7 +43,7 @@ public struct KeyedMemoryPlan: KeyedPlan {
         self.journal = journal
         open = history.filter { $0.state == .intended }
         done = Set(
-            history.filter { $0.state == .done && $0.newFingerprint == keys[$0.keyNumber].fingerprint }
+            history.filter { $0.state == .done && keys[$0.keyNumber].matches(fingerprint: $0.newFingerprint) == true }
                 .map(\.keyNumber))
         self.resumed = resumed || !history.isEmpty
     }

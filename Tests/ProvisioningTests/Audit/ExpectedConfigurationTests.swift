@@ -25,7 +25,8 @@ private func configuration(
 }
 
 @Suite struct ExpectedConfigurationTests {
-    let protection = ProtectionPlan(
+    // A key on the host computes its password without failing.
+    let protection = try! ProtectionPlan(
         ManifestSecurity.Protection(key: "brand", auth0: .ndef, access: .readwrite, authLimit: 5), key: key, uid: uid)
 
     @Test func nothingToCompareIsNil() {
@@ -64,7 +65,7 @@ private func configuration(
 
     @Test func endProtectsFromTheCFG0Page() throws {
         let settings = ManifestSecurity.Protection(key: "brand", auth0: .end, access: .write, configLock: true)
-        let plan = ProtectionPlan(settings, key: key, uid: uid)
+        let plan = try ProtectionPlan(settings, key: key, uid: uid)
         let expected = try #require(ExpectedConfiguration(protection: plan, mirror: nil))
         #expect(expected.differences(in: configuration(auth0: 0x83, access: 0x40)) == [])
         #expect(
@@ -103,7 +104,7 @@ private func configuration(
     func runProgrammedTagMatches(settings: ManifestSecurity.Protection) throws {
         let emulator = try NTAGEmulator(chip: .ntag215, uid: uid)
         _ = emulator.activate()
-        let plan = ProtectionPlan(settings, key: key, uid: uid)
+        let plan = try ProtectionPlan(settings, key: key, uid: uid)
         let outcome = TagPipeline.run(
             TagPipeline.Plan(
                 message: mirrored.message, acceptedChips: [.ntag215], lock: false, uid: uid, protection: plan,

@@ -86,13 +86,13 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         #expect(verdict.detail.contains(named))
     }
 
-    @Test func unlockedTagPassesWhenTheJobDoesNotLock() {
+    @Test func unlockedTagPassesWhenTheJobDoesNotLock() throws {
         let open = TagAuditor(job: "batch", lockRequired: false)
         let reading = TagReadBack(message: message, lock: Type2FamilyTag.lockState(cc3: 0x00, staticLock: [0, 0]))
         #expect(open.classify(reading, recorded: recorded(locked: false), row: 2).status == .pass)
     }
 
-    @Test func refusedPasswordIsAuthFailedNamingTheKeyIDOnly() {
+    @Test func refusedPasswordIsAuthFailedNamingTheKeyIDOnly() throws {
         let key = SecretKey(id: "brand", bytes: Array(repeating: 0x5A, count: 32))
         let protected = TagAuditor(job: "batch", lockRequired: false, protectionKey: key)
         var reading = TagReadBack(message: nil)
@@ -101,8 +101,8 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         #expect(verdict.status == .authFailed && verdict.row == 4)
         #expect(verdict.detail.contains("derived from key brand") && verdict.detail.contains("NAK 0h"))
         #expect(!verdict.detail.contains("5A5A"))
-        #expect(protected.password(for: uid) == TagPassword(key: key, uid: uid))
-        #expect(auditor.password(for: uid) == nil, "no protect key: no PWD_AUTH")
+        #expect(try protected.password(for: uid) == TagPassword(key: key, uid: uid))
+        #expect(try auditor.password(for: uid) == nil, "no protect key: no PWD_AUTH")
     }
 
     @Test func ledgerFingerprintOfAnotherKeyIsAuthFailedWithoutTouchingTheTag() {
@@ -177,16 +177,16 @@ enum Hex8 {
     }
 
     @Test func configurationAsSetPasses() throws {
-        let expected = auditor.expectedConfiguration(uid: uid, mirror: nil)
-        #expect(expected?.protection == ProtectionPlan(settings, key: key, uid: uid))
+        let expected = try auditor.expectedConfiguration(uid: uid, mirror: nil)
+        #expect(try expected?.protection == ProtectionPlan(settings, key: key, uid: uid))
         let verdict = auditor.classify(
             reading(auth0: 0x04, access: 0x05), recorded: recorded(locked: false), row: 1, expected: expected)
         #expect(verdict.status == .pass, "\(verdict.detail)")
         #expect(verdict.detail.contains("configuration as set") && verdict.detail.contains("password accepted"))
     }
 
-    @Test func protectionOffIsConfigMismatchNamingTheField() {
-        let expected = auditor.expectedConfiguration(uid: uid, mirror: nil)
+    @Test func protectionOffIsConfigMismatchNamingTheField() throws {
+        let expected = try auditor.expectedConfiguration(uid: uid, mirror: nil)
         let verdict = auditor.classify(
             reading(auth0: 0xFF, access: 0x03), recorded: recorded(locked: false), row: 2, expected: expected)
         #expect(verdict.status == .configMismatch)
@@ -195,22 +195,22 @@ enum Hex8 {
                 + "AUTHLIM expected 5, found 3 (ACCESS 03)")
     }
 
-    @Test func wrongContentIsStillMismatch() {
+    @Test func wrongContentIsStillMismatch() throws {
         var tampered = reading(auth0: 0xFF, access: 0x00)
         tampered.message = [0xD0, 0x00, 0x00]
         let verdict = auditor.classify(
             tampered, recorded: recorded(locked: false), row: 2,
-            expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+            expected: try auditor.expectedConfiguration(uid: uid, mirror: nil))
         #expect(verdict.status == .mismatch)
     }
 
-    @Test func unreadableConfigurationIsConfigMismatch() {
+    @Test func unreadableConfigurationIsConfigMismatch() throws {
         var unread = reading(auth0: 0x04, access: 0x05)
         unread.configuration = nil
         unread.configurationUnreadable = "tag answered NAK 0h to the READ of the configuration pages"
         let verdict = auditor.classify(
             unread, recorded: recorded(locked: false), row: 2,
-            expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+            expected: try auditor.expectedConfiguration(uid: uid, mirror: nil))
         #expect(verdict.status == .configMismatch)
         #expect(verdict.detail.contains("configuration pages unreadable: tag answered NAK 0h"))
     }
@@ -224,16 +224,16 @@ enum Hex8 {
                 == "content matches but lock expected none, found locked (CC3 0F, static lock bytes FF FF)")
     }
 
-    @Test func missingLockStaysUnlockedAndNamesConfigurationToo() {
+    @Test func missingLockStaysUnlockedAndNamesConfigurationToo() throws {
         let locking = TagAuditor(job: "batch", lockRequired: true, protectionKey: key, protection: settings)
         let verdict = locking.classify(
             reading(auth0: 0xFF, access: 0x05), recorded: recorded(), row: 4,
-            expected: locking.expectedConfiguration(uid: uid, mirror: nil))
+            expected: try locking.expectedConfiguration(uid: uid, mirror: nil))
         #expect(verdict.status == .unlocked)
         #expect(verdict.detail.contains("CC3 is 00") && verdict.detail.contains("AUTH0 expected 04, found FF"))
     }
 
-    @Test func mirroredWindowIsComparedAsThePlaceholder() {
+    @Test func mirroredWindowIsComparedAsThePlaceholder() throws {
         let prefix: [UInt8] = [0xD1, 0x01, 0x19, 0x55, 0x04]
         let written = prefix + Array("00000000000000x000000".utf8)
         let plan = MirrorPlan(kind: .uidAndCounter, offsetInMessage: prefix.count, messageLength: written.count)
@@ -246,7 +246,7 @@ enum Hex8 {
                 dynamicLock: [0, 0, 0, 0xBD], cfg0: [plan.mirrorByte(keeping: 0), 0, UInt8(plan.page), 0xFF],
                 cfg1: [0x10, 5, 0, 0]),
             chip: .ntag215)
-        let expected = mirroring.expectedConfiguration(uid: uid, mirror: plan)
+        let expected = try mirroring.expectedConfiguration(uid: uid, mirror: plan)
         #expect(expected?.protection == nil)
         let verdict = mirroring.classify(read, recorded: recorded(written, locked: false), row: 5, expected: expected)
         #expect(verdict.status == .pass, "\(verdict.detail)")

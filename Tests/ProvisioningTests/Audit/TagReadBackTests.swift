@@ -103,7 +103,7 @@ private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt
     let key = SecretKey(id: "brand", bytes: Array(0..<32))
 
     @Test func derivedPasswordUnlocksReadProtectedPages() throws {
-        let password = TagPassword(key: key, uid: uid)
+        let password = try TagPassword(key: key, uid: uid)
         let emulator = try protectedTag(message, password: password)
         let before = emulator.image
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: password)
@@ -123,7 +123,7 @@ private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt
 
     @Test func anotherKeysPasswordIsRefusedAndCountsTowardAuthlim() throws {
         let emulator = try protectedTag(message, password: TagPassword(key: key, uid: uid))
-        let wrong = TagPassword(key: SecretKey(id: "brand", bytes: Array(repeating: 0x77, count: 32)), uid: uid)
+        let wrong = try TagPassword(key: SecretKey(id: "brand", bytes: Array(repeating: 0x77, count: 32)), uid: uid)
         let reading = try TagReadBack.read(on: EmulatorTransceiver(tag: emulator), password: wrong)
         #expect(reading.message == nil && !reading.authenticated)
         #expect(reading.authenticationRefused?.contains("PWD_AUTH refused") == true)
@@ -132,7 +132,7 @@ private func protectedTag(_ message: [UInt8], password: TagPassword, auth0: UInt
     }
 
     @Test func configurationTakesOneMoreReadAndKeepsNoPassword() throws {
-        let password = TagPassword(key: key, uid: uid)
+        let password = try TagPassword(key: key, uid: uid)
         let emulator = try protectedTag(message, password: password)
         let before = emulator.image
         let reading = try TagReadBack.read(

@@ -8,7 +8,7 @@ import Testing
 
 private let key = SecretKey(id: "brand", bytes: Array(0..<32))
 
-@Test func messageEncodingIsLengthPrefixedAndLabelled() {
+@Test func messageEncodingIsLengthPrefixedAndLabelled() throws {
     let message = URLMAC.message(job: "j", fields: ["ab", "c"])
     #expect(
         Hex.compact(message) == Hex.compact(Array("provision/url-mac/v1".utf8)) + "00"
@@ -16,22 +16,22 @@ private let key = SecretKey(id: "brand", bytes: Array(0..<32))
     #expect(URLMAC.message(job: "j", fields: ["ab", "c"]) != URLMAC.message(job: "j", fields: ["a", "bc"]))
 }
 
-@Test func macIsTruncatedHMACAndVerifies() {
+@Test func macIsTruncatedHMACAndVerifies() throws {
     let mac = URLMAC(bytes: 8, rendering: .hex)
     let full = Digest.hmacSHA256(key: Array(0..<32), message: URLMAC.message(job: "j", fields: ["04A1", "7"]))
-    let rendered = mac.render(key: key, job: "j", fields: ["04A1", "7"])
+    let rendered = try mac.render(key: key, job: "j", fields: ["04A1", "7"])
     #expect(rendered == Hex.compact(full.prefix(8)))
-    #expect(mac.matches(rendered.lowercased(), key: key, job: "j", fields: ["04A1", "7"]))
-    #expect(!mac.matches(rendered, key: key, job: "j", fields: ["04A1", "8"]))
-    let b64 = URLMAC(bytes: 8, rendering: .base64url).render(key: key, job: "j", fields: ["04A1", "7"])
+    #expect(try mac.matches(rendered.lowercased(), key: key, job: "j", fields: ["04A1", "7"]))
+    #expect(try !mac.matches(rendered, key: key, job: "j", fields: ["04A1", "8"]))
+    let b64 = try URLMAC(bytes: 8, rendering: .base64url).render(key: key, job: "j", fields: ["04A1", "7"])
     #expect(b64.count == URLMAC(bytes: 8, rendering: .base64url).renderedLength)
     #expect(!b64.contains("=") && !b64.contains("+") && !b64.contains("/"))
 }
 
-@Test func passwordIsHMACOfUIDSplitIntoPWDAndPACK() {
+@Test func passwordIsHMACOfUIDSplitIntoPWDAndPACK() throws {
     let uid: [UInt8] = [0x04, 0x51, 0x7C, 0xE1, 0xED, 0x25, 0x80]
     let mac = Digest.hmacSHA256(key: Array(0..<32), message: uid)
-    let password = TagPassword(key: key, uid: uid)
+    let password = try TagPassword(key: key, uid: uid)
     #expect(password.pwd == Array(mac[0..<4]))
     #expect(password.pack == Array(mac[4..<6]))
 }

@@ -18,7 +18,7 @@ private func programmed(
     _ = tag.activate()
     let plan = TagPipeline.Plan(
         message: message, acceptedChips: [.ntag213], lock: false, uid: uid,
-        protection: ProtectionPlan(settings, key: key, uid: uid))
+        protection: try ProtectionPlan(settings, key: key, uid: uid))
     return (tag, TagPipeline.run(plan, on: EmulatorTransceiver(tag: tag)))
 }
 
@@ -28,7 +28,7 @@ private func programmed(
         let settings = ManifestSecurity.Protection(key: "brand", auth0: .ndef, access: .write, authLimit: 2)
         let (tag, outcome) = try programmed(settings, activation: activation)
         #expect(outcome.failure == nil, "\(String(describing: outcome.failure))")
-        let password = TagPassword(key: key, uid: uid)
+        let password = try TagPassword(key: key, uid: uid)
         // CFG0 AUTH0 = 04, CFG1 ACCESS = AUTHLIM 2, CC untouched (phones still read the NDEF).
         let image: [UInt8] = tag.image
         #expect(image[0x29 * 4 + 3] == 0x04)

@@ -104,7 +104,7 @@ import Testing
             uid: uid, chip: MemoryFamily.chip.id, bytesSHA256: Digest.sha256(bytes), byteCount: bytes.count,
             locked: false, writtenAt: Date())
         let verdict = auditor.classify(
-            reading, recorded: recorded, row: 1, expected: auditor.expectedConfiguration(uid: uid, mirror: nil))
+            reading, recorded: recorded, row: 1, expected: try auditor.expectedConfiguration(uid: uid, mirror: nil))
         #expect(verdict.status == .configMismatch, "\(verdict.detail)")
         #expect(verdict.detail.contains("unreadable: the memory family has no configuration pages"))
     }

@@ -32,13 +32,13 @@ public struct NTAG424JobKeys: Sendable {
     /// K0–K4 of the tag `uid` (`NTAG424KeySet`).
     ///
     /// - Throws: `AES128Error` when the master key is not 16 bytes, the UID not 7 or the identifier not 1–20.
-    public func keys(uid: [UInt8]) throws(AES128Error) -> [SecretKey] {
+    public func keys(uid: [UInt8]) throws -> [SecretKey] {
         try NTAG424KeySet(master: master, uid: uid, systemIdentifier: systemIdentifier).keys
     }
 
     /// K1, the SDM meta-read key: decrypts every tag's PICC data.
-    public func metaReadKey() throws(AES128Error) -> SecretKey { try keys(uid: Array(repeating: 0, count: 7))[1] }
+    public func metaReadKey() throws -> SecretKey { try keys(uid: Array(repeating: 0, count: 7))[1] }
 
     /// K2 of `uid`, the SDM file-read key its SUN MAC's session key comes from.
-    public func fileReadKey(uid: [UInt8]) throws(AES128Error) -> SecretKey { try keys(uid: uid)[2] }
+    public func fileReadKey(uid: [UInt8]) throws -> SecretKey { try keys(uid: uid)[2] }
 }

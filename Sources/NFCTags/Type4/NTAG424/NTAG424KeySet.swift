@@ -11,9 +11,9 @@ public struct NTAG424KeySet: Sendable {
     /// Derives the keys of the tag with `uid` (7 bytes) under `master` for `systemIdentifier` (1–20 bytes).
     ///
     /// - Throws: `AES128Error` for a master key that is not 16 bytes or a UID or identifier out of range.
-    public init(master: SecretKey, uid: [UInt8], systemIdentifier: [UInt8]) throws(AES128Error) {
-        guard uid.count == 7 else { throw .blockLength(uid.count) }
-        guard (1...20).contains(systemIdentifier.count) else { throw .blockLength(systemIdentifier.count) }
+    public init(master: SecretKey, uid: [UInt8], systemIdentifier: [UInt8]) throws {
+        guard uid.count == 7 else { throw AES128Error.blockLength(uid.count) }
+        guard (1...20).contains(systemIdentifier.count) else { throw AES128Error.blockLength(systemIdentifier.count) }
         var keys: [SecretKey] = []
         for number in UInt8(0)...4 {
             let input = (number == 1 ? [UInt8](repeating: 0, count: 7) : uid) + [number] + systemIdentifier

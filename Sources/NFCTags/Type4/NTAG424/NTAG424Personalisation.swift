@@ -58,8 +58,10 @@ public struct NTAG424Personalisation: KeyedPlan {
         open = history.filter { $0.state == .intended }
         let targets = keys
         done = Set(
-            history.filter { $0.state == .done && $0.newFingerprint == targets[$0.keyNumber].fingerprint }
-                .map(\.keyNumber))
+            history.filter {
+                $0.state == .done && targets[$0.keyNumber].matches(fingerprint: $0.newFingerprint) == true
+            }
+            .map(\.keyNumber))
         self.resumed = resumed || !history.isEmpty
         readBack = SUNReadBack(sdm: settings.sdm, metaReadKey: keys[1], fileReadKey: keys[2])
     }

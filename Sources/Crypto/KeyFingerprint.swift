@@ -1,4 +1,3 @@
-import Crypto
 import Support
 
 /// Key fingerprints (scheme `v1`) computed where the key lives, so a file key and the same key in a token match.
@@ -22,6 +21,13 @@ public enum KeyFingerprint {
         format(Digest.hmacSHA256(key: key, message: text))
     }
 
+    /// The scheme before `v1` (rows recorded before it keep it): the first 8 bytes of SHA-256 of the key's bytes,
+    /// 16 upper-case hex digits without a prefix. Only a key on the host has one.
+    public static func legacy(_ key: [UInt8]) -> String { HexEncoding.encode(Digest.sha256(key).prefix(8)) }
+
+    /// Whether `fingerprint` is written in the `v1` scheme (else it is a `legacy` one).
+    public static func isVersion1(_ fingerprint: String) -> Bool { fingerprint.hasPrefix("v1:") }
+
     /// `v1:` and the first 8 bytes of `mac` in upper-case hex.
-    static func format(_ mac: [UInt8]) -> String { "v1:" + HexEncoding.encode(mac.prefix(8)) }
+    public static func format(_ mac: [UInt8]) -> String { "v1:" + HexEncoding.encode(mac.prefix(8)) }
 }
