@@ -12,7 +12,7 @@
 --   supervisor  what `release`, `reissue`, `report`, `status` and `audit` need
 -- Login roles are made members of one group each (GRANT provision_station TO bench_1).
 --
--- The grants are written for ledger schema version 2; on another version the script stops before it grants
+-- The grants are written for ledger schema version 3; on another version the script stops before it grants
 -- anything (a newer schema may have tables these grants do not cover). Nobody but the owner gets DELETE,
 -- TRUNCATE or DDL: no command needs them at run time.
 
@@ -39,8 +39,8 @@ BEGIN
     IF to_regclass('ledger_schema') IS NULL THEN
         RAISE EXCEPTION 'no ledger schema in database %: run provision ledger migrate first', current_database();
     END IF;
-    IF (SELECT version FROM ledger_schema) <> 2 THEN
-        RAISE EXCEPTION 'ledger schema version % in database %, but scripts/pg-roles.sql grants for version 2: '
+    IF (SELECT version FROM ledger_schema) <> 3 THEN
+        RAISE EXCEPTION 'ledger schema version % in database %, but scripts/pg-roles.sql grants for version 3: '
             'use the pg-roles.sql of the provision that migrated it', (SELECT version FROM ledger_schema),
             current_database();
     END IF;
@@ -62,15 +62,16 @@ REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 GRANT USAGE ON SCHEMA public TO :"station", :"verifier", :"supervisor";
 
 -- Start from nothing, so a re-run after a narrower edit of this file takes grants away too.
-REVOKE ALL ON ledger_schema, jobs, records, attempts, events, seen_counters, key_changes, sun_counters, stations,
-    tags, job_progress FROM :"station", :"verifier", :"supervisor";
+REVOKE ALL ON ledger_schema, jobs, records, attempts, events, seen_counters, key_changes, sun_counters, job_keys,
+    stations, tags, job_progress FROM :"station", :"verifier", :"supervisor";
 
 -- Everyone checks the schema version when it connects.
 GRANT SELECT ON ledger_schema TO :"station", :"verifier", :"supervisor";
 
 -- station: `provision run`. It registers the job and adds its rows on first start (stations starting together
 -- take turns on an advisory lock), claims (SELECT … FOR UPDATE SKIP LOCKED, then UPDATE), records done tags and
--- attempts, gives a claimed row back under onFailure reuse, journals NTAG 424 key changes, keeps its lease.
+-- attempts, gives a claimed row back under onFailure reuse, journals NTAG 424 key changes, keeps its lease, and
+-- records the job's key bindings (the fingerprint of each key id, at the job's start).
 GRANT SELECT, INSERT (name, manifest_sha256, template_sha256, created_at) ON jobs TO :"station";
 GRANT UPDATE (total_rows, started_at, finished_at, records_sha256, manifest_sha256, template_sha256)
     ON jobs TO :"station";
@@ -86,19 +87,21 @@ GRANT SELECT, INSERT ON events TO :"station";
 GRANT SELECT, INSERT ON key_changes TO :"station";
 GRANT UPDATE (state, resolved_at) ON key_changes TO :"station";
 GRANT INSERT ON sun_counters TO :"station";
+GRANT SELECT, INSERT ON job_keys TO :"station";
 GRANT SELECT, INSERT (name, instance, lease_expires) ON stations TO :"station";
 GRANT UPDATE (instance, started_at, heartbeat_at, lease_expires) ON stations TO :"station";
 
--- verifier: `provision verify-url`. Reads the tag and its row, the key journal, and records counters.
-GRANT SELECT ON jobs, records, tags, key_changes TO :"verifier";
+-- verifier: `provision verify-url`. Reads the tag and its row, the key journal and the job's key bindings, and
+-- records counters.
+GRANT SELECT ON jobs, records, tags, key_changes, job_keys TO :"verifier";
 GRANT SELECT, INSERT ON sun_counters TO :"verifier";
 GRANT SELECT, INSERT ON seen_counters TO :"verifier";
 GRANT UPDATE (counter, seen_at) ON seen_counters TO :"verifier";
 
 -- supervisor: `status`, `report`, `audit` read everything; `release` gives a claimed, failed or burned row back
 -- (SELECT … FOR UPDATE, then UPDATE); `reissue` appends a new row linked to a done one. Both record an event.
-GRANT SELECT ON jobs, records, attempts, events, seen_counters, key_changes, sun_counters, stations, tags,
-    job_progress TO :"supervisor";
+GRANT SELECT ON jobs, records, attempts, events, seen_counters, key_changes, sun_counters, job_keys, stations,
+    tags, job_progress TO :"supervisor";
 GRANT INSERT (job, row, fields_json, message_sha256, message_length, state, created_at, reissue_of)
     ON records TO :"supervisor";
 GRANT UPDATE (state, uid, claimed_by, claimed_at, finished_at) ON records TO :"supervisor";

@@ -57,7 +57,7 @@ struct CopyTable: Sendable {
     /// Every table of a job's data, parents first (`records` and `attempts` reference `jobs`).
     ///
     /// PostgreSQL's `stations` (lease rows) is not job data and is not copied.
-    static let all: [CopyTable] = [jobs, records, attempts, events, seenCounters, keyChanges, sunCounters]
+    static let all: [CopyTable] = [jobs, records, attempts, events, seenCounters, keyChanges, sunCounters, jobKeys]
 
     private static func text(_ names: String...) -> [(name: String, kind: Kind)] { names.map { ($0, .text) } }
     private static func integer(_ names: String...) -> [(name: String, kind: Kind)] { names.map { ($0, .integer) } }
@@ -105,4 +105,8 @@ struct CopyTable: Sendable {
     static let sunCounters = CopyTable(
         name: "sun_counters", jobColumn: "job", columns: text("job", "uid") + integer("counter") + text("verified_at"),
         key: ["uid", "counter"], order: "uid, counter", leftOut: [], derived: nil)
+
+    static let jobKeys = CopyTable(
+        name: "job_keys", jobColumn: "job", columns: text("job", "key_id", "fingerprint", "recorded_at"),
+        key: ["key_id"], order: "key_id", leftOut: [], derived: nil)
 }

@@ -41,8 +41,8 @@ public struct CopyCounts: Sendable, Hashable, Codable {
 /// (`provision ledger copy`, docs/ledger.md "Moving up from SQLite"), and proves the copy row by row.
 ///
 /// A job moves with its history: rows (claims stay claims, bound to their UID), attempts, events, seen
-/// counters, the key journal and SUN counters, in one server transaction, so a failure leaves nothing of it.
-/// Identity columns are renumbered in their original order. A copied attempt's `station` is the station part of
+/// counters, the key journal, SUN counters and key bindings, in one server transaction, so a failure leaves nothing
+/// of it. Identity columns are renumbered in their original order. A copied attempt's `station` is the station part of
 /// its reader name (`STATION/READER`), else `copiedStation`. The source is only read.
 public enum LedgerCopy {
     /// The station recorded for a copied attempt whose reader name names no station.

@@ -79,7 +79,7 @@ public protocol LedgerStore: Actor {
     /// Connects again after a `.disconnected` error (a file-backed store never disconnects: nothing to do).
     func reconnect() async throws(LedgerError)
 
-    // MARK: Counters, key journal, SUN counters
+    // MARK: Counters, key journal, SUN counters, key bindings
 
     /// The highest counter seen for `uid` (anti-cloning), or `nil`.
     func lastSeenCounter(job: String, uid: [UInt8]) async throws(LedgerError) -> Int?
@@ -104,6 +104,13 @@ public protocol LedgerStore: Actor {
     /// Checks and records a verified SUN counter.
     func acceptSUNCounter(job: String, uid: [UInt8], counter: Int, at time: Date) async throws(LedgerError)
         -> SUNCounterVerdict
+    /// Records the key bindings (key id → fingerprint) `job` lacks and returns those that differ; records nothing
+    /// when one differs.
+    func bindKeys(job: String, keys: [String: String]) async throws(LedgerError) -> [KeyBindingConflict]
+    /// The key bindings of `keys` that differ from what `job` recorded, recording nothing.
+    func keyBindingConflicts(job: String, keys: [String: String]) async throws(LedgerError) -> [KeyBindingConflict]
+    /// Every key id `job` is bound to, with its recorded fingerprint.
+    func keyBindings(job: String) async throws(LedgerError) -> [String: String]
 
     // MARK: Queries (reports, audit, status)
 

@@ -296,5 +296,19 @@ enum SchemaSteps {
             );
             """
         },
+        // SQLite 9, PostgreSQL 3: the keys a job is bound to (docs/ledger.md, "job_keys"): each key id's `v1:`
+        // fingerprint as the job first ran with it, so a resumed run, an audit or a verification under another key
+        // for the same id is refused. Ids and fingerprints only, never key bytes.
+        Step(sqlite: 9, postgres: 3) { _ in
+            """
+            CREATE TABLE job_keys (
+                job         TEXT NOT NULL,
+                key_id      TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                recorded_at TEXT NOT NULL,
+                PRIMARY KEY (job, key_id)
+            );
+            """
+        },
     ]
 }
