@@ -54,7 +54,7 @@ let package = Package(
             name: "ProvisionCLI",
             dependencies: [
                 "NDEF", "NFCTags", "TagEmulator", "ReaderLibNFC", "ReaderPCSC", "Ledger", "Provisioning",
-                "Reports", "Crypto", "Support",
+                "Reports", "Crypto", "TokenKeys", "Support",
             ],
             swiftSettings: strict),
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),

@@ -38,9 +38,10 @@ struct JobContext: Sendable {
     ///
     /// - Throws: `CLIError` 77 for a key file readable by group or others, 66 for a missing key, 65 for
     ///   a malformed one; the message names the key id and source, never key material.
-    mutating func loadKeys(environment: [String: String]) throws(CLIError) {
+    mutating func loadKeys(environment: [String: String], custody: KeyCustody = KeyCustody()) throws(CLIError) {
         do {
-            keys = try manifest.security.loadKeys(environment: environment)
+            let masters = Set([manifest.keyed?.options.masterKeyID].compactMap { $0 })
+            keys = try manifest.security.loadKeys(environment: environment, aesKeys: masters, custody: custody)
             template.keys = keys
         } catch {
             throw Self.cliError(error)
@@ -49,10 +50,12 @@ struct JobContext: Sendable {
 
     /// Loads only the `protect` key (for `audit` and `inspect`, which need no MAC key); `nil` when
     /// the job does not protect tags. Throws as `loadKeys` does.
-    func loadProtectionKey(environment: [String: String]) throws(CLIError) -> SecretKey? {
+    func loadProtectionKey(environment: [String: String], custody: KeyCustody = KeyCustody()) throws(CLIError)
+        -> SecretKey?
+    {
         guard let id = manifest.security.protection?.key, let source = manifest.security.keys[id] else { return nil }
         do {
-            return try KeyLoader.load(id: id, from: source, environment: environment)
+            return try KeyLoader.load(id: id, from: source, environment: environment, kind: .hmac, custody: custody)
         } catch {
             throw Self.cliError(error)
         }

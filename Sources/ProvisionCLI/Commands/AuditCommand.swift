@@ -14,7 +14,7 @@ struct AuditCommand: Command {
     static let summary = "read tags back and check content, lock and protection against the ledger (never writes)"
     static let usage =
         "provision audit MANIFEST [--reader SPEC]... [--count N] [--idle SECONDS] [--max-unknown N] [--deep] [--json] "
-        + "[--quiet] [--allow-test-keys]"
+        + "[--quiet] [--allow-test-keys] [--allow-extractable-key]"
     static let help = """
         Usage: \(usage)
 
@@ -78,6 +78,7 @@ struct AuditCommand: Command {
                             allows it: a repository test signing key in signature.trust (it would pass
                             forged tags), a documented sample key or a keyed chip's all-zero factory
                             key; without it such a job is refused (exit 65) before any reader opens
+        \(KeyCustodyHelp.option)
 
         \(ReaderFactory.specHelp)
         Exit: 0 every finding passed (or was blank), 1 some did not, 64 usage, 65 bad manifest or test
@@ -110,29 +111,36 @@ struct AuditCommand: Command {
     var ledger: String?
     /// `--allow-test-keys`: public test material on a real reader.
     var allowTestKeys = false
+    /// `--allow-extractable-key`: accept a token master that could leave its token.
+    var allowExtractableKey = false
 
     static func parse(_ arguments: [String]) throws(CLIError) -> AuditCommand {
         let args = try Arguments(
-            arguments, flags: ["json", "quiet", "deep", "allow-test-keys"],
+            arguments, flags: ["json", "quiet", "deep", "allow-test-keys", "allow-extractable-key"],
             options: ["reader", "count", "idle", "max-unknown", "ledger"], aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: usage)
         let readers = args.all("reader")
         try refuseStorelessSimulators(readers)
-        return AuditCommand(
+        var command = AuditCommand(
             manifest: args.positionals[0], readers: readers, count: try args.integer("count", in: 1...Int.max),
             idle: try args.seconds("idle") { "option '--idle' needs a positive number of seconds, got '\($0)'" },
             maxUnknown: try args.integer("max-unknown", in: 0...Int.max) ?? 20, json: args.flag("json"),
             quiet: args.flag("quiet"), deep: args.flag("deep"), ledger: args.value("ledger"),
             allowTestKeys: args.flag("allow-test-keys"))
+        command.allowExtractableKey = args.flag("allow-extractable-key")
+        return command
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
         let output = context.output
         var job = try JobContext.load(self.manifest, context: context, ledger: ledger)
         let manifest = job.manifest
-        let protectionKey = try job.loadProtectionKey(environment: context.environment)
+        let custody = context.keyCustody(allowExtractable: allowExtractableKey)
+        let protectionKey = try job.loadProtectionKey(environment: context.environment, custody: custody)
         // A mirror's place is found by rendering the row as `run` does, which needs every key it uses.
-        if job.hasMirror || manifest.dynamicMessage != nil { try job.loadKeys(environment: context.environment) }
+        if job.hasMirror || manifest.dynamicMessage != nil {
+            try job.loadKeys(environment: context.environment, custody: custody)
+        }
         try job.refuseTestKeys(
             specs: readers.isEmpty ? manifest.readers.map(\.text) : readers, allowed: allowTestKeys,
             keys: protectionKey.map { [$0] } ?? [])
@@ -146,6 +154,8 @@ struct AuditCommand: Command {
         } catch let error as LedgerError {
             throw JobContext.cliError(error)
         }
+        try await JobKeyBinding.check(
+            Array(job.keys.values) + [protectionKey].compactMap { $0 }, job: manifest.job, in: ledger)
         do {
             try PrivateFiles.createFolder(manifest.reportsURL)
         } catch {

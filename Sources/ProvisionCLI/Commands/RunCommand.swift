@@ -16,7 +16,7 @@ struct RunCommand: Command {
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
                              [--accept-changed-manifest] [--accept-new-rows] [--no-feedback] [--allow-test-keys]
                              [--max-consecutive-failures N] [--wait] [--ledger FILE|URI] [--station NAME]
-                             [--lease SECONDS]
+                             [--lease SECONDS] [--allow-extractable-key]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -66,9 +66,11 @@ struct RunCommand: Command {
                            delivery key on a real (non-simulated) reader; without it such a job is
                            refused (exit 65) before any reader opens, since anyone can forge tags
                            under public keys
+        \(KeyCustodyHelp.option)
 
-        At start, each key's id and fingerprint (first 8 bytes of its SHA-256) go to stderr, so the
-        operator can check that the intended keys are loaded.
+        At start, each key's id and fingerprint (v1: computed where the key lives, so a key file and the
+        same key in a PKCS #11 token show the same one; docs/keys.md) go to stderr, so the operator can
+        check that the intended keys are loaded. Keys come from files, env: variables or pkcs11: URIs.
 
         A line of stations shares one job through a PostgreSQL ledger (docs/stations.md): every station
         runs the same manifest with "ledger": "postgresql://…" (or --ledger) and its own station name.
@@ -119,6 +121,8 @@ struct RunCommand: Command {
     var feedback = true
     /// `--allow-test-keys`.
     var allowTestKeys = false
+    /// `--allow-extractable-key`: accept a token master that could leave its token.
+    var allowExtractableKey = false
     /// `--ledger` and `--station`.
     var ledger = LedgerChoice()
     /// `--lease SECONDS` on a ledger server.
@@ -129,12 +133,13 @@ struct RunCommand: Command {
             arguments,
             flags: [
                 "quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys", "wait",
+                "allow-extractable-key",
             ],
             options: ["reader", "idle", "max-consecutive-failures", "max-wrong-chip", "ledger", "station", "lease"],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let oldMaxFailures = try args.integer("max-wrong-chip", in: 0...1_000_000)
-        return RunCommand(
+        var command = RunCommand(
             manifest: args.positionals[0], readers: args.all("reader"), quiet: args.flag("quiet"),
             json: args.flag("json"), idle: try args.seconds("idle") { _ in "option '--idle' needs seconds > 0" },
             maxConsecutiveFailures: try args.integer("max-consecutive-failures", in: 0...1_000_000)
@@ -146,6 +151,8 @@ struct RunCommand: Command {
             ledger: try LedgerChoice(args),
             leaseSeconds: try args.seconds("lease") { "option '--lease' needs seconds > 0, got '\($0)'" }
                 ?? StationSession.defaultLeaseSeconds)
+        command.allowExtractableKey = args.flag("allow-extractable-key")
+        return command
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -153,7 +160,8 @@ struct RunCommand: Command {
         let err = output.diagnostics
         var job = try JobContext.load(manifest, context: context, ledger: ledger.ledger)
         try Self.preflight(job, context: context)
-        try job.loadKeys(environment: context.environment)
+        try job.loadKeys(
+            environment: context.environment, custody: context.keyCustody(allowExtractable: allowExtractableKey))
         let specs =
             readers.isEmpty
             ? (job.manifest.readers.isEmpty
@@ -187,6 +195,7 @@ struct RunCommand: Command {
         let display = ProgressDisplay(sink: err, quiet: quiet)
         // Outside the workers, a dropped server connection pauses the step and runs it again, as the workers do.
         let outage = OutageRetry(limit: .milliseconds(Int(leaseSeconds * 1000)), stop: context.stop, display: display)
+        try await JobKeyBinding.bind(job, in: ledger, outage: outage)  // another key for a key id: 65, nothing changed
         try await Self.register(job, in: ledger, policy: changePolicy, outage: outage)
         var settings = WorkerSettings(
             idleSeconds: idle, feedback: feedback, maxConsecutiveFailures: maxConsecutiveFailures)

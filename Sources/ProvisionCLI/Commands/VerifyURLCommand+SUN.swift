@@ -50,8 +50,14 @@ extension VerifyURLCommand {
         guard url.utf8.count <= TapURL.maximumLength else {
             throw CLIError.data("the URL has \(url.utf8.count) bytes; verify-url takes at most \(TapURL.maximumLength)")
         }
-        let meta = try Self.key("meta-key", sun.metaKey, context: context)
-        let file = try Self.key("file-key", sun.fileKey, context: context)
+        let custody = context.keyCustody(allowExtractable: allowExtractableKey)
+        let meta = try Self.key("meta-key", sun.metaKey, context: context, custody: custody)
+        let file = try Self.key("file-key", sun.fileKey, context: context, custody: custody)
+        if meta.custodian != nil || file.custodian != nil {
+            throw CLIError.data(
+                "--meta-key and --file-key are per-job and per-tag keys, which this mode uses on the host; keep the "
+                    + "master in the token and verify with --manifest (the keys derive from it inside the token)")
+        }
         guard let result = SUNVerifier.verify(url: url, layout: sun.layout, metaReadKey: meta, fileReadKey: file)
         else { throw CLIError.data("--meta-key and --file-key must be AES-128 keys of 16 bytes") }
         return try verdict(
@@ -60,11 +66,11 @@ extension VerifyURLCommand {
     }
 
     /// A key from `source` (its bytes stay inside `SecretKey`).
-    private static func key(_ option: String, _ source: KeySource, context: CommandContext) throws(CLIError)
-        -> SecretKey
+    private static func key(_ option: String, _ source: KeySource, context: CommandContext, custody: KeyCustody)
+        throws(CLIError) -> SecretKey
     {
         do {
-            return try KeyLoader.load(id: option, from: source, environment: context.environment)
+            return try KeyLoader.load(id: option, from: source, environment: context.environment, custody: custody)
         } catch {
             throw JobContext.cliError(error)
         }

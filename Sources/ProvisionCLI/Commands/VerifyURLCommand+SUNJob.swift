@@ -49,6 +49,7 @@ extension VerifyURLCommand {
         }
         let ledger = try await JobContext.openLedger(
             job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics)
+        try await JobKeyBinding.check([master], job: manifest.job, in: ledger)
         let verdict: TapJobVerdict
         do {
             verdict = try await verifier.verify(url: url, ledger: ledger)
@@ -70,7 +71,9 @@ extension VerifyURLCommand {
             throw CLIError.data("the manifest's keys do not define the master key '\(id)'")
         }
         do {
-            return try KeyLoader.load(id: id, from: source, environment: context.environment)
+            return try KeyLoader.load(
+                id: id, from: source, environment: context.environment, kind: .aes,
+                custody: context.keyCustody(allowExtractable: allowExtractableKey))
         } catch {
             throw JobContext.cliError(error)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import NDEF
+import NFCTags
 import Provisioning
 import Reports
 
@@ -9,7 +10,7 @@ struct VerifyURLCommand: Command {
     static let name = "verify-url"
     static let summary = "check a tap URL's MAC against the job's key and ledger"
     static let help = """
-        Usage: provision verify-url URL --manifest MANIFEST [--key KEYID=@FILE|KEYID=env:VAR]
+        Usage: provision verify-url URL --manifest MANIFEST [--key KEYID=@FILE|KEYID=env:VAR|KEYID=pkcs11:URI]
                                     [--counter-window N] [--operator] [--json]
                provision verify-url URL --meta-key @FILE|env:VAR --file-key @FILE|env:VAR
                                     [--picc NAME] [--mac NAME] [--mac-input picc|empty] [--json]
@@ -50,9 +51,11 @@ struct VerifyURLCommand: Command {
 
         Options:
           --manifest FILE       the job (template, keys, ledger)
-          --key KEYID=@FILE     the key from an owner-only file, or KEYID=env:VAR from the environment,
-                                instead of the manifest's keys section (a keyed job: its master key only);
-                                a key value itself is refused
+          --key KEYID=@FILE     the key from an owner-only file, KEYID=env:VAR from the environment or
+                                KEYID=pkcs11:URI in a token, instead of the manifest's keys section (a
+                                keyed job: its master key only); a key value itself is refused
+          --allow-extractable-key
+                                accept a token key that is not sensitive or is extractable (65 without)
           --counter-window N    NTAG21x: the largest rise of a mirrored counter accepted (default 1000)
           --operator            local diagnostics: NTAG21x, say unknown for a UID that is not in the job;
                                 keyed job, show the UID and counter of an invalid URL
@@ -98,6 +101,8 @@ struct VerifyURLCommand: Command {
     var json = false
     /// `--ledger FILE|URI`: instead of the manifest's.
     var ledger: String?
+    /// `--allow-extractable-key`: accept a token master that could leave its token.
+    var allowExtractableKey = false
 
     /// The `--json` result document (docs/json.md, version 2).
     struct Document: Encodable, Sendable {
@@ -117,23 +122,27 @@ struct VerifyURLCommand: Command {
 
     static func parse(_ arguments: [String]) throws(CLIError) -> VerifyURLCommand {
         let args = try Arguments(
-            arguments, flags: ["operator", "json"],
+            arguments, flags: ["operator", "json", "allow-extractable-key"],
             options: [
                 "manifest", "key", "counter-window", "meta-key", "file-key", "picc", "mac", "mac-input", "ledger",
             ])
         try args.requirePositionals(1...1, usage: "provision verify-url URL --manifest MANIFEST")
         if let sun = try SUNKeys.parse(args) {
-            return VerifyURLCommand(url: args.positionals[0], manifest: nil, sun: sun, json: args.flag("json"))
+            var command = VerifyURLCommand(url: args.positionals[0], manifest: nil, sun: sun, json: args.flag("json"))
+            command.allowExtractableKey = args.flag("allow-extractable-key")
+            return command
         }
         guard let manifest = args.value("manifest") else {
             throw CLIError.usage(
                 "verify-url needs --manifest MANIFEST (or --meta-key and --file-key)", option: "manifest")
         }
-        return VerifyURLCommand(
+        var command = VerifyURLCommand(
             url: args.positionals[0], manifest: manifest,
             keys: try args.all("key").map { text throws(CLIError) in try KeyArgument(text, option: "key") },
             counterWindow: try args.integer("counter-window", in: 1...0xFF_FFFF),
             operatorMode: args.flag("operator"), json: args.flag("json"), ledger: args.value("ledger"))
+        command.allowExtractableKey = args.flag("allow-extractable-key")
+        return command
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -145,13 +154,14 @@ struct VerifyURLCommand: Command {
         }
         var job = try JobContext.load(manifestPath, context: context, ledger: ledger)
         if job.manifest.dynamicMessage != nil { return try await runKeyedJob(job, context: context) }
+        let custody = context.keyCustody(allowExtractable: allowExtractableKey)
         if keyArguments.isEmpty {
-            try job.loadKeys(environment: context.environment)
+            try job.loadKeys(environment: context.environment, custody: custody)
         } else {
             for key in keyArguments {
                 do {
                     job.keys[key.id] = try KeyLoader.load(
-                        id: key.id, from: key.source, environment: context.environment)
+                        id: key.id, from: key.source, environment: context.environment, kind: .hmac, custody: custody)
                 } catch {
                     throw JobContext.cliError(error)
                 }
@@ -171,6 +181,7 @@ struct VerifyURLCommand: Command {
         }
         let ledger = try await JobContext.openLedger(
             job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics)
+        try await JobKeyBinding.check(Array(job.keys.values), job: job.manifest.job, in: ledger)
         let name = job.manifest.job
         let found: JobRow?
         do {

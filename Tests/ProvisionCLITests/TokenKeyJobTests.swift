@@ -1,0 +1,163 @@
+import Foundation
+import NDEF
+import TestSupport
+import Testing
+
+/// Jobs whose master key stays in a PKCS #11 token (a private SoftHSM2 token per test), run as a line engineer runs
+/// them: the tags come out byte for byte as with the same key from a file or the environment, a tap verifies, and
+/// a token that refuses (PIN, object, custody) stops the job before any tag with a clear error and no key bytes.
+@Suite struct TokenKeyJobTests {
+    /// Runs `arguments` in `folder` with the token's environment added.
+    static func provision(
+        _ arguments: [String], _ folder: JobFolder, token: SoftHSMToken? = nil, env: [String: String] = [:]
+    ) throws -> ProvisionProcess.Outcome {
+        try ProvisionProcess.run(
+            arguments, directory: folder.url, environment: (token?.environment ?? [:]).merging(env) { $1 })
+    }
+
+    /// Every tag image the simulator stored, by file name.
+    static func images(_ folder: JobFolder) throws -> [String: Data] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.store.path).sorted()
+        return try Dictionary(
+            uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: folder.store.appendingPathComponent($0))) })
+    }
+
+    /// An NTAG21x job that protects each tag with PWD/PACK from `brand` and MACs its URL with it.
+    static func protectedJob(key: String) throws -> JobFolder {
+        let folder = try JobFolder(
+            rows: 3, lock: false,
+            extra: #", "keys": {"brand": \#(key)}, "protect": {"key": "brand", "auth0": "ndef", "authlim": 3}"#)
+        let template = """
+            {"records": [{"type": "uri",
+              "uri": "https://example.com/t?u={{uid}}&s={{serial}}&m={{mac:brand:uid,serial}}"}]}
+            """
+        try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
+        return folder
+    }
+
+    @Test func anNTAG21xJobWithItsBrandKeyInATokenMakesTheSameTagsAsWithTheKeyInTheEnvironment() async throws {
+        let token = try SoftHSMToken.make()
+        defer { token.remove() }
+        try await token.importKeys([.init(label: "brand", bytes: authTestKey, hmac: true)])
+        let keyHex = Hex.compact(authTestKey)
+
+        let fromEnv = try Self.protectedJob(key: #"{"env": "BRAND_KEY"}"#)
+        let spec = { (folder: JobFolder) in folder.sim(uid: "04000000000001", options: "count=3") }
+        let first = try Self.provision(
+            ["run", "job.json", "--quiet", "--reader", spec(fromEnv)], fromEnv, env: ["BRAND_KEY": keyHex])
+        #expect(first.status == 0, "\(first.stderr)")
+
+        let fromToken = try Self.protectedJob(key: #"{"pkcs11": "\#(token.uri(object: "brand"))"}"#)
+        let second = try Self.provision(["run", "job.json", "--reader", spec(fromToken)], fromToken, token: token)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try fromToken.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "3"]])
+        #expect(try Self.images(fromToken) == Self.images(fromEnv))
+        #expect(try Self.images(fromEnv).keys.filter { $0.hasSuffix(".bin") }.count == 3)
+        // The same key has the same fingerprint wherever it lives, printed at start and recorded per tag.
+        let recorded = try fromEnv.query("SELECT DISTINCT key_fingerprint FROM tags")
+        #expect(try fromToken.query("SELECT DISTINCT key_fingerprint FROM tags") == recorded)
+        #expect(recorded.first?.first?.hasPrefix("v1:") == true)
+        #expect(second.stderr.contains("key brand: fingerprint \(recorded[0][0])"), "\(second.stderr)")
+        for text in [second.stdout, second.stderr] {
+            #expect(!text.uppercased().contains(keyHex) && !text.contains(token.userPIN + "\n"))
+        }
+    }
+
+    @Test func aSUNJobWithItsMasterInATokenMakesTheSameTagsAndItsTapsVerify() async throws {
+        let token = try SoftHSMToken.make()
+        defer { token.remove() }
+        let master = try #require(Hex.bytes(RunNTAG424Tests.master))
+        try await token.importKeys([.init(label: "brand-master", bytes: master)])
+
+        let fromEnv = try RunNTAG424Tests.folder(rows: 3)
+        let spec = { (folder: JobFolder) in folder.sim("ntag424", uid: "04C40000000001", options: "count=3") }
+        let first = try Self.provision(
+            ["run", "job.json", "--quiet", "--reader", spec(fromEnv)], fromEnv, env: RunNTAG424Tests.environment)
+        #expect(first.status == 0, "\(first.stderr)")
+
+        let fromToken = try RunNTAG424Tests.folder(rows: 3)
+        let manifest = fromToken.url.appendingPathComponent("job.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let tokenKey = #"{"pkcs11": "\#(token.uri(object: "brand-master"))"}"#
+        try Data(text.replacingOccurrences(of: #"{"env": "BRAND_KEY"}"#, with: tokenKey).utf8).write(to: manifest)
+        let second = try Self.provision(
+            ["run", "job.json", "--quiet", "--reader", spec(fromToken)], fromToken, token: token)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try fromToken.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "3"]])
+        // Tag images (the NDEF file, SDM settings and K0–K4 included) are byte for byte the file-key job's.
+        #expect(try Self.images(fromToken) == Self.images(fromEnv))
+        #expect(try fromToken.query("SELECT count(*) FROM key_changes WHERE state = 'done'") == [["15"]])
+
+        // A tap of tag 2, read like a phone, verifies with the master in the token: valid, then replayed.
+        let inspect = try Self.provision(
+            ["inspect", "--json", "--reader", fromToken.sim("ntag424", uid: "04C40000000002")], fromToken)
+        let url = String(
+            try #require(inspect.stdout.firstMatch(of: /https:\/\/e\.io\/SKU-2\?p=[0-9A-F]{32}&m=[0-9A-F]{16}/)).output)
+        let verify = { (url: String) in
+            try Self.provision(["verify-url", url, "--manifest", "job.json"], fromToken, token: token)
+        }
+        let valid = try verify(url)
+        #expect(valid.status == 0 && valid.stdout.hasPrefix("valid"), "\(valid.stdout)\(valid.stderr)")
+        let replayed = try verify(url)
+        #expect(replayed.stdout.hasPrefix("replayed"), "\(replayed.stdout)\(replayed.stderr)")
+        let tampered = url.replacingOccurrences(of: "&m=", with: "&m=0").dropLast()
+        let invalid = try verify(String(tampered))
+        #expect(invalid.stdout.hasPrefix("invalid"), "\(invalid.stdout)\(invalid.stderr)")
+    }
+
+    @Test func aTokenThatRefusesStopsTheJobBeforeAnyTagWithTheRightExitCode() async throws {
+        let token = try SoftHSMToken.make()
+        defer { token.remove() }
+        try await token.importKeys([
+            .init(label: "brand", bytes: authTestKey, hmac: true),
+            .init(label: "loose", bytes: authTestKey, hmac: true, extractable: true),
+        ])
+        let wrongPIN = token.directory + "/wrong.pin"
+        _ = FileManager.default.createFile(
+            atPath: wrongPIN, contents: Data("9999\n".utf8), attributes: [.posixPermissions: 0o600])
+        let cases: [(uri: String, status: Int32, says: String)] = [
+            (token.uri(object: "brand").replacingOccurrences(of: token.pinFile, with: wrongPIN), 77, "PIN"),
+            (token.uri(object: "missing"), 66, "no secret key with label \"missing\""),
+            (token.uri(object: "loose"), 65, "is not sensitive, extractable"),
+            (
+                token.uri(object: "brand").replacingOccurrences(of: "token=\(token.label)", with: "token=other"), 66,
+                "no token matching token=other"
+            ),
+        ]
+        for (uri, status, says) in cases {
+            let folder = try Self.protectedJob(key: #"{"pkcs11": "\#(uri)"}"#)
+            let run = try Self.provision(
+                ["run", "job.json", "--quiet", "--reader", folder.sim(uid: "04000000000001")], folder, token: token)
+            #expect(run.status == status, "\(uri): \(run.stderr)")
+            #expect(run.stderr.contains(says), "\(run.stderr)")
+            #expect(run.stderr.contains("key 'brand'"), "\(run.stderr)")
+            #expect(!run.stderr.uppercased().contains(Hex.compact(authTestKey)) && !run.stderr.contains("1234"))
+            #expect(
+                !FileManager.default.fileExists(atPath: folder.store.appendingPathComponent("04000000000001.bin").path))
+        }
+        // A trial may accept the loose key explicitly; the run then warns and proceeds.
+        let folder = try Self.protectedJob(key: #"{"pkcs11": "\#(token.uri(object: "loose"))"}"#)
+        let run = try Self.provision(
+            ["run", "job.json", "--quiet", "--allow-extractable-key", "--reader", folder.sim(uid: "04000000000001")],
+            folder, token: token)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: key 'brand': token key \"loose\" is not sensitive, extractable"))
+    }
+
+    @Test func aManifestTokenKeyIsCheckedWhenTheManifestIsRead() throws {
+        let cases: [(key: String, says: String)] = [
+            (#"{"pkcs11": "pkcs11:object=m?pin-value=1234"}"#, "pin-value"),
+            (#"{"pkcs11": "token=a;object=m"}"#, "starts with \"pkcs11:\""),
+            (#"{"pkcs11": "pkcs11:object=m", "encoding": "hex"}"#, "keys.brand.encoding"),
+            (#"{"env": "K", "pin": {"env": "P"}}"#, "keys.brand.pin"),
+            (#"{"pkcs11": "pkcs11:object=m", "pin": {"env": "P", "file": "p"}}"#, "keys.brand.pin"),
+        ]
+        for (key, says) in cases {
+            let folder = try Self.protectedJob(key: key)
+            let run = try Self.provision(["run", "job.json", "--reader", folder.sim(uid: "04000000000001")], folder)
+            #expect(run.status == 65, "\(key): \(run.stderr)")
+            #expect(run.stderr.contains("job.json") && run.stderr.contains(says), "\(key): \(run.stderr)")
+            #expect(!run.stderr.contains("1234"), "the PIN value is never echoed: \(run.stderr)")
+        }
+    }
+}
