@@ -37,6 +37,10 @@ enum ErrorTable {
             key(.unreadable, "keyUnreadable", .noInput, .file(URL(fileURLWithPath: "/dev/null"))),
             key(.malformed, "keyMalformed", .dataError, .environment("K"), value: "zz"),
             key(.tooShort, "keyTooShort", .dataError, .environment("K"), value: "hex:0011"),
+            key(.usage, "keyUsage", .usage, .token("pkcs11:token=t?pin-value=1234")),
+            tokenKey(.unsafe, "keyUnsafe", .dataError),
+            key(.tokenUnavailable, "tokenUnavailable", .unavailable, .token("pkcs11:token=t?module-path=/absent.so")),
+            tokenKey(.tokenFailure, "tokenFailure", .software),
             ledger(.cannotOpen, "ledgerCannotOpen", .cannotCreate),
             ledger(.readOnly, "ledgerReadOnly", .cannotCreate),
             ledger(.schemaTooOld, "ledgerSchemaTooOld", .cannotCreate),
@@ -133,6 +137,15 @@ enum ErrorTable {
                     return error
                 }
             })
+    }
+
+    /// A token key rule whose error needs a token to happen (a master that can leave it, a module's failure): its
+    /// sample is the `KeyError` `TokenKeyLoader` throws then.
+    private static func tokenKey(_ reason: KeyError.Reason, _ errorClass: String, _ exit: ExitCode) -> Rule {
+        Rule(
+            kind: "KeyError.\(reason.rawValue)", errorClass: errorClass, exit: exit,
+            matches: { ($0 as? KeyError)?.reason == reason },
+            sample: { KeyError(id: "k", reason: reason, message: "token key \"k\": sample") })
     }
 
     private static func reader(_ reason: ReaderFailure.Reason, _ errorClass: String, _ exit: ExitCode) -> Rule {

@@ -40,6 +40,15 @@ extension TokenSession {
         return try findKey(label: uri.object, id: uri.id)
     }
 
+    /// Every secret key in the token, or those `label` and/or `id` select, in the token's order (`keys list`).
+    ///
+    /// Private keys are listed only in a logged-in session; an empty token gives an empty list.
+    public func secretKeys(label: String? = nil, id: [UInt8]? = nil) throws(TokenError) -> [TokenKey] {
+        var keys: [TokenKey] = []
+        for handle in try find(label: label, id: id) { keys.append(try key(handle: handle)) }
+        return keys
+    }
+
     /// The custody attributes of `key` (`keys list`, and the master's sensitive/extractable check).
     public func attributes(of key: TokenKey) throws(TokenError) -> TokenKeyAttributes {
         func flag(_ type: UInt) throws(TokenError) -> Bool? {
@@ -68,6 +77,23 @@ extension TokenSession {
         let handle = try run("C_GenerateKey(CKM_AES_KEY_GEN) for key \(label)") { () throws(PKCS11Status) in
             try functions.generateKey(
                 session: session, mechanism: PKCS11Mechanism(UInt(CKM_AES_KEY_GEN)), template: template)
+        }
+        return try key(handle: handle)
+    }
+
+    /// Generates a random 32-byte HMAC-SHA256 key inside the token, a `CKK_GENERIC_SECRET` that may only sign, with
+    /// the custody attributes of `generateAES`. The corresponding C function is
+    /// `C_GenerateKey(CKM_GENERIC_SECRET_KEY_GEN)`.
+    /// - Throws: `.keyExists` (73) when a secret key with `label` exists already.
+    public func generateHMAC(label: String, id: [UInt8]? = nil) throws(TokenError) -> TokenKey {
+        try refuseExisting(label)
+        let template =
+            Self.template(label: label, id: id, keyType: .genericSecret, uses: [.sign])
+            + [PKCS11Attribute(UInt(CKA_VALUE_LEN), ulong: 32)]
+        let handle = try run("C_GenerateKey(CKM_GENERIC_SECRET_KEY_GEN) for key \(label)") {
+            () throws(PKCS11Status) in
+            try functions.generateKey(
+                session: session, mechanism: PKCS11Mechanism(UInt(CKM_GENERIC_SECRET_KEY_GEN)), template: template)
         }
         return try key(handle: handle)
     }

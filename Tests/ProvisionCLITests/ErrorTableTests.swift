@@ -11,7 +11,8 @@ import Testing
     static let promised: [String: Int32] = [
         "CancellationError": 130,
         "KeyError.permissions": 77, "KeyError.missing": 66, "KeyError.unreadable": 66, "KeyError.malformed": 65,
-        "KeyError.tooShort": 65,
+        "KeyError.tooShort": 65, "KeyError.usage": 64, "KeyError.unsafe": 65, "KeyError.tokenUnavailable": 69,
+        "KeyError.tokenFailure": 70,
         "LedgerError.cannotOpen": 73, "LedgerError.readOnly": 73, "LedgerError.schemaTooOld": 73,
         "LedgerError.schemaTooNew": 73, "LedgerError.stationTaken": 69, "LedgerError.leaseLost": 75,
         "LedgerError.disconnected": 69,

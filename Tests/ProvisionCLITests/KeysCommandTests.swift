@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import NDEF
 import TestSupport
 import Testing
 
@@ -25,8 +27,9 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(object["key"] as? String == "4FD3364753B8142980E8203C75AD83BE")
+        let fingerprint = try KeyFingerprint.aes(try #require(Hex.bytes(Self.master)))
         #expect(
-            object["input"] as? String == "04782E21801D80" && (object["master_fingerprint"] as? String)?.count == 16)
+            object["input"] as? String == "04782E21801D80" && object["master_fingerprint"] as? String == fingerprint)
         chmod(file.path, 0o644)
         let open = try ProvisionProcess.run(
             ["keys", "diversify", "--master", "@\(file.path)", "--input", "04782E21801D80"])
