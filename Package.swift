@@ -22,9 +22,11 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The PKCS #11 header only (p11-kit's copy): modules are loaded with dlopen, never linked.
         .systemLibrary(name: "CPKCS11", pkgConfig: "p11-kit-1", providers: [.apt(["libp11-kit-dev"])]),
+        // prctl and explicit_bzero from the C library itself (process hardening, key wiping): nothing to link.
+        .systemLibrary(name: "CSystem"),
 
         // Helpers every layer shares (serial executor, Duration conversion): one of each.
-        .target(name: "Support", swiftSettings: strict),
+        .target(name: "Support", dependencies: ["CSystem"], swiftSettings: strict),
 
         // Core: pure Swift, no I/O.
         // The one position-reporting JSON reader (record JSON, manifests, templates, JSON Lines).

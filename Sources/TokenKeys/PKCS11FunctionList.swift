@@ -1,4 +1,5 @@
 internal import CPKCS11
+import Support
 
 /// The C type `CK_FUNCTION_LIST_PTR`: a module's table of entry points.
 typealias PKCS11FunctionListPointer = UnsafeMutablePointer<CK_FUNCTION_LIST>
@@ -83,7 +84,7 @@ struct PKCS11FunctionList: PKCS11Functions, @unchecked Sendable {
 
     func login(session: UInt, pin: [UInt8]) throws(PKCS11Status) {
         var copy = pin
-        defer { wipe(&copy) }
+        defer { SecretBytes.wipe(&copy) }
         let rv = copy.withUnsafeMutableBufferPointer {
             list.pointee.C_Login(session, CK_USER_TYPE(CKU_USER), $0.baseAddress, CK_ULONG($0.count))
         }
@@ -201,7 +202,7 @@ struct PKCS11FunctionList: PKCS11Functions, @unchecked Sendable {
     ) -> CK_RV {
         let total = template.reduce(0) { $0 + $1.value.count }
         var storage = [UInt8](repeating: 0, count: max(total, 1))
-        defer { wipe(&storage) }
+        defer { SecretBytes.wipe(&storage) }
         return storage.withUnsafeMutableBytes { bytes in
             var offset = 0
             var raw: [CK_ATTRIBUTE] = []
@@ -220,10 +221,3 @@ struct PKCS11FunctionList: PKCS11Functions, @unchecked Sendable {
 /// `CK_UNAVAILABLE_INFORMATION` (`(CK_ULONG)-1`, a cast macro that does not import): the length a token reports
 /// for an attribute it will not give.
 let unavailableInformation = UInt.max
-
-/// Overwrites `bytes` with zeros (a PIN or template copy this file made), so the copy does not linger.
-func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { buffer in
-        for index in buffer.indices { buffer[index] = 0 }
-    }
-}

@@ -11,18 +11,28 @@ final class ChildProvision: @unchecked Sendable {
     private let outURL: URL
     private let errURL: URL
 
-    /// Starts `provision arguments` in `workingDirectory` (default: a fresh temporary folder).
-    init(_ arguments: [String], workingDirectory: URL? = nil) throws {
+    /// Starts `provision arguments` in `workingDirectory` (default: a fresh temporary folder), with `environment` added
+    /// to this process's, through `launcher` (a command that execs the rest, e.g. `setpriv …`) when one is given.
+    init(
+        _ arguments: [String], workingDirectory: URL? = nil, environment extra: [String: String] = [:],
+        launcher: [String] = []
+    ) throws {
         directory = try Fixtures.temporaryDirectory("child")
         outURL = directory.appendingPathComponent("stdout")
         errURL = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.executableURL = ProvisionProcess.executableURL
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [ProvisionProcess.executableURL.path] + arguments
+        } else {
+            process.executableURL = ProvisionProcess.executableURL
+            process.arguments = arguments
+        }
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         var environment = ProcessInfo.processInfo.environment
         environment["LIBNFC_LOG_LEVEL"] = "0"
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 #if canImport(Glibc)
     import Glibc
@@ -60,6 +61,7 @@ enum KeyFile {
                     + "or root; run: chown \(geteuid()) \(path)")
         }
         var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
+        defer { SecretBytes.wipe(&bytes) }  // the read buffer; the caller gets a copy of its first `count` bytes
         var count = 0
         while count < bytes.count {
             let got = bytes[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import Support
 
 /// How a key's text is written: said by a `hex:`/`base64:` prefix or the key entry's `encoding`.
 public enum KeyEncoding: String, Sendable, Hashable, CaseIterable {
@@ -91,10 +92,16 @@ public enum KeyLoader {
 
     /// Loads key `id` from `source` as a key of `kind`; keys shorter than 16 bytes are refused, and a token key's
     /// custody is checked (`TokenKeyLoader`).
+    ///
+    /// The process is hardened first (`ProcessHardening`: no core file, not dumpable), so no key material enters a
+    /// process that could write it out; a step that fails is a warning to `custody.warn`, not an error.
     public static func load(
         id: String, from source: KeySource, environment: [String: String], kind: SecretKey.Kind = .aes,
         custody: KeyCustody = KeyCustody()
     ) throws(KeyError) -> SecretKey {
+        for failure in ProcessHardening.disableCoreDumps() {
+            custody.warn("key '\(id)': core dumps could not be disabled (\(failure)); a crash could write it out")
+        }
         let bytes: [UInt8]
         switch source.location {
         case .token(let uri):
@@ -111,10 +118,11 @@ public enum KeyLoader {
             }
             bytes = try decode(value, encoding: source.encoding, id: id, origin: "environment variable \(name)")
         case .file(let url):
-            let data = try KeyFile.read(url, id: id)
+            var data = try KeyFile.read(url, id: id)
             if source.encoding == .raw || (source.encoding == nil && !isPrintableText(data)) {
                 bytes = data
             } else {
+                defer { SecretBytes.wipe(&data) }
                 bytes = try decode(
                     String(decoding: data, as: UTF8.self), encoding: source.encoding, id: id,
                     origin: "key file \(url.path)")
@@ -158,7 +166,8 @@ public enum KeyLoader {
         case .base64:
             var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             while base64.count % 4 != 0 { base64 += "=" }
-            guard let data = Data(base64Encoded: base64), !data.isEmpty else { throw malformed("not base64") }
+            guard var data = Data(base64Encoded: base64), !data.isEmpty else { throw malformed("not base64") }
+            defer { data.resetBytes(in: 0..<data.count) }
             return Array(data)
         case .raw:
             throw malformed("encoding raw is for key files")

@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Support
 import Synchronization
 import TokenKeys
 
@@ -84,7 +85,8 @@ public enum TokenAccess {
     private static func open(
         module path: String, uri: PKCS11URI, pin: PinSource?, environment: [String: String], id: String, rw: Bool
     ) throws(KeyError) -> TokenSession {
-        let pinBytes = try readPIN(uri: uri, pin: pin, environment: environment, id: id)
+        var pinBytes = try readPIN(uri: uri, pin: pin, environment: environment, id: id)
+        defer { if pinBytes != nil { SecretBytes.wipe(&pinBytes!) } }  // C_Login is done with it (docs/keys.md)
         do {
             let module = try PKCS11Module.load(path: path)
             return try TokenSession.openBlocking(
