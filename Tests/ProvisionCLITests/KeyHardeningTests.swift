@@ -5,7 +5,8 @@ import Testing
 
 /// A `provision` process that loads a key cannot dump core (docs/keys.md, "Hardening"), seen from outside the process:
 /// its `/proc/PID/limits` core line reads 0 and 0, and its `/proc/PID` files belong to root, which the kernel does
-/// only for a process that is not dumpable. The same run holding no key keeps both, so hardening is tied to keys.
+/// only for a process that is not dumpable; and a process of its own user cannot open its `/proc/PID/mem`. The same
+/// run holding no key keeps all three, so hardening is tied to keys.
 ///
 /// The child waits for a tag that never comes (`arrival=`), so it is observed while it holds the key. Run as root,
 /// the child runs as another user (`setpriv`), because a root process's files belong to root whatever its
@@ -26,6 +27,7 @@ import Testing
         #expect(limits.soft == "0" && limits.hard == "0", "core limit \(limits), started with \(expected.limits)")
         #expect(try Self.owner(of: child.pid) == 0, "/proc/\(child.pid) belongs to its user: still dumpable")
         #expect(expected.user != 0)
+        #expect(try !Self.userCanOpenMemory(of: child.pid, user: expected.user), "/proc/\(child.pid)/mem opened")
         #expect(!child.stderr.contains(Hex.compact(authTestKey)) && !child.stderr.contains("core dumps could not"))
         try await child.stop()
     }
@@ -35,6 +37,7 @@ import Testing
         let limits = try Self.coreLimits(of: child.pid)
         #expect(limits.soft == expected.limits.soft && limits.hard == expected.limits.hard, "core limit \(limits)")
         #expect(try Self.owner(of: child.pid) == expected.user)
+        #expect(try Self.userCanOpenMemory(of: child.pid, user: expected.user))
         try await child.stop()
     }
 
@@ -71,6 +74,25 @@ import Testing
         let fields = line.dropFirst("Max core file size".count).split(separator: " ")
         try #require(fields.count >= 2, "\(line)")
         return (String(fields[0]), String(fields[1]))
+    }
+
+    /// Whether a process of `user` without privileges (the child's own user: what an attacker on that account has)
+    /// may open `/proc/PID/mem`; the kernel allows it only while the target is dumpable.
+    static func userCanOpenMemory(of pid: Int32, user: UInt32) throws -> Bool {
+        guard getuid() == 0 else {
+            let descriptor = open("/proc/\(pid)/mem", O_RDONLY)
+            if descriptor >= 0 { close(descriptor) }
+            return descriptor >= 0
+        }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        probe.arguments = [
+            "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--", "/bin/sh", "-c", "exec 3</proc/\(pid)/mem",
+        ]
+        probe.standardError = FileHandle.nullDevice
+        try probe.run()
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
     }
 
     /// The user owning `/proc/PID/status`: root for a process that is not dumpable, else the process's user.
