@@ -109,4 +109,42 @@ import Testing
             environment: ["BRAND_KEY": Self.keyA])
         #expect(verifyA.status == 0 && verifyA.stdout.hasPrefix("valid: "), "\(verifyA.stdout)\(verifyA.stderr)")
     }
+
+    /// The same master in a PKCS #11 token after a key file: the fingerprint is computed in the token and matches, so
+    /// the job resumes; another master in the token is refused (65), naming both fingerprints.
+    @Test func theSameMasterInATokenResumesAFileKeyJobAndAnotherIsRefused() async throws {
+        let token = try SoftHSMToken.make()
+        defer { token.remove() }
+        try await token.importKeys([
+            .init(label: "master-a", bytes: try #require(Hex.bytes(Self.keyA))),
+            .init(label: "master-b", bytes: try #require(Hex.bytes(Self.keyB))),
+        ])
+        let folder = try RunNTAG424Tests.folder(rows: 2)
+        let file = try RunNTAG424Tests.keyFile(folder, "brand.key", Self.keyA)
+        try Self.setKeySource(folder, #"{"file": "\#(file)"}"#)
+        let run = { (uid: String) in
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--quiet", "--idle", "1", "--accept-changed-manifest", "--reader",
+                    folder.sim("ntag424", uid: uid, options: "count=1"),
+                ],
+                directory: folder.url, environment: token.environment)
+        }
+        let partial = try run("04B20000000001")
+        #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'done'") == [["1"]], "\(partial.stderr)")
+
+        try Self.setKeySource(folder, #"{"pkcs11": "\#(token.uri(object: "master-b"))"}"#)
+        let before = try Self.snapshot(folder)
+        try Self.expectRefusal(try run("04B20000000002"), "run, token")
+        #expect(try Self.snapshot(folder) == before, "the ledger is unchanged")
+
+        try Self.setKeySource(folder, #"{"pkcs11": "\#(token.uri(object: "master-a"))"}"#)
+        let resumed = try run("04B20000000002")
+        #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
+        #expect(try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "2"]])
+        #expect(
+            try folder.query("SELECT key_id, fingerprint FROM job_keys") == [
+                ["brand", try Self.fingerprint(Self.keyA)]
+            ])
+    }
 }
