@@ -39,7 +39,8 @@ public final class P11KitServer: Sendable {
     deinit { stop() }
 
     /// Starts a server for `token` and returns once its socket accepts connections (the server prints its
-    /// address when it listens).
+    /// address when it listens). A server started again for the same token (the token coming back after `stop`)
+    /// listens at the same address, so a client that lost the first finds the second.
     /// - Throws: `HarnessError` when p11-kit is not installed or the server does not start.
     public static func start(_ token: SoftHSMToken) throws -> P11KitServer {
         guard let client = systemClientModule, let provider = SoftHSMToken.systemModule,
@@ -47,7 +48,10 @@ public final class P11KitServer: Sendable {
         else { throw HarnessError("p11-kit is not installed: make test-deps (apt-get install p11-kit)") }
         let socket = token.directory + "/p11.sock"
         let clientCopy = token.directory + "/p11-kit-client.so"
-        try FileManager.default.copyItem(atPath: client, toPath: clientCopy)
+        if !FileManager.default.fileExists(atPath: clientCopy) {
+            try FileManager.default.copyItem(atPath: client, toPath: clientCopy)
+        }
+        try? FileManager.default.removeItem(atPath: socket)
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw HarnessError("pipe failed: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()

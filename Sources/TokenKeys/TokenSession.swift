@@ -162,6 +162,13 @@ public actor TokenSession {
         session = UInt(CK_INVALID_HANDLE)
     }
 
+    /// Forgets the session handle without `C_CloseSession`, before its module is finalised and initialised again:
+    /// the handle number may be reused by the next session, which a late close would then end. Later calls fail as
+    /// `.tokenLost`.
+    public func invalidate() {
+        session = UInt(CK_INVALID_HANDLE)
+    }
+
     /// Runs `call`, turning a `CKR_*` into a `TokenError` that says what was being done.
     func run<T>(_ operation: @autoclosure () -> String, _ call: () throws(PKCS11Status) -> T) throws(TokenError) -> T {
         assert(executor.isCurrent, "PKCS #11 calls must run on the session's own queue")

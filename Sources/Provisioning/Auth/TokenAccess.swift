@@ -70,6 +70,8 @@ public enum TokenAccess {
         let name = key(module: module, uri: uri, readWrite: false)
         return try sessions.withLock { entries throws(KeyError) -> Entry in
             if let known = entries[name], known.generation != lost { return known }
+            // Finalising the module ends every session; the old handle must not close a new one that reuses it.
+            if let known = entries[name] { try? known.session.blocking { $0.invalidate() } }
             do throws(TokenError) {
                 try PKCS11Module.load(path: module).reinitialize()
             } catch {
