@@ -100,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "LedgerBenchTests", dependencies: ["ledger-bench", "Ledger", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ProvisioningTests", dependencies: ["Provisioning", "JSONReader", "TagEmulator", "TestSupport"],
+            name: "ProvisioningTests",
+            dependencies: ["Provisioning", "JSONReader", "TagEmulator", "Crypto", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"], swiftSettings: strict),
         .testTarget(

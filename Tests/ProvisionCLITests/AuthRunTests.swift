@@ -120,7 +120,10 @@ let untrustedSigner = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"
             ["verify-url", stranger, "--manifest", "job.json", "--operator"], directory: folder.url,
             environment: ["BRAND_KEY": keyHex])
         #expect(unknown.status == 1 && unknown.stdout.hasPrefix("unknown"), "\(unknown.stdout)\(unknown.stderr)")
-        let fingerprint = Hex.compact(Array(Crypto256.sha(authTestKey).prefix(8)))
+        // v1: HMAC-SHA256 of the fixed text under the brand key (an HMAC key), first 8 bytes.
+        let fingerprint =
+            "v1:"
+            + Hex.compact(Array(Crypto256.hmac(key: authTestKey, Array("provision key fingerprint v1".utf8)).prefix(8)))
         let keyColumns = try folder.query("SELECT DISTINCT key_id, key_fingerprint FROM tags")
         #expect(keyColumns == [["brand", fingerprint]])
         // The key never appears: not in the ledger file, the run's output, or any report.

@@ -122,6 +122,20 @@ private func locked(_ bytes: [UInt8]?) -> TagReadBack {
         #expect(auditor.keyConflict(record, row: 2) == nil)
     }
 
+    @Test func aRowRecordedWithTheSHA256FingerprintOfBeforeV1IsCheckedAsSuch() {
+        let bytes = [UInt8](repeating: 0x5A, count: 32)
+        let protected = TagAuditor(
+            job: "batch", lockRequired: false, protectionKey: SecretKey(id: "brand", bytes: bytes, kind: .hmac))
+        var record = recorded()
+        record.keyID = "brand"
+        // The same key's fingerprint of the older scheme (first 8 bytes of SHA-256) is no conflict…
+        record.keyFingerprint = Hex.compact(Digest.sha256(bytes).prefix(8))
+        #expect(protected.keyConflict(record, row: 2) == nil)
+        // …another key's is.
+        record.keyFingerprint = Hex.compact(Digest.sha256([UInt8](repeating: 0x5B, count: 32)).prefix(8))
+        #expect(protected.keyConflict(record, row: 2)?.status == .authFailed)
+    }
+
     @Test func unknownNamesTheOtherJob() {
         let none = auditor.verdictWithoutRecord(uid: uid, others: [])
         #expect(none.status == .unknown && none.row == nil)
