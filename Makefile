@@ -70,7 +70,8 @@ run: build
 	rm -rf reports/batch
 	$(SWIFT) run -q provision run $(JOB)
 
-## bench: benchmarks B1–B5 (issue 9), B6a/B6b (Type 4), B7 (stations on PostgreSQL), B8 (Type 5) and B9 (Type 3)
+## bench: benchmarks B1–B5 (issue 9), B6a/B6b (Type 4), B7 (stations on PostgreSQL), B8 (Type 5), B9 (Type 3)
+## and B11 (B6b with its master in a SoftHSM2 token ÷ in a key file; SoftHSM2 from make test-deps)
 ## → reports/bench.md and reports/bench.json (release build);
 ## QUICK=1 runs reduced sizes (< 2 min). Not part of `make test`.
 bench: deps

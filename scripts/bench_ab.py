@@ -1,7 +1,7 @@
 """Paired comparison of two provision binaries (for example before and after a redesign), in one run.
 
 Usage: python3 scripts/bench_ab.py OLD_BINARY NEW_BINARY [--rounds 10] [--tags 2000]
-       python3 scripts/bench_ab.py OLD_BINARY NEW_BINARY --benchmarks B1,B2,...,B9 [--rounds 2] [--quick]
+       python3 scripts/bench_ab.py OLD_BINARY NEW_BINARY --benchmarks B1,B2,...,B11 [--rounds 2] [--quick]
 
 With --benchmarks, each named benchmark of `make bench` runs with each binary in alternating order, round after
 round, and its headline figures (HEADLINES: throughput up, software time and exchanges down) are printed as
@@ -49,6 +49,7 @@ HEADLINES = {
     "B7": [("four_over_one_datasheet", 1), ("sqlite_instant_tags_per_s_median", 1)],
     "B8": [("software_ms_per_tag_median", -1), ("measured_over_floor_median", -1)],
     "B9": [("software_ms_per_tag_median", -1), ("measured_over_floor_median", -1)],
+    "B11": [("token_over_file_median", -1), ("token_ms_per_tag", -1)],
 }
 
 
@@ -68,9 +69,10 @@ def figure(result, path):
 def compare_benchmarks(binaries, names, rounds, quick, tolerance):
     """Runs each benchmark with both binaries alternately; prints medians and new ÷ old per headline figure."""
     from bench.__main__ import FULL, QUICK
-    from bench import b1, b2, b3, b4, b5, b6a, b6b, b7, b8, b9
+    from bench import b1, b2, b3, b4, b5, b6a, b6b, b7, b8, b9, b11
     steps = {"B1": b1.bench_b1, "B2": b2.bench_b2, "B3": b3.bench_b3, "B4": b4.bench_b4, "B5": b5.bench_b5,
-             "B6a": b6a.bench_b6a, "B6b": b6b.bench_b6b, "B7": b7.bench_b7, "B8": b8.bench_b8, "B9": b9.bench_b9}
+             "B6a": b6a.bench_b6a, "B6b": b6b.bench_b6b, "B7": b7.bench_b7, "B8": b8.bench_b8, "B9": b9.bench_b9,
+             "B11": b11.bench_b11}
     sizes = QUICK if quick else FULL
     os.makedirs(common.WORK, exist_ok=True)
     worse = []
@@ -108,7 +110,7 @@ def main():
     parser.add_argument("new")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--tags", type=int, default=2000)
-    parser.add_argument("--benchmarks", help="comma-separated B1..B9: run these benchmarks A/B instead of B1 alone")
+    parser.add_argument("--benchmarks", help="comma-separated B1..B11: run these benchmarks A/B instead of B1 alone")
     parser.add_argument("--quick", action="store_true", help="the benchmarks' QUICK sizes")
     parser.add_argument("--tolerance", type=float, default=0.05, help="noise allowed before 'worse' (0.05: 5%%)")
     args = parser.parse_args()

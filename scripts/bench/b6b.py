@@ -41,15 +41,22 @@ def minimal_personalisation(length):
     return sum(p[1] for p in parts), sum(p[2] for p in parts), parts
 
 
-def bench_b6b(n):
-    folder = os.path.join(WORK, "b6b")
+def keyed_job(folder, name, n, key):
+    """Writes the B6b job (`n` tags, SUN template, lock) into folder with master entry `key` (a manifest `keys`
+    entry: env, file or pkcs11); returns (manifest path, reader spec). B11 runs the same job with other keys."""
     spec = f"sim:ntag424?timing=datasheet&count={n}"
-    manifest = make_job(folder, "b6b", n, lock=True, readers=[spec], tag="ntag424", template=TEMPLATE)
+    manifest = make_job(folder, name, n, lock=True, readers=[spec], tag="ntag424", template=TEMPLATE)
     with open(manifest) as f:
         job = json.load(f)
-    job.update({"keys": {"brand": {"env": "B6B_MASTER_KEY"}}, "ntag424": {"master": "brand"}})
+    job.update({"keys": {"brand": key}, "ntag424": {"master": "brand"}})
     with open(manifest, "w") as f:
         json.dump(job, f, indent=1)
+    return manifest, spec
+
+
+def bench_b6b(n):
+    folder = os.path.join(WORK, "b6b")
+    manifest, spec = keyed_job(folder, "b6b", n, {"env": "B6B_MASTER_KEY"})
     log(f"B6b: {n} tags on {spec}")
     summary, wall, _, cmd = provision_run(manifest, [spec], env={"B6B_MASTER_KEY": MASTER})
     rows = ledger_rows(folder, """

@@ -1,6 +1,7 @@
 """Writes the benchmark figures as reports/bench.md (tables, goals, verdicts) and reports/bench.json (raw)."""
 import json
 import os
+import re
 
 from .common import relative_paths, rnd, verdict
 
@@ -29,6 +30,54 @@ def floor_section(data, key, title, intro, goal, ledger=None):
     b = data[key]
     lines = [title, "", intro, ""] + [f"- {p['count']}× {p['command']}: {p['airtime_ms']} ms" for p in b["floor_sequence"]]
     return lines + floor_table(b, goal, ledger) + data.get(key + "_notes", [])
+
+
+def token_section(b, notes):
+    """B11: the B6b job with its master in a PKCS #11 token ÷ with it in a key file, and a derivation's cost."""
+    rows = ", ".join(str(x) for x in b["token_over_file_rounds"])
+    fives = ", ".join(str(x) for x in b["five_derivations_us_rounds"])
+    return ["## B11 — NTAG 424 DNA master in a PKCS #11 token (SoftHSM2) ÷ in a key file", "",
+            f"{b['rounds']} rounds, each one B6b job of {b['tags_per_run']} tags (`sim:ntag424?timing=datasheet`, "
+            "SUN template, lock, K0–K4) with the master in a SoftHSM2 token (`{\"pkcs11\": …}`: every AN10922 "
+            "derivation runs in the token, put there by `provision keys import`) and one with the same master in an "
+            "owner-only key file, the order alternating round by round so both meet the same load; every run "
+            f"recorded the same `v1:` key fingerprint: {'yes' if b['same_fingerprint'] else 'NO'}. A job's time a "
+            "tag is its ledger window (first attempt's start to last attempt's end) ÷ tags; process start-up "
+            "(module load, login, custody check, fingerprint) is the rest of its wall time, reported apart.", "",
+            "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
+            f"| job time a tag, token ÷ file, median of the rounds | ≤ 1.05 | {b['token_over_file_median']} | "
+            f"{verdict(b['token_over_file_median'] <= 1.05)} |",
+            f"| the same, each round | | {rows} | |",
+            f"| job time a tag, token / file (median of the runs) | | {b['token_ms_per_tag']} / "
+            f"{b['file_ms_per_tag']} ms | |",
+            f"| a tag's attempt (selection to done), median, token ÷ file | | {b['attempt_ratio_median']} | |",
+            f"| whole process (start-up included), token ÷ file | | {b['wall_ratio_median']} | |",
+            f"| start-up before the first tag, token / file | | {b['token_startup_ms']} / {b['file_startup_ms']} ms "
+            "| |",
+            "| a tag's five derivations in the token, from the jobs (token − file software time outside the "
+            f"phases and ledger calls, median of the rounds) | | {b['five_derivations_us_median']} µs | |",
+            f"| the same, each round | | {fives} µs | |",
+            f"| one in-token derivation, from the jobs (the above ÷ 5) | | {b['derivation_us_median']} µs | |",
+            "| one / five in-token derivations, the token's own calls (SoftHSM2 floor, see below) | | "
+            f"{b['token_call_derivation_us']} / {b['token_call_five_us']} µs | |",
+            f"| failed attempts (all runs) | 0 | {b['failed_attempts']} | {verdict(b['failed_attempts'] == 0)} |",
+            "",
+            "How the derivation cost is measured. The line derives a tag's K0–K4 when it makes the tag's plan, "
+            "between selection and the personalisation's first APDU: outside the phases B6b measures, inside the "
+            "attempt. For each tag the ledger gives the attempt's window (millisecond timestamps) and its phase and "
+            "ledger times (µs); window − phases − ledger is the software time around the tag. Its median per run, "
+            "token run − file run of the same round, is what the token adds for a tag's five derivations (the file "
+            "arm's in-process AES, a few µs, is in its baseline); the median of the rounds is reported, ÷ 5 for one. "
+            f"The rounds range from {min(b['five_derivations_us_rounds'])} to "
+            f"{max(b['five_derivations_us_rounds'])} µs (a shared machine, millisecond timestamps): a coarse "
+            "figure, whose rounds a loaded machine can shift by a millisecond. The floor is SoftHSM2's own time "
+            "for the calls the product makes per derivation, "
+            "measured in the same token: for this job `01 ‖ M` is 12 bytes (UID, key number, a 3-byte system "
+            "identifier), so the product prepares the 32 AN10922 bytes with its cached CMAC subkeys and makes one "
+            "C_EncryptInit(CKM_AES_CBC, IV 0) + C_Encrypt; the benchmark makes the same two calls through ctypes, "
+            "in batches of 2000, minus the ctypes cost of two trivial calls "
+            f"({b['ctypes_overhead_us']} µs), median of 7 batches. `provision keys diversify` per derivation was "
+            "not used: its time is process start-up and login.", ""] + notes
 
 
 def write_reports(data, out_dir):
@@ -309,7 +358,10 @@ def write_reports(data, out_dir):
               "| Figure | Goal | Measured | Result |", "|---|---|---|---|",
               f"| 4 stations ÷ 1 station, datasheet timing | ≥ 3.8 | {four} | {verdict(four >= 3.8)} |", ""]
         L += data.get("B7_notes", [])
-    sections = sorted((k for k in data if k.startswith("B") and "_" not in k), key=lambda k: (int(k[1]), k))
+    if data.get("B11"):
+        L += token_section(data["B11"], data.get("B11_notes", []))
+    sections = sorted((k for k in data if k.startswith("B") and "_" not in k),
+                      key=lambda k: (int(re.match(r"B(\d+)", k).group(1)), k))
     if any(data.get(k + "_run", {}).get("date") != data["date"] for k in sections):
         L += ["Sections from different runs (this one and earlier ones, `--only`):", ""] + [
             f"- {k}: {data[k + '_run']['date']} · `{data[k + '_run']['command']}`"
