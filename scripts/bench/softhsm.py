@@ -63,7 +63,6 @@ def derivation_us(token, count=2000, batches=7):
     prepared bytes, the CMAC subkeys cached. Called from this process through ctypes, in batches of `count`, with
     the ctypes cost of two trivial calls (C_GetSessionInfo) per derivation measured alike and subtracted:
     (token µs, ctypes overhead µs)."""
-    os.environ["SOFTHSM2_CONF"] = token.conf
     lib = ctypes.CDLL(token.module)
     ulong, ref = ctypes.c_ulong, ctypes.byref
 
@@ -71,7 +70,12 @@ def derivation_us(token, count=2000, batches=7):
         if rv != 0:
             raise RuntimeError(f"{what}: CKR 0x{rv:X}")
 
-    check(lib.C_Initialize(None), "C_Initialize")
+    before = os.environ.get("SOFTHSM2_CONF")
+    os.environ["SOFTHSM2_CONF"] = token.conf  # read by C_Initialize only
+    try:
+        check(lib.C_Initialize(None), "C_Initialize")
+    finally:
+        os.environ.pop("SOFTHSM2_CONF") if before is None else os.environ.update(SOFTHSM2_CONF=before)
     try:
         n = ulong(0)
         check(lib.C_GetSlotList(1, None, ref(n)), "C_GetSlotList")
