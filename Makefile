@@ -9,7 +9,7 @@ APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev libpq-dev l
 ## PostgreSQL ledger tests start themselves (TestSupport/PostgresTestServer.swift); python3-jsonschema checks every
 ## --json document against its schema in docs/schemas (TestSupport/JSONSchemaCheck.swift); softhsm2 gives each
 ## PKCS #11 test its own token, and p11-kit (client module: p11-kit-modules) serves one from another process.
-TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql softhsm2 p11-kit p11-kit-modules
+TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql softhsm2 p11-kit p11-kit-modules openssl
 JOB ?= jobs/batch.json
 
 .PHONY: deps test-deps build test lint run bench reliability fuzz clean

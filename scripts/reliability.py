@@ -211,9 +211,19 @@ def held_keys(store):
                 yield uid, fingerprint(bytes(16)), ntag424_keys(image)
 
 
+_FINGERPRINTS = {}
+
+
 def fingerprint(key):
-    """The ledger's key fingerprint: the first 8 bytes of SHA-256, upper-case hex."""
-    return hashlib.sha256(key).hexdigest()[:16].upper()
+    """The ledger's fingerprint of an AES tag key (scheme v1, docs/keys.md): `v1:` and the first 8 bytes of
+    AES-CMAC(K, "provision key fingerprint v1"), upper-case hex, computed by the openssl command (libcrypto)."""
+    key = bytes(key)
+    if key not in _FINGERPRINTS:
+        mac = subprocess.run(
+            ["openssl", "mac", "-cipher", "AES-128-CBC", "-macopt", "hexkey:" + key.hex(), "CMAC"],
+            input=b"provision key fingerprint v1", capture_output=True, check=True).stdout.decode().strip()
+        _FINGERPRINTS[key] = "v1:" + mac[:16].upper()
+    return _FINGERPRINTS[key]
 
 
 def key_violations(query, store, final):

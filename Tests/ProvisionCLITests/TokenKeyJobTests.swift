@@ -144,6 +144,21 @@ import Testing
         #expect(run.stderr.contains("warning: key 'brand': token key \"loose\" is not sensitive, extractable"))
     }
 
+    @Test func aDocumentedSampleKeyInATokenIsRefusedOnARealReaderByItsFingerprint() async throws {
+        let token = try SoftHSMToken.make()
+        defer { token.remove() }
+        // The documented sample brand key (PROVISION_SAMPLE_BRAND_KEY, 00 01 … 1F), moved into a token.
+        try await token.importKeys([.init(label: "sample", bytes: Array(0...31), hmac: true)])
+        let folder = try Self.protectedJob(key: #"{"pkcs11": "\#(token.uri(object: "sample"))"}"#)
+        let reader = "nfc:pn532_uart:/dev/provision-no-such-reader"
+        let refused = try Self.provision(["run", "job.json", "--quiet", "--reader", reader], folder, token: token)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("key 'brand' is the documented sample key"), "\(refused.stderr)")
+        let allowed = try Self.provision(
+            ["run", "job.json", "--quiet", "--allow-test-keys", "--reader", reader], folder, token: token)
+        #expect(allowed.status != 65, "with --allow-test-keys it gets as far as the absent reader: \(allowed.stderr)")
+    }
+
     @Test func aManifestTokenKeyIsCheckedWhenTheManifestIsRead() throws {
         let cases: [(key: String, says: String)] = [
             (#"{"pkcs11": "pkcs11:object=m?pin-value=1234"}"#, "pin-value"),

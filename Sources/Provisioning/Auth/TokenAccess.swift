@@ -77,7 +77,13 @@ public enum TokenAccess {
             } catch {
                 throw KeyError(id: id, token: error)
             }
-            let session = try open(module: module, uri: uri, pin: pin, environment: environment, id: id, rw: false)
+            let session: TokenSession
+            do throws(KeyError) {
+                session = try open(module: module, uri: uri, pin: pin, environment: environment, id: id, rw: false)
+            } catch  where error.reason == .missing {
+                // A module that answers before its token is back (p11-kit's client with no server) lists no token.
+                throw KeyError(id: id, reason: .tokenUnavailable, message: error.message)
+            }
             let entry = Entry(session: session, generation: lost + 1)
             entries[name] = entry
             return entry
