@@ -10,12 +10,17 @@ extension SoftHSMToken {
         public var bytes: [UInt8]
         public var hmac: Bool
         public var extractable: Bool
+        /// `CKA_ID`, for URIs that name the key by `id=`.
+        public var id: [UInt8]?
 
-        public init(label: String, bytes: [UInt8], hmac: Bool = false, extractable: Bool = false) {
+        public init(
+            label: String, bytes: [UInt8], hmac: Bool = false, extractable: Bool = false, id: [UInt8]? = nil
+        ) {
             self.label = label
             self.bytes = bytes
             self.hmac = hmac
             self.extractable = extractable
+            self.id = id
         }
     }
 
@@ -47,9 +52,9 @@ extension SoftHSMToken {
             if key.extractable {
                 _ = try await session.importUnsafeForTests(label: key.label, bytes: key.bytes, hmac: key.hmac)
             } else if key.hmac {
-                _ = try await session.importHMAC(label: key.label, bytes: key.bytes)
+                _ = try await session.importHMAC(label: key.label, bytes: key.bytes, id: key.id)
             } else {
-                _ = try await session.importAES(label: key.label, bytes: key.bytes)
+                _ = try await session.importAES(label: key.label, bytes: key.bytes, id: key.id)
             }
         }
         await session.close()

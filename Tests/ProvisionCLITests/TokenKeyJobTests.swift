@@ -159,6 +159,35 @@ import Testing
         #expect(allowed.status != 65, "with --allow-test-keys it gets as far as the absent reader: \(allowed.stderr)")
     }
 
+    @Test func aManifestKeyEntryGivesThePINFromTheEnvironmentOrAnOwnerOnlyFileAndTheKeyById() async throws {
+        let token = try SoftHSMToken.make()
+        defer { token.remove() }
+        try await token.importKeys([.init(label: "brand", bytes: authTestKey, hmac: true, id: [0x01])])
+        let base = "pkcs11:token=\(token.label);object=brand?module-path=\(token.modulePath)"
+        let spec = { (folder: JobFolder) in folder.sim(uid: "04000000000001") }
+        // "pin": {"env": …}: the PIN from the environment, never from the command line.
+        let fromEnv = try Self.protectedJob(key: #"{"pkcs11": "\#(base)", "pin": {"env": "TOKEN_PIN"}}"#)
+        let ran = try Self.provision(
+            ["run", "job.json", "--quiet", "--reader", spec(fromEnv)], fromEnv, token: token,
+            env: ["TOKEN_PIN": token.userPIN])
+        #expect(ran.status == 0, "\(ran.stderr)")
+        // "pin": {"file": …} readable by others: refused like such a key file (77), before any tag.
+        let loose = token.directory + "/loose.pin"
+        _ = FileManager.default.createFile(
+            atPath: loose, contents: Data(token.userPIN.utf8), attributes: [.posixPermissions: 0o644])
+        let fromFile = try Self.protectedJob(key: #"{"pkcs11": "\#(base)", "pin": {"file": "\#(loose)"}}"#)
+        let refused = try Self.provision(
+            ["run", "job.json", "--quiet", "--reader", spec(fromFile)], fromFile, token: token)
+        #expect(refused.status == 77, "\(refused.stderr)")
+        #expect(refused.stderr.contains("PIN file") && refused.stderr.contains("chmod 600"), "\(refused.stderr)")
+        // The object named by its CKA_ID instead of its label (id=%…), found the same.
+        let byID = try Self.protectedJob(
+            key: #"{"pkcs11": "pkcs11:token=\#(token.label);id=%01?module-path=\#(token.modulePath)"#
+                + #"&pin-source=file:\#(token.pinFile)"}"#)
+        let found = try Self.provision(["run", "job.json", "--quiet", "--reader", spec(byID)], byID, token: token)
+        #expect(found.status == 0, "\(found.stderr)")
+    }
+
     @Test func aManifestTokenKeyIsCheckedWhenTheManifestIsRead() throws {
         let cases: [(key: String, says: String)] = [
             (#"{"pkcs11": "pkcs11:object=m?pin-value=1234"}"#, "pin-value"),
