@@ -12,12 +12,18 @@ extension SQLLedger {
         }
     }
 
-    /// Accepts `counter` for `uid` when it is above the last one seen and at most `window` above it
-    /// (atomically), and stores it; a UID never seen counts from 0.
+    /// Accepts `counter` for `uid` when it is above the last one seen and at most `window` above it, and stores
+    /// it; a UID never seen counts from 0.
     ///
     /// The Type 2 counter mirror is not covered by the URL's MAC, so anyone can edit it: a jump of
     /// more than `window` is `implausible` and not stored, so a forged `FFFFFF` cannot make every
     /// later genuine tap look replayed.
+    ///
+    /// The check and the move forward are one statement (`advanceCounterSQL`) on every store: of several
+    /// verifiers accepting the same counter at once (connections, processes, stations on one server) exactly one
+    /// changes the row and answers `accepted`; the others change nothing and read why (`replayed`, or
+    /// `implausible` for a jump). PostgreSQL's `ON CONFLICT DO UPDATE … WHERE` locks the row and re-checks the
+    /// condition on its newest version, so READ COMMITTED cannot let two callers pass one check.
     public func acceptCounter(
         job: String, uid: [UInt8], counter: Int, window: Int
     ) async throws(LedgerError) -> CounterVerdict {
@@ -25,20 +31,32 @@ extension SQLLedger {
         let now = LedgerFormat.time(Date())
         return try await perform { () throws(LedgerError) in
             try connection.transaction(.immediate) { () throws(LedgerError) in
+                let changed = try connection.run(
+                    Ledger.advanceCounterSQL, [.text(job), .text(uidText), .int(counter), .text(now), .int(window)])
+                if changed > 0 { return .accepted }
                 let last = try connection.queryFirst(
                     "SELECT counter FROM seen_counters WHERE job = ? AND uid = ?", [.text(job), .text(uidText)]
                 ) { $0.int("counter") }
                 if let last, counter <= last { return .replayed(last: last) }
-                if counter - (last ?? 0) > window { return .implausible(last: last ?? 0) }
-                _ = try connection.run(
-                    """
-                    INSERT INTO seen_counters(job, uid, counter, seen_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(job, uid) DO UPDATE SET counter = excluded.counter, seen_at = excluded.seen_at
-                    """, [.text(job), .text(uidText), .int(counter), .text(now)])
-                return .accepted
+                return .implausible(last: last ?? 0)
             }
         }
     }
+}
+
+extension Ledger {
+    /// Stores a tag's counter (`?1` job, `?2` UID, `?3` counter, `?4` time, `?5` window) only when it rises by
+    /// 1…window over the stored one, or is at most the window for a UID never seen: one statement, one row changed
+    /// for the caller that moved the counter, none for any other. The `WHERE` of the `SELECT` keeps a first jump
+    /// beyond the window out (and lets SQLite parse the `ON CONFLICT`); the plain change count (no `RETURNING`)
+    /// keeps SQLite 3.24 enough.
+    static let advanceCounterSQL = """
+        INSERT INTO seen_counters(job, uid, counter, seen_at)
+        SELECT ?1, ?2, ?3, ?4
+        WHERE ?3 <= ?5 OR EXISTS (SELECT 1 FROM seen_counters WHERE job = ?1 AND uid = ?2)
+        ON CONFLICT(job, uid) DO UPDATE SET counter = excluded.counter, seen_at = excluded.seen_at
+        WHERE seen_counters.counter < excluded.counter AND excluded.counter - seen_counters.counter <= ?5
+        """
 }
 
 /// What `acceptCounter` decided about a tap's counter.

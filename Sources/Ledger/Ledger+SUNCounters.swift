@@ -13,8 +13,8 @@ public enum SUNCounterVerdict: Sendable, Hashable {
 ///
 /// Unlike the Type 2 counter mirror (`seen_counters`), a SUN counter is inside the MAC, so it cannot be forged: every
 /// rise is accepted and there is no plausibility window. One row per verified counter keeps the tag's tap
-/// history; its highest counter is one seek of the primary key `(job, uid, counter)`. The SQL is plain (no
-/// `ON CONFLICT`, no `RETURNING`) so another store can run the same statements.
+/// history; its highest counter is one seek of the primary key `(job, uid, counter)`. The SQL is the same on both
+/// stores (`ON CONFLICT DO NOTHING`, no `RETURNING`: SQLite 3.24 is enough).
 extension SQLLedger {
 
     /// The highest counter verified for `uid` in `job`, `nil` when none was.
@@ -28,10 +28,11 @@ extension SQLLedger {
     /// Records `counter` as verified for `uid` in `job` when it is above the highest one verified before;
     /// otherwise the tap is `replayed` and nothing is written.
     ///
-    /// The read and the insert run in one `BEGIN IMMEDIATE` transaction, committed with a full sync before the
-    /// call returns: of two verifications of the same counter (two connections or two processes) the first to
-    /// take the write lock records it and the second finds it and answers `replayed`. The primary key refuses a
-    /// counter recorded twice even where a store's transactions would not serialise the two.
+    /// The check and the insert are one statement (`recordSUNCounterSQL`) on every store, committed (with a full
+    /// sync on SQLite) before the call returns: of several verifications of the same counter at once (connections,
+    /// processes, verifiers on one server) exactly one inserts the row and answers `accepted`; the primary key
+    /// turns every other insert into nothing (`ON CONFLICT DO NOTHING`), even where PostgreSQL's READ COMMITTED
+    /// lets two of them pass the `NOT EXISTS`. What was there before is read after the decision.
     ///
     /// - Throws: `LedgerError` `.invalidData` for a counter outside 0…`FFFFFF`; SQLite failures as usual.
     public func acceptSUNCounter(
@@ -43,16 +44,15 @@ extension SQLLedger {
         let uidText = LedgerFormat.uid(uid)
         let verifiedAt = LedgerFormat.time(time)
         return try await write { () throws(LedgerError) -> SUNCounterVerdict in
-            let highest = try highestSUNCounter(job: job, uid: uidText)
-            if let highest, counter <= highest { return .replayed(highest: highest) }
-            do throws(LedgerError) {
-                try connection.run(
-                    "INSERT INTO sun_counters(job, uid, counter, verified_at) VALUES (?, ?, ?, ?)",
-                    [.text(job), .text(uidText), .int(counter), .text(verifiedAt)])
-            } catch  where error.code == .constraint {
-                return .replayed(highest: counter)
+            let inserted = try connection.run(
+                Ledger.recordSUNCounterSQL, [.text(job), .text(uidText), .int(counter), .text(verifiedAt)])
+            if inserted > 0 {
+                let previous = try connection.queryFirst(
+                    Ledger.highestSUNCounterBelowSQL, [.text(job), .text(uidText), .int(counter)]
+                ) { $0.optionalInt("highest") }
+                return .accepted(previous: previous ?? nil)
             }
-            return .accepted(previous: highest)
+            return .replayed(highest: try highestSUNCounter(job: job, uid: uidText) ?? counter)
         }
     }
 
@@ -71,4 +71,18 @@ extension Ledger {
     /// A tag's highest verified counter: one seek of the primary key (`LedgerWritePathTests`-style plan check in
     /// `Ledger+SUNCountersTests`).
     static let highestSUNCounterSQL = "SELECT max(counter) AS highest FROM sun_counters WHERE job = ? AND uid = ?"
+
+    /// A tag's highest verified counter below `?3`: what a counter just recorded rose from.
+    static let highestSUNCounterBelowSQL =
+        "SELECT max(counter) AS highest FROM sun_counters WHERE job = ? AND uid = ? AND counter < ?"
+
+    /// Records counter `?3` of tag `?2` in job `?1`, verified at `?4`, unless a counter as high or higher is
+    /// recorded: one statement that changes one row for exactly one of several callers (`acceptSUNCounter`). The
+    /// `WHERE` of the `SELECT` also lets SQLite parse the `ON CONFLICT`.
+    static let recordSUNCounterSQL = """
+        INSERT INTO sun_counters(job, uid, counter, verified_at)
+        SELECT ?1, ?2, ?3, ?4
+        WHERE NOT EXISTS (SELECT 1 FROM sun_counters WHERE job = ?1 AND uid = ?2 AND counter >= ?3)
+        ON CONFLICT DO NOTHING
+        """
 }

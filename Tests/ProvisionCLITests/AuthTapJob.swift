@@ -55,6 +55,13 @@ struct AuthTapJob {
         return (try #require(message.records.first?.wellKnownTypeURIPayload()?.absoluteString), report)
     }
 
+    /// The tap `url` with its mirrored counter window replaced by `counter` (6 characters, as a forger types them);
+    /// the counter is outside the MAC, so the MAC still matches.
+    static func url(_ url: String, counter: String) -> String {
+        guard let range = url.range(of: #"x[0-9A-F]{6}&"#, options: .regularExpression) else { return url }
+        return url.replacingCharacters(in: range, with: "x\(counter)&")
+    }
+
     /// `provision verify-url URL --manifest job.json`.
     func verify(_ url: String) async throws -> ProvisionProcess.Outcome {
         let (env, folder) = (self.env, self.folder)

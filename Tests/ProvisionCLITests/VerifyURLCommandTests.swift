@@ -25,10 +25,7 @@ import Testing
     }
 
     /// The URL with its counter window replaced by `counter` (6 characters as typed by a forger).
-    private func forged(_ url: String, counter: String) -> String {
-        let range = url.range(of: #"x[0-9A-F]{6}&"#, options: .regularExpression)!
-        return url.replacingCharacters(in: range, with: "x\(counter)&")
-    }
+    private func forged(_ url: String, counter: String) -> String { AuthTapJob.url(url, counter: counter) }
 
     @Test func aForgedCounterNeverBlocksGenuineTaps() async throws {
         let first = try await job.tap(reader: reader).url
