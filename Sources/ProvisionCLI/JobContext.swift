@@ -210,17 +210,20 @@ struct JobContext: Sendable {
     /// connection records its attempts as `station`.
     ///
     /// A server that cannot be reached is unavailable (69); a schema this build does not know is refused
-    /// with what to do (`provision ledger migrate`, or a newer provision).
+    /// with what to do (`provision ledger migrate`, or a newer provision). A server over TCP without a verified
+    /// certificate is refused (64) unless `tls` allows it, then warned about on `notes` and recorded (`LedgerTLS`).
     static func openLedger(
         _ location: LedgerLocation, create: Bool, readOnly: Bool = false, station: String = "provision",
-        notes: TextSink? = nil
+        notes: TextSink? = nil, tls: LedgerTLS = LedgerTLS()
     ) async throws(CLIError) -> any LedgerStore {
         switch location {
         case .file(let url):
             return try await openLedger(at: url, create: create, readOnly: readOnly, notes: notes)
         case .server(let conninfo):
+            try tls.check(conninfo, warnings: notes)
+            let ledger: PostgresLedger
             do {
-                return try await PostgresLedger.open(conninfo: conninfo.text, station: station)
+                ledger = try await PostgresLedger.open(conninfo: conninfo.text, station: station)
             } catch  where error.code == .cannotOpen {
                 throw ErrorTable.cliError(LedgerServerUnreachable(error.message))
             } catch  where error.code == .schemaTooOld {
@@ -229,6 +232,8 @@ struct JobContext: Sendable {
             } catch {
                 throw cliError(error)
             }
+            try await tls.record(on: location, in: ledger)
+            return ledger
         }
     }
 

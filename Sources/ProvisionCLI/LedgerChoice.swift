@@ -9,6 +9,8 @@ struct LedgerChoice: Sendable, Hashable {
     var ledger: String?
     /// `--station NAME`, else (on a server) the host name.
     var station: String?
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecure = false
 
     /// The usage lines the commands' help shares.
     static let help = """
@@ -22,6 +24,7 @@ struct LedgerChoice: Sendable, Hashable {
     init(_ args: Arguments) throws(CLIError) {
         ledger = args.value("ledger")
         station = args.value("station")
+        insecure = args.flag(LedgerTLS.flag)
         if let station, !LedgerName.isValid(station) {
             throw .usage(
                 "station name '\(station)' must be \(LedgerName.rule) (it prefixes reader names)",

@@ -9,24 +9,25 @@ import Synchronization
 /// use, one database per test case.
 ///
 /// `initdb -N` and `pg_ctl` run as the `postgres` OS user through `setpriv` when the tests run as root
-/// (initdb refuses root); the server listens on a Unix socket in a short temporary folder only (no TCP),
-/// with `fsync` and `synchronous_commit` on. It is stopped like `pg_ctl -m immediate` (SIGQUIT to the
+/// (initdb refuses root); the shared server listens on a Unix socket in a short temporary folder only (no TCP;
+/// `PostgresTLSServer` is one with TLS on TCP too), with `fsync` and `synchronous_commit` on. It is stopped like `pg_ctl -m immediate` (SIGQUIT to the
 /// postmaster) when the test process exits. A server that cannot start fails the test with the reason.
 public final class PostgresTestServer: Sendable {
     /// The socket folder (also the server's home), e.g. `/tmp/pgt.AbC123`.
     public let directory: String
     /// The server's binaries (`pg_config --bindir`).
     public let binaries: String
+    /// The port: the socket's name (`.s.PGSQL.PORT`), and the TCP port of a server that also listens on TCP.
+    public let port: Int
     private let databases = Atomic<Int>(0)
-    /// The postmaster's process id, for the stop at exit.
-    private static let postmaster = Atomic<Int32>(0)
-    /// The server's folder, removed at exit.
-    private static let folder = Mutex<String>("")
+    /// Each started server's postmaster process id and folder, stopped and removed at exit.
+    private static let running = Mutex<[(pid: Int32, folder: String)]>([])
     private static let started = Mutex<Result<PostgresTestServer, HarnessError>?>(nil)
 
-    private init(directory: String, binaries: String) {
+    private init(directory: String, binaries: String, port: Int) {
         self.directory = directory
         self.binaries = binaries
+        self.port = port
     }
 
     /// The process's server, started on the first call.
@@ -46,13 +47,15 @@ public final class PostgresTestServer: Sendable {
         _ = try Self.run(
             binaries + "/psql",
             ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"] + [
-                "host=\(directory) port=5432 user=ledger dbname=postgres"
+                "host=\(directory) port=\(port) user=ledger dbname=postgres"
             ])
         return connInfo(database: name)
     }
 
     /// The connection string of `database`.
-    public func connInfo(database: String) -> String { "host=\(directory) port=5432 user=ledger dbname=\(database)" }
+    public func connInfo(database: String) -> String {
+        "host=\(directory) port=\(port) user=ledger dbname=\(database)"
+    }
 
     /// Runs `sql` with psql on `conninfo` and returns its rows, fields split at `|` (as an engineer would read).
     public func query(_ conninfo: String, _ sql: String) throws -> [[String]] {
@@ -63,7 +66,12 @@ public final class PostgresTestServer: Sendable {
         }
     }
 
-    private static func start() throws(HarnessError) -> PostgresTestServer {
+    /// Starts a server on `port` with the extra server `options` (`-c name=value …`); `prepare` runs on the
+    /// data folder (and the user that runs the server: uid, gid) after `initdb` and before the start.
+    static func start(
+        port: Int = 5432, options: String = "",
+        prepare: (_ data: String, _ owner: (uid: uid_t, gid: gid_t)?) throws(HarnessError) -> Void = { _, _ in }
+    ) throws(HarnessError) -> PostgresTestServer {
         let binaries: String
         do {
             binaries = try run("/usr/bin/pg_config", ["--bindir"]).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -78,12 +86,14 @@ public final class PostgresTestServer: Sendable {
         guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed: errno \(errno)") }
         let directory = String(cString: made)
         var prefix: [String] = []
+        var owner: (uid: uid_t, gid: gid_t)?
         if getuid() == 0 {
             guard let user = getpwnam("postgres") else {
                 throw HarnessError("running as root and there is no postgres user to run the server as")
             }
             chmod(directory, 0o755)
             chown(directory, user.pointee.pw_uid, user.pointee.pw_gid)
+            owner = (user.pointee.pw_uid, user.pointee.pw_gid)
             prefix = [
                 "/usr/bin/setpriv", "--reuid=\(user.pointee.pw_uid)", "--regid=\(user.pointee.pw_gid)",
                 "--clear-groups",
@@ -102,27 +112,32 @@ public final class PostgresTestServer: Sendable {
             [
                 "-D", directory + "/data", "-U", "ledger", "-A", "trust", "-E", "UTF8", "--locale=C", "-N",
             ])
+        try prepare(directory + "/data", owner)
         try asServer(
             binaries + "/pg_ctl",
             [
                 "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "30", "start", "-o",
-                "-c listen_addresses='' -k \(directory) -p 5432 -c fsync=on -c synchronous_commit=on",
+                "-c listen_addresses='' -k \(directory) -p \(port) -c fsync=on -c synchronous_commit=on \(options)",
             ])
         let pidText = (try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)) ?? ""
         guard let pid = Int32(pidText.split(separator: "\n").first ?? "") else {
             throw HarnessError("the test PostgreSQL server left no postmaster.pid in \(directory)/data")
         }
-        postmaster.store(pid, ordering: .relaxed)
-        folder.withLock { $0 = directory }
-        atexit {
-            // SIGQUIT is pg_ctl's immediate stop; once the postmaster is gone (at most 5 s), the folder goes.
-            let pid = PostgresTestServer.postmaster.load(ordering: .relaxed)
-            guard pid > 0 else { return }
-            kill(pid, SIGQUIT)
-            for _ in 0..<500 where kill(pid, 0) == 0 { usleep(10_000) }
-            try? FileManager.default.removeItem(atPath: PostgresTestServer.folder.withLock { $0 })
+        let first = running.withLock { servers in
+            servers.append((pid, directory))
+            return servers.count == 1
         }
-        return PostgresTestServer(directory: directory, binaries: binaries)
+        if first {
+            atexit {
+                // SIGQUIT is pg_ctl's immediate stop; once a postmaster is gone (at most 5 s), its folder goes.
+                for server in PostgresTestServer.running.withLock({ $0 }) {
+                    kill(server.pid, SIGQUIT)
+                    for _ in 0..<500 where kill(server.pid, 0) == 0 { usleep(10_000) }
+                    try? FileManager.default.removeItem(atPath: server.folder)
+                }
+            }
+        }
+        return PostgresTestServer(directory: directory, binaries: binaries, port: port)
     }
 
     /// Runs a command and returns its output; throws with its output when it exits non-zero.

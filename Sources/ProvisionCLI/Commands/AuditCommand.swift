@@ -79,6 +79,7 @@ struct AuditCommand: Command {
                             forged tags), a documented sample key or a keyed chip's all-zero factory
                             key; without it such a job is refused (exit 65) before any reader opens
         \(KeyCustodyHelp.option)
+        \(LedgerTLS.help)
 
         \(ReaderFactory.specHelp)
         Exit: 0 every finding passed (or was blank), 1 some did not, 64 usage, 65 bad manifest or test
@@ -114,9 +115,12 @@ struct AuditCommand: Command {
     /// `--allow-extractable-key`: accept a token master that could leave its token.
     var allowExtractableKey = false
 
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecureLedger = false
+
     static func parse(_ arguments: [String]) throws(CLIError) -> AuditCommand {
         let args = try Arguments(
-            arguments, flags: ["json", "quiet", "deep", "allow-test-keys", "allow-extractable-key"],
+            arguments, flags: ["json", "quiet", "deep", "allow-test-keys", "allow-extractable-key", LedgerTLS.flag],
             options: ["reader", "count", "idle", "max-unknown", "ledger"], aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: usage)
         let readers = args.all("reader")
@@ -128,6 +132,7 @@ struct AuditCommand: Command {
             quiet: args.flag("quiet"), deep: args.flag("deep"), ledger: args.value("ledger"),
             allowTestKeys: args.flag("allow-test-keys"))
         command.allowExtractableKey = args.flag("allow-extractable-key")
+        command.insecureLedger = args.flag(LedgerTLS.flag)
         return command
     }
 
@@ -145,7 +150,8 @@ struct AuditCommand: Command {
             specs: readers.isEmpty ? manifest.readers.map(\.text) : readers, allowed: allowTestKeys,
             keys: protectionKey.map { [$0] } ?? [])
         let ledger = try await JobContext.openLedger(
-            manifest.ledger, create: false, readOnly: true, station: "audit", notes: output.diagnostics)
+            manifest.ledger, create: false, readOnly: true, station: "audit", notes: output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: manifest.job))
         do {
             guard try await ledger.job(named: manifest.job) != nil else {
                 throw CLIError(

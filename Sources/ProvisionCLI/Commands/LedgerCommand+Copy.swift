@@ -26,7 +26,9 @@ extension LedgerCommand {
             throw CLIError.usage("--from \(from) is not a SQLite ledger file", option: "from")
         }
         let source = try await JobContext.openLedger(at: url, create: false, readOnly: true, notes: context.err)
-        let opened = try await JobContext.openLedger(.server(to), create: false, station: "ledger-copy")
+        let opened = try await JobContext.openLedger(
+            .server(to), create: false, station: "ledger-copy", notes: context.err,
+            tls: LedgerTLS(allowInsecure: insecureLedger))
         guard let destination = opened as? PostgresLedger else {
             throw CLIError(.software, "ledger \(to.redacted) did not open as a PostgreSQL ledger")
         }

@@ -40,6 +40,7 @@ struct LedgerCommand: Command {
           --json           migrate: print {"version": 2, "ledger", "from", "to"}; copy: print
                            {"version": 2, "jobs": [{"job", "rows", "attempts", "events", "key_changes",
                            "sun_counters", "counters"}], "verified": true}
+        \(LedgerTLS.help)
 
         Exit codes: 0 migrated or already current, or copied and verified; 64 usage (not a server ledger,
         a --from that is not a file); 65 bad manifest, or a copy refused (job already on the server, a UID
@@ -65,6 +66,8 @@ struct LedgerCommand: Command {
     var action: Action
     /// `--json`.
     var json = false
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecureLedger = false
 
     /// The `--json` result document of `migrate` (docs/json.md, version 2).
     struct Document: Encodable, Sendable {
@@ -75,7 +78,8 @@ struct LedgerCommand: Command {
     }
 
     static func parse(_ arguments: [String]) throws(CLIError) -> LedgerCommand {
-        let args = try Arguments(arguments, flags: ["json"], options: ["ledger", "from", "to", "job"])
+        let args = try Arguments(arguments, flags: ["json", LedgerTLS.flag], options: ["ledger", "from", "to", "job"])
+        let insecure = args.flag(LedgerTLS.flag)
         switch args.positionals.first {
         case "migrate":
             try args.requirePositionals(1...2, usage: "provision ledger migrate [MANIFEST] [--ledger URI]")
@@ -87,9 +91,10 @@ struct LedgerCommand: Command {
                 throw .usage("give a MANIFEST or --ledger URI", option: "ledger")
             }
             return LedgerCommand(
-                action: .migrate(manifest: manifest, ledger: args.value("ledger")), json: args.flag("json"))
+                action: .migrate(manifest: manifest, ledger: args.value("ledger")), json: args.flag("json"),
+                insecureLedger: insecure)
         case "copy":
-            return LedgerCommand(action: try parseCopy(args), json: args.flag("json"))
+            return LedgerCommand(action: try parseCopy(args), json: args.flag("json"), insecureLedger: insecure)
         case let other:
             throw .usage(
                 other.map { "unknown ledger subcommand '\($0)'; the ones there are: migrate, copy" }
@@ -139,6 +144,7 @@ struct LedgerCommand: Command {
                 "ledger \(location) is a SQLite file: it is upgraded when opened, only a server ledger is migrated",
                 option: "ledger")
         }
+        try LedgerTLS(allowInsecure: insecureLedger).check(conninfo, warnings: context.err)
         let versions: (from: Int, to: Int)
         do {
             versions = try await PostgresLedger.migrate(conninfo: conninfo.text)

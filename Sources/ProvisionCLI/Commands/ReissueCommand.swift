@@ -17,6 +17,9 @@ struct ReissueCommand: Command {
         serial and fields; its own UID). The reissue is recorded in the ledger's events with who did it
         (--by, default $USER) and why (--reason, required), and the reports list it.
 
+        Options:
+        \(LedgerTLS.help)
+
         Exit: 0 reissued, 64 usage, 65 the row is not done (use provision release for a claimed,
         failed or burned row) or does not exist, 66 no manifest or ledger.
 
@@ -35,8 +38,11 @@ struct ReissueCommand: Command {
     /// `--ledger FILE|URI`: instead of the manifest's.
     var ledger: String?
 
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecureLedger = false
+
     static func parse(_ arguments: [String]) throws(CLIError) -> ReissueCommand {
-        let args = try Arguments(arguments, flags: [], options: ["row", "reason", "by", "ledger"])
+        let args = try Arguments(arguments, flags: [LedgerTLS.flag], options: ["row", "reason", "by", "ledger"])
         try args.requirePositionals(1...1, usage: usage)
         guard let row = try args.integer("row", in: 1...Int.max) else {
             throw CLIError.usage("missing --row N", option: "row")
@@ -46,14 +52,16 @@ struct ReissueCommand: Command {
                 "missing --reason TEXT: say why the row is issued again (it is recorded)", option: "reason")
         }
         return ReissueCommand(
-            manifest: args.positionals[0], row: row, reason: reason, by: args.value("by"), ledger: args.value("ledger"))
+            manifest: args.positionals[0], row: row, reason: reason, by: args.value("by"), ledger: args.value("ledger"),
+            insecureLedger: args.flag(LedgerTLS.flag))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
         let job = try JobContext.load(manifest, context: context, ledger: ledger)
         let by = self.by ?? context.environment["USER"] ?? "operator"
         let ledger = try await JobContext.openLedger(
-            job.manifest.ledger, create: false, station: "reissue", notes: context.output.diagnostics)
+            job.manifest.ledger, create: false, station: "reissue", notes: context.output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: job.manifest.job))
         let new: Int
         do {
             new = try await ledger.reissue(job: job.manifest.job, row: row, by: by, reason: reason)

@@ -21,6 +21,7 @@ struct ReleaseCommand: Command {
           --by NAME      who releases it (default $USER)
           --note TEXT    why (recorded)
           --ledger FILE|URI  the ledger, with --job NAME (instead of MANIFEST)
+        \(LedgerTLS.help)
           --json         print {"version": 2, "job", "row", "by", "note", "state": "pending"}
                          (docs/json.md); an error prints {"error": {...}} instead
 
@@ -53,22 +54,27 @@ struct ReleaseCommand: Command {
         var state = "pending"
     }
 
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecureLedger = false
+
     static func parse(_ arguments: [String]) throws(CLIError) -> ReleaseCommand {
-        let args = try Arguments(arguments, flags: ["json"], options: ["ledger", "job", "row", "by", "note"])
+        let args = try Arguments(
+            arguments, flags: ["json", LedgerTLS.flag], options: ["ledger", "job", "row", "by", "note"])
         try args.requirePositionals(0...1, usage: "provision release MANIFEST --row N")
         guard let row = try args.integer("row", in: 1...Int.max) else {
             throw CLIError.usage("missing --row N", option: "row")
         }
         return ReleaseCommand(
             target: try JobTarget(args), row: row, by: args.value("by"), note: args.value("note"),
-            json: args.flag("json"))
+            json: args.flag("json"), insecureLedger: args.flag(LedgerTLS.flag))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
         let (_, location, jobName) = try target.resolve(context: context)
         let by = self.by ?? context.environment["USER"] ?? "operator"
         let ledger = try await JobContext.openLedger(
-            location, create: false, station: "release", notes: context.output.diagnostics)
+            location, create: false, station: "release", notes: context.output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: jobName))
         do {
             try await ledger.release(job: jobName, row: row, by: by, note: note)
         } catch {

@@ -25,6 +25,7 @@ struct ReportCommand: Command {
 
         Options:
           --ledger FILE|URI  the ledger to read, with --job NAME (instead of MANIFEST)
+        \(LedgerTLS.help)
           --job NAME     the job in that ledger
           --out DIR      write the reports here instead of the job's reports folder
           --watch SECONDS  rewrite the reports every SECONDS until Ctrl-C (prints one line a rewrite)
@@ -53,8 +54,12 @@ struct ReportCommand: Command {
     /// `--times N`: rewrites before a watch ends.
     var times: Int?
 
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecureLedger = false
+
     static func parse(_ arguments: [String]) throws(CLIError) -> ReportCommand {
-        let args = try Arguments(arguments, flags: ["json"], options: ["ledger", "job", "out", "watch", "times"])
+        let args = try Arguments(
+            arguments, flags: ["json", LedgerTLS.flag], options: ["ledger", "job", "out", "watch", "times"])
         try args.requirePositionals(0...1, usage: "provision report MANIFEST | --ledger FILE|URI --job NAME")
         let watch = try args.seconds("watch") { "option '--watch' needs seconds > 0, got '\($0)'" }
         let times = try args.integer("times", in: 1...Int.max)
@@ -63,7 +68,8 @@ struct ReportCommand: Command {
         }
         if times != nil, watch == nil { throw .usage("--times counts the rewrites of --watch", option: "times") }
         return ReportCommand(
-            target: try JobTarget(args), out: args.value("out"), json: args.flag("json"), watch: watch, times: times)
+            target: try JobTarget(args), out: args.value("out"), json: args.flag("json"), watch: watch, times: times,
+            insecureLedger: args.flag(LedgerTLS.flag))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -76,7 +82,8 @@ struct ReportCommand: Command {
         if let job { serial = { job.serial(row: $0) } }
         if let out { folder = context.url(forPath: out) }
         let ledger = try await JobContext.openLedger(
-            location, create: false, readOnly: true, station: "report", notes: context.output.diagnostics)
+            location, create: false, readOnly: true, station: "report", notes: context.output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: jobName))
         guard let watch else {
             let report = try await write(ledger: ledger, job: jobName, serial: serial, to: folder, refresh: nil)
             if json {

@@ -77,6 +77,7 @@ struct RunCommand: Command {
         Run 'provision ledger migrate' once per server and schema first.
 
         """ + LedgerChoice.help + """
+            \(LedgerTLS.help)
               --station NAME   this station's name on a ledger server (default: the host name); several
                                stations on one host need their own names. A second live process with the
                                same name is refused (exit 69). Reader names are recorded as NAME/READER
@@ -133,7 +134,7 @@ struct RunCommand: Command {
             arguments,
             flags: [
                 "quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys", "wait",
-                "allow-extractable-key",
+                "allow-extractable-key", LedgerTLS.flag,
             ],
             options: ["reader", "idle", "max-consecutive-failures", "max-wrong-chip", "ledger", "station", "lease"],
             aliases: ["q": "quiet"])
@@ -190,13 +191,16 @@ struct RunCommand: Command {
         }
         // On a server every station is named (default: the host name); on a file only when asked.
         let station = job.manifest.ledger.fileURL == nil || self.ledger.station != nil ? self.ledger.stationName : nil
+        let tls = LedgerTLS(allowInsecure: self.ledger.insecure, job: job.manifest.job)
         let ledger = try await JobContext.openLedger(
-            job.manifest.ledger, create: true, station: station ?? "provision", notes: err)
+            job.manifest.ledger, create: true, station: station ?? "provision", notes: err,
+            tls: LedgerTLS(allowInsecure: tls.allowInsecure))
         let display = ProgressDisplay(sink: err, quiet: quiet)
         // Outside the workers, a dropped server connection pauses the step and runs it again, as the workers do.
         let outage = OutageRetry(limit: .milliseconds(Int(leaseSeconds * 1000)), stop: context.stop, display: display)
         try await JobKeyBinding.bind(job, in: ledger, outage: outage)  // another key for a key id: 65, nothing changed
         try await Self.register(job, in: ledger, policy: changePolicy, outage: outage)
+        try await tls.record(on: job.manifest.ledger, in: ledger)  // once the job is registered
         var settings = WorkerSettings(
             idleSeconds: idle, feedback: feedback, maxConsecutiveFailures: maxConsecutiveFailures)
         settings.waitsForWork = waitForWork

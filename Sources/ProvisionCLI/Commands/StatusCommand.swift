@@ -31,6 +31,7 @@ struct StatusCommand: Command {
           --ledger FILE|URI
                            the ledger to read: with --job NAME instead of MANIFEST, or overriding
                            the MANIFEST's (a PostgreSQL URI for a line of stations)
+        \(LedgerTLS.help)
 
         Exit codes: 0 ok, 64 usage, 65 bad manifest, 66 missing manifest or ledger, 74 I/O error.
 
@@ -49,8 +50,12 @@ struct StatusCommand: Command {
     /// `--json`: one document.
     var json = false
 
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecureLedger = false
+
     static func parse(_ arguments: [String]) throws(CLIError) -> StatusCommand {
-        let args = try Arguments(arguments, flags: ["json"], options: ["ledger", "job", "watch", "times"])
+        let args = try Arguments(
+            arguments, flags: ["json", LedgerTLS.flag], options: ["ledger", "job", "watch", "times"])
         try args.requirePositionals(0...1, usage: "provision status MANIFEST | --ledger FILE --job NAME")
         let watch = try args.seconds("watch") { "option '--watch' needs seconds > 0, got '\($0)'" }
         let times = try args.integer("times", in: 1...Int.max)
@@ -58,13 +63,16 @@ struct StatusCommand: Command {
             throw .usage("--json prints one document; it cannot --watch", option: "watch")
         }
         if times != nil, watch == nil { throw .usage("--times counts the views of --watch", option: "times") }
-        return StatusCommand(target: try JobTarget(args), watch: watch, times: times, json: args.flag("json"))
+        return StatusCommand(
+            target: try JobTarget(args), watch: watch, times: times, json: args.flag("json"),
+            insecureLedger: args.flag(LedgerTLS.flag))
     }
 
     func run(context: CommandContext) async throws -> ExitCode {
         let (_, location, jobName) = try target.resolve(context: context)
         let ledger = try await JobContext.openLedger(
-            location, create: false, readOnly: true, station: "status", notes: context.output.diagnostics)
+            location, create: false, readOnly: true, station: "status", notes: context.output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: jobName))
         var shown = 0
         while true {
             let status: LineStatus

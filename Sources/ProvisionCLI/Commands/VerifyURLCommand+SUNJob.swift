@@ -48,7 +48,8 @@ extension VerifyURLCommand {
                 "the master key '\(master.id)' (\(field)) must be AES-128, 16 bytes, for an \(chip) job")
         }
         let ledger = try await JobContext.openLedger(
-            job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics)
+            job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: job.manifest.job))
         try await JobKeyBinding.check([master], job: manifest.job, in: ledger)
         let verdict: TapJobVerdict
         do {

@@ -68,6 +68,7 @@ struct VerifyURLCommand: Command {
           --picc NAME           SUN: the PICC data's query parameter (default picc_data)
           --mac NAME            SUN: the MAC's query parameter (default cmac)
           --mac-input MODE      SUN: picc (default) or empty
+        \(LedgerTLS.help)
 
         URLs over \(TapURL.maximumLength) bytes are refused (exit 65) unread.
 
@@ -120,9 +121,12 @@ struct VerifyURLCommand: Command {
         var keyVersions: DataKeyed<Int>?
     }
 
+    /// `--insecure-ledger`: a ledger server over TCP without a verified certificate (`LedgerTLS`).
+    var insecureLedger = false
+
     static func parse(_ arguments: [String]) throws(CLIError) -> VerifyURLCommand {
         let args = try Arguments(
-            arguments, flags: ["operator", "json", "allow-extractable-key"],
+            arguments, flags: ["operator", "json", "allow-extractable-key", LedgerTLS.flag],
             options: [
                 "manifest", "key", "counter-window", "meta-key", "file-key", "picc", "mac", "mac-input", "ledger",
             ])
@@ -142,6 +146,7 @@ struct VerifyURLCommand: Command {
             counterWindow: try args.integer("counter-window", in: 1...0xFF_FFFF),
             operatorMode: args.flag("operator"), json: args.flag("json"), ledger: args.value("ledger"))
         command.allowExtractableKey = args.flag("allow-extractable-key")
+        command.insecureLedger = args.flag(LedgerTLS.flag)
         return command
     }
 
@@ -180,7 +185,8 @@ struct VerifyURLCommand: Command {
             throw CLIError(.noInput, "key '\(tap.keyID)' is not loaded")
         }
         let ledger = try await JobContext.openLedger(
-            job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics)
+            job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: job.manifest.job))
         try await JobKeyBinding.check(Array(job.keys.values), job: job.manifest.job, in: ledger)
         let name = job.manifest.job
         let found: JobRow?
