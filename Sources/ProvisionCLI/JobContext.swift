@@ -232,7 +232,7 @@ struct JobContext: Sendable {
             } catch {
                 throw cliError(error)
             }
-            try await tls.record(on: location, in: ledger)
+            if tls.recordsOnOpen { try await tls.record(on: location, in: ledger) }
             return ledger
         }
     }

@@ -18,6 +18,8 @@ struct LedgerTLS: Sendable {
     var allowInsecure = false
     /// The job the event is recorded on; `nil` (migrate, copy): warned about only.
     var job: String?
+    /// Whether opening the ledger records the event; `run` records it itself once the job is registered.
+    var recordsOnOpen = true
 
     /// Checks how `conninfo` travels, as libpq will read it (with this process's `PG…` environment); an allowed
     /// insecure connection is warned about on `warnings` (the command's stderr).

@@ -191,10 +191,9 @@ struct RunCommand: Command {
         }
         // On a server every station is named (default: the host name); on a file only when asked.
         let station = job.manifest.ledger.fileURL == nil || self.ledger.station != nil ? self.ledger.stationName : nil
-        let tls = LedgerTLS(allowInsecure: self.ledger.insecure, job: job.manifest.job)
+        let tls = LedgerTLS(allowInsecure: self.ledger.insecure, job: job.manifest.job, recordsOnOpen: false)
         let ledger = try await JobContext.openLedger(
-            job.manifest.ledger, create: true, station: station ?? "provision", notes: err,
-            tls: LedgerTLS(allowInsecure: tls.allowInsecure))
+            job.manifest.ledger, create: true, station: station ?? "provision", notes: err, tls: tls)
         let display = ProgressDisplay(sink: err, quiet: quiet)
         // Outside the workers, a dropped server connection pauses the step and runs it again, as the workers do.
         let outage = OutageRetry(limit: .milliseconds(Int(leaseSeconds * 1000)), stop: context.stop, display: display)
