@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// `initdb -N` and `pg_ctl` run as the `postgres` OS user through `setpriv` when the tests run as root
 /// (initdb refuses root); the shared server listens on a Unix socket in a short temporary folder only (no TCP;
-/// `PostgresTLSServer` is one with TLS on TCP too), with `fsync` and `synchronous_commit` on. It is stopped like `pg_ctl -m immediate` (SIGQUIT to the
-/// postmaster) when the test process exits. A server that cannot start fails the test with the reason.
+/// `PostgresTLSServer` is one with TLS on TCP too), with `fsync` and `synchronous_commit` on. It is stopped like
+/// `pg_ctl -m immediate` (SIGQUIT to the postmaster) when the test process exits. A server that cannot start fails
+/// the test with the reason.
 public final class PostgresTestServer: Sendable {
     /// The socket folder (also the server's home), e.g. `/tmp/pgt.AbC123`.
     public let directory: String
