@@ -158,4 +158,48 @@ import Testing
         }
         #expect(try tables(server, database.name) == [["0"]])
     }
+
+    /// verify-url is checked on its own below: it opens the ledger only for a URL of the job's shape.
+    @Test func everyCommandRefusesAManifestLedgerOverPlainTCPAndTakesTheFlag() throws {
+        let server = try PostgresTLSServer.shared()
+        let database = try server.createDatabase()
+        let ledger = uri(server, database.name, "sslmode=require")
+        let folder = try JobFolder(rows: 1, lock: false, extra: ", \"ledger\": \"\(ledger)\"")
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let commands = [
+            ["ledger", "migrate", "job.json"], ["run", "job.json", "--reader", folder.sim(uid: "04650000000001")],
+            ["status", "job.json"], ["report", "job.json"], ["release", "job.json", "--row", "1"],
+            ["reissue", "job.json", "--row", "1", "--reason", "crushed"],
+            ["audit", "job.json", "--reader", folder.sim(uid: "04650000000001"), "--count", "1"],
+        ]
+        for arguments in commands {
+            let outcome = try provision(arguments, folder)
+            #expect(
+                outcome.status == 64 && outcome.stderr.contains("--insecure-ledger"), "\(arguments): \(outcome.stderr)")
+        }
+        #expect(try tables(server, database.name) == [["0"]])
+        // With the flag each gets past the check (its own answer follows), warned on stderr.
+        for arguments in commands {
+            let outcome = try provision(arguments + ["--insecure-ledger"], folder)
+            #expect(outcome.status != 64, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("warning: ledger server"), "\(arguments): \(outcome.stderr)")
+        }
+    }
+
+    @Test func verifyURLRefusesAPlainTCPLedgerAndTakesTheFlag() async throws {
+        let job = try AuthTapJob()
+        defer { try? FileManager.default.removeItem(at: job.folder.url) }
+        let reader = job.folder.sim(uid: "04660000000001")
+        #expect(try await job.run(reader: reader).status == 0)
+        let url = try await job.tap(reader: reader).url
+        let server = try PostgresTLSServer.shared()
+        let ledger = uri(server, try server.createDatabase().name, "sslmode=disable")
+        let arguments = ["verify-url", url, "--manifest", "job.json", "--ledger", ledger]
+        let refused = try ProvisionProcess.run(arguments, directory: job.folder.url, environment: job.env)
+        #expect(refused.status == 64 && refused.stderr.contains("sslmode=verify-full"), "\(refused.stderr)")
+        // With the flag it connects (and finds the database not migrated: 73), warned on stderr.
+        let allowed = try ProvisionProcess.run(
+            arguments + ["--insecure-ledger"], directory: job.folder.url, environment: job.env)
+        #expect(allowed.status == 73 && allowed.stderr.contains("warning: ledger server"), "\(allowed.stderr)")
+    }
 }
