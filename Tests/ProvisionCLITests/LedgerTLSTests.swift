@@ -61,6 +61,7 @@ import Testing
         let refused = try provision(["ledger", "migrate", "--ledger", wrongCA], folder)
         #expect(refused.status == 69, "\(refused.stderr)")
         #expect(refused.stderr.contains("certificate verify failed"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("sslrootcert must be the CA"), "\(refused.stderr)")
         // The certificate says localhost; 127.0.0.1 is another name for the same server, not one it carries.
         let wrongHost = uri(
             server, database.name, host: "127.0.0.1", "sslmode=verify-full&sslrootcert=\(server.caFile)")

@@ -38,7 +38,7 @@ final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.message(PQerrorMessage(handle))
             PQfinish(handle)
-            throw LedgerError(.cannotOpen, "cannot connect to ledger \(location): \(message)")
+            throw LedgerError(.cannotOpen, "cannot connect to ledger \(location): \(message)\(Self.tlsHint(message))")
         }
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         self.connection = handle
@@ -172,6 +172,13 @@ final class PostgresConnection {
     /// alone, for a dropped connection (an operator alert: the server's reason, not libpq's explanation of it).
     static func message(_ text: UnsafePointer<CChar>?, firstLineOnly: Bool = false) -> String {
         message(text.map { String(cString: $0) } ?? "", firstLineOnly: firstLineOnly)
+    }
+
+    /// What to check when libpq refused the server's certificate (another CA, another host name).
+    static func tlsHint(_ message: String) -> String {
+        guard message.contains("certificate") else { return "" }
+        return " (sslrootcert must be the CA that signed the server's certificate, and the host name one the "
+            + "certificate names: docs/stations.md, \"TLS\")"
     }
 
     /// `text` without libpq's severity prefixes (at its start, at the start of a line, or after libpq's own
