@@ -38,7 +38,7 @@ struct LedgerTLS: Sendable {
             throw .usage(
                 "ledger server \(conninfo.redacted) is reached \(how): add \(add) (verify-ca also needs "
                     + "sslrootcert), or give --\(Self.flag) to connect anyway (docs/stations.md, \"TLS\")",
-                option: Self.flag)
+                option: "ledger")
         }
         let recorded = job.map { "; recorded on job '\($0)'" } ?? ""
         warnings?.line("warning: ledger server \(conninfo.redacted) is reached \(how) (--\(Self.flag))\(recorded)")

@@ -90,6 +90,11 @@ import Testing
                 folder)
             #expect(run.status == 64, "\(run.stderr)")
         }
+        let json = try provision(["status", "--ledger", database.tcp, "--job", folder.job, "--json"], folder)
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let error = document?["error"] as? [String: Any]
+        #expect(json.status == 64 && error?["class"] as? String == "usage", "\(json.stdout)")
+        #expect(error?["field"] as? String == "--ledger", "\(json.stdout)")
         #expect(try tables(server, database.name) == [["0"]])
     }
 
