@@ -2,14 +2,16 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev libpq-dev libp11-kit-dev pkg-config sqlite3 \
-	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd
+	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd libmicrohttpd-dev
 ## Packages only the tests need: chromium renders report.html headless (Tests/ReportsTests/ReportBrowserTests);
 ## python3-pyscard is an independent PC/SC client reading Type 4 tags (Tests/ReaderPCSCTests/PCSCType4Tests);
 ## python3 also runs scripts/test_rerun.py, which `make test` uses; postgresql gives the throwaway server the
 ## PostgreSQL ledger tests start themselves (TestSupport/PostgresTestServer.swift); python3-jsonschema checks every
 ## --json document against its schema in docs/schemas (TestSupport/JSONSchemaCheck.swift); softhsm2 gives each
-## PKCS #11 test its own token, and p11-kit (client module: p11-kit-modules) serves one from another process.
-TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql softhsm2 p11-kit p11-kit-modules openssl
+## PKCS #11 test its own token, and p11-kit (client module: p11-kit-modules) serves one from another process;
+## curl is the HTTP client the HTTP service tests drive (Tests/HTTPServiceTests).
+TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql softhsm2 p11-kit p11-kit-modules \
+	openssl curl
 JOB ?= jobs/batch.json
 
 .PHONY: deps test-deps build test lint run bench reliability fuzz clean

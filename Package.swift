@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CPKCS11", pkgConfig: "p11-kit-1", providers: [.apt(["libp11-kit-dev"])]),
         // prctl and explicit_bzero from the C library itself (process hardening, key wiping): nothing to link.
         .systemLibrary(name: "CSystem"),
+        // libmicrohttpd for the HTTP service (`provision serve`); the shim passes options as MHD_OPTION_ARRAY.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Helpers every layer shares (serial executor, Duration conversion): one of each.
         .target(name: "Support", dependencies: ["CSystem"], swiftSettings: strict),
@@ -45,6 +47,8 @@ let package = Package(
             name: "Ledger", dependencies: ["CSQLite", "CPostgres", "JSONReader", "Support"], swiftSettings: strict),
         // Keys inside a PKCS #11 token (issue 42): derivations run in the token, the master never leaves it.
         .target(name: "TokenKeys", dependencies: ["CPKCS11", "Crypto", "Support"], swiftSettings: strict),
+        // HTTP on libmicrohttpd: listen, limits (size, rate), request and response values; knows no route.
+        .target(name: "HTTPService", dependencies: ["CMicroHTTPD", "Support"], swiftSettings: strict),
 
         // Application layers.
         .target(
@@ -94,6 +98,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TokenKeysTests", dependencies: ["TokenKeys", "Crypto", "NDEF", "TestSupport"],
             swiftSettings: strict),

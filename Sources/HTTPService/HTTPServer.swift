@@ -1,0 +1,143 @@
+internal import CMicroHTTPD
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: epoll with a pool of worker threads, the service's limits enforced before
+/// the handler runs, a clean stop (stop accepting, let open requests finish, then stop) also on deinit
+/// (docs/reference/http.md §3).
+public final class HTTPServer: Sendable {
+    /// Threads and limits.
+    public struct Configuration: Sendable {
+        /// Worker threads, each with its own epoll set on the shared listening socket.
+        public var threads = 2
+        /// The longest request target (path and query, as sent) before 414.
+        public var maxTargetBytes = 2048
+        /// The longest body before 413.
+        public var maxBodyBytes = 4096
+        /// The methods the handler sees; any other is answered 405 with `Allow`.
+        public var methods: Set<String> = ["GET", "HEAD", "POST"]
+        /// Per-client token buckets (peer address; every Unix-socket peer is one client, `unix`); `nil`: no limit.
+        public var rateLimiter: RateLimiter? = RateLimiter(policy: .standard)
+        /// Seconds a connection may stay idle, keep-alive included, before libmicrohttpd closes it.
+        public var connectionTimeoutSeconds = 10
+        /// How long a stop waits for open connections before it closes them.
+        public var drainTimeout: Duration = .seconds(2)
+
+        public init() {}
+    }
+
+    /// Where the server listens; for `tcp:HOST:0`, the port it picked.
+    public let address: HTTPListenAddress
+    private let core: ServiceCore
+    /// The daemon (`struct MHD_Daemon *`); `nil` once stopped.
+    private let running: Mutex<OpaquePointer?>
+
+    /// Starts listening on `address` and answering with `handler`.
+    public init(
+        listen address: HTTPListenAddress, configuration: Configuration = Configuration(),
+        handler: @escaping HTTPHandler
+    ) throws(HTTPServerError) {
+        let (fd, bound) = try ListenSocket.open(address)
+        let core = ServiceCore(configuration: configuration, handler: handler)
+        guard let daemon = Self.startDaemon(listenFD: fd, core: core) else {
+            close(fd)
+            if case .unix(let path) = address { unlink(path) }
+            throw .daemonStart(bound.description)
+        }
+        self.address = bound
+        self.core = core
+        running = Mutex(daemon)
+    }
+
+    deinit { stop() }
+
+    /// Stops: answers carry `Connection: close`, a Unix socket file is removed, no new connection is accepted, open
+    /// ones get up to `drainTimeout` to finish, then the daemon stops and the socket closes. Idempotent.
+    public func stop() {
+        guard let daemon = running.withLock({ daemon in daemon.take() }) else { return }
+        core.draining.store(true, ordering: .relaxed)
+        if case .unix(let path) = address { unlink(path) }
+        // Needs MHD_USE_ITC in the epoll modes; the socket it returns is ours to close, after MHD_stop_daemon.
+        let quiesced = MHD_quiesce_daemon(daemon)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: core.configuration.drainTimeout)
+        while cmhd_current_connections(daemon) > 0 && clock.now < deadline { usleep(5_000) }
+        MHD_stop_daemon(daemon)
+        // A daemon that was not quiesced closes its listening socket itself.
+        if quiesced >= 0 { close(quiesced) }
+    }
+
+    private static func startDaemon(listenFD: Int32, core: ServiceCore) -> OpaquePointer? {
+        let configuration = core.configuration
+        let cls = Unmanaged.passUnretained(core).toOpaque()
+        let uriLog:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
+                -> UnsafeMutableRawPointer? = { @Sendable _, uri, _ in
+                    let state = RequestState(targetLength: uri.map { strlen($0) } ?? 0)
+                    return Unmanaged.passRetained(state).toOpaque()
+                }
+        let completed: MHD_RequestCompletedCallback = { @Sendable _, _, context, _ in
+            guard let context, let raw = context.pointee else { return }
+            Unmanaged<RequestState>.fromOpaque(raw).release()
+            context.pointee = nil
+        }
+        let options = [
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenFD), ptr_value: nil),
+            MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.threads), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .URI_LOG_CALLBACK, value: functionValue(uriLog), ptr_value: nil),
+            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: functionValue(completed), ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        return options.withUnsafeBufferPointer {
+            cmhd_start(UInt32(flags), 0, accessHandler, cls, $0.baseAddress)
+        }
+    }
+
+    /// A C function pointer as the integer `MHD_OptionItem.value` carries for options that take one.
+    private static func functionValue<F>(_ function: F) -> Int {
+        Int(bitPattern: unsafeBitCast(function, to: UnsafeRawPointer.self))
+    }
+}
+
+/// libmicrohttpd's access handler: called with the headers, then per body chunk, then once more to answer
+/// (docs/reference/http.md §2).
+/// `@Sendable`: it runs on MHD's worker threads and must not inherit any actor isolation.
+private let accessHandler: MHD_AccessHandlerCallback = {
+    @Sendable cls, connection, url, method, _, upload, uploadSize, context in
+    guard let cls, let connection, let context, let raw = context.pointee else { return .NO }
+    let core = Unmanaged<ServiceCore>.fromOpaque(cls).takeUnretainedValue()
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    let method = method.map { String(cString: $0) } ?? ""
+    if state.answered {
+        uploadSize?.pointee = 0
+        return .YES
+    }
+    if !state.admitted {
+        state.admitted = true
+        guard let refusal = core.refusal(state, method: method, connection: connection) else { return .YES }
+        state.answered = true
+        return core.queue(refusal, on: connection)
+    }
+    if let uploadSize, uploadSize.pointee != 0 {
+        let count = uploadSize.pointee
+        uploadSize.pointee = 0
+        // libmicrohttpd cannot answer in the middle of a body (MHD_queue_response refuses): a body without a
+        // Content-Length that grows too large is read and dropped, answered 413 at its end, and its connection
+        // closed unanswered once it passes 16 times the limit.
+        state.received += count
+        if state.received > core.configuration.maxBodyBytes { state.bodyTooLarge = true }
+        if state.received > 16 * core.configuration.maxBodyBytes { return .NO }
+        if !state.bodyTooLarge, let upload {
+            state.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: count))
+        }
+        return .YES
+    }
+    if state.bodyTooLarge { return core.queue(core.bodyTooLarge, on: connection) }
+    let path = url.map { String(cString: $0) } ?? "/"
+    switch core.request(connection: connection, path: path, method: method, body: state.body) {
+    case .refused(let refusal): return core.queue(refusal, on: connection)
+    case .request(let request): return core.queue(core.handler(request), on: connection)
+    }
+}

@@ -1,0 +1,130 @@
+internal import CMicroHTTPD
+import Synchronization
+
+/// What the C callbacks share for the life of one server: configuration, handler, limiter and the draining flag.
+final class ServiceCore: Sendable {
+    let configuration: HTTPServer.Configuration
+    let handler: HTTPHandler
+    /// Set when a stop begins: every later answer carries `Connection: close`, so keep-alive clients let go.
+    let draining = Atomic<Bool>(false)
+
+    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+}
+
+/// One request's state, libmicrohttpd's `*con_cls`: made by the URI log callback (the one place that sees the raw
+/// request target), released by the request-completed callback (docs/reference/http.md §2). Only the connection's
+/// worker thread touches it.
+final class RequestState {
+    /// Bytes of the request target as sent: path and query, before decoding.
+    let targetLength: Int
+    /// The header-phase checks ran.
+    var admitted = false
+    /// A response was queued (a refusal at the header phase): later calls only discard.
+    var answered = false
+    /// The body so far, never more than the limit.
+    var body: [UInt8] = []
+    /// Body bytes received, kept or not.
+    var received = 0
+    /// The body went over the limit: the answer is 413.
+    var bodyTooLarge = false
+
+    init(targetLength: Int) { self.targetLength = targetLength }
+}
+
+@available(*, unavailable)
+extension RequestState: Sendable {}
+
+/// Collects key/value pairs from `MHD_get_connection_values_n` (lengths included, so an embedded NUL shows).
+final class PairCollector {
+    var pairs: [(name: [UInt8], value: [UInt8]?)] = []
+}
+
+@available(*, unavailable)
+extension PairCollector: Sendable {}
+
+/// A complete request, or the answer that refuses it.
+enum Built {
+    case request(HTTPRequest)
+    case refused(HTTPResponse)
+}
+
+extension ServiceCore {
+    /// The header-phase checks, in order: rate (429), target length (414), method (405), declared body size (413).
+    func refusal(_ state: RequestState, method: String, connection: OpaquePointer) -> HTTPResponse? {
+        if let limiter = configuration.rateLimiter,
+            let wait = limiter.take(ListenSocket.peerName(cmhd_client_address(connection)))
+        {
+            return .text(429, "too many requests", headers: [.init("Retry-After", String(wait))])
+        }
+        if state.targetLength > configuration.maxTargetBytes {
+            return .text(414, "request target longer than \(configuration.maxTargetBytes) bytes")
+        }
+        guard configuration.methods.contains(method) else {
+            let allowed = configuration.methods.sorted().joined(separator: ", ")
+            return .text(405, "method \(method) not allowed", headers: [.init("Allow", allowed)])
+        }
+        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
+            guard let size = Int(String(cString: declared)) else { return .text(400, "bad Content-Length") }
+            if size > configuration.maxBodyBytes { return bodyTooLarge }
+        }
+        return nil
+    }
+
+    var bodyTooLarge: HTTPResponse { .text(413, "request body longer than \(configuration.maxBodyBytes) bytes") }
+
+    /// Builds the handler's request after the whole body arrived; a 400 answer when the query is not text.
+    func request(
+        connection: OpaquePointer, path: String, method: String, body: [UInt8]
+    ) -> Built {
+        var query: [HTTPRequest.QueryItem] = []
+        for pair in pairs(connection, .GET_ARGUMENT_KIND) {
+            guard let name = text(pair.name), pair.value.map({ text($0) != nil }) ?? true else {
+                return .refused(.text(400, "query parameters must be UTF-8 text without NUL"))
+            }
+            query.append(.init(name: name, value: pair.value.flatMap(text)))
+        }
+        let headers = pairs(connection, .HEADER_KIND).map {
+            (name: String(decoding: $0.name, as: UTF8.self), value: String(decoding: $0.value ?? [], as: UTF8.self))
+        }
+        let client = ListenSocket.peerName(cmhd_client_address(connection))
+        return .request(
+            HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, clientAddress: client))
+    }
+
+    private func text(_ bytes: [UInt8]) -> String? {
+        bytes.contains(0) ? nil : String(validating: bytes, as: UTF8.self)
+    }
+
+    private func pairs(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(name: [UInt8], value: [UInt8]?)] {
+        let collector = PairCollector()
+        let iterator: MHD_KeyValueIteratorN = { @Sendable cls, _, key, keySize, value, valueSize in
+            guard let cls else { return .NO }
+            let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
+            let name = key.map { Array(UnsafeRawBufferPointer(start: $0, count: keySize)) } ?? []
+            let value = value.map { Array(UnsafeRawBufferPointer(start: $0, count: valueSize)) }
+            collector.pairs.append((name, value))
+            return .YES
+        }
+        withExtendedLifetime(collector) {
+            _ = MHD_get_connection_values_n(connection, kind, iterator, Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return collector.pairs
+    }
+
+    /// Queues `response` on `connection` (the bytes are copied); `Connection: close` while draining.
+    func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let created = response.body.withUnsafeBytes {
+            MHD_create_response_from_buffer(
+                $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let made = created else { return .NO }
+        defer { MHD_destroy_response(made) }
+        // A header with CR or LF is refused by libmicrohttpd (MHD_NO) and so left out: no header injection.
+        for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
+        if draining.load(ordering: .relaxed) { _ = MHD_add_response_header(made, "Connection", "close") }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+}
