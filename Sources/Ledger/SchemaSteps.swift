@@ -310,5 +310,8 @@ enum SchemaSteps {
             );
             """
         },
+        // PostgreSQL 4: least-privilege group roles, their grants, and the checks the server enforces whatever a
+        // login sends (`PostgresRoles`). SQLite has one writer and no roles.
+        Step(sqlite: nil, postgres: 4) { _ in PostgresRoles.migration },
     ]
 }

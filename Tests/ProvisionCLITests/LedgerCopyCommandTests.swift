@@ -119,7 +119,7 @@ import Testing
             (["ledger", "copy", "--from", "l.sqlite", "--to", "other.sqlite"], "--to"),
             (["ledger", "copy", "--from", "l.sqlite", "--to", "postgresql://line:s3cret@db.local/p"], "--to"),
             (["ledger", "migrate", "--ledger", uri, "--from", "l.sqlite"], "--from"),
-            (["ledger", "frobnicate"], "migrate, copy"),
+            (["ledger", "frobnicate"], "migrate, grant, copy"),
         ]
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("reports"), withIntermediateDirectories: true)
