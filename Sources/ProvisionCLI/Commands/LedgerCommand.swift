@@ -61,11 +61,10 @@ struct LedgerCommand: Command {
         grant); 74 a copy that does not verify, other server errors; 77 not permitted (migrate without
         CREATEROLE while the group roles are missing, grant by a role that may not grant them).
 
-        Examples: provision ledger migrate --ledger 'postgresql://ledger.line.local/provision'
-                  provision ledger grant station bench_1 --stations s1,s2 \\
-                      --ledger 'postgresql://ledger.line.local/provision'
-                  provision ledger copy --from reports/batch/ledger.sqlite \\
-                      --to 'postgresql://ledger.line.local/provision'
+        Examples: LEDGER='postgresql://ledger.line.local/provision?sslmode=verify-full&sslrootcert=line-ca.pem'
+                  provision ledger migrate --ledger "$LEDGER"
+                  provision ledger grant station bench_1 --stations s1,s2 --ledger "$LEDGER"
+                  provision ledger copy --from reports/batch/ledger.sqlite --to "$LEDGER"
 
         """
 
