@@ -66,6 +66,9 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// How many clients have a bucket now.
+    var trackedClients: Int { buckets.withLock { $0.count } }
+
     private func prune(_ buckets: inout [String: Bucket], at time: Duration) {
         buckets = buckets.filter {
             $0.value.tokens + policy.perSecond * (time - $0.value.updated).seconds < policy.burst
