@@ -208,4 +208,11 @@ import Testing
             arguments + ["--insecure-ledger"], directory: job.folder.url, environment: job.env)
         #expect(allowed.status == 73 && allowed.stderr.contains("warning: ledger server"), "\(allowed.stderr)")
     }
+
+    @Test func everyCommandThatOpensALedgerDocumentsTheFlag() throws {
+        for command in ["run", "status", "report", "audit", "release", "reissue", "verify-url", "ledger"] {
+            let help = try ProvisionProcess.run([command, "--help"])
+            #expect(help.status == 0 && help.stdout.contains("--insecure-ledger  allow a ledger server"), "\(command)")
+        }
+    }
 }
