@@ -111,4 +111,37 @@ import Testing
         #expect(named.status == 0, "\(named.output)")
         #expect(try line.server.query(line.admin, "SELECT count(*) FROM events WHERE actor = 's2'") == [["0"]])
     }
+
+    @Test func theKeyJournalOnlyMovesForward() async throws {
+        let folder = try RunNTAG424Tests.folder(rows: 2)
+        let line = try StationLine.migrated(folder: folder)
+        let reader = folder.sim("ntag424", uid: "04C40000000001", options: "count=2")
+        let ran = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--quiet", "--station", "s1", "--reader", reader, "--ledger",
+                    line.conninfo(line.bench),
+                ],
+                directory: folder.url, environment: RunNTAG424Tests.environment)
+        }
+        // The station's login journals and resolves every key change of its run.
+        #expect(ran.status == 0, "\(ran.stderr)")
+        let journal = "SELECT state, count(*) FROM key_changes GROUP BY state"
+        let resolved = try line.server.query(line.admin, journal)
+        #expect(resolved.count == 1 && resolved.first?.first == "done", "\(resolved)")
+        let columns = "job, uid, key_number, old_version, new_version, key_id, old_fingerprint, new_fingerprint"
+        for (login, sql) in [
+            (line.bench, "UPDATE key_changes SET state = 'abandoned' WHERE state = 'done'"),
+            (line.other, "UPDATE key_changes SET state = 'intended', resolved_at = NULL"),
+            (
+                line.bench,
+                "INSERT INTO key_changes (\(columns), state, intended_at, resolved_at) SELECT \(columns), 'done', "
+                    + "intended_at, resolved_at FROM key_changes LIMIT 1"
+            ),
+        ] {
+            let forged = try verbose(line, sql, as: login)
+            #expect(forged.status != 0 && forged.output.contains("42501"), "\(login): \(sql): \(forged.output)")
+        }
+        #expect(try line.server.query(line.admin, journal) == resolved)
+    }
 }

@@ -36,8 +36,8 @@ public enum PostgresRoles {
     ]
 
     /// PostgreSQL 4: the settings row, the station bindings, the group roles and their grants (what the roles
-    /// script of earlier releases granted), a done row that only the owner may change, leases and events under the
-    /// login's own station names only.
+    /// script of earlier releases granted), a done row that only the owner may change, a key journal that only moves
+    /// forward, leases and events under the login's own station names only.
     static let migration = """
         CREATE TABLE ledger_settings (
             only_row    boolean PRIMARY KEY DEFAULT true CHECK (only_row),
@@ -80,6 +80,25 @@ public enum PostgresRoles {
         END $$;
         CREATE TRIGGER events_station_actor BEFORE INSERT ON events FOR EACH ROW
             EXECUTE FUNCTION events_station_actor();
+        CREATE FUNCTION key_changes_forward_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF provision_is_owner(TG_RELID) THEN
+                RETURN NEW;
+            END IF;
+            IF TG_OP = 'INSERT' AND (NEW.state <> 'intended' OR NEW.resolved_at IS NOT NULL) THEN
+                RAISE EXCEPTION 'a key change of tag % is journalled as intended, not %', NEW.uid, NEW.state
+                    USING ERRCODE = '42501';
+            END IF;
+            IF TG_OP = 'UPDATE' AND (OLD.state <> 'intended' OR NEW.state NOT IN ('done', 'abandoned')
+                OR to_jsonb(NEW) - 'state' - 'resolved_at'
+                    IS DISTINCT FROM to_jsonb(OLD) - 'state' - 'resolved_at') THEN
+                RAISE EXCEPTION 'key change % of tag % is %: only an intended change moves on, once, to done or '
+                    'abandoned', OLD.id, OLD.uid, OLD.state USING ERRCODE = '42501';
+            END IF;
+            RETURN NEW;
+        END $$;
+        CREATE TRIGGER key_changes_forward_only BEFORE INSERT OR UPDATE ON key_changes FOR EACH ROW
+            EXECUTE FUNCTION key_changes_forward_only();
         \(groupsAndGrants)
         ALTER TABLE stations ENABLE ROW LEVEL SECURITY;
         CREATE POLICY provision_read ON stations FOR SELECT USING (true);
