@@ -61,7 +61,7 @@ import Testing
         for command in [
             ["run", "job.json", "--ledger", server, "--reader", folder.sim(uid: "04000000000001")],
             ["status", "job.json", "--ledger", server], ["report", "job.json", "--ledger", server],
-            ["ledger", "migrate", "--ledger", server],
+            ["ledger", "migrate", "--ledger", server], ["ledger", "grant", "station", "bench_1", "--ledger", server],
         ] {
             let end = try failure(command, in: folder.url)
             #expect(end.status == 69 && end.errorClass == "ledgerUnreachable", "\(command)")
