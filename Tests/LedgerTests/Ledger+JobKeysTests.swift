@@ -104,7 +104,7 @@ import Testing
             """)
         #expect(try PostgresTestServer.shared().query(conninfo, "SELECT to_regclass('job_keys') IS NULL") == [["t"]])
         let (from, to) = try await PostgresLedger.migrate(conninfo: conninfo)
-        #expect(from == 2 && to == 3 && PostgresLedger.schemaVersion == 3)
+        #expect(from == 2 && to == PostgresLedger.schemaVersion && to >= 3)
         let ledger = try await PostgresLedger.open(conninfo: conninfo, station: "s1")
         #expect(try await ledger.job(named: "j") != nil)
         #expect(try await ledger.bindKeys(job: "j", keys: ["m": Self.a]).isEmpty)
