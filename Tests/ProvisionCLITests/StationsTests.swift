@@ -124,9 +124,12 @@ import Testing
             try await waitUntil {
                 Int(try server.query(uri, "SELECT count(*) FROM attempts").first?.first ?? "0") ?? 0 >= target
             }
-            // The server ends every session of the station: its workers' and its heartbeat's.
+            // The server ends every session of the station: its workers' and its heartbeat's; only in this test's
+            // database, since other tests on the shared server have stations named s1 too.
             drops += try server.query(
-                uri, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 's1'"
+                uri,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    + "WHERE application_name = 's1' AND datname = current_database()"
             ).count
         }
         let outcome = try await station.wait()
