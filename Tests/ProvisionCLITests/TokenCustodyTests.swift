@@ -106,7 +106,8 @@ import Testing
                 ["run", "job.json", "--quiet", "--reader", reader], workingDirectory: folder.url, environment: env)
             try await Self.waitForTags(40, folder, child)
             guard child.process.isRunning else { continue }  // recorded by waitForTags
-            let hits = try Self.occurrences(of: Self.master, in: child.pid)
+            let pid = child.pid
+            let hits = try await onThread { try Self.occurrences(of: Self.master, in: pid) }
             #expect(child.process.isRunning, "the scan ran while the job did")
             let status = try await child.wait()
             #expect(status == 0, "\(name): \(child.stderr)")

@@ -10,9 +10,11 @@ import Testing
     /// Runs `arguments` in `folder` with the token's environment added.
     static func provision(
         _ arguments: [String], _ folder: JobFolder, token: SoftHSMToken? = nil, env: [String: String] = [:]
-    ) throws -> ProvisionProcess.Outcome {
-        try ProvisionProcess.run(
-            arguments, directory: folder.url, environment: (token?.environment ?? [:]).merging(env) { $1 })
+    ) async throws -> ProvisionProcess.Outcome {
+        let environment = (token?.environment ?? [:]).merging(env) { $1 }
+        return try await onThread {
+            try ProvisionProcess.run(arguments, directory: folder.url, environment: environment)
+        }
     }
 
     /// Every tag image the simulator stored, by file name.
@@ -43,12 +45,13 @@ import Testing
 
         let fromEnv = try Self.protectedJob(key: #"{"env": "BRAND_KEY"}"#)
         let spec = { (folder: JobFolder) in folder.sim(uid: "04000000000001", options: "count=3") }
-        let first = try Self.provision(
+        let first = try await Self.provision(
             ["run", "job.json", "--quiet", "--reader", spec(fromEnv)], fromEnv, env: ["BRAND_KEY": keyHex])
         #expect(first.status == 0, "\(first.stderr)")
 
         let fromToken = try Self.protectedJob(key: #"{"pkcs11": "\#(token.uri(object: "brand"))"}"#)
-        let second = try Self.provision(["run", "job.json", "--reader", spec(fromToken)], fromToken, token: token)
+        let second = try await Self.provision(
+            ["run", "job.json", "--reader", spec(fromToken)], fromToken, token: token)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try fromToken.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "3"]])
         #expect(try Self.images(fromToken) == Self.images(fromEnv))
@@ -71,7 +74,7 @@ import Testing
 
         let fromEnv = try RunNTAG424Tests.folder(rows: 3)
         let spec = { (folder: JobFolder) in folder.sim("ntag424", uid: "04C40000000001", options: "count=3") }
-        let first = try Self.provision(
+        let first = try await Self.provision(
             ["run", "job.json", "--quiet", "--reader", spec(fromEnv)], fromEnv, env: RunNTAG424Tests.environment)
         #expect(first.status == 0, "\(first.stderr)")
 
@@ -80,7 +83,7 @@ import Testing
         let text = try String(contentsOf: manifest, encoding: .utf8)
         let tokenKey = #"{"pkcs11": "\#(token.uri(object: "brand-master"))"}"#
         try Data(text.replacingOccurrences(of: #"{"env": "BRAND_KEY"}"#, with: tokenKey).utf8).write(to: manifest)
-        let second = try Self.provision(
+        let second = try await Self.provision(
             ["run", "job.json", "--quiet", "--reader", spec(fromToken)], fromToken, token: token)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try fromToken.query("SELECT state, count(*) FROM records GROUP BY state") == [["done", "3"]])
@@ -89,19 +92,19 @@ import Testing
         #expect(try fromToken.query("SELECT count(*) FROM key_changes WHERE state = 'done'") == [["15"]])
 
         // A tap of tag 2, read like a phone, verifies with the master in the token: valid, then replayed.
-        let inspect = try Self.provision(
+        let inspect = try await Self.provision(
             ["inspect", "--json", "--reader", fromToken.sim("ntag424", uid: "04C40000000002")], fromToken)
         let url = String(
             try #require(inspect.stdout.firstMatch(of: /https:\/\/e\.io\/SKU-2\?p=[0-9A-F]{32}&m=[0-9A-F]{16}/)).output)
         let verify = { (url: String) in
-            try Self.provision(["verify-url", url, "--manifest", "job.json"], fromToken, token: token)
+            try await Self.provision(["verify-url", url, "--manifest", "job.json"], fromToken, token: token)
         }
-        let valid = try verify(url)
+        let valid = try await verify(url)
         #expect(valid.status == 0 && valid.stdout.hasPrefix("valid"), "\(valid.stdout)\(valid.stderr)")
-        let replayed = try verify(url)
+        let replayed = try await verify(url)
         #expect(replayed.stdout.hasPrefix("replayed"), "\(replayed.stdout)\(replayed.stderr)")
         let tampered = url.replacingOccurrences(of: "&m=", with: "&m=0").dropLast()
-        let invalid = try verify(String(tampered))
+        let invalid = try await verify(String(tampered))
         #expect(invalid.stdout.hasPrefix("invalid"), "\(invalid.stdout)\(invalid.stderr)")
     }
 
@@ -126,7 +129,7 @@ import Testing
         ]
         for (uri, status, says) in cases {
             let folder = try Self.protectedJob(key: #"{"pkcs11": "\#(uri)"}"#)
-            let run = try Self.provision(
+            let run = try await Self.provision(
                 ["run", "job.json", "--quiet", "--reader", folder.sim(uid: "04000000000001")], folder, token: token)
             #expect(run.status == status, "\(uri): \(run.stderr)")
             #expect(run.stderr.contains(says), "\(run.stderr)")
@@ -137,7 +140,7 @@ import Testing
         }
         // A trial may accept the loose key explicitly; the run then warns and proceeds.
         let folder = try Self.protectedJob(key: #"{"pkcs11": "\#(token.uri(object: "loose"))"}"#)
-        let run = try Self.provision(
+        let run = try await Self.provision(
             ["run", "job.json", "--quiet", "--allow-extractable-key", "--reader", folder.sim(uid: "04000000000001")],
             folder, token: token)
         #expect(run.status == 0, "\(run.stderr)")
@@ -151,10 +154,11 @@ import Testing
         try await token.importKeys([.init(label: "sample", bytes: Array(0...31), hmac: true)])
         let folder = try Self.protectedJob(key: #"{"pkcs11": "\#(token.uri(object: "sample"))"}"#)
         let reader = "nfc:pn532_uart:/dev/provision-no-such-reader"
-        let refused = try Self.provision(["run", "job.json", "--quiet", "--reader", reader], folder, token: token)
+        let refused = try await Self.provision(
+            ["run", "job.json", "--quiet", "--reader", reader], folder, token: token)
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("key 'brand' is the documented sample key"), "\(refused.stderr)")
-        let allowed = try Self.provision(
+        let allowed = try await Self.provision(
             ["run", "job.json", "--quiet", "--allow-test-keys", "--reader", reader], folder, token: token)
         #expect(allowed.status != 65, "with --allow-test-keys it gets as far as the absent reader: \(allowed.stderr)")
     }
@@ -167,7 +171,7 @@ import Testing
         let spec = { (folder: JobFolder) in folder.sim(uid: "04000000000001") }
         // "pin": {"env": …}: the PIN from the environment, never from the command line.
         let fromEnv = try Self.protectedJob(key: #"{"pkcs11": "\#(base)", "pin": {"env": "TOKEN_PIN"}}"#)
-        let ran = try Self.provision(
+        let ran = try await Self.provision(
             ["run", "job.json", "--quiet", "--reader", spec(fromEnv)], fromEnv, token: token,
             env: ["TOKEN_PIN": token.userPIN])
         #expect(ran.status == 0, "\(ran.stderr)")
@@ -176,7 +180,7 @@ import Testing
         _ = FileManager.default.createFile(
             atPath: loose, contents: Data(token.userPIN.utf8), attributes: [.posixPermissions: 0o644])
         let fromFile = try Self.protectedJob(key: #"{"pkcs11": "\#(base)", "pin": {"file": "\#(loose)"}}"#)
-        let refused = try Self.provision(
+        let refused = try await Self.provision(
             ["run", "job.json", "--quiet", "--reader", spec(fromFile)], fromFile, token: token)
         #expect(refused.status == 77, "\(refused.stderr)")
         #expect(refused.stderr.contains("PIN file") && refused.stderr.contains("chmod 600"), "\(refused.stderr)")
@@ -184,11 +188,12 @@ import Testing
         let byID = try Self.protectedJob(
             key: #"{"pkcs11": "pkcs11:token=\#(token.label);id=%01?module-path=\#(token.modulePath)"#
                 + #"&pin-source=file:\#(token.pinFile)"}"#)
-        let found = try Self.provision(["run", "job.json", "--quiet", "--reader", spec(byID)], byID, token: token)
+        let found = try await Self.provision(
+            ["run", "job.json", "--quiet", "--reader", spec(byID)], byID, token: token)
         #expect(found.status == 0, "\(found.stderr)")
     }
 
-    @Test func aManifestTokenKeyIsCheckedWhenTheManifestIsRead() throws {
+    @Test func aManifestTokenKeyIsCheckedWhenTheManifestIsRead() async throws {
         let cases: [(key: String, says: String)] = [
             (#"{"pkcs11": "pkcs11:object=m?pin-value=1234"}"#, "pin-value"),
             (#"{"pkcs11": "token=a;object=m"}"#, "starts with \"pkcs11:\""),
@@ -198,7 +203,8 @@ import Testing
         ]
         for (key, says) in cases {
             let folder = try Self.protectedJob(key: key)
-            let run = try Self.provision(["run", "job.json", "--reader", folder.sim(uid: "04000000000001")], folder)
+            let run = try await Self.provision(
+                ["run", "job.json", "--reader", folder.sim(uid: "04000000000001")], folder)
             #expect(run.status == 65, "\(key): \(run.stderr)")
             #expect(run.stderr.contains("job.json") && run.stderr.contains(says), "\(key): \(run.stderr)")
             #expect(!run.stderr.contains("1234"), "the PIN value is never echoed: \(run.stderr)")
