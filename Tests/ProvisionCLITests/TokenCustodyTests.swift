@@ -48,7 +48,9 @@ import Testing
             if names.filter({ $0.hasSuffix(".bin") }).count >= tags { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        Issue.record("\(tags) tags were not stored in time, or the job ended first: \(child.stderr)")
+        let stored = (try? FileManager.default.contentsOfDirectory(atPath: folder.store.path))?.count ?? -1
+        let running = child.process.isRunning
+        Issue.record("\(tags) tags not stored in time (\(stored) in the store, running \(running)): \(child.stderr)")
     }
 
     /// How often the master's bytes, and its hex text in either case, appear in process `pid`'s readable memory.
