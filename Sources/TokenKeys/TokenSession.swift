@@ -74,10 +74,7 @@ public actor TokenSession {
                     })
             }
         }
-        let (slot, token, session) = try opened.get()
-        return TokenSession(
-            executor: executor, functions: functions, moduleName: moduleName, slot: slot, token: token,
-            session: session)
+        return try made(opened, executor: executor, functions: functions, moduleName: moduleName)
     }
 
     /// Opens a session as `open(functions:moduleName:uri:pin:readWrite:)` does, waiting on the calling thread: for
@@ -91,6 +88,13 @@ public actor TokenSession {
                 try connect(functions: functions, moduleName: moduleName, uri: uri, pin: pin, rw: readWrite)
             }
         }
+        return try made(opened, executor: executor, functions: functions, moduleName: moduleName)
+    }
+
+    /// The session `connect` opened on `executor`'s queue, or its error: the end both `open`s share.
+    private static func made(
+        _ opened: OpenResult, executor: QueueExecutor, functions: any PKCS11Functions, moduleName: String
+    ) throws(TokenError) -> TokenSession {
         let (slot, token, session) = try opened.get()
         return TokenSession(
             executor: executor, functions: functions, moduleName: moduleName, slot: slot, token: token,

@@ -1,13 +1,15 @@
 import Foundation
+import Ledger
 import NFCTags
+import Support
 import Synchronization
 import TokenKeys
 
 /// A master key inside a PKCS #11 token, as a `KeyCustodian`: AN10922 and HMAC run in the token and only their
 /// results reach this process.
 ///
-/// When the token goes away mid-run the operation pauses, reconnects with a backoff (0.5 s doubling to 10 s, as for
-/// a ledger outage) and runs again, so the tag in the field is not failed for it; an operator's stop (task
+/// When the token goes away mid-run the operation pauses, reconnects with a ledger outage's backoff (`LedgerOutage`:
+/// 0.5 s doubling to 10 s) and runs again, so the tag in the field is not failed for it; an operator's stop (task
 /// cancellation) or a refused PIN ends the pause with the error.
 final class TokenHeldKey: KeyCustodian {
     let kind: SecretKey.Kind
@@ -46,7 +48,7 @@ final class TokenHeldKey: KeyCustodian {
     private func perform(
         _ operation: @escaping @Sendable (isolated TokenSession, TokenKey) throws(TokenError) -> [UInt8]
     ) throws -> [UInt8] {
-        var pause = 0.5
+        var pause = LedgerOutage.firstPause
         var lostAt: Date?
         while true {
             let (entry, key) = current.withLock { $0 }
@@ -66,8 +68,8 @@ final class TokenHeldKey: KeyCustodian {
                     lostAt = Date()
                     TokenAccess.notice("\(location) went away (\(error.message)); pausing until it is back")
                 }
-                try wait(pause)
-                pause = min(pause * 2, 10)
+                try wait(pause.seconds)
+                pause = min(pause * 2, LedgerOutage.longestPause)
                 try reconnect(after: entry.generation)
             }
         }
