@@ -193,6 +193,19 @@ import Testing
         #expect(found.status == 0, "\(found.stderr)")
     }
 
+    @Test func theExplicitSUNKeysStayFilesOrEnvironmentAndSayWhereATokenMasterGoes() async throws {
+        let token = try SoftHSMToken.make()
+        defer { token.remove() }
+        try await token.importKeys([.init(label: "meta", bytes: [UInt8](repeating: 0, count: 16))])
+        let folder = try Self.protectedJob(key: #"{"env": "BRAND_KEY"}"#)
+        let url = "https://e.io/t?picc_data=EF963FF7828658A599F3041510671E88&cmac=94EED9EE65337086"
+        let refused = try await Self.provision(
+            ["verify-url", url, "--meta-key", token.uri(object: "meta"), "--file-key", "env:FILE_KEY"], folder,
+            token: token, env: ["FILE_KEY": String(repeating: "00", count: 16)])
+        #expect(refused.status == 65, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("verify with --manifest"), "\(refused.stderr)")
+    }
+
     @Test func aManifestTokenKeyIsCheckedWhenTheManifestIsRead() async throws {
         let cases: [(key: String, says: String)] = [
             (#"{"pkcs11": "pkcs11:object=m?pin-value=1234"}"#, "pin-value"),
