@@ -313,5 +313,9 @@ enum SchemaSteps {
         // PostgreSQL 4: least-privilege group roles, their grants, and the checks the server enforces whatever a
         // login sends (`PostgresRoles`). SQLite has one writer and no roles.
         Step(sqlite: nil, postgres: 4) { _ in PostgresRoles.migration },
+        // PostgreSQL 5: claims, commits, leases, the key journal, counters and the job record through functions that
+        // check the caller's station names and role; no direct writes to what they guard (docs/stations.md).
+        Step(sqlite: nil, postgres: 5) { _ in PostgresStationFunctions.migration },
+        Step(sqlite: nil, postgres: 5) { _ in PostgresCounterFunctions.migration },
     ]
 }
