@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
         // libmicrohttpd for the HTTP service (`provision serve`); the shim passes options as MHD_OPTION_ARRAY.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // The version `make deb` stamps into a build (-Xcc -DPROVISION_BUILD_VERSION=…), else a fallback.
+        .systemLibrary(name: "CBuildInfo"),
 
         // Helpers every layer shares (serial executor, Duration conversion): one of each.
         .target(name: "Support", dependencies: ["CSystem"], swiftSettings: strict),
@@ -60,7 +62,7 @@ let package = Package(
             name: "ProvisionCLI",
             dependencies: [
                 "NDEF", "NFCTags", "TagEmulator", "ReaderLibNFC", "ReaderPCSC", "Ledger", "Provisioning",
-                "Reports", "Crypto", "TokenKeys", "Support",
+                "Reports", "Crypto", "TokenKeys", "Support", "HTTPService", "CBuildInfo",
             ],
             swiftSettings: strict),
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+internal import CMicroHTTPD
 import Glibc
 
 /// Makes the listening socket libmicrohttpd is handed (`MHD_OPTION_LISTEN_SOCKET`): bound, listening,

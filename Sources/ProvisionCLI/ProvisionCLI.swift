@@ -3,8 +3,8 @@ import Support
 
 /// The `provision` command library: the executable is a thin entry point over `ProvisionCLI.run`.
 public enum ProvisionCLI {
-    /// The version printed by `provision --version`.
-    public static let version = "0.1.0"
+    /// The version printed by `provision --version`: stamped by `make deb` from `git describe` (VersionReport).
+    public static var version: String { VersionReport.buildVersion }
 
     /// Top-level help.
     static var help: String {
@@ -16,7 +16,7 @@ public enum ProvisionCLI {
 
             Usage: provision <command> [options]
                    provision <command> --help
-                   provision --version
+                   provision --version [--json]
 
             Commands:
 
@@ -44,6 +44,8 @@ public enum ProvisionCLI {
             return ExitCode.usage.rawValue
         }
         switch verb {
+        case "help" where arguments.count > 1 && ["--man", "--completion"].contains(arguments[1]):
+            return manual(Array(arguments.dropFirst()), context: context)
         case "--help", "-h", "help":
             if arguments.count > 1, verb == "help", let command = CommandRegistry.command(named: arguments[1]) {
                 context.out.write(command.help)
@@ -52,8 +54,19 @@ public enum ProvisionCLI {
             }
             return ExitCode.success.rawValue
         case "--version", "-V":
-            context.out.line("provision \(version)")
-            return ExitCode.success.rawValue
+            let report = VersionReport.current()
+            guard asksForJSON(arguments) else {
+                context.out.write(report.text)
+                return ExitCode.success.rawValue
+            }
+            let output = Output(format: .json, out: context.out, err: context.err)
+            do {
+                try output.document(report)
+                return ExitCode.success.rawValue
+            } catch {
+                output.fail(error)
+                return error.exitCode.rawValue
+            }
         default:
             break
         }
@@ -84,6 +97,27 @@ public enum ProvisionCLI {
             context.output.fail(failure)
             return failure.exitCode.rawValue
         }
+    }
+
+    /// The hidden `help --man [COMMAND]` and `help --completion bash` (used by `make deb`): a man page or the
+    /// bash completion, rendered from the help texts and the registry.
+    static func manual(_ arguments: [String], context: CommandContext) -> Int32 {
+        switch (arguments.first, arguments.count) {
+        case ("--man", 1):
+            context.out.write(ManPage.main(version: version))
+        case ("--man", 2):
+            guard let command = CommandRegistry.command(named: arguments[1]) else {
+                context.err.line("error: unknown command '\(arguments[1])'; see 'provision --help'")
+                return ExitCode.usage.rawValue
+            }
+            context.out.write(ManPage.page(for: command, version: version))
+        case ("--completion", 2) where arguments[1] == "bash":
+            context.out.write(BashCompletion.script())
+        default:
+            context.err.line("error: usage: provision help --man [COMMAND] | provision help --completion bash")
+            return ExitCode.usage.rawValue
+        }
+        return ExitCode.success.rawValue
     }
 
     /// Whether `--json` appears among the options (before a `--` that ends them).
