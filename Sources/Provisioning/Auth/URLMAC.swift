@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NDEF
 import NFCTags
@@ -66,15 +67,12 @@ public struct URLMAC: Sendable, Hashable {
         }
     }
 
-    /// Constant-time comparison of a presented MAC with the expected one.
+    /// Whether `presented` is the MAC of `fields`, compared in constant time (`ConstantTime`).
     ///
     /// - Throws: when the key's token cannot compute the MAC.
     public func matches(_ presented: String, key: SecretKey, job: String, fields: [String]) throws -> Bool {
         let expected = Array(try render(key: key, job: job, fields: fields).utf8)
         let given = Array((rendering == .hex ? presented.uppercased() : presented).utf8)
-        guard expected.count == given.count else { return false }
-        var difference: UInt8 = 0
-        for index in expected.indices { difference |= expected[index] ^ given[index] }
-        return difference == 0
+        return ConstantTime.equal(expected, given)
     }
 }

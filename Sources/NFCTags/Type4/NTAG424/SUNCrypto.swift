@@ -60,6 +60,12 @@ public enum SUNCrypto {
         NTAG424SecureMessaging.truncated(try AES128.cmac(key: macKey, input))
     }
 
+    /// Whether `presented` is the SDMMAC of `input` under `macKey`, compared in constant time (`ConstantTime`), so
+    /// answer times do not reveal how many leading bytes of a forged MAC are right.
+    public static func sdmMACMatches(macKey: [UInt8], input: [UInt8], presented: [UInt8]) throws(AES128Error) -> Bool {
+        ConstantTime.equal(try sdmMAC(macKey: macKey, input: input), presented)
+    }
+
     /// SDMENCFileData decrypted: `AES-CBC⁻¹(SesSDMFileReadENCKey, IV, cryptogram)` with IV =
     /// `E_ECB(SesSDMFileReadENCKey, SDMReadCtr ‖ 00×13)`.
     public static func decryptFileData(

@@ -85,7 +85,7 @@ public struct SUNReadBack: Sendable {
         }
         let key = try SUNCrypto.macKey(fileReadKey: fileReadKey.bytes, uid: uid, counter: counter)
         let input = Array(file[sdm.macInputOffset..<sdm.macOffset])
-        guard try SUNCrypto.sdmMAC(macKey: key, input: input) == mac else {
+        guard try SUNCrypto.sdmMACMatches(macKey: key, input: input, presented: mac) else {
             throw SUNReadBackError("the SDMMAC does not verify under this tag's K2")
         }
     }

@@ -52,7 +52,7 @@ public enum SUNVerifier {
             else { return invalid("the PICC data does not decrypt to a UID and counter (another key, or forged)") }
             let input = layout.macInput == .empty ? [] : Array(url.utf8[picc.start..<mac.start])
             let key = try SUNCrypto.macKey(fileReadKey: try fileReadKey(uid), uid: uid, counter: counter)
-            guard try SUNCrypto.sdmMAC(macKey: key, input: input) == tag else {
+            guard try SUNCrypto.sdmMACMatches(macKey: key, input: input, presented: tag) else {
                 return invalid("the SDMMAC does not match (tampered URL, another key or a clone)", data)
             }
             return TapVerification(
