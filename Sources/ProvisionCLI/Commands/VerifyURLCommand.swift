@@ -32,7 +32,8 @@ struct VerifyURLCommand: Command {
 
         Keyed job (a manifest with its chip's keyed section): the chip's dynamic message scheme
         finds its parameters in the URL from the job's template and section (for SUN, the query
-        parameters of {{sun.picc}} and {{sun.mac}}), checks the message with the tag's keys derived
+        parameters of {{sun.picc}} and {{sun.mac}}: in the query only, exact names, each once),
+        checks the message with the tag's keys derived
         from the master key (SUN: decrypts the PICC data with K1, checks the MAC with the UID's K2),
         and records every valid counter in the ledger. The counter is inside the MAC, so:
           valid       genuine, a done tag of this job, and its counter rose (recorded)

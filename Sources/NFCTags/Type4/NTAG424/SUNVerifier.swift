@@ -38,19 +38,25 @@ public enum SUNVerifier {
         func invalid(_ why: String, _ data: PICCData? = nil) -> TapVerification {
             TapVerification(isValid: false, uid: data?.uid, counter: data?.counter, detail: why)
         }
-        guard let picc = parameter(layout.picc, in: url), picc.value.count == 32, let cryptogram = Hex.bytes(picc.value)
-        else { return invalid("no '\(layout.picc)' parameter of 32 hex digits") }
-        guard let mac = parameter(layout.mac, in: url), mac.value.count == 16, let tag = Hex.bytes(mac.value) else {
-            return invalid("no '\(layout.mac)' parameter of 16 hex digits")
+        let query: TapURLQuery
+        do {
+            query = try TapURLQuery(url)
+        } catch {
+            return invalid(error.description)
         }
-        guard layout.macInput == .empty || picc.start < mac.start else {
+        guard let picc = query.parameter(layout.picc), picc.value.utf8.count == 32,
+            let cryptogram = Hex.bytes(picc.value)
+        else { return invalid("no query parameter '\(layout.picc)' of 32 hex digits") }
+        guard let mac = query.parameter(layout.mac), mac.value.utf8.count == 16, let tag = Hex.bytes(mac.value)
+        else { return invalid("no query parameter '\(layout.mac)' of 16 hex digits") }
+        guard layout.macInput == .empty || picc.range.lowerBound < mac.range.lowerBound else {
             return invalid("the MAC parameter comes before the PICC data, so it cannot cover it")
         }
         do {
             guard let data = try SUNCrypto.decryptPICCData(metaReadKey: metaReadKey, cryptogram),
                 data.tag & 0xC0 == 0xC0, let uid = data.uid, let counter = data.counter
             else { return invalid("the PICC data does not decrypt to a UID and counter (another key, or forged)") }
-            let input = layout.macInput == .empty ? [] : Array(url.utf8[picc.start..<mac.start])
+            let input = layout.macInput == .empty ? [] : Array(url.utf8[picc.range.lowerBound..<mac.range.lowerBound])
             let key = try SUNCrypto.macKey(fileReadKey: try fileReadKey(uid), uid: uid, counter: counter)
             guard try SUNCrypto.sdmMACMatches(macKey: key, input: input, presented: tag) else {
                 return invalid("the SDMMAC does not match (tampered URL, another key or a clone)", data)
@@ -70,31 +76,18 @@ public enum SUNVerifier {
         guard metaReadKey.bytes.count == 16, fileReadKey.bytes.count == 16 else { return nil }
         return verify(url: url, layout: layout, metaReadKey: metaReadKey.bytes) { _ in fileReadKey.bytes }
     }
-
-    /// The value of query parameter `name` and where it starts in the URL's UTF-8 bytes.
-    static func parameter(_ name: String, in url: String) -> (value: String, start: String.UTF8View.Index)? {
-        for separator in ["?", "&"] {
-            guard let range = url.range(of: separator + name + "=") else { continue }
-            let value = url[range.upperBound...].prefix { $0 != "&" && $0 != "#" }
-            return (String(value), range.upperBound.samePosition(in: url.utf8) ?? url.utf8.endIndex)
-        }
-        return nil
-    }
 }
 
 extension SUNURLLayout: TapLayout {
     /// `url` with the values of its PICC data and MAC parameters replaced by zeros of the same length: the URL as
     /// the template wrote it, before the chip mirrored into it.
     public func masked(_ url: String) -> String {
+        guard let query = try? TapURLQuery(url) else { return url }
         var masked = url
-        for name in [picc, mac] {
-            for separator in ["?", "&"] {
-                guard let range = masked.range(of: separator + name + "=") else { continue }
-                let end = masked[range.upperBound...].firstIndex { $0 == "&" || $0 == "#" } ?? masked.endIndex
-                let length = masked.distance(from: range.upperBound, to: end)
-                masked.replaceSubrange(range.upperBound..<end, with: String(repeating: "0", count: length))
-                break
-            }
+        for parameter in [picc, mac].compactMap(query.parameter).sorted(by: {
+            $0.range.lowerBound > $1.range.lowerBound
+        }) {
+            masked.replaceSubrange(parameter.range, with: String(repeating: "0", count: parameter.value.count))
         }
         return masked
     }

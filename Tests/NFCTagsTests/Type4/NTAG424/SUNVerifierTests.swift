@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: [
         (piccURL.replacingOccurrences(of: "cmac=DEF7", with: "cmac=DEF6"), "SDMMAC does not match"),
         (piccURL.replacingOccurrences(of: "data=EF96", with: "data=EF97"), "does not decrypt"),
-        (piccURL.replacingOccurrences(of: "cmac=", with: "mac="), "no 'cmac' parameter"),
+        (piccURL.replacingOccurrences(of: "cmac=", with: "mac="), "no query parameter 'cmac'"),
         ("https://example.com/t?cmac=DEF70D8941777AF7&picc_data=EF963FF7828658A599F3041510671E88", "comes before"),
         ("https://example.com/t?picc_data=EF963FF7&cmac=DEF70D8941777AF7", "32 hex digits"),
     ])
@@ -44,5 +44,43 @@ import Testing
     @Test func anotherMetaKeyDoesNotVerify() {
         let result = Self.verify(Self.piccURL, SUNURLLayout(), key: [UInt8](repeating: 0x42, count: 16))
         #expect(!result.isValid)
+    }
+
+    static let nxp = (e: "e=EF963FF7828658A599F3041510671E88", c: "c=94EED9EE65337086")
+
+    /// The genuine NXP tap with its two parameters anywhere in the query, among others, and a fragment.
+    @Test(arguments: [
+        "https://ntag.nxp.com/424?\(nxp.e)&\(nxp.c)",
+        "https://ntag.nxp.com/424?x=1&\(nxp.c)&y=&\(nxp.e)#z",
+        "https://ntag.nxp.com/a&b=1/424?\(nxp.e)&&\(nxp.c)",
+    ])
+    func parametersAreFoundAnywhereInTheQuery(url: String) {
+        let result = Self.verify(url, SUNURLLayout(picc: "e", mac: "c", macInput: .empty))
+        #expect(result.isValid, "\(result)")
+    }
+
+    /// The same genuine parameters outside the query, under another name or given twice are not taken (issue 44
+    /// item 4, finding 3): the old `?NAME=`/`&NAME=` search found them in the path and the fragment, and took the
+    /// first of two.
+    @Test(arguments: [
+        ("https://ntag.nxp.com/424&\(nxp.e)&\(nxp.c)", "no query parameter 'e'"),
+        ("https://ntag.nxp.com/424?x=1#&\(nxp.e)&\(nxp.c)", "no query parameter 'e'"),
+        ("https://ntag.nxp.com/424&\(nxp.e)/?\(nxp.c)", "no query parameter 'e'"),
+        ("https://ntag.nxp.com/424?\(nxp.e)#&\(nxp.c)", "no query parameter 'c'"),
+        ("https://ntag.nxp.com/424?E=EF963FF7828658A599F3041510671E88&\(nxp.c)", "no query parameter 'e'"),
+        ("https://ntag.nxp.com/424?\(nxp.e)&\(nxp.c)&c=0000000000000000", "'c' appears more than once"),
+        ("https://ntag.nxp.com/424?\(nxp.e)&e=00&\(nxp.c)", "'e' appears more than once"),
+    ])
+    func parametersOutsideTheQueryOrTwiceAreInvalid(url: String, reason: String) {
+        let result = Self.verify(url, SUNURLLayout(picc: "e", mac: "c", macInput: .empty))
+        #expect(!result.isValid && result.detail.contains(reason), "\(result)")
+        #expect(result.uid == nil && result.counter == nil)
+    }
+
+    @Test func maskingZeroesOnlyTheQueryValues() {
+        let layout = SUNURLLayout(picc: "e", mac: "c")
+        #expect(layout.masked("https://x/e=1&c=2/?c=AB&e=CDE#&c=9") == "https://x/e=1&c=2/?c=00&e=000#&c=9")
+        // A query naming a parameter twice is not the template's: it is left as it is, so it matches no row.
+        #expect(layout.masked("https://x/?e=1&e=2&c=3") == "https://x/?e=1&e=2&c=3")
     }
 }
