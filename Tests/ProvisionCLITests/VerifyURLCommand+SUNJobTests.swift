@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 import TestSupport
 import Testing
 
@@ -54,8 +55,16 @@ import Testing
         #expect(genuine.hasPrefix("https://e.io/t/SKU-1?"), "\(genuine)")
         // With macInput empty the MAC covers no URL byte: only the row's own URL can tell the paste.
         let pasted = try await job.verify(genuine.replacingOccurrences(of: "/SKU-1?", with: "/SKU-2?"))
-        #expect(pasted.status == 1 && pasted.stdout.hasPrefix("invalid: "), "\(pasted.stdout)\(pasted.stderr)")
-        #expect(pasted.stdout.contains("pasted into another URL"), "\(pasted.stdout)")
+        // The answer is a failed SUN's, naming no UID, counter or row (issue 44 item 4, finding 5).
+        #expect(
+            pasted.status == 1 && pasted.stdout == "invalid: \(TapVerification.notVerified("SUN"))\n",
+            "\(pasted.stdout)\(pasted.stderr)")
+        let json = try Self.document(
+            try await job.verify(genuine.replacingOccurrences(of: "/SKU-1?", with: "/SKU-2?"), ["--json"]))
+        #expect(json["uid"] == nil && json["counter"] == nil && json["row"] == nil, "\(json)")
+        let explained = try await job.verify(
+            genuine.replacingOccurrences(of: "/SKU-1?", with: "/SKU-2?"), ["--operator"])
+        #expect(explained.stdout.contains("pasted into another URL"), "\(explained.stdout)")
         #expect(try job.folder.query("SELECT count(*) FROM sun_counters") == [["0"]])
         let own = try await job.verify(genuine)
         #expect(own.status == 0 && own.stdout.hasPrefix("valid: "), "\(own.stdout)\(own.stderr)")
@@ -87,8 +96,10 @@ import Testing
         #expect(document["valid"] as? Bool == false && document["uid"] == nil && document["counter"] == nil)
         #expect(!invalid.stdout.contains("045C1100000001"))
         let diagnostics = try await job.verify(tampered, ["--operator"])
-        #expect(diagnostics.status == 1 && diagnostics.stdout.hasPrefix("invalid: the SDMMAC does not match"))
-        #expect(diagnostics.stdout.contains("PICC data: UID 045C1100000001, counter 1"), "\(diagnostics.stdout)")
+        #expect(diagnostics.status == 1 && diagnostics.stdout.hasPrefix("invalid: the SUN does not verify"))
+        #expect(
+            diagnostics.stdout.contains("operator: the SUN message names UID 045C1100000001, counter 1"),
+            "\(diagnostics.stdout)")
         // Nothing was recorded: the genuine URL is still valid.
         let genuine = try await job.verify(url)
         #expect(genuine.status == 0, "\(genuine.stdout)\(genuine.stderr)")

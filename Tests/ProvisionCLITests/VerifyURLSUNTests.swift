@@ -29,7 +29,7 @@ import Testing
         let outcome = try Self.verify(
             [forged, "--meta-key", "env:K", "--file-key", "env:K", "--picc", "e", "--mac", "c", "--mac-input", "empty"])
         #expect(
-            outcome.status == 1 && outcome.stdout.hasPrefix("invalid: the SDMMAC does not match"), "\(outcome.stdout)")
+            outcome.status == 1 && outcome.stdout.hasPrefix("invalid: the SUN does not verify"), "\(outcome.stdout)")
     }
 
     @Test(arguments: [

@@ -138,6 +138,12 @@ public struct TapVerification: Sendable, Hashable {
     /// Why, in words (no key material).
     public var detail: String
 
+    /// The one reason a tap of scheme `name` is invalid once its cryptography is reached (data that does not
+    /// decrypt, a MAC that does not match, a genuine message in another URL): one answer, so none is an oracle.
+    public static func notVerified(_ name: String) -> String {
+        "the \(name) does not verify (tampered URL, another key, a clone or forged data)"
+    }
+
     /// Creates a verification.
     public init(isValid: Bool, uid: [UInt8]?, counter: UInt32?, detail: String) {
         self.isValid = isValid

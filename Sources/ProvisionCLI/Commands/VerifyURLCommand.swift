@@ -40,7 +40,8 @@ struct VerifyURLCommand: Command {
           invalid     the message or its MAC does not verify (tampered, another key, a clone)
           unknown     genuine, but the UID is not a done tag of this job
           replayed    genuine, but the counter is not above the highest one verified (a copied URL)
-        An invalid URL shows nothing it decrypted unless --operator is given.
+        An invalid answer names nothing it decrypted (no UID, counter or row; one reason for a failed
+        decryption, a failed MAC or a genuine SUN pasted into another URL) unless --operator is given.
 
         SUN with explicit keys (interoperability, support; no job, no ledger, so only
         valid or invalid): decrypts the PICC data parameter with the SDM meta-read key (AES-128, IV 0),
@@ -59,7 +60,7 @@ struct VerifyURLCommand: Command {
                                 accept a token key that is not sensitive or is extractable (65 without)
           --counter-window N    NTAG21x: the largest rise of a mirrored counter accepted (default 1000)
           --operator            local diagnostics: NTAG21x, say unknown for a UID that is not in the job;
-                                keyed job, show the UID and counter of an invalid URL
+                                keyed job, add what an invalid answer leaves out (UID, counter, row)
           --json                print {"version": 2, "verdict", "valid", "detail"} (docs/json.md), with
                                 "uid" and "counter" for SUN, and "row" and "key_versions" ({"k0": n, …},
                                 from the ledger's key journal) for a keyed job; a missing manifest, key or

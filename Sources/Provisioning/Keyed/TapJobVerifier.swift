@@ -30,8 +30,13 @@ public struct TapJobVerdict: Sendable, Hashable {
     /// The version of each key (index = key number) the ledger's key journal says the tag holds: the new version
     /// of each key's last done change, `0` (delivery) for a key with none; `nil` when the UID is not known.
     public var keyVersions: [Int]?
-    /// Why, in words (no key material).
+    /// Why, in words (no key material). For `invalid` it names nothing the message decrypted to (no UID, counter,
+    /// row or job): the same words whether the data did not decrypt, the MAC failed or a genuine message was pasted
+    /// into another URL, so the answer is no oracle. `uid`, `counter` and `row` are `nil` then too.
     public var detail: String
+    /// For an operator only (`verify-url --operator`, never `serve`): what an `invalid` answer leaves out (the UID
+    /// and counter the message decrypted to, the row it belongs to); `nil` otherwise.
+    public var explanation: String? = nil
 }
 
 /// Verifies tap URLs of a keyed job against its ledger: the job's dynamic message scheme checks the URL with the
@@ -75,26 +80,35 @@ public struct TapJobVerifier: Sendable {
         let checked = scheme.verifyTap(url, layout: layout, keys: keys)
         let name = scheme.name
         var verdict = TapJobVerdict(
-            kind: .invalid, uid: checked.uid, counter: checked.counter, row: nil, previousCounter: nil,
-            keyVersions: nil, detail: checked.detail)
-        guard checked.isValid, let uid = checked.uid, let counter = checked.counter else { return verdict }
-        let uidText = Hex.compact(uid)
+            kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
+            detail: checked.detail)
+        let uidText = checked.uid.map(Hex.compact) ?? "none"
+        let counterText = checked.counter.map { "\($0)" } ?? "none"
+        guard checked.isValid, let uid = checked.uid, let counter = checked.counter else {
+            if checked.uid != nil || checked.counter != nil {
+                verdict.explanation = "the \(name) message names UID \(uidText), counter \(counterText)"
+            }
+            return verdict
+        }
+        verdict.uid = uid
+        verdict.counter = counter
         guard let tag = try await ledger.tags(uid: uid).first(where: { $0.job == job }) else {
             verdict.kind = .unknown
             verdict.detail = "\(name) valid, but UID \(uidText) (counter \(counter)) is not a tag of job \(job)"
             return verdict
         }
-        verdict.row = tag.row
         if let rowURIs {
             let fields = try await ledger.record(job: job, row: tag.row)?.fields ?? [:]
             guard let expected = try? rowURIs(tag.row, fields, uid), expected.contains(layout.masked(url)) else {
-                verdict.kind = .invalid
-                verdict.detail =
-                    "\(name) valid for UID \(uidText), but the rest of the URL is not row \(tag.row)'s: "
-                    + "a genuine \(name) pasted into another URL"
-                return verdict
+                return TapJobVerdict(
+                    kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
+                    detail: TapVerification.notVerified(name),
+                    explanation:
+                        "\(name) valid for UID \(uidText), counter \(counter), but the rest of the URL is not row "
+                        + "\(tag.row)'s: a genuine \(name) pasted into another URL")
             }
         }
+        verdict.row = tag.row
         let journal = try await ledger.keyVersions(job: job, uid: uid)
         verdict.keyVersions = scheme.keyNumbers.map { journal[$0] ?? 0 }
         switch try await ledger.acceptSUNCounter(job: job, uid: uid, counter: Int(counter), at: time) {

@@ -65,11 +65,14 @@ import Testing
         let last = try #require(url.last)
         let badMAC = try await verifier.verify(
             url: String(url.dropLast()) + (last == "0" ? "1" : "0"), ledger: job.ledger)
-        #expect(badMAC.kind == .invalid && badMAC.detail.contains("SDMMAC does not match"), "\(badMAC.detail)")
-        #expect(badMAC.row == nil && badMAC.keyVersions == nil)
+        #expect(badMAC.kind == .invalid && badMAC.detail == TapVerification.notVerified("SUN"), "\(badMAC.detail)")
+        // Nothing it decrypted (issue 44 item 4, finding 5): no UID, counter or row; only the operator's line has them.
+        #expect(badMAC.row == nil && badMAC.keyVersions == nil && badMAC.uid == nil && badMAC.counter == nil)
+        #expect(badMAC.explanation?.contains(Hex.compact(SUNJobFixture.uid)) == true, "\(badMAC)")
         let picc = try #require(url.range(of: "?p=")).upperBound
         let flipped = url.replacingCharacters(in: picc..<url.index(after: picc), with: url[picc] == "0" ? "1" : "0")
-        #expect(try await verifier.verify(url: flipped, ledger: job.ledger).kind == .invalid)
+        let undecrypted = try await verifier.verify(url: flipped, ledger: job.ledger)
+        #expect(undecrypted.kind == .invalid && undecrypted.detail == badMAC.detail, "one answer, no oracle")
         #expect(try await verifier.verify(url: "https://e.io/t/SKU-1", ledger: job.ledger).kind == .invalid)
         #expect(try await job.ledger.highestSUNCounter(job: job.folder.job, uid: SUNJobFixture.uid) == nil)
         #expect(try await verifier.verify(url: url, ledger: job.ledger).kind == .valid, "the genuine URL still is")

@@ -31,6 +31,10 @@ public struct SUNURLLayout: Sendable, Hashable {
 /// SDM meta-read key, derives the SDM MAC session key from the file-read key of that UID, and compares the
 /// SDMMAC (`docs/reference/type4.md` §3.3–§3.5). Replay (the counter) is the caller's, against its ledger.
 public enum SUNVerifier {
+    /// The one reason given when the cryptography fails: PICC data that does not decrypt and a MAC that does not
+    /// match are not told apart, so the answer is no oracle on what the meta-read key decrypted.
+    public static let notVerified = TapVerification.notVerified("SUN")
+
     /// Verifies `url`; `fileReadKey` gives the SDM file-read key for a UID (shared, or diversified per tag).
     public static func verify(
         url: String, layout: SUNURLLayout, metaReadKey: [UInt8], fileReadKey: ([UInt8]) throws -> [UInt8]
@@ -55,11 +59,11 @@ public enum SUNVerifier {
         do {
             guard let data = try SUNCrypto.decryptPICCData(metaReadKey: metaReadKey, cryptogram),
                 data.tag & 0xC0 == 0xC0, let uid = data.uid, let counter = data.counter
-            else { return invalid("the PICC data does not decrypt to a UID and counter (another key, or forged)") }
+            else { return invalid(notVerified) }
             let input = layout.macInput == .empty ? [] : Array(url.utf8[picc.range.lowerBound..<mac.range.lowerBound])
             let key = try SUNCrypto.macKey(fileReadKey: try fileReadKey(uid), uid: uid, counter: counter)
             guard try SUNCrypto.sdmMACMatches(macKey: key, input: input, presented: tag) else {
-                return invalid("the SDMMAC does not match (tampered URL, another key or a clone)", data)
+                return invalid(notVerified, data)
             }
             return TapVerification(
                 isValid: true, uid: uid, counter: counter,
