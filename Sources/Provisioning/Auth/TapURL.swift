@@ -42,6 +42,20 @@ extension TapURL {
     }
 }
 
+extension TapURL {
+    /// Whether the presented MAC is the one of `inputs` (the tag's values, in the MAC's input order) under `key`.
+    /// For a UID outside the job (`inputs` is `nil`) the same HMAC runs over a stand-in of as many inputs and the
+    /// answer is `false`: the answer takes the same work either way, so its time does not tell which UIDs a job
+    /// holds.
+    ///
+    /// - Throws: when the key's token cannot compute the MAC.
+    public func macMatches(key: SecretKey, job: String, inputs: [String]?) throws -> Bool {
+        let standIn = self.inputs.map { $0 == "uid" ? uid ?? "" : "" }
+        let matches = try setting.matches(mac, key: key, job: job, fields: inputs ?? standIn)
+        return inputs != nil && matches
+    }
+}
+
 extension Template {
     /// Takes `url` apart along the first template string holding a `{{mac:…}}` that it matches.
     public func matchTapURL(_ url: String) -> TapURL? { matchTapURLCounting(url).tap }

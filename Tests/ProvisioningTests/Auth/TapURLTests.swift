@@ -1,5 +1,7 @@
 import Foundation
+import NFCTags
 import Provisioning
+import Synchronization
 import Testing
 
 private func template(_ uri: String) throws -> Template {
@@ -58,4 +60,37 @@ func aMirrorWindowMustBeTheChipsExactForm(window: String, matches: Bool) throws 
     #expect(full.steps <= TapURL.maximumLength * 200, "\(full.steps)")
     // One byte over the cap is not examined at all.
     #expect(body.matchTapURLCounting(hostile(TapURL.maximumLength + 1)).steps == 0)
+}
+
+/// A key whose HMACs are counted (the seam `TapURL.macMatches` is observed through), computed as a loaded key would.
+private final class CountingCustodian: KeyCustodian {
+    let kind = SecretKey.Kind.hmac
+    let fingerprint = "v1:0000000000000000"
+    let location = "test"
+    let key: [UInt8] = Array(0..<32)
+    let calls = Atomic(0)
+
+    func an10922(input: [UInt8]) throws -> [UInt8] { [] }
+    func hmacSHA256(_ message: [UInt8]) throws -> [UInt8] {
+        calls.add(1, ordering: .relaxed)
+        return try SecretKey(id: "brand", bytes: key, kind: .hmac).hmac(message)
+    }
+}
+
+/// A UID outside the job costs the same HMAC as a tag of the job before the answer (issue 44 item 4, finding 2):
+/// NTAG21x verify-url used to answer it before computing any MAC, so its time told which UIDs a job holds.
+@Test func aUIDOutsideTheJobComputesTheMACToo() throws {
+    let body = try template("https://ex.com/{{sku}}?u={{uid}}&m={{mac:brand:uid,sku | bytes:4}}")
+    let custodian = CountingCustodian()
+    let key = SecretKey(id: "brand", heldBy: custodian)
+    let mac = try URLMAC(bytes: 4).render(key: key, job: "j", fields: ["04A1B2C3D4E5F6", "A1"])
+    #expect(custodian.calls.load(ordering: .relaxed) == 1)
+    let tap = try #require(body.matchTapURL("https://ex.com/A1?u=04A1B2C3D4E5F6&m=\(mac)"))
+    #expect(try tap.macMatches(key: key, job: "j", inputs: ["04A1B2C3D4E5F6", "A1"]))
+    #expect(custodian.calls.load(ordering: .relaxed) == 2)
+    #expect(try !tap.macMatches(key: key, job: "j", inputs: ["04A1B2C3D4E5F6", "A2"]))
+    #expect(custodian.calls.load(ordering: .relaxed) == 3)
+    // Outside the job: no inputs, the same one HMAC, and never a match (even were the stand-in to collide).
+    #expect(try !tap.macMatches(key: key, job: "j", inputs: nil))
+    #expect(custodian.calls.load(ordering: .relaxed) == 4)
 }
