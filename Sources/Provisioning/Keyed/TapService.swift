@@ -1,0 +1,114 @@
+import Foundation
+import Ledger
+import NDEF
+import NFCTags
+
+/// Why a keyed job's tap verifier cannot be made from its manifest.
+public enum TapJobSetupError: Error, Sendable {
+    /// The job has no keyed section with a dynamic message (an NTAG21x MAC mirror job is `verify-url`'s alone).
+    case notKeyed(job: String)
+    /// The template has no layout a tap URL can be read from.
+    case layout(JobInputError)
+    /// The master key cannot derive the chip's tag keys: its id and the manifest field naming it.
+    case masterKey(id: String, field: String, chip: String)
+
+    /// One line for the operator (no key material).
+    public var message: String {
+        switch self {
+        case .notKeyed(let job):
+            "job \(job) has no keyed section with a dynamic message (SUN): only keyed jobs are verified as a service"
+        case .layout(let error): error.description
+        case .masterKey(let id, let field, let chip):
+            "the master key '\(id)' (\(field)) must be AES-128, 16 bytes, for an \(chip) job"
+        }
+    }
+}
+
+extension TapJobVerifier {
+    /// The verifier of a keyed job from its manifest, template and master key: the scheme, the URL layout the
+    /// template gives, the tag keys derived from the master, and the URIs each row was written with (a genuine
+    /// message pasted into another row's URL is `invalid`). What `verify-url` and `serve` both verify with.
+    public init(manifest: Manifest, template: Template, master: SecretKey) throws(TapJobSetupError) {
+        guard let keyed = manifest.keyed, let scheme = manifest.dynamicMessage,
+            let options = manifest.dynamicMessageOptions
+        else { throw .notKeyed(job: manifest.job) }
+        let layout: any TapLayout
+        do {
+            layout = try template.tapLayout(scheme: scheme, options: options)
+        } catch {
+            throw .layout(error)
+        }
+        do {
+            try self.init(job: manifest.job, scheme: scheme, keys: keyed.tagKeys(master: master), layout: layout)
+        } catch {
+            throw .masterKey(
+                id: master.id, field: manifest.keyedMasterField ?? "master", chip: manifest.tag.displayName)
+        }
+        rowURIs = { row, fields, uid in
+            let message = try template.render(
+                row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: Date()))
+            return try NDEFMessage(bytes: message.bytes).records.compactMap { record in
+                if case .uri(let uri) = try record.content() { uri } else { nil }
+            }
+        }
+    }
+}
+
+/// One job a `TapService` verifies: its verifier, the ledger holding its rows and counters, and the row fields the
+/// manifest marks public (`"public"`), the only ones an answer shows.
+public struct TapServiceJob: Sendable {
+    public var verifier: TapJobVerifier
+    public var ledger: any LedgerStore
+    public var publicFields: [String]
+
+    public init(verifier: TapJobVerifier, ledger: any LedgerStore, publicFields: [String]) {
+        self.verifier = verifier
+        self.ledger = ledger
+        self.publicFields = publicFields
+    }
+}
+
+/// What a `TapService` says about one tap URL.
+public struct TapAnswer: Sendable {
+    /// The job whose keys made the message; `nil` when no job's did (`invalid` from every job).
+    public var job: String?
+    /// The verifier's verdict (an `invalid` one from the first job when no job claims the URL).
+    public var verdict: TapJobVerdict
+    /// The tag's row fields the job marks public (`valid`, `replayed`); empty otherwise.
+    public var product: [String: String]
+}
+
+/// Verifies tap URLs against one or more keyed jobs, recording valid counters in each job's ledger: the one
+/// verifier behind `provision verify-url` (one job) and `provision serve` (several), which differ only in how they
+/// print the answer.
+public struct TapService: Sendable {
+    public let jobs: [TapServiceJob]
+
+    public init(jobs: [TapServiceJob]) { self.jobs = jobs }
+
+    /// Checks `url` against each job in turn; the first job whose keys made the message answers (only one can, as
+    /// each job has its own master key). A URL no job's keys made is `invalid` with the first job's detail.
+    ///
+    /// - Throws: `LedgerError` when a ledger cannot be read or written; a bad URL is a verdict, not an error.
+    public func verify(url: String, at time: Date = Date()) async throws(LedgerError) -> TapAnswer {
+        var first: TapAnswer?
+        for job in jobs {
+            let verdict = try await job.verifier.verify(url: url, ledger: job.ledger, at: time)
+            guard verdict.kind != .invalid || verdict.row != nil else {
+                if first == nil { first = TapAnswer(job: nil, verdict: verdict, product: [:]) }
+                continue
+            }
+            var product: [String: String] = [:]
+            if let row = verdict.row, verdict.kind == .valid || verdict.kind == .replayed, !job.publicFields.isEmpty {
+                let fields = try await job.ledger.record(job: job.verifier.job, row: row)?.fields ?? [:]
+                for name in job.publicFields { product[name] = fields[name] }
+            }
+            return TapAnswer(job: job.verifier.job, verdict: verdict, product: product)
+        }
+        return first ?? TapAnswer(job: nil, verdict: Self.noJob, product: [:])
+    }
+
+    private static let noJob = TapJobVerdict(
+        kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
+        detail: "no job to verify with")
+}
