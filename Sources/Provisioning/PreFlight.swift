@@ -92,7 +92,7 @@ public enum PreFlight {
     }
 
     /// Checks one row: unique values, rendering, encoding, capacity and (a keyed chip) the offsets of its dynamic
-    /// message the chip must accept; appends what is wrong to `problems`.
+    /// message the chip must accept and a tap URL the verifier can read; appends what is wrong to `problems`.
     private static func check(
         _ row: JobRow, template: Template, manifest: Manifest, file: String, unique: inout UniqueIndex,
         total: inout Int,
@@ -135,6 +135,12 @@ public enum PreFlight {
                 _ = try template.dynamicLayout(row: row, late: nil, manifest: manifest)
             } catch {
                 problems.append(error)
+            }
+            if let scheme = manifest.dynamicMessage, let options = manifest.dynamicMessageOptions,
+                let layout = try? template.tapLayout(scheme: scheme, options: options),
+                let problem = template.tapURLProblem(row: row, layout: layout, file: file)
+            {
+                problems.append(problem)
             }
         }
         if summary.messageBytesMax == 0 { summary.messageBytesMin = encoded.message }
