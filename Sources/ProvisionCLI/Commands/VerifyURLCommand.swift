@@ -23,11 +23,13 @@ struct VerifyURLCommand: Command {
                       not a tag of this job (the answer must not tell outsiders which UIDs a job holds)
           replayed    with a counter mirror: the counter is not above the last one accepted
           suspicious  with a counter mirror: the counter jumped more than --counter-window above the
-                      last one accepted (not stored: a forged FFFFFF cannot block later genuine taps)
+                      last one accepted (not stored, so one forged FFFFFF blocks nothing; a forged rise
+                      within the window is stored, docs/authentication.md)
           unknown     only with --operator: the UID is not a tag of this job
 
         NTAG21x: the MAC is static and the mirrored counter is outside it, so the counter is not
-        authenticated: this check catches careless replays, not a determined cloner. A keyed chip's
+        authenticated: this check catches careless replays, not a determined cloner, and anyone with
+        one genuine URL can make later genuine taps answer replayed. A keyed chip's
         dynamic message (SUN) is the remedy (docs/authentication.md).
 
         Keyed job (a manifest with its chip's keyed section): the chip's dynamic message scheme
