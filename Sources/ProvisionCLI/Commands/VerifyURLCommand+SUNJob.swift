@@ -38,19 +38,21 @@ extension VerifyURLCommand {
 
     /// Prints the verdict: one line `word: detail`, then indented details (text), or the document.
     ///
-    /// An `invalid` URL tells the public nothing it decrypted (UID, counter); `--operator` shows them.
+    /// An `invalid` verdict holds nothing it decrypted (UID, counter, row); `--operator` adds its `explanation`.
     private func report(_ verdict: TapJobVerdict, context: CommandContext) throws(CLIError) -> ExitCode {
         let word = verdict.kind.rawValue
-        let shows = verdict.kind != .invalid || operatorMode
-        let uid = shows ? verdict.uid.map(Hex.compact) : nil
-        let counter = shows ? verdict.counter : nil
+        let uid = verdict.uid.map(Hex.compact)
+        let counter = verdict.counter
+        let explanation = operatorMode ? verdict.explanation : nil
         let versions = verdict.keyVersions.map { versions in
             DataKeyed(Dictionary(uniqueKeysWithValues: versions.enumerated().map { ("K\($0.offset)", $0.element) }))
         }
         if json {
             try context.output.document(
                 Document(
-                    verdict: word, valid: verdict.kind == .valid, detail: verdict.detail, uid: uid, counter: counter,
+                    verdict: word, valid: verdict.kind == .valid,
+                    detail: verdict.detail + (explanation.map { " (operator: \($0))" } ?? ""), uid: uid,
+                    counter: counter,
                     row: verdict.row, keyVersions: versions))
         } else {
             context.output.line("\(word): \(verdict.detail)")
@@ -62,9 +64,7 @@ extension VerifyURLCommand {
                 let before = verdict.previousCounter.map { "\($0)" } ?? "none (first verified tap)"
                 context.output.line("  highest counter verified before: \(before)")
             }
-            if verdict.kind == .invalid, operatorMode, let uid, let counter {
-                context.output.line("  PICC data: UID \(uid), counter \(counter)")
-            }
+            if let explanation { context.output.line("  operator: \(explanation)") }
         }
         return verdict.kind == .valid ? .success : .failure
     }
