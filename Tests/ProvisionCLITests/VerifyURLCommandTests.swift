@@ -64,6 +64,26 @@ import Testing
         #expect(diagnostics.status == 1 && diagnostics.stdout.hasPrefix("unknown"), "\(diagnostics.stdout)")
     }
 
+    /// What docs/authentication.md says a forged counter can do (issue 44 item 4, finding 6): the NTAG21x counter is
+    /// not authenticated, so a forged rise within the window is stored like a genuine one and the tag's next genuine
+    /// taps answer `replayed`; steps walk the mark up; only a jump beyond the window is `suspicious` and not stored.
+    @Test func aForgedRiseWithinTheWindowIsStoredAndTheNextGenuineTapIsReplayed() async throws {
+        let first = try await job.tap(reader: reader).url
+        let window = ["--counter-window", "10"]
+        #expect(try verify(first, window).status == 0)
+        let shown = try #require(first.range(of: #"x[0-9A-F]{6}&"#, options: .regularExpression))
+        let counter = try #require(Int(first[shown].dropFirst().dropLast(), radix: 16))
+        func at(_ value: Int) -> String { forged(first, counter: String(format: "%06X", value)) }
+        let stored = try verify(at(counter + 10), window)
+        #expect(stored.status == 0 && stored.stdout.hasPrefix("valid"), "\(stored.stdout)")
+        let genuine = try verify(try await job.tap(reader: reader).url, window)
+        #expect(genuine.status == 1 && genuine.stdout.hasPrefix("replayed"), "\(genuine.stdout)")
+        let step = try verify(at(counter + 20), window)
+        #expect(step.status == 0 && step.stdout.hasPrefix("valid"), "\(step.stdout)")
+        let jump = try verify(at(counter + 31), window)
+        #expect(jump.status == 1 && jump.stdout.hasPrefix("suspicious"), "\(jump.stdout)")
+    }
+
     @Test func jsonGivesTheVerdictAsOneDocumentWithTheSameExitCode() async throws {
         let url = try await job.tap(reader: reader).url
         let valid = try verify(url, ["--json"])
