@@ -100,7 +100,7 @@ struct CopyTable: Sendable {
         name: "key_changes", jobColumn: "job",
         columns: text("job", "uid") + integer("key_number", "old_version", "new_version")
             + text("key_id", "old_fingerprint", "new_fingerprint", "state", "intended_at", "resolved_at"),
-        key: [], order: "id", leftOut: ["id"], derived: nil)
+        key: [], order: "id", leftOut: ["id", "station"], derived: nil)  // a copied change names no station
 
     static let sunCounters = CopyTable(
         name: "sun_counters", jobColumn: "job", columns: text("job", "uid") + integer("counter") + text("verified_at"),

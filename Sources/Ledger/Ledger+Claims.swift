@@ -255,7 +255,7 @@ extension SQLLedger {
     }
 
     /// A claim's row from a statement returning `claimColumns`; `claimedAt` for a row not claimed yet.
-    private func claimedRow(
+    func claimedRow(
         _ s: some SQLRow, job: String, uid: [UInt8], resumed: Bool, claimedAt: Date? = nil
     ) throws(LedgerError) -> ClaimedRow {
         let stored: Date

@@ -18,6 +18,9 @@ final class PostgresConnection {
     /// The connection string without its password, for messages.
     let location: String
     private var rewritten: [String: String] = [:]
+    /// Statements sent to the server so far, one per round trip (`PQexec`, `PQexecParams`): what tests count to
+    /// prove a claim or a done commit is one round trip.
+    private(set) var roundTrips = 0
 
     /// Connects with `conninfo` (any libpq connection string or URI); `applicationName` names the station
     /// in `pg_stat_activity` and in the attempts it records.
@@ -90,6 +93,7 @@ final class PostgresConnection {
         let text = statement(sql)
         let types: [UInt32] = values.map(\.postgresType)
         let strings: [String?] = values.map(\.postgresText)
+        roundTrips += 1
         let result = withOptionalCStrings(strings) { pointers in
             types.withUnsafeBufferPointer { typeBuffer in
                 PQexecParams(
@@ -151,6 +155,11 @@ final class PostgresConnection {
     /// The corresponding C functions are `PQresultErrorField` (`PG_DIAG_SQLSTATE`) and `PQresultErrorMessage`.
     static func error(_ result: PostgresResultPointer, sql: String?) -> LedgerError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        if let refusal = PostgresStationFunctions.Refusal(rawValue: state) {
+            // A station function's refusal: its primary message alone, as the SQLite store words it.
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? ""
+            return LedgerError(refusal.code, primary, sql: sql)
+        }
         let code: LedgerError.Code =
             switch state {
             case let s where s.hasPrefix("23"): .constraint
@@ -195,6 +204,7 @@ extension PostgresConnection: Sendable {}
 
 extension PostgresConnection: SQLConnection {
     func execute(_ script: String) throws(LedgerError) {
+        roundTrips += 1
         let result = PQexec(connection, script)
         guard let result else { throw failure(sql: script) }
         defer { PQclear(result) }

@@ -28,15 +28,7 @@ extension PostgresLedger {
         station: String, seconds: Double, instance: String = PostgresLedger.instanceID()
     ) async throws(LedgerError) -> StationLease {
         let sent = ContinuousClock.now
-        let taken = try await write { () throws(LedgerError) -> Bool in
-            try connection.run(
-                """
-                INSERT INTO stations (name, instance, lease_expires) VALUES (?1, ?2, now() + make_interval(secs => ?3))
-                ON CONFLICT (name) DO UPDATE SET instance = EXCLUDED.instance, started_at = now(),
-                    heartbeat_at = now(), lease_expires = EXCLUDED.lease_expires
-                WHERE stations.lease_expires < now() OR stations.instance = EXCLUDED.instance
-                """, [.text(station), .text(instance), .real(seconds)]) == 1
-        }
+        let taken = try await leaseCall("provision_take_lease", station, instance, seconds)
         guard taken else {
             let holder = try await stationLeases().first { $0.name == station }
             let seen = holder.map { " (instance \($0.instance), last heartbeat \(LedgerFormat.time($0.heartbeatAt)))" }
@@ -54,14 +46,9 @@ extension PostgresLedger {
     @discardableResult
     public func renewLease(_ lease: StationLease) async throws(LedgerError) -> Bool {
         let sent = ContinuousClock.now
-        let renewed = try await write { () throws(LedgerError) -> Int in
-            try connection.run(
-                """
-                UPDATE stations SET heartbeat_at = now(), lease_expires = now() + make_interval(secs => ?3)
-                WHERE name = ?1 AND instance = ?2 AND lease_expires >= now()
-                """, [.text(lease.station), .text(lease.instance), .real(lease.duration.seconds)])
-        }
-        guard renewed == 1 else {
+        let renewed = try await leaseCall(
+            "provision_renew_lease", lease.station, lease.instance, lease.duration.seconds)
+        guard renewed else {
             lease.lose("its lease ran out before this heartbeat (the process was frozen or cut off)")
             return false
         }
@@ -72,10 +59,19 @@ extension PostgresLedger {
     /// Ends `lease` now, so the station's name is free at once.
     public func releaseLease(_ lease: StationLease) async throws(LedgerError) {
         lease.lose("the station stopped")
-        _ = try await write { () throws(LedgerError) -> Int in
-            try connection.run(
-                "UPDATE stations SET lease_expires = now() WHERE name = ?1 AND instance = ?2",
-                [.text(lease.station), .text(lease.instance)])
+        _ = try await leaseCall("provision_end_lease", lease.station, lease.instance, nil)
+    }
+
+    /// Calls one of the lease functions (`PostgresStationFunctions`), which check the login may act as `station`.
+    ///
+    /// - Returns: the function's answer (`true` when it took or renewed the lease).
+    private func leaseCall(
+        _ function: String, _ station: String, _ instance: String, _ seconds: Double?
+    ) async throws(LedgerError) -> Bool {
+        let values: [SQLiteValue] = [.text(station), .text(instance)] + (seconds.map { [.real($0)] } ?? [])
+        let sql = "SELECT \(function)(" + values.map { _ in "?" }.joined(separator: ", ") + ")::text"
+        return try await perform { () throws(LedgerError) -> Bool in
+            try connection.queryFirst(sql, values) { $0.optionalText(0) } == "true"
         }
     }
 

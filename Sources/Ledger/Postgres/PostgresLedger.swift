@@ -6,8 +6,11 @@ import Support
 ///
 /// The operations are the SQLite ledger's (`SQLLedger`); what differs is how stations are kept apart: a claim
 /// picks its row `FOR UPDATE SKIP LOCKED`, a read-then-write locks its row `FOR UPDATE`, and unique indexes
-/// make a row done at most once and a UID live on at most one row (docs/stations.md). Every commit is
-/// durable when it returns (`synchronous_commit`), so `.deferred` durability is the same as `.immediate`.
+/// make a row done at most once and a UID live on at most one row (docs/stations.md). A claim and a done commit
+/// are one call each of the ledger's station functions (`PostgresStationFunctions`), one round trip. Every commit
+/// is durable when it returns (`synchronous_commit`), except a `markDone(durability: .deferred)`, committed with
+/// `synchronous_commit = off` and made durable by the next claim's commit or `sync()` (the server flushes its WAL
+/// in order), as the SQLite store's deferred commit is (docs/ledger.md, "Durability").
 /// The schema is migrated only by `migrate(conninfo:)` (`provision ledger migrate`); `open` refuses a schema
 /// older or newer than this build's. Cancelling the calling task cancels the running statement (`PQcancel`).
 public actor PostgresLedger: SQLLedger {
@@ -18,6 +21,8 @@ public actor PostgresLedger: SQLLedger {
     public nonisolated let location: String
     /// The station this connection records its attempts as (`application_name`).
     public nonisolated let station: String
+    /// Deferred done commits not yet covered by a synchronous commit, and the ticket that finishes for them.
+    nonisolated let unsynced = UnsyncedCommits()
 
     /// Runs this actor on its own serial queue, so blocking libpq calls stay off the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -77,14 +82,48 @@ public actor PostgresLedger: SQLLedger {
         try checkVersion()
     }
 
-    /// Every commit is already durable.
-    public func sync() async throws(LedgerError) {}
+    /// Makes every commit of this connection durable, if a deferred one is not yet: one synchronous commit of a
+    /// transaction that takes a transaction id, whose flush of the WAL covers every earlier commit.
+    public func sync() async throws(LedgerError) {
+        guard unsynced.count > 0 else { return }
+        try await perform { () throws(LedgerError) in try syncNow().get() }
+    }
 
-    /// A finished ticket: every commit is already durable.
-    public nonisolated func syncInBackground() -> DurabilityTicket { DurabilityTicket(completed: .success(())) }
+    /// Starts `sync()` on the ledger's queue and returns at once: the ticket finishes when every commit made
+    /// before the call is durable.
+    public nonisolated func syncInBackground() -> DurabilityTicket {
+        let ticket = DurabilityTicket()
+        executor.async { [self] in
+            assumeIsolated { ledger in
+                let clock = ContinuousClock()
+                let start = clock.now
+                let outcome = ledger.syncNow()
+                ticket.complete(outcome, duration: clock.now - start)
+            }
+        }
+        return ticket
+    }
 
-    /// A finished ticket: a commit is durable on the server when it returns.
-    public nonisolated func commitDurability() -> DurabilityTicket { DurabilityTicket(completed: .success(())) }
+    /// A ticket that finishes when every commit this connection has made so far is durable: at once when no
+    /// deferred done commit waits, else with the next claim that commits, `sync()` or `syncInBackground()`.
+    public nonisolated func commitDurability() -> DurabilityTicket { unsynced.ticket() }
+
+    /// Commits made with `.deferred` durability that no synchronous commit has covered yet.
+    public var unsyncedCommitCount: Int { unsynced.count }
+
+    /// Flushes the WAL through a synchronous commit if a deferred commit is not yet durable (on the ledger's queue).
+    private func syncNow() -> Result<Void, LedgerError> {
+        guard unsynced.count > 0 else { return .success(()) }
+        let outcome: Result<Void, LedgerError>
+        do throws(LedgerError) {
+            try connection.execute("SELECT pg_current_xact_id()")
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        unsynced.synced(outcome)
+        return outcome
+    }
 
     /// Runs a query with bound text values and returns every row as text (`nil` for `NULL`), for tests
     /// and diagnostics: fixed SQL only.
