@@ -16,6 +16,7 @@ enum CommandRegistry {
         ReissueCommand.self,
         LedgerCommand.self,
         VerifyURLCommand.self,
+        ServeCommand.self,
         KeysCommand.self,
         EmulateCommand.self,
     ]

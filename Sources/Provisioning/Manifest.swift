@@ -83,6 +83,8 @@ public struct Manifest: Sendable {
     /// The section of a family's `KeyedScheme` (keyed personalisation: master key and the scheme's options), as
     /// the scheme decoded it; `nil`: the tags are written through their plain, factory-default face.
     public var keyed: KeyedJob?
+    /// The row fields a tap answer of `provision serve` may show (`"public"`), each with where the manifest names it.
+    public var publicFields: [PublicField] = []
 
     /// The largest NDEF message pre-flight allows for the job's tags.
     public var capacity: Int { tag.capacity(type4FileSize: type4.minimumFileSize) }
@@ -102,7 +104,7 @@ public struct Manifest: Sendable {
         [
             "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
             "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4",
-        ] + TagFamilies.standard.keyedSchemes.map(\.section) + ["format"]
+        ] + TagFamilies.standard.keyedSchemes.map(\.section) + ["format", "public"]
     }
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

@@ -142,6 +142,7 @@ struct ManifestDecoder {
         if let node = root["identityCheck"] {
             manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
         }
+        if let node = root["public"] { manifest.publicFields = try decodePublic(node) }
         if let node = root["mode"] { manifest.mode = try choice(node, "mode", Manifest.WriteMode.self) }
         if let node = root["format"] {
             guard case .bool(let value) = node.kind else {

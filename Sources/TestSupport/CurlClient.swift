@@ -1,16 +1,15 @@
 import Foundation
-import TestSupport
 
 /// Drives the real `curl` binary (a client nobody here wrote) and splits what it printed into status, headers, body.
-struct CurlReply {
+public struct CurlReply: Sendable {
     /// curl's exit status (7: could not connect).
-    var exitStatus: Int32
-    var status: Int
-    var headers: [String: String]
-    var body: String
+    public var exitStatus: Int32
+    public var status: Int
+    public var headers: [String: String]
+    public var body: String
 
     /// Runs `curl -s -i` with `arguments`; `Expect:` is sent empty, so no interim 100 block precedes the answer.
-    static func run(_ arguments: [String]) throws -> CurlReply {
+    public static func run(_ arguments: [String]) throws -> CurlReply {
         let outcome = try ClientScript.run(
             "/usr/bin/curl", ["-s", "-i", "--max-time", "20", "-H", "Expect:"] + arguments, timeoutSeconds: 30)
         let text = outcome.stdout

@@ -14,11 +14,16 @@ struct SUNTapJob {
     let folder: JobFolder
     var env: [String: String] { ["BRAND_KEY": Self.masterHex] }
 
-    init(macInput: String = "picc", uri: String = "https://e.io/t/{{sku}}?p={{sun.picc}}&m={{sun.mac}}") async throws {
+    /// `extra`: more manifest members, each after a comma (`, "public": ["sku"]`).
+    init(
+        macInput: String = "picc", uri: String = "https://e.io/t/{{sku}}?p={{sun.picc}}&m={{sun.mac}}",
+        extra: String = ""
+    ) async throws {
         folder = try JobFolder(
             rows: 3, tag: "ntag424",
             extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "#
-                + #""ntag424": {"master": "brand", "systemIdentifier": "sun-cli", "macInput": "\#(macInput)"}"#)
+                + #""ntag424": {"master": "brand", "systemIdentifier": "sun-cli", "macInput": "\#(macInput)"}"#
+                + extra)
         let template = #"{"records": [{"type": "uri", "uri": "\#(uri)"}]}"#
         try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))
         try FileManager.default.createDirectory(at: folder.reports, withIntermediateDirectories: true)

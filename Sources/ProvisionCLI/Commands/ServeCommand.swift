@@ -1,0 +1,178 @@
+import Foundation
+import HTTPService
+import Ledger
+import NFCTags
+import Provisioning
+import Reports
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `provision serve --listen ADDRESS --manifest JOB…`: tap verification as an HTTP service (API v1, docs/api.md) on
+/// the jobs' ledgers, with the verifier `verify-url` uses (`TapService`).
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "verify tap URLs over HTTP (API v1) on the jobs' ledgers, with metrics"
+    static let help = """
+        Usage: provision serve --listen tcp:HOST:PORT|unix:PATH --manifest JOB [--manifest JOB …]
+                               [--ledger FILE|postgresql://…] [--allow-root] [--allow-extractable-key] [--json]
+
+        Answers tap URLs of keyed jobs (NTAG 424 DNA SUN) over HTTP, with the verifier `verify-url` uses:
+        the URL's dynamic message is checked with the job's keys derived from its master key, and a valid
+        counter is recorded in the job's ledger in one transaction with its check, so several serve
+        processes on one ledger (a PostgreSQL server, or one SQLite file on one machine) accept each tap
+        once. The service starts once every job's keys are loaded and its ledger is open, prints the
+        address it listens on (with port 0, the port it picked), and runs until SIGTERM or SIGINT, which
+        finish the requests in flight and exit 0.
+
+        Endpoints (docs/api.md; the OpenAPI 3.1 document is served at /v1/openapi.json):
+          GET  /v1/verify?url=PERCENT-ENCODED-URL    POST /v1/verify {"url": "…"}
+               200 {"verdict": "valid|replayed|invalid|suspicious", "counter", "job", "product"}, the verdict
+               also in the Provision-Verdict header; product holds only the row fields the manifest
+               lists in "public" (e.g. "public": ["sku", "lot"]); an invalid answer says nothing else
+          GET  /healthz      200 when every ledger answers, else 503 with the reason
+          GET  /metrics      Prometheus text format 0.0.4: verdicts, request latency, ledger errors, and
+                             the line (rows by state, tags done per station, first-pass yield, tags per hour)
+        Limits: a URL over \(TapURL.maximumLength) bytes 414, a body over 4096 bytes 413, a malformed request
+        400, more than 100 requests at once or 50 a second from one client 429 with Retry-After.
+
+        Options:
+          --listen ADDRESS      tcp:HOST:PORT (port 0: any free port) or unix:PATH (a socket, mode 0660)
+          --manifest FILE       a keyed job to verify (repeat for several); its keys come from its keys
+                                section (an owner-only file, the environment or a PKCS#11 token)
+          --ledger FILE|URI     the ledger of every job, instead of each manifest's
+          --allow-root          run as root (refused without it: exit 77)
+          --allow-extractable-key
+                                accept a token key that is not sensitive or is extractable (65 without)
+          --json                print {"version": 2, "listen", "jobs"} once listening (docs/json.md)
+        \(LedgerTLS.help)
+
+        Exit: 0 stopped by SIGTERM or SIGINT, 64 usage, 65 bad job or key, 66 missing file, key or
+        ledger, 69 ledger server unreachable or the address cannot be listened on, 77 root without
+        --allow-root or a key file readable by others.
+
+        Examples:
+          provision serve --listen tcp:127.0.0.1:8080 --manifest jobs/sun.json
+          provision serve --listen unix:/run/provision/serve-1.sock --manifest a.json --manifest b.json \\
+              --ledger 'postgresql://serve@db/line?sslmode=verify-full&sslrootcert=/etc/provision/ca.pem'
+          curl -s 'http://127.0.0.1:8080/v1/verify?url=https%3A%2F%2Fe.io%2Ft%3Fp%3D…%26m%3D…'
+
+        """
+
+    /// `--listen`.
+    var listen: HTTPListenAddress
+    /// `--manifest`, once or more.
+    var manifests: [String]
+    /// `--ledger FILE|URI`: every job's ledger instead of its manifest's.
+    var ledger: String?
+    /// `--allow-root`.
+    var allowRoot = false
+    /// `--allow-extractable-key`.
+    var allowExtractableKey = false
+    /// `--insecure-ledger`.
+    var insecureLedger = false
+    /// `--json`.
+    var json = false
+
+    /// The `--json` document printed once listening.
+    struct Document: Encodable {
+        var version = JSONDocument.version
+        /// The bound address (`tcp:127.0.0.1:PORT`, `unix:PATH`).
+        var listen: String
+        /// The jobs served.
+        var jobs: [String]
+    }
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> ServeCommand {
+        let args = try Arguments(
+            arguments, flags: ["allow-root", "allow-extractable-key", "json", LedgerTLS.flag],
+            options: ["listen", "manifest", "ledger"])
+        try args.requirePositionals(0...0, usage: "provision serve --listen ADDRESS --manifest JOB")
+        guard let text = args.value("listen") else {
+            throw .usage("serve needs --listen tcp:HOST:PORT or unix:PATH", option: "listen")
+        }
+        let listen: HTTPListenAddress
+        do {
+            listen = try HTTPListenAddress(parsing: text)
+        } catch {
+            throw .usage("--listen: \(error)", option: "listen")
+        }
+        let manifests = args.all("manifest")
+        guard !manifests.isEmpty else { throw .usage("serve needs at least one --manifest JOB", option: "manifest") }
+        var command = ServeCommand(listen: listen, manifests: manifests, ledger: args.value("ledger"))
+        command.allowRoot = args.flag("allow-root")
+        command.allowExtractableKey = args.flag("allow-extractable-key")
+        command.insecureLedger = args.flag(LedgerTLS.flag)
+        command.json = args.flag("json")
+        return command
+    }
+
+    /// Refuses to serve as root (`euid` 0) unless `allowed`: a network service holding the jobs' keys runs as a user
+    /// of its own.
+    ///
+    /// - Throws: `CLIError` 77 naming `--allow-root`.
+    static func refuseRoot(euid: UInt32, allowed: Bool) throws(CLIError) {
+        guard euid == 0, !allowed else { return }
+        throw CLIError(
+            .noPermission,
+            "serve refuses to run as root: run it as a user of its own (docs/serve.md), or give --allow-root",
+            field: "--allow-root")
+    }
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        try Self.refuseRoot(euid: geteuid(), allowed: allowRoot)
+        let (jobs, files) = try await loadJobs(context: context)
+        let service = TapService(jobs: jobs)
+        let api = ServeAPI(service: service, ledgerFiles: files)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(listen: listen, handler: api.handle)
+        } catch {
+            throw CLIError(.unavailable, error.description, field: "--listen")
+        }
+        let names = jobs.map(\.verifier.job)
+        if json {
+            try context.output.document(Document(listen: server.address.description, jobs: names), pretty: false)
+        } else {
+            context.output.line(
+                "listening on \(server.address) for job\(names.count == 1 ? "" : "s") " + names.joined(separator: ", "))
+        }
+        let signal = await Interrupts.waitForTermination {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+        server.stop()
+        if let signal { context.output.diagnostics.line("serve: stopped by signal \(signal)") }
+        return .success
+    }
+
+    /// Every `--manifest`'s keyed job (its master key from its keys section, its verifier, ledger and public
+    /// fields), and the ledger file of each job whose ledger is a file (`/healthz` checks it is still there).
+    private func loadJobs(context: CommandContext) async throws(CLIError) -> ([TapServiceJob], [String: String]) {
+        var jobs: [TapServiceJob] = []
+        var files: [String: String] = [:]
+        for path in manifests {
+            let job = try JobContext.load(path, context: context, ledger: ledger)
+            do {
+                try job.manifest.checkPublicFields()
+            } catch {
+                throw ErrorTable.cliError(error, message: error.description)
+            }
+            guard let keyed = job.manifest.keyed, job.manifest.dynamicMessage != nil else {
+                throw CLIError(.dataError, TapJobSetupError.notKeyed(job: job.manifest.job).message, file: path)
+            }
+            guard !jobs.contains(where: { $0.verifier.job == job.manifest.job }) else {
+                throw CLIError(.dataError, "job \(job.manifest.job) is given twice", file: path)
+            }
+            let master = try VerifyURLCommand.masterKey(
+                keyed.options.masterKeyID, keys: [], job: job, context: context,
+                allowExtractable: allowExtractableKey)
+            var served = try await VerifyURLCommand.tapServiceJob(
+                job, master: master, station: "serve", insecureLedger: insecureLedger, context: context)
+            served.publicFields = job.manifest.publicFields.map(\.name)
+            jobs.append(served)
+            files[job.manifest.job] = job.manifest.ledger.fileURL?.path
+        }
+        return (jobs, files)
+    }
+}
