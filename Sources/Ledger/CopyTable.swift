@@ -104,7 +104,7 @@ struct CopyTable: Sendable {
 
     static let sunCounters = CopyTable(
         name: "sun_counters", jobColumn: "job", columns: text("job", "uid") + integer("counter") + text("verified_at"),
-        key: ["uid", "counter"], order: "uid, counter", leftOut: [], derived: nil)
+        key: ["uid", "counter"], order: "uid, counter", leftOut: ["station"], derived: nil)  // the server names it
 
     static let jobKeys = CopyTable(
         name: "job_keys", jobColumn: "job", columns: text("job", "key_id", "fingerprint", "recorded_at"),

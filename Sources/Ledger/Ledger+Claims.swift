@@ -112,9 +112,7 @@ extension SQLLedger {
             attempt.outcome = .done
             try insertAttempt(job: job, attempt)
             if let counter = tag.sunCounter {
-                try connection.run(
-                    "INSERT INTO sun_counters(job, uid, counter, verified_at) VALUES (?, ?, ?, ?)",
-                    [.text(job), .text(uidText), .int(counter), .text(now)])
+                _ = try recordSUNCounter(job: job, uid: uidText, counter: counter, at: now)
             }
             return try openRows(job: job)
         }

@@ -31,9 +31,9 @@ extension SQLLedger {
         let now = LedgerFormat.time(Date())
         return try await perform { () throws(LedgerError) in
             try connection.transaction(.immediate) { () throws(LedgerError) in
-                let changed = try connection.run(
-                    Ledger.advanceCounterSQL, [.text(job), .text(uidText), .int(counter), .text(now), .int(window)])
-                if changed > 0 { return .accepted }
+                if try advanceSeenCounter(job: job, uid: uidText, counter: counter, at: now, window: window) {
+                    return .accepted
+                }
                 let last = try connection.queryFirst(
                     "SELECT counter FROM seen_counters WHERE job = ? AND uid = ?", [.text(job), .text(uidText)]
                 ) { $0.int("counter") }
@@ -41,6 +41,14 @@ extension SQLLedger {
                 return .implausible(last: last ?? 0)
             }
         }
+    }
+
+    /// The check and the move forward as one statement (`Ledger.advanceCounterSQL`).
+    func advanceSeenCounter(job: String, uid: String, counter: Int, at time: String, window: Int)
+        throws(LedgerError) -> Bool
+    {
+        try connection.run(
+            Ledger.advanceCounterSQL, [.text(job), .text(uid), .int(counter), .text(time), .int(window)]) > 0
     }
 }
 

@@ -18,23 +18,14 @@ extension SQLLedger {
     ) async throws(LedgerError) -> JobInfo {
         try await write { () throws(LedgerError) -> JobInfo in
             if let existing = try jobInfo(name) {
-                guard existing.manifestHash != manifestHash || existing.templateHash != templateHash else {
-                    return existing
-                }
-                guard acceptChangedManifest else {
-                    throw LedgerError(
-                        .manifestMismatch,
-                        "job \(name) was registered with manifest \(existing.manifestHash) and template "
-                            + "\(existing.templateHash), not \(manifestHash) and \(templateHash): use a new job "
-                            + "name, or accept the change explicitly")
-                }
+                guard
+                    let change = try Ledger.manifestChange(
+                        existing, manifestHash: manifestHash, templateHash: templateHash, accept: acceptChangedManifest)
+                else { return existing }
                 try connection.run(
                     "UPDATE jobs SET manifest_sha256 = ?, template_sha256 = ? WHERE name = ?",
                     [.text(manifestHash), .text(templateHash), .text(name)])
-                try insertEvent(
-                    job: name, row: nil, kind: "manifestAccepted", actor: nil,
-                    detail: "manifest \(existing.manifestHash) -> \(manifestHash), "
-                        + "template \(existing.templateHash) -> \(templateHash)")
+                try insertEvent(job: name, row: nil, kind: "manifestAccepted", actor: nil, detail: change)
             } else {
                 try connection.run(
                     "INSERT INTO jobs(name, manifest_sha256, template_sha256, created_at) VALUES (?, ?, ?, ?)",
@@ -63,16 +54,16 @@ extension SQLLedger {
         for row in rows {
             batch.append(row)
             if batch.count >= max(1, batchSize) {
-                inserted += try await insert(batch, job: job)
+                inserted += try await insertRows(batch, job: job)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        inserted += try await insert(batch, job: job)
+        inserted += try await insertRows(batch, job: job)
         return inserted
     }
 
     /// Inserts one batch in one transaction and refreshes the job's total.
-    private func insert(_ batch: [RowInput], job: String) async throws(LedgerError) -> Int {
+    func insertRows(_ batch: [RowInput], job: String) async throws(LedgerError) -> Int {
         try await write { () throws(LedgerError) -> Int in
             let now = LedgerFormat.time(Date())
             let encoder = LedgerFormat.makeEncoder()
@@ -138,6 +129,25 @@ extension SQLLedger {
 
 /// The statements and row decoders both stores share.
 extension Ledger {
+    /// What registering `existing` again with these hashes changes: `nil` for nothing, else the
+    /// `manifestAccepted` event's detail.
+    ///
+    /// - Throws: `.manifestMismatch` for other hashes unless `accept` (`--accept-changed-manifest`).
+    static func manifestChange(_ existing: JobInfo, manifestHash: String, templateHash: String, accept: Bool)
+        throws(LedgerError) -> String?
+    {
+        guard existing.manifestHash != manifestHash || existing.templateHash != templateHash else { return nil }
+        guard accept else {
+            throw LedgerError(
+                .manifestMismatch,
+                "job \(existing.name) was registered with manifest \(existing.manifestHash) and template "
+                    + "\(existing.templateHash), not \(manifestHash) and \(templateHash): use a new job "
+                    + "name, or accept the change explicitly")
+        }
+        return "manifest \(existing.manifestHash) -> \(manifestHash), "
+            + "template \(existing.templateHash) -> \(templateHash)"
+    }
+
     static let jobColumns =
         "name, manifest_sha256, template_sha256, total_rows, created_at, started_at, finished_at, records_sha256"
 

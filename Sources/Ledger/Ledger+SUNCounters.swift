@@ -44,9 +44,7 @@ extension SQLLedger {
         let uidText = LedgerFormat.uid(uid)
         let verifiedAt = LedgerFormat.time(time)
         return try await write { () throws(LedgerError) -> SUNCounterVerdict in
-            let inserted = try connection.run(
-                Ledger.recordSUNCounterSQL, [.text(job), .text(uidText), .int(counter), .text(verifiedAt)])
-            if inserted > 0 {
+            if try recordSUNCounter(job: job, uid: uidText, counter: counter, at: verifiedAt) {
                 let previous = try connection.queryFirst(
                     Ledger.highestSUNCounterBelowSQL, [.text(job), .text(uidText), .int(counter)]
                 ) { $0.optionalInt("highest") }
@@ -54,6 +52,11 @@ extension SQLLedger {
             }
             return .replayed(highest: try highestSUNCounter(job: job, uid: uidText) ?? counter)
         }
+    }
+
+    /// The check and the insert as one statement (`Ledger.recordSUNCounterSQL`).
+    func recordSUNCounter(job: String, uid: String, counter: Int, at time: String) throws(LedgerError) -> Bool {
+        try connection.run(Ledger.recordSUNCounterSQL, [.text(job), .text(uid), .int(counter), .text(time)]) > 0
     }
 
     /// The highest verified counter of a tag, inside the caller's transaction.

@@ -10,6 +10,9 @@ public struct LedgerError: Error, Hashable, CustomStringConvertible {
         public static let cannotOpen = Code("cannotOpen")
         /// The database is read-only (file permissions, or opened read-only) and a write was attempted.
         public static let readOnly = Code("readOnly")
+        /// The login lacks the role the change needs (a station login changing a job's record, which is the
+        /// supervisor's on a ledger server): the server refused it and nothing was written.
+        public static let roleRequired = Code("roleRequired")
         /// Another connection held the lock for longer than the busy timeout.
         public static let busy = Code("busy")
         /// The running statement was interrupted (task cancellation); its transaction was rolled back.

@@ -53,6 +53,16 @@ protocol SQLLedger: LedgerStore {
     /// Runs `body` in a transaction (`perform`'s cancellation rules) with the given durability.
     func write<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
         async throws(LedgerError) -> T
+    /// Moves tag `uid`'s seen counter in `job` forward to `counter` (at most `window` above it) inside the caller's
+    /// transaction; returns whether this call moved it (Ledger+Counters.swift; a server does it in its function).
+    func advanceSeenCounter(job: String, uid: String, counter: Int, at time: String, window: Int)
+        throws(LedgerError) -> Bool
+    /// Records SUN counter `counter` of tag `uid` in `job` unless one as high is recorded, inside the caller's
+    /// transaction; returns whether it was recorded (Ledger+SUNCounters.swift; a server does it in its function).
+    func recordSUNCounter(job: String, uid: String, counter: Int, at time: String) throws(LedgerError) -> Bool
+    /// Inserts one batch of `addRows` as `pending` in one transaction, skipping rows present, and refreshes the
+    /// job's total; returns the rows inserted (Ledger+Jobs.swift; a server does it in its function).
+    func insertRows(_ batch: [RowInput], job: String) async throws(LedgerError) -> Int
 }
 
 extension SQLLedger {

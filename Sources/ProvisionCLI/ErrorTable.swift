@@ -43,6 +43,7 @@ enum ErrorTable {
             tokenKey(.tokenFailure, "tokenFailure", .software),
             ledger(.cannotOpen, "ledgerCannotOpen", .cannotCreate),
             ledger(.readOnly, "ledgerReadOnly", .cannotCreate),
+            ledger(.roleRequired, "ledgerRoleRequired", .noPermission),
             ledger(.schemaTooOld, "ledgerSchemaTooOld", .cannotCreate),
             ledger(.schemaTooNew, "ledgerSchemaTooNew", .cannotCreate),
             ledger(.busy, "ledgerBusy", .unavailable),
