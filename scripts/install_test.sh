@@ -68,6 +68,46 @@ print(f"install-test: sample job: {rows['done']} of {rows['total']} rows done, r
 PY
 phase "ran --version, doctor and the sample job"
 
+# provision serve as the serve unit starts it (user provision, the installed start script, serve.env's variables):
+# the SUN sample job runs first (serve needs its ledger), then /healthz answers 200 on the socket, SIGTERM exits 0.
+serve=$(mktemp -d)
+trap 'rm -rf "$work" "$serve"' EXIT
+cp -r /usr/share/doc/provision/examples/jobs /usr/share/doc/provision/examples/templates "$serve/"
+chown -R provision:provision "$serve"
+sample_key=000102030405060708090A0B0C0D0E0F # jobs/sun.json's documented sample key, never for real tags
+# setpriv execs (runuser would fork), so $serve_pid below is provision serve itself (sudo, when not root, relays
+# signals to its child).
+as_provision=(setpriv --reuid=provision --regid=provision --init-groups)
+(cd "$serve" && $SUDO "${as_provision[@]}" env PROVISION_SAMPLE_SUN_MASTER_KEY=$sample_key \
+    provision run jobs/sun.json --quiet) || fail "the SUN sample job failed (exit $?)"
+(cd "$serve" && exec $SUDO "${as_provision[@]}" env PROVISION_SAMPLE_SUN_MASTER_KEY=$sample_key \
+    MANIFESTS="$serve/jobs/sun.json" LISTEN="unix:$serve/serve.sock" /usr/libexec/provision/provision-service serve \
+    > "$serve/serve.log" 2>&1) &
+serve_pid=$!
+python3 - "$serve/serve.sock" <<'PY' || { kill -TERM "$serve_pid"; fail "serve: $(cat "$serve/serve.log")"; }
+import http.client, os, socket, sys, time
+path = sys.argv[1]
+deadline = time.monotonic() + 30
+while not os.path.exists(path):
+    if time.monotonic() > deadline:
+        sys.exit("no socket after 30 s")
+    time.sleep(0.1)
+class UnixConnection(http.client.HTTPConnection):
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+connection = UnixConnection("localhost")
+connection.request("GET", "/healthz")
+answer = connection.getresponse()
+body = answer.read().decode()
+assert answer.status == 200, f"/healthz: {answer.status} {body}"
+print(f"install-test: provision serve through the unit's start script: /healthz {answer.status} {body.strip()}")
+PY
+kill -TERM "$serve_pid"
+wait "$serve_pid" || fail "serve did not stop cleanly on SIGTERM (exit $?): $(cat "$serve/serve.log")"
+[ ! -e "$serve/serve.sock" ] || fail "serve left its socket behind"
+phase "ran provision serve as its unit does"
+
 # man provision-run: the generated page is installed and renders without warnings.
 page=$(MANWIDTH=80 man provision-run 2>"$work/man.err") || fail "man provision-run failed: $(cat "$work/man.err")"
 [ ! -s "$work/man.err" ] || fail "man provision-run warned: $(cat "$work/man.err")"
