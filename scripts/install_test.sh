@@ -49,22 +49,31 @@ provision --version
 # provision doctor: nothing fails (warnings allowed: a CI machine has no reader and no NTP).
 provision doctor || fail "provision doctor reported a failed check (exit $?)"
 
-# The sample job from the installed examples on the simulated reader: every row done, the reports written.
+# The sample job from the installed examples on the simulated reader, started as provision-station@.service
+# starts it: user provision, the installed start script, a station environment file's variables (JOB, READERS…),
+# the working directory the unit's would be. Every row done, the reports written.
+# setpriv execs (runuser would fork), so a PID taken below is provision's own (sudo, when not root, relays
+# signals to its child).
+as_provision=(setpriv --reuid=provision --regid=provision --init-groups)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r /usr/share/doc/provision/examples/jobs /usr/share/doc/provision/examples/templates "$work/"
-(cd "$work" && provision run jobs/batch.json --quiet --json > "$work/summary.json") ||
-    fail "the sample job failed (exit $?)"
+chown -R provision:provision "$work"
+(cd "$work" && $SUDO "${as_provision[@]}" env JOB=jobs/batch.json \
+    READERS='sim:ntag215?timing=datasheet&store=../reports/batch/tags' STATION= LEDGER= PUBLISH= \
+    /usr/libexec/provision/provision-service station > "$work/station.log" 2>&1) ||
+    fail "the sample job through the station unit's start script failed (exit $?): $(tail -n 5 "$work/station.log")"
 python3 - "$work" <<'PY'
 import json, os, sys
 work = sys.argv[1]
-summary = json.load(open(os.path.join(work, "summary.json")))
+summary = json.load(open(os.path.join(work, "reports", "batch", "summary.json")))
 rows = summary["rows"]
 assert rows["done"] == rows["total"] > 0, f"rows: {rows}"
 for name in ("summary.json", "summary.md", "tags.csv", "report.html", "ledger.sqlite"):
     path = os.path.join(work, "reports", "batch", name)
     assert os.path.getsize(path) > 0, f"{path} missing or empty"
-print(f"install-test: sample job: {rows['done']} of {rows['total']} rows done, reports in reports/batch/")
+print(f"install-test: sample job as the station unit runs it: {rows['done']} of {rows['total']} rows done, "
+      "reports in reports/batch/")
 PY
 phase "ran --version, doctor and the sample job"
 
@@ -75,9 +84,6 @@ trap 'rm -rf "$work" "$serve"' EXIT
 cp -r /usr/share/doc/provision/examples/jobs /usr/share/doc/provision/examples/templates "$serve/"
 chown -R provision:provision "$serve"
 sample_key=000102030405060708090A0B0C0D0E0F # jobs/sun.json's documented sample key, never for real tags
-# setpriv execs (runuser would fork), so $serve_pid below is provision serve itself (sudo, when not root, relays
-# signals to its child).
-as_provision=(setpriv --reuid=provision --regid=provision --init-groups)
 (cd "$serve" && $SUDO "${as_provision[@]}" env PROVISION_SAMPLE_SUN_MASTER_KEY=$sample_key \
     provision run jobs/sun.json --quiet) || fail "the SUN sample job failed (exit $?)"
 (cd "$serve" && exec $SUDO "${as_provision[@]}" env PROVISION_SAMPLE_SUN_MASTER_KEY=$sample_key \
