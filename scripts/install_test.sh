@@ -115,6 +115,9 @@ wait "$serve_pid" || fail "serve did not stop cleanly on SIGTERM (exit $?): $(ca
 phase "ran provision serve as its unit does"
 
 # man provision-run: the generated page is installed and renders without warnings.
+[ -f /usr/share/man/man1/provision-run.1.gz ] ||
+    fail "no /usr/share/man/man1/provision-run.1.gz after install: does dpkg exclude man pages here" \
+        "(path-exclude in /etc/dpkg/dpkg.cfg.d/)?"
 page=$(MANWIDTH=80 man provision-run 2>"$work/man.err") || fail "man provision-run failed: $(cat "$work/man.err")"
 [ ! -s "$work/man.err" ] || fail "man provision-run warned: $(cat "$work/man.err")"
 grep -q "SYNOPSIS" <<<"$page" || fail "man provision-run has no SYNOPSIS"
