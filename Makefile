@@ -11,7 +11,7 @@ APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev libpq-dev l
 ## PKCS #11 test its own token, and p11-kit (client module: p11-kit-modules) serves one from another process;
 ## curl is the HTTP client the HTTP service tests drive (Tests/HTTPServiceTests).
 TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql softhsm2 p11-kit p11-kit-modules \
-	openssl curl prometheus
+	openssl curl prometheus nginx
 ## Packages `make deb` needs on top of deps: dpkg-shlibdeps (dpkg-dev), lintian, man-db (lintian's man page
 ## check, and `man` in the install test), systemd (systemd-analyze verify of the units).
 DEB_APT_PACKAGES := dpkg-dev lintian man-db systemd binutils xz-utils
@@ -36,8 +36,9 @@ deps:
 	$(call apt_install,deps,$(APT_PACKAGES))
 
 ## test-deps: deps plus what only the tests need: chromium, promtool (Debian prometheus: checks serve's /metrics),
-## nfcpy from PyPI (a client nobody here wrote: the tests check that it agrees with the PN532 emulator) and
-## openapi-spec-validator from PyPI (validates serve's OpenAPI document); `build` and `run` never install them
+## nginx (in front of two serve processes), nfcpy from PyPI (a client nobody here wrote: the tests check that it
+## agrees with the PN532 emulator) and openapi-spec-validator from PyPI (validates serve's OpenAPI document);
+## `build` and `run` never install them
 test-deps: deps
 	$(call apt_install,test-deps,$(TEST_APT_PACKAGES))
 	@python3 -c 'import nfc, ndef' 2>/dev/null || python3 -m pip install --user -q nfcpy 2>/dev/null || \

@@ -210,7 +210,7 @@ import Testing
     }
 
     @Test func everyCommandThatOpensALedgerDocumentsTheFlag() throws {
-        for command in ["run", "status", "report", "audit", "release", "reissue", "verify-url", "ledger"] {
+        for command in ["run", "status", "report", "audit", "release", "reissue", "verify-url", "serve", "ledger"] {
             let help = try ProvisionProcess.run([command, "--help"])
             #expect(help.status == 0 && help.stdout.contains("--insecure-ledger  allow a ledger server"), "\(command)")
         }

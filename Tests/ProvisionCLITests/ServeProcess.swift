@@ -11,9 +11,11 @@ final class ServeProcess: @unchecked Sendable {
     let listen: String
     private let lock = NSLock()
     private var replies: [(method: String, path: String, reply: CurlReply)] = []
+    /// Where requests go instead of `listen` (`unix:PATH` of a proxy in front), when set; set it before any request.
+    var via: String?
 
     /// Starts `provision serve --listen ADDRESS --manifest job.json --allow-root --json EXTRA…` in `job`'s folder
-    /// and waits until it printed the address it listens on.
+    /// and waits until it printed the address it listens on (its document checked against its schema).
     init(_ job: SUNTapJob, listen: String = "tcp:127.0.0.1:0", _ extra: [String] = []) async throws {
         child = try ChildProvision(
             ["serve", "--listen", listen, "--manifest", "job.json", "--allow-root", "--json"] + extra,
@@ -24,6 +26,8 @@ final class ServeProcess: @unchecked Sendable {
             bound = Self.listenAddress(child.stdout)
         }
         self.listen = try #require(bound, "serve did not start: \(child.stdout)\(child.stderr)")
+        let document = try JSONContract.check(document: child.stdout, schema: "serve")
+        #expect(document["jobs"] as? [String] == [job.folder.job])
     }
 
     /// The `listen` member of the document serve prints once listening.
@@ -36,8 +40,9 @@ final class ServeProcess: @unchecked Sendable {
 
     /// curl's arguments reaching `path` on the service.
     private func target(_ path: String) -> [String] {
-        if listen.hasPrefix("unix:") { return ["--unix-socket", String(listen.dropFirst(5)), "http://serve" + path] }
-        return ["http://" + listen.dropFirst(4) + path]
+        let address = via ?? listen
+        if address.hasPrefix("unix:") { return ["--unix-socket", String(address.dropFirst(5)), "http://serve" + path] }
+        return ["http://" + address.dropFirst(4) + path]
     }
 
     /// `GET path` (a query already encoded), the answer kept.

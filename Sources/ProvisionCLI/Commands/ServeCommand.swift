@@ -35,7 +35,7 @@ struct ServeCommand: Command {
           GET  /metrics      Prometheus text format 0.0.4: verdicts, request latency, ledger errors, and
                              the line (rows by state, tags done per station, first-pass yield, tags per hour)
         Limits: a URL over \(TapURL.maximumLength) bytes 414, a body over 4096 bytes 413, a malformed request
-        400, more than 100 requests at once or 50 a second from one client 429 with Retry-After.
+        400, over 100 requests in a burst or 50 a second sustained from one client 429 with Retry-After.
 
         Options:
           --listen ADDRESS      tcp:HOST:PORT (port 0: any free port) or unix:PATH (a socket, mode 0660)

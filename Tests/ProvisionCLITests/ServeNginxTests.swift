@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The API through a real nginx (Debian's) in front of two `provision serve` processes on Unix sockets, as
+/// docs/serve.md runs it: a throwaway nginx configuration in a temporary folder, nginx listening on a socket too.
+@Suite struct ServeNginxTests {
+    static let uid: [UInt8] = [0x04, 0x5C, 0x11, 0x00, 0x00, 0x00, 0x04]
+
+    /// nginx (`daemon off`, every path inside `folder`) proxying `nginx.sock` to the `upstreams` sockets.
+    final class Nginx: @unchecked Sendable {
+        // @unchecked: `process` is started in init and only stopped by deinit.
+        let process = Process()
+        let socket: String
+
+        init(folder: URL, upstreams: [String]) throws {
+            socket = folder.appendingPathComponent("nginx.sock").path
+            let servers = upstreams.map { "        server unix:\($0) max_fails=1 fail_timeout=5s;\n" }.joined()
+            let temp = folder.path
+            let configuration = """
+                daemon off;
+                master_process on;
+                worker_processes 1;
+                user root;
+                pid \(temp)/nginx.pid;
+                error_log \(temp)/error.log;
+                events { worker_connections 64; }
+                http {
+                    access_log off;
+                    client_body_temp_path \(temp)/body;
+                    proxy_temp_path \(temp)/proxy;
+                    fastcgi_temp_path \(temp)/fastcgi;
+                    uwsgi_temp_path \(temp)/uwsgi;
+                    scgi_temp_path \(temp)/scgi;
+                    upstream provision_serve {
+                \(servers)        keepalive 16;
+                    }
+                    server {
+                        listen unix:\(socket);
+                        location / {
+                            proxy_pass http://provision_serve;
+                            proxy_http_version 1.1;
+                            proxy_set_header Connection "";
+                            proxy_set_header X-Forwarded-For $remote_addr;
+                            proxy_next_upstream error timeout;
+                            proxy_connect_timeout 1s;
+                        }
+                    }
+                }
+
+                """
+            let file = folder.appendingPathComponent("nginx.conf")
+            try Data(configuration.utf8).write(to: file)
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            process.arguments = ["-p", temp, "-c", file.path, "-e", "\(temp)/error.log"]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    @Test func theAPIAnswersThroughNginxAndAFreshTapIsValidOnceAcrossBothProcesses() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "make test-deps installs nginx")
+        try #require(geteuid() == 0, "the throwaway nginx runs its worker as root (the sockets are 0660)")
+        let job = try await SUNTapJob(extra: #", "public": ["sku"]"#)
+        try await job.markDone(uid: Self.uid)
+        let tag = try job.tag(uid: Self.uid)
+        let folder = try Fixtures.temporaryDirectory("nginx")
+        let servers = [
+            try await ServeProcess(job, listen: "unix:" + folder.appendingPathComponent("s1.sock").path),
+            try await ServeProcess(job, listen: "unix:" + folder.appendingPathComponent("s2.sock").path),
+        ]
+        let nginx = try Nginx(folder: folder, upstreams: servers.map { String($0.listen.dropFirst(5)) })
+        let client = servers[0]
+        client.via = "unix:" + nginx.socket
+        var health = try await client.get("/healthz")
+        for _ in 0..<500 where health.status != 200 && nginx.process.isRunning {
+            try await Task.sleep(for: .milliseconds(10))
+            health = try await client.get("/healthz")
+        }
+        #expect(
+            health.status == 200,
+            "\(health) \(String(describing: try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)))")
+        for _ in 0..<2 {
+            let url = try tag.tap()
+            let verdicts = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await client.verify(url).headers["provision-verdict"] ?? "none" }
+                }
+                return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            #expect(verdicts == ["valid": 1, "replayed": 7], "\(verdicts)")
+        }
+        let answer = try await client.verify(try tag.tap())
+        #expect(answer.body.contains(#""product":{"sku":"SKU-1"}"#), "\(answer)")
+        #expect(try await client.get("/v1/verify").status == 400)
+        #expect(
+            try await client.post("/v1/verify", body: #"{"url": "https://e.io/t?p=00&m=00"}"#).headers[
+                "provision-verdict"] == "invalid")
+        try await client.checkAnswersAgainstOpenAPI()
+        for server in servers { #expect(try await server.child.stop() == 0) }
+    }
+}
