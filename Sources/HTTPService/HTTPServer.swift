@@ -18,6 +18,8 @@ public final class HTTPServer: Sendable {
         public var methods: Set<String> = ["GET", "HEAD", "POST"]
         /// Per-client token buckets (peer address; every Unix-socket peer is one client, `unix`); `nil`: no limit.
         public var rateLimiter: RateLimiter? = RateLimiter(policy: .standard)
+        /// Paths the rate limit never applies to (a service's `/healthz` and `/metrics`: probes must get through).
+        public var unlimitedPaths: Set<String> = []
         /// Seconds a connection may stay idle, keep-alive included, before libmicrohttpd closes it.
         public var connectionTimeoutSeconds = 10
         /// How long a stop waits for open connections before it closes them.
@@ -116,7 +118,10 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     if !state.admitted {
         state.admitted = true
-        guard let refusal = core.refusal(state, method: method, connection: connection) else { return .YES }
+        let path = url.map { String(cString: $0) } ?? "/"
+        guard let refusal = core.refusal(state, method: method, path: path, connection: connection) else {
+            return .YES
+        }
         state.answered = true
         return core.queue(refusal, on: connection)
     }

@@ -52,9 +52,10 @@ enum Built {
 }
 
 extension ServiceCore {
-    /// The header-phase checks, in order: rate (429), target length (414), method (405), declared body size (413).
-    func refusal(_ state: RequestState, method: String, connection: OpaquePointer) -> HTTPResponse? {
-        if let limiter = configuration.rateLimiter,
+    /// The header-phase checks, in order: rate (429, not for `unlimitedPaths`), target length (414), method (405),
+    /// declared body size (413).
+    func refusal(_ state: RequestState, method: String, path: String, connection: OpaquePointer) -> HTTPResponse? {
+        if let limiter = configuration.rateLimiter, !configuration.unlimitedPaths.contains(path),
             let wait = limiter.take(ListenSocket.peerName(cmhd_client_address(connection)))
         {
             return .text(429, "too many requests", headers: [.init("Retry-After", String(wait))])

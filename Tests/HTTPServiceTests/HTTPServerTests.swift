@@ -136,6 +136,20 @@ final class EchoHandler: Sendable {
         #expect(try CurlReply.run([base + "/"]).status == 429)
     }
 
+    @Test func anUnlimitedPathIsAnsweredWhileTheClientIsLimited() throws {
+        let limiter = RateLimiter(policy: .init(perSecond: 0, burst: 1)) { .zero }
+        let (server, _, base) = try start {
+            $0.rateLimiter = limiter
+            $0.unlimitedPaths = ["/healthz"]
+        }
+        defer { server.stop() }
+        #expect(try CurlReply.run([base + "/"]).status == 200)
+        #expect(try CurlReply.run([base + "/"]).status == 429)
+        #expect(try CurlReply.run([base + "/healthz"]).status == 200)
+        #expect(try CurlReply.run([base + "/healthz?probe=1"]).status == 200)
+        #expect(try CurlReply.run([base + "/"]).status == 429)
+    }
+
     @Test func aUnixSocketServesWithMode0660AndIsRemovedOnStop() throws {
         let folder = try Fixtures.temporaryDirectory("http")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -35,7 +35,8 @@ struct ServeCommand: Command {
           GET  /metrics      Prometheus text format 0.0.4: verdicts, request latency, ledger errors, and
                              the line (rows by state, tags done per station, first-pass yield, tags per hour)
         Limits: a URL over \(TapURL.maximumLength) bytes 414, a body over 4096 bytes 413, a malformed request
-        400, over 100 requests in a burst or 50 a second sustained from one client 429 with Retry-After.
+        400, over 100 requests in a burst or 50 a second sustained from one client 429 with Retry-After
+        (/healthz and /metrics are never limited).
 
         Options:
           --listen ADDRESS      tcp:HOST:PORT (port 0: any free port) or unix:PATH (a socket, mode 0660)
@@ -127,7 +128,9 @@ struct ServeCommand: Command {
         let api = ServeAPI(service: service, ledgerFiles: files)
         let server: HTTPServer
         do {
-            server = try HTTPServer(listen: listen, handler: api.handle)
+            var configuration = HTTPServer.Configuration()
+            configuration.unlimitedPaths = ["/healthz", "/metrics"]
+            server = try HTTPServer(listen: listen, configuration: configuration, handler: api.handle)
         } catch {
             throw CLIError(.unavailable, error.description, field: "--listen")
         }
