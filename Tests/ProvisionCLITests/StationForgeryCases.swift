@@ -177,6 +177,11 @@ struct ForgeryCase: Sendable {
             [.stationA: denied, .verifier: denied]
         ),
         (
+            "Insert a job-record change event (`rowsAppended`) in its own station name",
+            "INSERT INTO events (job, kind, actor, at) VALUES ('{job}', 'rowsAppended', 's2', '{now}')",
+            [.stationA: denied]
+        ),
+        (
             "Insert an event in its own station name",
             "INSERT INTO events (job, kind, actor, at) VALUES ('{job}', 'failed', 's2', '{now}')",
             [.stationA: .rows(1)]

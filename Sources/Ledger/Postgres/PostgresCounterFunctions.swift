@@ -94,6 +94,9 @@ enum PostgresCounterFunctions {
                 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON seen_counters, sun_counters FROM %1$I, %2$I, %3$I;
                 REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON jobs FROM %1$I;
                 REVOKE INSERT, DELETE, TRUNCATE ON records FROM %1$I;
+                DROP POLICY provision_station_kinds ON events;
+                CREATE POLICY provision_station_kinds ON events FOR INSERT TO %1$I
+                    WITH CHECK (kind IN (\(stationEventKinds)) AND provision_own_station(actor));
             $sql$, station, verifier, supervisor);
             IF current_setting('server_version_num')::integer >= 150000 THEN
                 FOR signature IN SELECT format('%I.%I', schemaname, viewname) FROM pg_views
@@ -103,6 +106,11 @@ enum PostgresCounterFunctions {
             END IF;
         END $$;
         """
+
+    /// The event kinds a station still records itself, quoted: a change of the job's record is recorded by
+    /// `provision_change_job`, for the supervisor.
+    private static let stationEventKinds = PostgresRoles.stationEventKinds
+        .filter { !PostgresJobFunctions.changeEventKinds.contains($0) }.map { "'\($0)'" }.joined(separator: ", ")
 
     /// The `SECURITY DEFINER` functions of this step, by signature.
     static let definerFunctions =
