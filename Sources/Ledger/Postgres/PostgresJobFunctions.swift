@@ -69,7 +69,8 @@ enum PostgresJobFunctions {
                     '\(changeEventKinds.joined(separator: ", "))', $5 USING ERRCODE = '22023';
             END IF;
             UPDATE jobs SET manifest_sha256 = coalesce($2, manifest_sha256),
-                            template_sha256 = coalesce($3, template_sha256), records_sha256 = coalesce($4, records_sha256)
+                            template_sha256 = coalesce($3, template_sha256),
+                            records_sha256 = coalesce($4, records_sha256)
                 WHERE name = $1;
             IF $5 IS NOT NULL THEN
                 INSERT INTO events (job, row, kind, actor, detail, at)
