@@ -76,8 +76,19 @@ public actor PostgresLedger: SQLLedger {
     /// Connects again after the connection dropped and checks the schema once more (the server may have
     /// been restored meanwhile). Not routed to `PQcancel`: the old cancel object goes with the old connection.
     ///
+    /// A deferred done commit not yet flushed when the connection dropped may be gone with a server that crashed:
+    /// its ticket fails (the line then never tells that row's outcome), and the next claim starts afresh.
+    ///
     /// - Throws: `.disconnected` while the server cannot be reached; `.schemaTooOld`/`.schemaTooNew`.
     public func reconnect() async throws(LedgerError) {
+        if unsynced.count > 0 {
+            unsynced.synced(
+                .failure(
+                    LedgerError(
+                        .disconnected,
+                        "the connection to ledger \(location) dropped before the last done commit was flushed: a "
+                            + "server crash may have undone it (the tag's row then stays claimed by its UID)")))
+        }
         try connection.reset()
         try checkVersion()
     }

@@ -68,6 +68,24 @@ import Testing
         #expect(try await trips(ledger, since: before) == 1, "nothing left to sync: no round trip")
     }
 
+    @Test func aDeferredDoneCommitCutOffByAReconnectionIsNotTakenForDurable() async throws {
+        let store = try await Sample.store(.postgresql, rows: 2)
+        let ledger = try #require(store.ledger as? PostgresLedger)
+        let uid = Sample.uid(1)
+        let claimed = try #require(try await ledger.claim(job: "j", reader: "r", uid: uid, durability: .deferred))
+        try await ledger.markDone(
+            job: "j", row: claimed.row, uid: uid, tag: Sample.tag(uid), attempt: Sample.attempt(uid, row: claimed.row),
+            durability: .deferred)
+        let cutOff = ledger.commitDurability()
+        // A dropped connection: the server may have crashed before flushing the done commit.
+        try await ledger.reconnect()
+        #expect(cutOff.isComplete && !cutOff.isDurable)
+        // The next claim's synchronous commit starts afresh: its own ticket is durable.
+        _ = try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(2), durability: .deferred)
+        #expect(ledger.commitDurability().isDurable)
+        #expect(await ledger.unsyncedCommitCount == 0)
+    }
+
     /// The round trips `ledger` made since it had made `before`.
     private func trips(_ ledger: PostgresLedger, since before: Int) async throws -> Int {
         await ledger.roundTrips - before
