@@ -9,7 +9,8 @@ public enum LedgerOutageNotice: Sendable, Equatable {
 }
 
 /// The one policy for riding out a ledger server outage (a restart, a dropped connection): pause, reconnect
-/// with a backoff from 0.5 s doubling to 10 s, carry on once the server answers (docs/stations.md, "Failures").
+/// with a backoff (`Backoff`) from 0.5 s doubling to 10 s, carry on once the server answers (docs/stations.md,
+/// "Failures").
 ///
 /// The line worker rides out an outage between tags with it (`LineWorker+Outage`); `run` wraps its ledger calls
 /// outside the workers (registration, the station's lease, the end-of-run report) in `retrying`. A file-backed
@@ -45,23 +46,21 @@ public struct LedgerOutage: Sendable {
         _ lost: LedgerError, deadline: ContinuousClock.Instant? = nil, stop: StopRequest? = nil,
         check: () throws -> Void = {}, reconnect: () async throws(LedgerError) -> Void
     ) async throws -> Duration {
-        let clock = ContinuousClock()
-        let started = clock.now
-        var pause = firstPause
-        while true {
-            let now = clock.now
-            if let deadline, now >= deadline { throw lost }
-            try await sleep(deadline.map { min(pause, $0 - now) } ?? pause, stop: stop)
-            if stop?.isRequested == true { throw lost }
-            try check()
-            do {
-                try await reconnect()
-                return clock.now - started
-            } catch {
-                guard error.code == .disconnected else { throw error }
-            }
-            pause = min(pause * 2, longestPause)
-        }
+        let backoff = Backoff(firstPause: firstPause, longestPause: longestPause)
+        let end = try await backoff.wait(
+            deadline: { deadline }, stop: stop,
+            attempt: {
+                try check()
+                do throws(LedgerError) {
+                    try await reconnect()
+                    return true
+                } catch {
+                    guard error.code == .disconnected else { throw error }
+                    return false
+                }
+            })
+        guard case .back(let after) = end else { throw lost }
+        return after
     }
 
     /// Runs `step`; when it fails with `.disconnected`, rides out the outage (`notify` hears of the loss and of
@@ -89,16 +88,6 @@ public struct LedgerOutage: Sendable {
                 left = left.map { $0 - after }
                 notify(.back(after: after))
             }
-        }
-    }
-
-    /// Sleeps for `duration`, or until `stop` is requested.
-    private func sleep(_ duration: Duration, stop: StopRequest?) async throws {
-        guard let stop else { return try await Task.sleep(for: duration) }
-        do {
-            try await stop.interruptible { try await Task.sleep(for: duration) }
-        } catch is CancellationError where stop.isRequested {
-            // The operator asked to stop: the caller gives up.
         }
     }
 }

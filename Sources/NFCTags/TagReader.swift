@@ -78,6 +78,19 @@ public protocol TagReader: Actor {
 
     /// What this reader can do (raw commands, FAST_READ, signature).
     nonisolated var capabilities: ReaderCapabilities { get }
+
+    /// Opens the reader again after it went away (`TransportError.readerGone`): the same PC/SC reader name, the
+    /// same libnfc connection string. Any tag session is forgotten; the next `poll` selects afresh.
+    ///
+    /// - Throws: `.readerGone` while the reader is still away.
+    func reopen() async throws(TransportError)
+}
+
+extension TagReader {
+    /// A reader that cannot go away (simulated, in memory) cannot come back either.
+    public func reopen() async throws(TransportError) {
+        throw .readerGone("reader \(name) cannot be opened again")
+    }
 }
 
 /// What a reader path can send to a tag.

@@ -14,6 +14,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case transport(String)
     /// The answer had the wrong shape (length or framing) for the command sent.
     case invalidResponse(String)
+    /// The reader itself went away (unplugged, its daemon or port gone): nothing reaches any tag until it is
+    /// opened again (`TagReader.reopen`).
+    case readerGone(String)
 
     public var description: String {
         switch self {
@@ -22,7 +25,14 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tagLost: "tag left the field"
         case .transport(let detail): "reader error: \(detail)"
         case .invalidResponse(let detail): "invalid response: \(detail)"
+        case .readerGone(let detail): "reader gone: \(detail)"
         }
+    }
+
+    /// Whether the reader itself went away (`.readerGone`), not a tag.
+    public var isReaderGone: Bool {
+        if case .readerGone = self { return true }
+        return false
     }
 }
 

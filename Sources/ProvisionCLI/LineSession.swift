@@ -147,6 +147,16 @@ final class LiveProgress: Sendable {
                 "ledger connection lost (\(detail)); \(reader) paused, nothing is written, reconnecting")
         case .ledgerBack(let reader, let after):
             display.alert("ledger back after \(String(format: "%.1f", after.seconds)) s; \(reader) carries on")
+        case .readerGone(let reader, let detail, let timeout):
+            let wait = timeout.map { "for up to \(LineWorker.secondsText($0)) s with every reader (--reader-timeout)" }
+            let text = "reader \(reader) gone; waiting for it \(wait ?? "for ever (--reader-timeout)")"
+            display.finish()
+            display.sink.line("warning: \(text): \(detail)")
+            status(last: text)
+        case .readerBack(let reader, let after):
+            display.finish()
+            display.sink.line(
+                "note: reader \(reader) back after \(String(format: "%.1f", after.seconds)) s; carrying on")
         case .failed(_, let uid, _, let failure, willRetry: true):
             status(last: "\(uid) \(failure.failureClass.rawValue), retrying: \(failure.detail)")
         // Outcomes are shown and counted once durable (`record`).

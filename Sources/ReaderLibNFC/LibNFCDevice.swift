@@ -9,6 +9,8 @@ final class LibNFCDevice {
     let device: NFCDevicePointer
     private var lock: DeviceLock?
     private var isOpen = true
+    /// The serial port it was opened on (UART drivers), to tell a device gone from a failing one.
+    let port: DevicePort?
     /// The UID of the selected tag, if any.
     var selectedUID: [UInt8]?
     /// The ATS of the selected tag (TL first) when it is an ISO-DEP tag the chip ran RATS for (SAK bit 6
@@ -43,10 +45,11 @@ final class LibNFCDevice {
     /// `slack=MS`, default 50; software emulators on a loaded host may need more).
     var linkSlackMilliseconds = 50
 
-    init(context: NFCContextPointer, device: NFCDevicePointer, lock: DeviceLock) {
+    init(context: NFCContextPointer, device: NFCDevicePointer, lock: DeviceLock, port: DevicePort? = nil) {
         self.context = context
         self.device = device
         self.lock = lock
+        self.port = port
     }
 
     deinit { close() }
@@ -64,6 +67,13 @@ final class LibNFCDevice {
     /// A status with libnfc's text for it.
     func status(_ raw: Int32) -> NFCStatus {
         NFCStatus(rawValue: raw, detail: LibNFCCalls.errorText(device))
+    }
+
+    /// The error a failed call (`what`, status `raw`) stands for: `.readerGone` when the device's port went away
+    /// (`DevicePort`), else `.transport`.
+    func failure(_ what: String, _ raw: Int32) -> TransportError {
+        let text = (what.isEmpty ? "" : what + ": ") + "\(status(raw))"
+        return port?.isGone == true ? .readerGone(text) : .transport(text)
     }
 
     /// Readies the chip for a tag command, sending only what it needs: easy framing off once (a
@@ -85,7 +95,7 @@ final class LibNFCDevice {
             let result = LibNFCCalls.writeRegister(device, PN53xCRCState.rxModeAddress, value)
             guard result >= 0 else {
                 crc.forget()
-                throw .transport("cannot write RxMode: \(status(result))")
+                throw failure("cannot write RxMode", result)
             }
             crc.wroteRxMode(value)
         }
@@ -97,7 +107,7 @@ final class LibNFCDevice {
         guard crc.needsRead else { return }
         let addresses = [PN53xCRCState.txModeAddress, PN53xCRCState.rxModeAddress]
         let (result, values) = LibNFCCalls.readRegisters(device, addresses)
-        guard result >= 0 else { throw .transport("cannot read TxMode and RxMode: \(status(result))") }
+        guard result >= 0 else { throw failure("cannot read TxMode and RxMode", result) }
         crc.read(PN53xCRCState.Registers(transmitCRC: values[0] & 0x80 != 0, rxMode: values[1]))
     }
 
@@ -116,7 +126,7 @@ final class LibNFCDevice {
             let result = LibNFCCalls.writeRegister(device, PN53xCRCState.rxModeAddress, value)
             guard result >= 0 else {
                 crc.forget()
-                throw .transport("cannot write RxMode: \(status(result))")
+                throw failure("cannot write RxMode", result)
             }
             crc.wroteRxMode(value)
         }
@@ -130,7 +140,7 @@ final class LibNFCDevice {
 
     private func set(_ property: LibNFCProperty, _ enabled: Bool) throws(TransportError) {
         let result = LibNFCCalls.setProperty(device, property, enabled)
-        guard result >= 0 else { throw .transport("cannot set \(property): \(status(result))") }
+        guard result >= 0 else { throw failure("cannot set \(property)", result) }
     }
 
     /// One select (InListPassiveTarget, finite retries) in whatever framing mode the device is in (libnfc's
@@ -159,9 +169,9 @@ final class LibNFCDevice {
             }
         crc.selectRan()
         if result < 0 {
-            let failure = status(result)
-            if failure == .timeout || failure == .aborted { return nil }
-            throw .transport("select failed: \(failure)")
+            let failed = status(result)
+            if failed == .timeout || failed == .aborted { return nil }
+            throw failure("select failed", result)
         }
         let tag = uid == nil || found?.uid == uid ? found : nil
         selectedUID = tag?.uid
@@ -210,7 +220,7 @@ final class LibNFCDevice {
     func cycleField() throws(TransportError) {
         for on in [false, true] {
             let result = LibNFCCalls.setProperty(device, .activateField, on)
-            guard result >= 0 else { throw .transport("cannot switch the field: \(status(result))") }
+            guard result >= 0 else { throw failure("cannot switch the field", result) }
         }
         selectedUID = nil
     }
@@ -220,7 +230,7 @@ final class LibNFCDevice {
         guard selectedUID != nil else { return }
         selectedUID = nil
         let result = LibNFCCalls.deselect(device)
-        guard result >= 0 else { throw .transport("deselect failed: \(status(result))") }
+        guard result >= 0 else { throw failure("deselect failed", result) }
     }
 }
 

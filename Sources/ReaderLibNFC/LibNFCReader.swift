@@ -115,7 +115,8 @@ public actor LibNFCReader: TagReader {
             LibNFCCalls.exit(context)
             throw LibNFCError(.openFailed, "libnfc cannot open '\(connstring)'")
         }
-        let opened = LibNFCDevice(context: context, device: device, lock: lock)
+        let opened = LibNFCDevice(
+            context: context, device: device, lock: lock, port: DevicePort(connstring: connstring))
         opened.linkSlackMilliseconds = linkSlackMilliseconds
         // nfc_open can succeed on a half-working device (pitfall 6): check a real command first.
         let check = LibNFCCalls.setProperty(device, .activateField, false)
@@ -148,6 +149,21 @@ public actor LibNFCReader: TagReader {
             LibNFCCalls.close(device)
         }
         return switched ? nil : LibNFCCalls.open(context, connstring)
+    }
+
+    /// Opens the device again at the same connstring after it went away (a serial adapter plugged back, an
+    /// emulator started again behind the same path): the old handle is closed and the open runs as at start.
+    ///
+    /// - Throws: `.readerGone` while the device cannot be opened or does not answer.
+    public func reopen() async throws(TransportError) {
+        close()
+        arrived = nil
+        do {
+            try connect()
+        } catch {
+            close()
+            throw .readerGone("\(name): \(error.message)")
+        }
     }
 
     /// Releases the device: InRelease, field off, PowerDown, unlock. Later calls fail with `.transport`.

@@ -69,7 +69,7 @@ final class LibNFCTransceiver: Transceiver {
         case .mifareAuthenticationFailed where frame:
             throw .nak(0)
         default:
-            throw .transport("\(failure)")
+            throw device.failure("", result)
         }
     }
 

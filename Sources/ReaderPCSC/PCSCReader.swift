@@ -19,7 +19,7 @@ public actor PCSCReader: OperatorFeedbackReader {
     public nonisolated let style: PCSCReaderStyle
     /// Whether LED/buzzer feedback is sent (ACR122U style only).
     public nonisolated let feedbackEnabled: Bool
-    private let context: PCSCContext
+    private var context: PCSCContext
     private var card: PCSCCard?
     private var transceiver: PCSCTransceiver?
     private var cycleTag: DetectedTag?
@@ -147,6 +147,25 @@ public actor PCSCReader: OperatorFeedbackReader {
         }
     }
 
+    /// Opens the reader again after it or pcscd went away: a new context (the old one died with the daemon),
+    /// and the same name in `SCardListReaders`. Any tag session is dropped.
+    ///
+    /// - Throws: `.readerGone` while pcscd is down or does not list this reader.
+    public func reopen() async throws(TransportError) {
+        dropCard()
+        let fresh: PCSCContext
+        do {
+            fresh = try PCSCContext()
+        } catch {
+            throw .readerGone("reader '\(name)': \(error)")
+        }
+        switch PCSCCalls.listReaders(fresh.value) {
+        case .success(let names) where names.contains(name): context = fresh
+        case .success: throw .readerGone("reader '\(name)' is not connected")
+        case .failure(let status): throw .readerGone("reader '\(name)': \(status)")
+        }
+    }
+
     // MARK: internals
 
     /// Watches the slot (`SCardGetStatusChange`, in slices of `waitSliceMilliseconds`) until `decide`
@@ -168,11 +187,13 @@ public actor PCSCReader: OperatorFeedbackReader {
                 continue
             case .failure(let status) where status == .timeout || status == .cancelled:
                 return timedOut
+            case .failure(let status) where status.meansReaderGone:
+                throw .readerGone("reader '\(name)': \(status)")
             case .failure(let status):
                 throw .transport("reader '\(name)': \(status)")
             case .success(let state):
                 current = state.currentState
-                if state.isUnavailable { throw .transport("reader '\(name)' is unavailable (unplugged?)") }
+                if state.isUnavailable { throw .readerGone("reader '\(name)' is unavailable (unplugged?)") }
                 if let answer = try await decide(state, remaining, &current) { return answer }
             }
             if remaining == 0 { return timedOut }
@@ -187,6 +208,8 @@ public actor PCSCReader: OperatorFeedbackReader {
         switch result {
         case .failure(let status) where status.meansTagLeft:
             return nil
+        case .failure(let status) where status.meansReaderGone:
+            throw .readerGone("reader '\(name)': connect failed: \(status)")
         case .failure(let status) where status == .sharingViolation:
             throw .transport("reader '\(name)' is in use by another program (\(status))")
         case .failure(let status):

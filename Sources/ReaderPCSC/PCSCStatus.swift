@@ -41,6 +41,8 @@ public struct PCSCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStr
     public static let unsupportedFeature = PCSCStatus(rawValue: Int(SCARD_E_UNSUPPORTED_FEATURE))
     /// The corresponding C constant is `SCARD_E_INVALID_HANDLE`.
     public static let invalidHandle = PCSCStatus(rawValue: Int(SCARD_E_INVALID_HANDLE))
+    /// The corresponding C constant is `SCARD_F_COMM_ERROR`.
+    public static let commError = PCSCStatus(rawValue: Int(SCARD_F_COMM_ERROR))
 
     /// pcsc-lite's text for the code with its hex value.
     ///
@@ -57,8 +59,18 @@ public struct PCSCStatus: RawRepresentable, Error, Hashable, Sendable, CustomStr
             || self == .unpoweredCard || self == .unresponsiveCard
     }
 
-    /// The transport error this code stands for: `.tagLost` for removal codes, else `.transport`.
+    /// Whether the code means the reader itself went away: unplugged (`SCARD_E_READER_UNAVAILABLE`,
+    /// `SCARD_E_UNKNOWN_READER`), or pcscd stopped or restarted under us (no service, a broken socket, a context
+    /// or card handle the new daemon does not know). The reader is opened again by name (`PCSCReader.reopen`).
+    public var meansReaderGone: Bool {
+        self == .noService || self == .serviceStopped || self == .commError || self == .readerUnavailable
+            || self == .unknownReader || self == .noReadersAvailable || self == .invalidHandle
+    }
+
+    /// The transport error this code stands for: `.tagLost` for removal codes, `.readerGone` when the reader or
+    /// pcscd went away, else `.transport`.
     public var transportError: TransportError {
-        meansTagLeft ? .tagLost : .transport(description)
+        if meansTagLeft { return .tagLost }
+        return meansReaderGone ? .readerGone(description) : .transport(description)
     }
 }

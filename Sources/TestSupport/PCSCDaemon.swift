@@ -98,7 +98,33 @@ public final class PCSCDaemon: Sendable {
         await DaemonLock.shared.release()
     }
 
-    private func terminate() async {
+    /// Stops this pcscd and starts another on the same readers (config folder, ports, socket), as a restart of
+    /// the service would: the readers vanish from `SCardListReaders` and return under the same names. Virtual
+    /// cards reconnect by themselves.
+    ///
+    /// - Parameters:
+    ///   - readerCount: as for `start`; the new daemon is returned once it lists every reader.
+    ///   - whileDown: runs after the old daemon exited and before the new one starts.
+    /// - Returns: the new daemon; call its `stop()` (and never this one's) exactly once.
+    public func restart(readerCount: @Sendable () throws -> Int, whileDown: () throws -> Void = {}) async throws
+        -> PCSCDaemon
+    {
+        await terminate(keepingFiles: true)
+        try whileDown()
+        let pid = try Self.spawn(
+            configDirectory: directory.appendingPathComponent("conf").path,
+            logPath: directory.appendingPathComponent("pcscd-restarted.log").path)
+        let daemon = PCSCDaemon(readerNames: readerNames, ports: ports, directory: directory, processID: pid)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while clock.now < deadline, daemon.isRunning {
+            if (try? readerCount()) == readerNames.count { return daemon }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError("the restarted pcscd did not register its readers:\n\(daemon.log)")
+    }
+
+    private func terminate(keepingFiles: Bool = false) async {
         kill(processID, SIGTERM)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
@@ -110,6 +136,7 @@ public final class PCSCDaemon: Sendable {
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
+        if keepingFiles { return }
         try? FileManager.default.removeItem(at: directory)
         unlink(Self.socketPath)
         rmdir((Self.socketPath as NSString).deletingLastPathComponent)

@@ -102,24 +102,30 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         try expectLedgerAndImagesAgree(folder, rows: 8)
     }
 
-    @Test func pn532ThatVanishesMidTagExits69WithRowsExactAndTheJobResumes() async throws {
+    @Test func pn532ThatVanishesMidTagAndNeverReturnsExits69AfterTheReaderTimeoutAndTheJobResumes() async throws {
         let folder = try oneTryJob(rows: 5)
         let spec = "sim:ntag213?count=5&uid=04F20000000000&store=\(folder.store.path)"
         let (gone, slave) = try await ChildProvision.pn532(["--tags", spec, "--line", "--misbehave", "-,-,vanish@7"])
         try #require(slave.hasPrefix("/tmp/pn532."), "\(gone.stderr)")
+        let reader = "nfc:pn532_uart:" + slave
         let first = try await onThread {
             try ProvisionProcess.run(
-                ["run", "job.json", "--reader", "nfc:pn532_uart:" + slave, "--quiet"], directory: folder.url)
+                ["run", "job.json", "--reader", reader, "--quiet", "--reader-timeout", "1"], directory: folder.url)
         }
         #expect(try await gone.wait() == 0, "the emulator ended by itself")
         #expect(gone.stderr.contains("vanished"), "\(gone.stderr)")
+        // The reader paused instead of failing the tag, and the run stopped only after the timeout, naming it.
         #expect(first.status == 69, "\(first.stderr)")
-        #expect(first.stderr.contains("error: reader nfc:pn532_uart:\(slave) stopped"), "\(first.stderr)")
-        // Two rows done; the third tag's row went back (nothing committed); no claim is left dangling.
+        #expect(
+            first.stderr.contains("warning: reader \(reader) gone; waiting for it for up to 1 s"), "\(first.stderr)")
+        #expect(first.stderr.contains("error: reader \(reader) stopped"), "\(first.stderr)")
+        #expect(first.stderr.contains("(--reader-timeout)"), "\(first.stderr)")
+        // Two rows done; the third tag keeps its claim, as after a kill, and no failure was recorded for it.
         #expect(
             try folder.query("SELECT state, count(*) FROM records GROUP BY state") == [
-                ["done", "2"], ["pending", "3"],
+                ["claimed", "1"], ["done", "2"], ["pending", "2"],
             ])
+        #expect(try folder.query("SELECT count(*) FROM attempts WHERE outcome = 'failed'") == [["0"]])
         let (back, again) = try await ChildProvision.pn532(["--tags", spec, "--line"])
         try #require(again.hasPrefix("/tmp/pn532."), "\(back.stderr)")
         let second = try await onThread {
@@ -171,7 +177,8 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         try expectLedgerAndImagesAgree(folder, rows: 4)
     }
 
-    @Test func pcscdThatGoesAwayMidJobExits69AndTheJobResumesOnANewDaemon() async throws {
+    /// pcscd stops and never comes back: the reader pauses, and the run stops after `--reader-timeout`.
+    @Test func pcscdThatGoesAwayMidJobExits69AfterTheReaderTimeoutAndTheJobResumesOnANewDaemon() async throws {
         let folder = try oneTryJob(rows: 4)
         let options = try SimulationOptions("sim:ntag213?count=4&uid=04F40000000000&store=\(folder.store.path)")
         var daemon = try await PCSCDaemon.start(slots: 1) { try PCSCReader.listReaders().count }
@@ -179,7 +186,8 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
             VPCDFieldSource(options: options)
         }
         let first = try ChildProvision(
-            ["run", "job.json", "--reader", "pcsc:#0", "--quiet"], workingDirectory: folder.url)
+            ["run", "job.json", "--reader", "pcsc:#0", "--quiet", "--reader-timeout", "1.5"],
+            workingDirectory: folder.url)
         for _ in 0..<3_000 where first.process.isRunning {
             let done = try? folder.query("SELECT count(*) FROM records WHERE state = 'done'")
             if (done?.first?.first).flatMap({ Int($0) }) ?? 0 >= 1 { break }
@@ -190,6 +198,8 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         await card.stop()
         #expect(status == 69, "\(first.stderr)")
         #expect(first.stderr.contains("stopped"), "\(first.stderr)")
+        #expect(first.stderr.contains("gone; waiting for it for up to 1.5 s"), "\(first.stderr)")
+        #expect(first.stderr.contains("every reader of the run gone for 1.5 s (--reader-timeout)"), "\(first.stderr)")
         let states = try folder.query("SELECT state FROM records WHERE state NOT IN ('done', 'pending', 'claimed')")
         #expect(states.isEmpty, "\(states)")
         daemon = try await PCSCDaemon.start(slots: 1) { try PCSCReader.listReaders().count }

@@ -16,7 +16,7 @@ struct RunCommand: Command {
         Usage: provision run MANIFEST [--reader SPEC]... [--quiet] [--json] [--idle SECONDS]
                              [--accept-changed-manifest] [--accept-new-rows] [--no-feedback] [--allow-test-keys]
                              [--max-consecutive-failures N] [--wait] [--ledger FILE|URI] [--station NAME]
-                             [--lease SECONDS] [--allow-extractable-key]
+                             [--lease SECONDS] [--allow-extractable-key] [--reader-timeout SECONDS]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -43,6 +43,12 @@ struct RunCommand: Command {
           --idle SECONDS   stop when no usable tag arrives for this long (default: wait for ever); only a
                            tag the job finishes is usable: refused and failed tags (wrong chip, signature,
                            already provisioned, any failure) do not count
+          --reader-timeout SECONDS
+                           a reader that goes away mid-job (unplugged, pcscd restarted, its port gone) pauses
+                           ("reader X gone; waiting for it") and is opened again with a backoff until it
+                           returns under the same PC/SC name or libnfc connection string; the tag that was
+                           on it resumes by its UID. The run stops (exit 69, rows left, the readers named)
+                           only once every reader has been gone this long (default: wait for ever)
           --max-consecutive-failures N
                            pause a reader after N tags in a row refused or failed with the same failure
                            class (a wrong reel, a signature no trust key verifies, tags too small): it
@@ -89,9 +95,9 @@ struct RunCommand: Command {
             The ledger is consistent either way.
 
             Exit: 0 every row done, 1 rows remain or failed (or a reader paused), 64 usage, 65 bad job,
-            66 missing file, 69 reader or ledger unavailable, or the station is live elsewhere (also when a \
-            reader vanished
-            mid-job and rows remain; run again to resume), 73 cannot create the ledger or reports, 74 I/O, 77 a key file
+            66 missing file, 69 reader or ledger unavailable, or the station is live elsewhere (also when every
+            reader has been gone for --reader-timeout and rows remain; run again to resume), 73 cannot create the
+            ledger or reports, 74 I/O, 77 a key file
             readable by group or others, 75 the station's lease ran out or every row left is claimed by another
             station, 130 interrupted.
 
@@ -128,6 +134,8 @@ struct RunCommand: Command {
     var ledger = LedgerChoice()
     /// `--lease SECONDS` on a ledger server.
     var leaseSeconds = StationSession.defaultLeaseSeconds
+    /// `--reader-timeout SECONDS`: stop once every reader has been gone this long (`nil`: wait for ever).
+    var readerTimeout: Double?
 
     static func parse(_ arguments: [String]) throws(CLIError) -> RunCommand {
         let args = try Arguments(
@@ -136,7 +144,10 @@ struct RunCommand: Command {
                 "quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys", "wait",
                 "allow-extractable-key", LedgerTLS.flag,
             ],
-            options: ["reader", "idle", "max-consecutive-failures", "max-wrong-chip", "ledger", "station", "lease"],
+            options: [
+                "reader", "idle", "max-consecutive-failures", "max-wrong-chip", "ledger", "station", "lease",
+                "reader-timeout",
+            ],
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let oldMaxFailures = try args.integer("max-wrong-chip", in: 0...1_000_000)
@@ -153,6 +164,9 @@ struct RunCommand: Command {
             leaseSeconds: try args.seconds("lease") { "option '--lease' needs seconds > 0, got '\($0)'" }
                 ?? StationSession.defaultLeaseSeconds)
         command.allowExtractableKey = args.flag("allow-extractable-key")
+        command.readerTimeout = try args.seconds("reader-timeout") {
+            "option '--reader-timeout' needs seconds > 0, got '\($0)'"
+        }
         return command
     }
 
@@ -203,6 +217,7 @@ struct RunCommand: Command {
         var settings = WorkerSettings(
             idleSeconds: idle, feedback: feedback, maxConsecutiveFailures: maxConsecutiveFailures)
         settings.waitsForWork = waitForWork
+        settings.readerAbsence = ReaderAbsence(timeout: readerTimeout.map { .milliseconds(Int($0 * 1000)) })
         let session = try await LineSession.run(
             job: job, readers: readers, ledger: ledger, station: station, leaseSeconds: leaseSeconds,
             settings: settings,

@@ -121,6 +121,11 @@ public enum LineEvent: Sendable {
     case ledgerLost(reader: String, detail: String)
     /// The ledger server answers again after `after` of pause: the reader carries on.
     case ledgerBack(reader: String, after: Duration)
+    /// The reader went away (unplugged, its daemon or port gone): its worker pauses and opens it again with a
+    /// backoff, waiting for ever or for `timeout` (every reader of the run gone that long).
+    case readerGone(reader: String, detail: String, timeout: Duration?)
+    /// The reader opened again after `after`: its worker carries on (a tag left mid-write resumes by its UID).
+    case readerBack(reader: String, after: Duration)
 }
 
 /// Knobs of the worker loop.
@@ -146,6 +151,9 @@ public struct WorkerSettings: Sendable {
     public var claimInProgressSeconds: Double = 30
     /// The station's lease on a line of stations (checked before every claim and first write), else `nil`.
     public var lease: StationLease?
+    /// The run's gone readers, shared by its workers (one settings value per run): a reader that went away
+    /// pauses its worker until it returns, or until every reader has been gone for the tracker's timeout.
+    public var readerAbsence = ReaderAbsence()
 
     /// Creates settings.
     public init(

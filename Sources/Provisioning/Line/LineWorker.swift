@@ -64,6 +64,8 @@ public struct LineWorker: Sendable {
     /// - Throws: ledger errors (the ledger cannot record: stop the line) and reader transport failures
     ///   while polling.
     public func run() async throws -> WorkerStop {
+        settings.readerAbsence.started(readerName)
+        defer { settings.readerAbsence.ended(readerName) }
         let end: WorkerStop
         do { end = try await loop() } catch {
             // Done tags are committed; make them durable before the error ends the run.
@@ -110,6 +112,11 @@ public struct LineWorker: Sendable {
             } catch is OthersFinishing {
                 // Every row left is being finished at another station: ask again in a moment.
                 await pauseForOthers()
+                openRows = nil
+                continue
+            } catch let gone as TransportError where gone.isReaderGone {
+                // The reader went away: pause until it returns; the tag on it kept its claim and resumes by UID.
+                try await rideOutReaderLoss(gone)
                 openRows = nil
                 continue
             } catch let error as LedgerError where error.code == .disconnected {

@@ -34,6 +34,7 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
                 )
             case .transport(let text): (failureClass, detail) = (.transport, text)
             case .invalidResponse(let text): (failureClass, detail) = (.transport, "invalid response: \(text)")
+            case .readerGone(let text): (failureClass, detail) = (.transport, "reader gone: \(text)")
             }
             return
         }
@@ -63,6 +64,14 @@ public struct CycleFailure: Error, Sendable, Hashable, CustomStringConvertible {
         page = nil
         failureClass = .transport
         detail = String(describing: error)
+    }
+
+    /// The reader loss under `error` (directly, or as a tag error's cause), if that is what it is: no tag
+    /// failure, the line pauses for the reader (`LineWorker+ReaderLoss`).
+    public static func readerLoss(in error: any Error) -> TransportError? {
+        let transport = (error as? TransportError) ?? ((error as? TagError)?.cause as? TransportError)
+        guard case .readerGone = transport else { return nil }
+        return transport
     }
 
     /// Whether trying again while the tag stays in the field can help.

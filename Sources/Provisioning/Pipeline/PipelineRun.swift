@@ -36,6 +36,8 @@ final class PipelineRun {
     var gateFailure: LedgerError?
     var keysChanged = false
     var sunCounter: UInt32?
+    /// The reader went away under a step (`TransportError.readerGone`): no tag failure, the caller pauses.
+    var readerLoss: TransportError?
 
     init(plan: TagPipeline.Plan, transceiver: any Transceiver, activation: DetectedTag?, families: TagFamilies) {
         self.plan = plan
@@ -111,6 +113,7 @@ final class PipelineRun {
             self.failure = failure
         } catch {
             failure = CycleFailure(classifying: error, phase: phase)
+            readerLoss = CycleFailure.readerLoss(in: error)
         }
     }
 

@@ -136,7 +136,8 @@ public enum TagPipeline {
 
     /// Runs `plan` on `reader`'s selected tag: the read-only steps, then (after the write gate opens,
     /// awaited without blocking a thread) the changing steps. A reader that finds its tag gone around
-    /// the calls (`TransportError.tagLost` from `withTransceiver` itself) ends it as `tagLost`.
+    /// the calls (`TransportError.tagLost` from `withTransceiver` itself) ends it as `tagLost`; a reader that
+    /// went away under a step (`TransportError.readerGone`) is thrown, not made a tag failure.
     public static func run(
         _ plan: Plan, on reader: any TagReader, activation: DetectedTag?, families: TagFamilies = .standard
     ) async throws -> Outcome {
@@ -161,6 +162,8 @@ public enum TagPipeline {
         } catch TransportError.tagLost {
             return box.run?.lostAfterwards() ?? PipelineRun.lostBefore()
         }
+        // The reader went away mid-tag: no outcome to record; the claim stays with this UID for when it returns.
+        if let gone = box.run?.readerLoss { throw gone }
         return box.run?.outcome() ?? PipelineRun.lostBefore()
     }
 }

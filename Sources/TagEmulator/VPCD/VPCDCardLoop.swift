@@ -107,6 +107,8 @@ final class VPCDCardLoop {
             let uid = card.tag?.uid
             if var reply = card.handle(message) {
                 if case .apdu = message, let uid, let kind = misbehaviour.tick(uid: uid) {
+                    // `hold`: the answer never comes; pcscd waits on it (vpcd has no timeout) until it goes away.
+                    if kind == .hold { return }
                     guard let wrong = kind.apply(to: reply) else {
                         // `drop`: the link dies before the answer; the tag returns once pcscd saw it leave.
                         disconnect()

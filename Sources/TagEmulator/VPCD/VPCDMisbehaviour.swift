@@ -11,8 +11,10 @@ import NDEF
 /// | `malformed` | the R-APDU followed by two more bytes (`DE AD`): no status word at the end |
 /// | `empty` | a zero-length frame (vpcd takes it as "card gone") |
 /// | `drop` | nothing: the card closes its vpcd socket after the tag carried out the command |
+/// | `hold` | nothing, the link left open: the reader waits (vpcd has no timeout) until pcscd goes away |
 ///
-/// After `empty` and `drop` the same tag is presented again once pcscd has seen it leave. Tag-level
+/// After `empty` and `drop` the same tag is presented again once pcscd has seen it leave; after `hold` (a test's
+/// pause in the middle of a tag, the command carried out) once a pcscd listens again. Tag-level
 /// misbehaviour belongs to the tag: `plan=` in the `--tags` spec.
 public enum VPCDMisbehaviour: Sendable, Hashable {
     case statusWord(UInt8, UInt8)
@@ -20,6 +22,7 @@ public enum VPCDMisbehaviour: Sendable, Hashable {
     case malformed
     case empty
     case drop
+    case hold
 
     /// Parses one KIND word.
     public static func parse(_ word: String) -> VPCDMisbehaviour? {
@@ -28,6 +31,7 @@ public enum VPCDMisbehaviour: Sendable, Hashable {
         case "malformed": return .malformed
         case "empty": return .empty
         case "drop": return .drop
+        case "hold": return .hold
         default:
             guard word.hasPrefix("sw:"), let bytes = Hex.bytes(String(word.dropFirst(3))), bytes.count == 2 else {
                 return nil
@@ -37,16 +41,16 @@ public enum VPCDMisbehaviour: Sendable, Hashable {
     }
 
     /// The KIND words, for messages.
-    public static let kinds = "sw:XXXX, short, malformed, empty, drop"
+    public static let kinds = "sw:XXXX, short, malformed, empty, drop, hold"
 
-    /// The wrong answer in place of `reply` (`nil` for `drop`: no answer at all).
+    /// The wrong answer in place of `reply` (`nil` for `drop` and `hold`: no answer at all).
     func apply(to reply: [UInt8]) -> [UInt8]? {
         switch self {
         case .statusWord(let sw1, let sw2): return [sw1, sw2]
         case .short: return reply.count > 2 ? reply.prefix(reply.count - 3) + reply.suffix(2) : Array(reply.prefix(1))
         case .malformed: return reply + [0xDE, 0xAD]
         case .empty: return []
-        case .drop: return nil
+        case .drop, .hold: return nil
         }
     }
 }
