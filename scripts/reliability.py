@@ -9,6 +9,7 @@ Writes reports/reliability.md and reports/reliability.json from this very run. S
   swift     the tear and misbehaving-reader suites (Swift tests), which write their own figures
   readers   misbehaving readers and tags (Type 2; Type 4 as pn532-type4, vpcd-type4) through the PN532 emulator
             (stock libnfc) and the vpcd card (stock pcscd): every kind at every exchange position, then the reader vanishing mid-job
+            (gone for good: 69 after --reader-timeout; and gone mid-write then back: the run finishes every row)
             (scripts/reliability_readers.py)
 
 A run of some sections (--only) keeps the other sections of the existing reports/reliability.json,

@@ -89,7 +89,15 @@ class PCSCD:
         with open(os.path.join(conf, "vpcd"), "w") as handle:
             handle.write(f'FRIENDLYNAME "Virtual PCD 0"\nDEVICENAME /dev/null:{self.port}\nLIBPATH {copy}\n'
                          f"CHANNELID {self.port}\n")
+        self.conf = conf
         self.socket_path = os.path.join(self.directory, "pcscd.comm")
+        self.start()
+
+    def start(self):
+        """Starts pcscd on this object's config and socket (again after `stop`: a service restart)."""
+        conf = self.conf
+        if os.path.exists(self.socket_path):
+            os.unlink(self.socket_path)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(self.socket_path)
         listener.listen(16)
@@ -172,8 +180,8 @@ def job_folder(make_job, rows, family="type2"):
     return folder
 
 
-def run_provision(provision, folder, reader, env, idle):
-    command = [provision, "run", "job.json", "--reader", reader, "--quiet", "--idle", str(idle)]
+def run_provision(provision, folder, reader, env, idle, extra=()):
+    command = [provision, "run", "job.json", "--reader", reader, "--quiet", "--idle", str(idle), *extra]
     return subprocess.run(command, cwd=folder, capture_output=True, text=True, env=env, timeout=900)
 
 
@@ -272,7 +280,7 @@ def vanish_case(path, provision, make_job, check_invariants, exchange, rows=6):
     daemon = None
     if path == "pn532":
         emulator = PN532(provision, folder, spec, f"-,-,vanish@{exchange}")
-        first = run_provision(provision, folder, emulator.spec, ENV, idle=3)
+        first = run_provision(provision, folder, emulator.spec, ENV, idle=3, extra=("--reader-timeout", "2"))
         alive, _, _ = emulator.stop()
         if alive:
             violations.append("the emulator did not vanish")
@@ -280,7 +288,8 @@ def vanish_case(path, provision, make_job, check_invariants, exchange, rows=6):
     else:
         daemon = PCSCD()
         emulator = VPCDCard(provision, daemon, spec + "&line")
-        command = [provision, "run", "job.json", "--reader", emulator.spec, "--quiet", "--idle", "4"]
+        command = [provision, "run", "job.json", "--reader", emulator.spec, "--quiet", "--idle", "4",
+                   "--reader-timeout", "2"]
         child = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                  env=daemon.env)
         deadline = time.time() + 120
@@ -324,6 +333,72 @@ def vanish_case(path, provision, make_job, check_invariants, exchange, rows=6):
             "seconds": round(time.time() - started, 1)}
 
 
+def return_case(path, provision, make_job, check_invariants, exchange, rows=6):
+    """The reader goes away mid-write and comes back while the run waits for it (issue 46). PN532: the emulator
+    vanishes at `exchange` of the third tag and another starts behind the same symlink. vpcd: the third tag holds
+    its answer to `exchange` (`hold`), and pcscd is restarted on the same config. One run must finish every row
+    once, the held row by its own UID."""
+    path, family = split_path(path)
+    base = f"04{0xE8 + (path == 'vpcd') + 2 * (family == 'type4'):02X}{exchange:02X}00000000"
+    folder = job_folder(make_job, rows, family)
+    spec = sim_spec(family, rows, base, folder)
+    started, violations = time.time(), []
+    link = os.path.join(folder, "reader-port")
+    daemon = None
+    if path == "pn532":
+        emulator = PN532(provision, folder, spec, f"-,-,vanish@{exchange}")
+        os.symlink(emulator.pty, link)
+        reader, env = f"nfc:pn532_uart:{link}", ENV
+    else:
+        daemon = PCSCD()
+        emulator = VPCDCard(provision, daemon, spec + "&line", f"-,-,hold@{exchange}")
+        reader, env = emulator.spec, daemon.env
+    command = [provision, "run", "job.json", "--reader", reader, "--quiet"]
+    child = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.time() + 120
+    if path == "pn532":
+        emulator.process.wait(timeout=120)  # it vanished: the moment is the emulator's own plan
+        claims = ledger_states(folder)[1]
+        emulator = PN532(provision, folder, spec)
+        os.symlink(emulator.pty, link + ".new")
+        os.rename(link + ".new", link)
+        how = f"--misbehave vanish@{exchange} on the 3rd tag, another emulator behind the same path"
+    else:
+        while child.poll() is None and time.time() < deadline:
+            states, claims = ledger_states(folder) if done_count(folder) >= 2 else ({}, [])
+            if states.get("claimed"):
+                break  # the third tag is claimed and its `hold` answer never comes: restart pcscd under it
+            time.sleep(0.05)
+        daemon.stop()
+        daemon.start()
+        how = f"--misbehave hold@{exchange} on the 3rd tag, pcscd restarted on the same config"
+    try:
+        out, err = child.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        out, err = child.communicate()
+    emulator.stop()
+    if daemon:
+        daemon.remove()
+    if child.returncode != 0:
+        violations.append(f"run exited {child.returncode}, expected 0: {err[-300:]}")
+    if "gone; waiting for it" not in err:
+        violations.append("no 'gone; waiting for it' warning")
+    violations += [f"after the return: {p}" for p in check_invariants(folder, rows, final=True)]
+    db = sqlite3.connect(os.path.join(folder, "reports", "t", "ledger.sqlite"))
+    for row, uid in claims:
+        finished = db.execute("SELECT uid FROM records WHERE row=?", (row,)).fetchone()[0]
+        if uid is not None and finished != uid:
+            violations.append(f"row {row} claimed by {uid} was finished by {finished}")
+    failed = db.execute("SELECT count(*) FROM attempts WHERE outcome='failed'").fetchone()[0]
+    db.close()
+    if failed:
+        violations.append(f"{failed} failed attempts recorded for a reader that went away")
+    shutil.rmtree(folder, ignore_errors=True)
+    return {"how": how, "exit": child.returncode, "claimsWhileGone": len(claims), "violations": violations,
+            "seconds": round(time.time() - started, 1)}
+
+
 def readers_test(provision, make_job, check_invariants, positions, paths=("pn532", "vpcd"), vanishes=(2, 5, 9)):
     """Every kind at every position through each path, then the vanishing reader; figures per path. A Type 4
     path uses the positions up to 11 (one tag's APDUs)."""
@@ -342,6 +417,7 @@ def readers_test(provision, make_job, check_invariants, positions, paths=("pn532
             if daemon:
                 daemon.remove()
         gone = [vanish_case(path, provision, make_job, check_invariants, k) for k in vanishes]
+        back = [return_case(path, provision, make_job, check_invariants, k) for k in (9,) if family == "type2"]
         report[path] = {"positions": used, "kinds": len(kinds), "cases": sum(r["cases"] for r in runs), "runs": runs, "vanish": gone,
-                        "violations": sum(len(r["violations"]) for r in runs + gone)}
+                        "returns": back, "violations": sum(len(r["violations"]) for r in runs + gone + back)}
     return report

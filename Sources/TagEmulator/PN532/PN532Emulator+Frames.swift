@@ -138,6 +138,7 @@ extension PN532Emulator {
     private func vanish() {
         vanished = true
         scheduled.removeAll()
+        chip.field.remove()  // the tag outlives its reader: with store=DIR its image is saved as it is
         pty.hangUp()
         endLoop()
     }
