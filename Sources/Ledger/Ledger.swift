@@ -11,7 +11,7 @@ import Support
 /// "Durability"). Cancelling the calling task interrupts the running statement
 /// (`sqlite3_interrupt`), which rolls its transaction back and throws `.interrupted`; a task that is
 /// already cancelled before the call still runs it. Schema and exactly-once rules: docs/ledger.md.
-public actor Ledger: SQLLedger {
+public actor Ledger: DeferredSyncing {
     /// Settings in effect on this connection, as SQLite reports them.
     public struct Settings: Sendable, Hashable {
         /// `PRAGMA journal_mode` (`wal`).
@@ -34,7 +34,7 @@ public actor Ledger: SQLLedger {
     /// The ledger file, for messages (`LedgerStore.location`).
     public nonisolated var location: String { path }
     /// Deferred commits not yet covered by a sync of the WAL, and the ticket a sync finishes for them.
-    private nonisolated let unsynced = UnsyncedCommits()
+    nonisolated let unsynced = UnsyncedCommits()
 
     /// Runs this actor on its own serial queue, so blocking SQLite calls stay off the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -156,61 +156,14 @@ public actor Ledger: SQLLedger {
         }
     }
 
-    /// Commits made with `.deferred` durability that no sync has covered yet.
-    public var unsyncedCommitCount: Int { unsynced.count }
-
     /// Whether this connection has its WAL open, so `sync()` reaches the file (for tests).
     var journalIsOpen: Bool { connection.journalIsOpen }
 
     /// A file never disconnects: nothing to do.
     public func reconnect() async throws(LedgerError) {}
 
-    /// Makes every commit of this connection durable (syncs the WAL) if any is not yet.
-    ///
-    /// The line calls it when it goes idle and when it stops, so a deferred `markDone` never waits for
-    /// the next tag's claim longer than that.
-    public func sync() async throws(LedgerError) {
-        guard unsynced.count > 0 else { return }
-        try await perform { () throws(LedgerError) in try syncNow().get() }
-    }
-
-    /// Starts a sync of the WAL on the ledger's queue and returns at once: the ticket finishes when every
-    /// commit made before the call is durable.
-    ///
-    /// The line calls it after a `.deferred` claim when identify takes longer than a sync, so the sync
-    /// runs under the tag's identify and detection exchanges; the tag's first WRITE waits for the ticket
-    /// (docs/ledger.md, "Durability").
-    public nonisolated func syncInBackground() -> DurabilityTicket {
-        let ticket = DurabilityTicket()
-        executor.async { [self] in
-            assumeIsolated { ledger in
-                let clock = ContinuousClock()
-                let start = clock.now
-                let outcome = ledger.syncNow()
-                ticket.complete(outcome, duration: clock.now - start)
-            }
-        }
-        return ticket
-    }
-
-    /// A ticket that finishes when every commit this connection has made so far is durable: at once when none
-    /// waits for a sync, else with the sync that covers them (the next synced commit that writes, `sync()` or
-    /// `syncInBackground()`), failed if that sync fails. It starts no sync.
-    public nonisolated func commitDurability() -> DurabilityTicket {
-        unsynced.ticket()
-    }
-
-    /// Syncs the WAL if any commit is not yet durable (on the ledger's queue).
-    private func syncNow() -> Result<Void, LedgerError> {
-        guard unsynced.count > 0 else { return .success(()) }
-        let outcome: Result<Void, LedgerError>
-        do throws(LedgerError) {
-            try connection.syncJournal()
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        unsynced.synced(outcome)
-        return outcome
+    /// Syncs the WAL (`DeferredSyncing`, on the ledger's queue).
+    func flushDeferredCommits() throws(LedgerError) {
+        try connection.syncJournal()
     }
 }

@@ -76,6 +76,8 @@ public protocol LedgerStore: Actor {
     /// A ticket that finishes when every commit this connection has made so far is durable (at once when they
     /// are); it starts no sync. The line's commit observer waits on it (`RowOutcomeObserver`).
     nonisolated func commitDurability() -> DurabilityTicket
+    /// Commits made with `.deferred` durability that are not yet durable (for tests and diagnostics).
+    var unsyncedCommitCount: Int { get }
     /// Connects again after a `.disconnected` error (a file-backed store never disconnects: nothing to do).
     func reconnect() async throws(LedgerError)
 
@@ -132,6 +134,8 @@ public protocol LedgerStore: Actor {
     func events(job: String?) async throws(LedgerError) -> [LedgerEvent]
     /// Every reader's activity on the job.
     func stationActivity(job: String, recentSince: Date) async throws(LedgerError) -> [StationActivity]
+    /// The line figures `serve`'s metrics show: each reader's attempts and done tags, and the first-pass yield.
+    func lineFigures(job: String, recentSince: Date) async throws(LedgerError) -> LineFigures
     /// The job's claimed rows, oldest first.
     func openClaims(job: String) async throws(LedgerError) -> [OpenClaim]
     /// Whether the job has a pending row, and its claimed rows: what is left for a station to claim.

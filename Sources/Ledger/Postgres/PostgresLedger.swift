@@ -13,7 +13,7 @@ import Support
 /// in order), as the SQLite store's deferred commit is (docs/ledger.md, "Durability").
 /// The schema is migrated only by `migrate(conninfo:)` (`provision ledger migrate`); `open` refuses a schema
 /// older or newer than this build's. Cancelling the calling task cancels the running statement (`PQcancel`).
-public actor PostgresLedger: SQLLedger {
+public actor PostgresLedger: DeferredSyncing {
     let executor: QueueExecutor
     /// The connection; used only on `executor`'s queue.
     let connection: PostgresConnection
@@ -93,47 +93,10 @@ public actor PostgresLedger: SQLLedger {
         try checkVersion()
     }
 
-    /// Makes every commit of this connection durable, if a deferred one is not yet: one synchronous commit of a
-    /// transaction that takes a transaction id, whose flush of the WAL covers every earlier commit.
-    public func sync() async throws(LedgerError) {
-        guard unsynced.count > 0 else { return }
-        try await perform { () throws(LedgerError) in try syncNow().get() }
-    }
-
-    /// Starts `sync()` on the ledger's queue and returns at once: the ticket finishes when every commit made
-    /// before the call is durable.
-    public nonisolated func syncInBackground() -> DurabilityTicket {
-        let ticket = DurabilityTicket()
-        executor.async { [self] in
-            assumeIsolated { ledger in
-                let clock = ContinuousClock()
-                let start = clock.now
-                let outcome = ledger.syncNow()
-                ticket.complete(outcome, duration: clock.now - start)
-            }
-        }
-        return ticket
-    }
-
-    /// A ticket that finishes when every commit this connection has made so far is durable: at once when no
-    /// deferred done commit waits, else with the next claim that commits, `sync()` or `syncInBackground()`.
-    public nonisolated func commitDurability() -> DurabilityTicket { unsynced.ticket() }
-
-    /// Commits made with `.deferred` durability that no synchronous commit has covered yet.
-    public var unsyncedCommitCount: Int { unsynced.count }
-
-    /// Flushes the WAL through a synchronous commit if a deferred commit is not yet durable (on the ledger's queue).
-    private func syncNow() -> Result<Void, LedgerError> {
-        guard unsynced.count > 0 else { return .success(()) }
-        let outcome: Result<Void, LedgerError>
-        do throws(LedgerError) {
-            try connection.execute("SELECT pg_current_xact_id()")
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        unsynced.synced(outcome)
-        return outcome
+    /// Flushes the WAL through one synchronous commit of a transaction that takes a transaction id, which covers
+    /// every earlier commit (`DeferredSyncing`, on the ledger's queue).
+    func flushDeferredCommits() throws(LedgerError) {
+        try connection.execute("SELECT pg_current_xact_id()")
     }
 
     /// Runs a query with bound text values and returns every row as text (`nil` for `NULL`), for tests
