@@ -18,7 +18,7 @@ struct ServeCommand: Command {
         Usage: provision serve --listen tcp:HOST:PORT|unix:PATH --manifest JOB [--manifest JOB …]
                                [--ledger FILE|postgresql://…] [--allow-root] [--allow-extractable-key] [--json]
 
-        Answers tap URLs of keyed jobs (NTAG 424 DNA SUN) over HTTP, with the verifier `verify-url` uses:
+        Answers tap URLs of keyed jobs (their tags' SUN messages) over HTTP, with the verifier `verify-url` uses:
         the URL's dynamic message is checked with the job's keys derived from its master key, and a valid
         counter is recorded in the job's ledger in one transaction with its check, so several serve
         processes on one ledger (a PostgreSQL server, or one SQLite file on one machine) accept each tap

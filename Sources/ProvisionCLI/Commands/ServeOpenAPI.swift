@@ -7,7 +7,7 @@ enum ServeOpenAPI {
           "info": {
             "title": "provision serve",
             "version": "1",
-            "description": "Tap verification of keyed NFC jobs (NTAG 424 DNA SUN) against the jobs' ledgers."
+            "description": "Tap verification of keyed NFC jobs (their tags' SUN messages) against the jobs' ledgers."
           },
           "paths": {
             "/v1/verify": {
