@@ -44,12 +44,7 @@ extension SQLLedger {
     public func stationActivity(job: String, recentSince: Date) async throws(LedgerError) -> [StationActivity] {
         try await perform { () throws(LedgerError) -> [StationActivity] in
             var stations = try connection.query(
-                """
-                SELECT reader, count(*) AS attempts, sum(CASE WHEN outcome = 'done' THEN 1 ELSE 0 END) AS done,
-                       min(started_at) AS first_at, max(finished_at) AS last_at,
-                       sum(CASE WHEN outcome = 'done' AND finished_at >= ?2 THEN 1 ELSE 0 END) AS recent_done
-                FROM attempts WHERE job = ?1 GROUP BY reader ORDER BY reader
-                """, [.text(job), .text(LedgerFormat.time(recentSince))]
+                Ledger.readerActivitySQL + " ORDER BY reader", [.text(job), .text(LedgerFormat.time(recentSince))]
             ) { s throws(LedgerError) in
                 StationActivity(
                     reader: s.text("reader"), attempts: s.int("attempts"), done: s.int("done"),

@@ -317,5 +317,6 @@ enum SchemaSteps {
         // check the caller's station names and role; no direct writes to what they guard (docs/stations.md).
         Step(sqlite: nil, postgres: 5) { _ in PostgresStationFunctions.migration },
         Step(sqlite: nil, postgres: 5) { _ in PostgresCounterFunctions.migration },
+        Step(sqlite: nil, postgres: 5) { _ in PostgresAggregateFunctions.migration },
     ]
 }

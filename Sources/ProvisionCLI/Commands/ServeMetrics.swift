@@ -87,7 +87,8 @@ final class ServeMetrics: Sendable {
         return text
     }
 
-    /// Rows by state per job, tags done per station, first-pass yield and tags per hour over the last 10 minutes.
+    /// Rows by state per job, tags done per station, first-pass yield and tags per hour over the last 10 minutes
+    /// (`LedgerStore.lineFigures`: a function on a ledger server, so a verifier's login gets them too).
     private static func readLine(_ jobs: [TapServiceJob]) async throws(LedgerError) -> String {
         var rows = family("provision_line_rows", "gauge", "Rows of the job by state.")
         var stations = family("provision_line_station_tags_done", "gauge", "Tags done per station.")
@@ -103,28 +104,17 @@ final class ServeMetrics: Sendable {
             for state in RecordState.allCases {
                 rows += "provision_line_rows{\(label),state=\"\(state.rawValue)\"} \(counts[state])\n"
             }
-            let activity = try await job.ledger.stationActivity(
+            let figures = try await job.ledger.lineFigures(
                 job: name, recentSince: now.addingTimeInterval(-LineStatus.window))
-            let status = LineStatus(job: name, counts: counts, activity: activity, at: now)
+            let status = LineStatus(job: name, counts: counts, activity: figures.stations, at: now)
             for station in status.stations.sorted(by: { $0.reader < $1.reader }) {
                 stations += "provision_line_station_tags_done{\(label),station=\"\(escape(station.reader))\"} "
                 stations += "\(station.done)\n"
             }
-            let firstPass = firstPassYield(try await job.ledger.attempts(job: name))
-            yield += "provision_line_first_pass_yield_ratio{\(label)} \(firstPass)\n"
+            yield += "provision_line_first_pass_yield_ratio{\(label)} \(figures.firstPassYield)\n"
             rate += "provision_line_tags_per_hour{\(label)} \(status.tagsPerHour)\n"
         }
         return rows + stations + yield + rate
-    }
-
-    /// Rows whose first attempt ended done ÷ rows attempted (0 when none was).
-    static func firstPassYield(_ attempts: [AttemptRecord]) -> Double {
-        var first: [Int: Bool] = [:]
-        for attempt in attempts {
-            guard let row = attempt.row, first[row] == nil else { continue }
-            first[row] = attempt.outcome == .done
-        }
-        return first.isEmpty ? 0 : Double(first.values.filter { $0 }.count) / Double(first.count)
     }
 
     private static func family(_ name: String, _ type: String, _ help: String) -> String {
