@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// `provision serve` on a PostgreSQL ledger logged in as a `verifier` login, which may not read `attempts`: the line
-/// metrics come from `provision_line_figures` (docs/serve.md, "Watching it"), with the values the run left.
+/// metrics come from `provision_line_figures` (docs/serve.md, "Watching it"), with the values the run left; and
+/// `/healthz` answers 503 while the ledger server cannot be reached.
 @Suite struct ServeVerifierMetricsTests {
     static let uids: [[UInt8]] = (1...2).map { [0x04, 0x5C, 0x13, 0x00, 0x00, 0x00, UInt8($0)] }
 
@@ -44,6 +45,30 @@ import Testing
             try ClientScript.run("/bin/sh", ["-c", "promtool check metrics < '\(file.path)'"], timeoutSeconds: 60)
         }
         #expect(check.status == 0, "promtool: \(check.stdout)\(check.stderr)")
+        #expect(try await server.child.stop() == 0)
+    }
+
+    @Test(.timeLimit(.minutes(3))) func healthzIs503WhileTheLedgerServerCannotBeReached() async throws {
+        let job = try await SUNTapJob()
+        let line = try StationLine.migrated(folder: job.folder)
+        let copy = try ProvisionProcess.run(
+            ["ledger", "copy", "--from", job.folder.ledger.path, "--to", line.conninfo(line.owner)],
+            directory: job.folder.url)
+        #expect(copy.status == 0, "\(copy.stderr)")
+        let server = try await ServeProcess(job, ["--ledger", line.conninfo(line.gate)])
+        let up = try await server.get("/healthz")
+        #expect(up.status == 200 && up.body.hasPrefix("ok: "), "\(up)")
+        // The server refuses the database's connections and drops serve's: it cannot be reached.
+        let postgres = line.admin.replacing("dbname=\(line.database)", with: "dbname=postgres")
+        _ = try line.server.query(postgres, "ALTER DATABASE \(line.database) ALLOW_CONNECTIONS false")
+        _ = try line.server.query(
+            postgres, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(line.database)'")
+        let down = try await server.get("/healthz")
+        #expect(down.status == 503 && down.body.hasPrefix("unhealthy: "), "\(down)")
+        #expect(!down.body.contains(line.database), "no connection details over HTTP: \(down.body)")
+        #expect(try await server.get("/metrics").body.contains("provision_serve_ledger_errors_total "))
+        _ = try line.server.query(postgres, "ALTER DATABASE \(line.database) ALLOW_CONNECTIONS true")
+        try await server.checkAnswersAgainstOpenAPI()
         #expect(try await server.child.stop() == 0)
     }
 }
