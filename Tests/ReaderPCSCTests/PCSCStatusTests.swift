@@ -27,14 +27,24 @@ func pcscLiteLinksAndDescribesStatusCodes(status: PCSCStatus, value: Int, text: 
 }
 
 /// Status codes that mean the card left the field (removed, reset, unpowered, unresponsive, no card, a
-/// transaction cut off) become `tagLost`; every other code is exactly `.transport` with its description.
+/// transaction cut off) become `tagLost`; codes that mean the reader or pcscd went away (no service, service stopped,
+/// a broken link, the reader unavailable, unknown or missing, a handle the daemon no longer knows) become
+/// `readerGone` with their description, so the line waits for the reader; every other code is `.transport`.
 @Test(arguments: [
-    (PCSCStatus.removedCard, true), (.resetCard, true), (.noSmartcard, true), (.unpoweredCard, true),
-    (.unresponsiveCard, true), (.notTransacted, true), (.success, false), (.noService, false), (.timeout, false),
-    (.cancelled, false), (.noReadersAvailable, false), (.sharingViolation, false), (.readerUnavailable, false),
-    (.unknownReader, false), (.invalidHandle, false),
+    (PCSCStatus.removedCard, "tag"), (.resetCard, "tag"), (.noSmartcard, "tag"), (.unpoweredCard, "tag"),
+    (.unresponsiveCard, "tag"), (.notTransacted, "tag"), (.noService, "reader"), (.serviceStopped, "reader"),
+    (.commError, "reader"), (.noReadersAvailable, "reader"), (.readerUnavailable, "reader"),
+    (.unknownReader, "reader"), (.invalidHandle, "reader"), (.success, "other"), (.timeout, "other"),
+    (.cancelled, "other"), (.sharingViolation, "other"),
 ])
-func tagLeftCodesAreALostTagOthersAreTransportErrors(status: PCSCStatus, tagLeft: Bool) {
-    #expect(status.meansTagLeft == tagLeft)
-    #expect(status.transportError == (tagLeft ? .tagLost : .transport(status.description)))
+func tagLeftAndReaderGoneCodesAreTheirOwnErrorsOthersAreTransportErrors(status: PCSCStatus, gone: String) {
+    #expect(status.meansTagLeft == (gone == "tag"))
+    #expect(status.meansReaderGone == (gone == "reader"))
+    let expected: TransportError =
+        switch gone {
+        case "tag": .tagLost
+        case "reader": .readerGone(status.description)
+        default: .transport(status.description)
+        }
+    #expect(status.transportError == expected)
 }
