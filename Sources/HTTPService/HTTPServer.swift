@@ -18,10 +18,22 @@ public final class HTTPServer: Sendable {
         public var methods: Set<String> = ["GET", "HEAD", "POST"]
         /// Per-client token buckets (peer address; every Unix-socket peer is one client, `unix`); `nil`: no limit.
         public var rateLimiter: RateLimiter? = RateLimiter(policy: .standard)
+        /// Clients the rate limit does not apply to, and whose `X-Forwarded-For` names the client it applies to.
+        public var trustedClients = TrustedClients.loopback
         /// Paths the rate limit never applies to (a service's `/healthz` and `/metrics`: probes must get through).
         public var unlimitedPaths: Set<String> = []
-        /// Seconds a connection may stay idle, keep-alive included, before libmicrohttpd closes it.
+        /// Seconds a connection may stay idle, keep-alive included, before libmicrohttpd closes it; a client that
+        /// trickles its request in counts as idle between bytes only, so a whole request gets this long at most per
+        /// byte, and the connection limits bound how many such clients there can be.
         public var connectionTimeoutSeconds = 10
+        /// Open connections at once, all clients together; a connection over it waits in the listen backlog.
+        public var maxConnections = 1024
+        /// Open connections at once from one TCP peer address; over it: closed unanswered. Unix-socket peers (a
+        /// proxy) count only against `maxConnections`.
+        public var maxConnectionsPerClient = 64
+        /// Memory per connection for its request line, headers and buffers; a request whose headers do not fit is
+        /// refused by libmicrohttpd (431 or 414) before the handler runs.
+        public var connectionMemoryBytes = 32 * 1024
         /// How long a stop waits for open connections before it closes them.
         public var drainTimeout: Duration = .seconds(2)
 
@@ -87,6 +99,11 @@ public final class HTTPServer: Sendable {
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenFD), ptr_value: nil),
             MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, configuration.threads), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: max(1, configuration.maxConnections), ptr_value: nil),
+            MHD_OptionItem(
+                option: .PER_IP_CONNECTION_LIMIT, value: max(1, configuration.maxConnectionsPerClient), ptr_value: nil),
+            MHD_OptionItem(
+                option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .URI_LOG_CALLBACK, value: functionValue(uriLog), ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: functionValue(completed), ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),

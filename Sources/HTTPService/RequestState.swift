@@ -52,11 +52,17 @@ enum Built {
 }
 
 extension ServiceCore {
-    /// The header-phase checks, in order: rate (429, not for `unlimitedPaths`), target length (414), method (405),
-    /// declared body size (413).
+    /// The header-phase checks, in order: rate (429, not for `unlimitedPaths` nor trusted clients), target length
+    /// (414), method (405), declared body size (413).
     func refusal(_ state: RequestState, method: String, path: String, connection: OpaquePointer) -> HTTPResponse? {
         if let limiter = configuration.rateLimiter, !configuration.unlimitedPaths.contains(path),
-            let wait = limiter.take(ListenSocket.peerName(cmhd_client_address(connection)))
+            let client = configuration.trustedClients.limitedClient(
+                peer: ListenSocket.peerName(cmhd_client_address(connection)),
+                forwardedFor: pairs(connection, .HEADER_KIND).filter {
+                    text($0.name)?.lowercased() == "x-forwarded-for"
+                }
+                .map { String(decoding: $0.value ?? [], as: UTF8.self) }),
+            let wait = limiter.take(client)
         {
             return .text(429, "too many requests", headers: [.init("Retry-After", String(wait))])
         }

@@ -123,7 +123,10 @@ final class EchoHandler: Sendable {
     @Test func theRateLimitAnswers429WithRetryAfterUntilTheClockMoves() throws {
         let time = Mutex<Duration>(.zero)
         let limiter = RateLimiter(policy: .init(perSecond: 0.5, burst: 2)) { time.withLock { $0 } }
-        let (server, echo, base) = try start { $0.rateLimiter = limiter }
+        let (server, echo, base) = try start {
+            $0.rateLimiter = limiter
+            $0.trustedClients = try! TrustedClients(parsing: "")
+        }
         defer { server.stop() }
         #expect(try CurlReply.run([base + "/"]).status == 200)
         #expect(try CurlReply.run([base + "/"]).status == 200)
@@ -140,6 +143,7 @@ final class EchoHandler: Sendable {
         let limiter = RateLimiter(policy: .init(perSecond: 0, burst: 1)) { .zero }
         let (server, _, base) = try start {
             $0.rateLimiter = limiter
+            $0.trustedClients = try! TrustedClients(parsing: "")
             $0.unlimitedPaths = ["/healthz"]
         }
         defer { server.stop() }

@@ -16,7 +16,9 @@ struct ServeCommand: Command {
     static let summary = "verify tap URLs over HTTP (API v1) on the jobs' ledgers, with metrics"
     static let help = """
         Usage: provision serve --listen tcp:HOST:PORT|unix:PATH --manifest JOB [--manifest JOB …]
-                               [--ledger FILE|postgresql://…] [--allow-root] [--allow-extractable-key] [--json]
+                               [--ledger FILE|postgresql://…] [--max-connections N] [--per-client-connections N]
+                               [--connection-timeout SECONDS] [--trusted-clients NETWORK,…]
+                               [--allow-root] [--allow-extractable-key] [--json]
 
         Answers tap URLs of keyed jobs (their tags' SUN messages) over HTTP, with the verifier `verify-url` uses:
         the URL's dynamic message is checked with the job's keys derived from its master key, and a valid
@@ -36,13 +38,27 @@ struct ServeCommand: Command {
                              the line (rows by state, tags done per station, first-pass yield, tags per hour)
         Limits: a URL over \(TapURL.maximumLength) bytes 414, a body over 4096 bytes 413, a malformed request
         400, over 100 requests in a burst or 50 a second sustained from one client 429 with Retry-After
-        (/healthz and /metrics are never limited).
+        (/healthz, /metrics and --trusted-clients are never limited; a request from a trusted client
+        with X-Forwarded-For is limited as the last untrusted address in it). Connections: at most
+        --max-connections open at once, at most --per-client-connections from one TCP client address, each
+        closed after --connection-timeout seconds without a byte from the client; request headers over
+        32 KiB are refused. A connection over the per-client limit is closed unanswered; over
+        --max-connections it waits to be accepted.
 
         Options:
           --listen ADDRESS      tcp:HOST:PORT (port 0: any free port) or unix:PATH (a socket, mode 0660)
           --manifest FILE       a keyed job to verify (repeat for several); its keys come from its keys
                                 section (an owner-only file, the environment or a PKCS#11 token)
           --ledger FILE|URI     the ledger of every job, instead of each manifest's
+          --max-connections N   open connections at once, all clients together (default 1024)
+          --per-client-connections N
+                                open connections at once from one TCP client address (default 64;
+                                Unix-socket clients, a proxy, count only against --max-connections)
+          --connection-timeout SECONDS
+                                close a connection idle this long, mid-request too (default 10)
+          --trusted-clients NETWORK,…
+                                clients not rate-limited whose X-Forwarded-For is believed: ADDRESS,
+                                ADDRESS/BITS or unix (default 127.0.0.0/8,::1,unix: loopback)
           --allow-root          run as root (refused without it: exit 77)
           --allow-extractable-key
                                 accept a token key that is not sensitive or is extractable (65 without)
@@ -75,6 +91,18 @@ struct ServeCommand: Command {
     var insecureLedger = false
     /// `--json`.
     var json = false
+    /// `--max-connections`, `--per-client-connections`, `--connection-timeout`.
+    var limits = Limits()
+
+    /// `--trusted-clients`.
+    var trustedClients = TrustedClients.loopback
+
+    /// The connection limits of the options, with their defaults.
+    struct Limits: Equatable {
+        var maxConnections = 1024
+        var perClientConnections = 64
+        var connectionTimeoutSeconds = 10
+    }
 
     /// The `--json` document printed once listening.
     struct Document: Encodable {
@@ -88,7 +116,10 @@ struct ServeCommand: Command {
     static func parse(_ arguments: [String]) throws(CLIError) -> ServeCommand {
         let args = try Arguments(
             arguments, flags: ["allow-root", "allow-extractable-key", "json", LedgerTLS.flag],
-            options: ["listen", "manifest", "ledger"])
+            options: [
+                "listen", "manifest", "ledger", "max-connections", "per-client-connections", "connection-timeout",
+                "trusted-clients",
+            ])
         try args.requirePositionals(0...0, usage: "provision serve --listen ADDRESS --manifest JOB")
         guard let text = args.value("listen") else {
             throw .usage("serve needs --listen tcp:HOST:PORT or unix:PATH", option: "listen")
@@ -106,6 +137,16 @@ struct ServeCommand: Command {
         command.allowExtractableKey = args.flag("allow-extractable-key")
         command.insecureLedger = args.flag(LedgerTLS.flag)
         command.json = args.flag("json")
+        command.limits.maxConnections = try args.integer("max-connections", in: 1...1_000_000) ?? 1024
+        command.limits.perClientConnections = try args.integer("per-client-connections", in: 1...1_000_000) ?? 64
+        command.limits.connectionTimeoutSeconds = try args.integer("connection-timeout", in: 1...3600) ?? 10
+        if let text = args.value("trusted-clients") {
+            do {
+                command.trustedClients = try TrustedClients(parsing: text)
+            } catch {
+                throw .usage("--trusted-clients: \(error)", option: "trusted-clients")
+            }
+        }
         return command
     }
 
@@ -130,6 +171,10 @@ struct ServeCommand: Command {
         do {
             var configuration = HTTPServer.Configuration()
             configuration.unlimitedPaths = ["/healthz", "/metrics"]
+            configuration.maxConnections = limits.maxConnections
+            configuration.maxConnectionsPerClient = limits.perClientConnections
+            configuration.connectionTimeoutSeconds = limits.connectionTimeoutSeconds
+            configuration.trustedClients = trustedClients
             server = try HTTPServer(listen: listen, configuration: configuration, handler: api.handle)
         } catch {
             throw CLIError(.unavailable, error.description, field: "--listen")

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPService
+import TestSupport
+import Testing
+
+@testable import ProvisionCLI
+
+/// `provision serve`'s connection limits and trusted clients: options, defaults and refusals.
+@Suite struct ServeLimitsTests {
+    static let base = ["--listen", "tcp:127.0.0.1:0", "--manifest", "j.json"]
+
+    @Test func theLimitOptionsHaveDocumentedDefaultsAndAreParsed() throws {
+        let plain = try ServeCommand.parse(Self.base)
+        #expect(plain.limits == ServeCommand.Limits(maxConnections: 1024, perClientConnections: 64))
+        #expect(plain.limits.connectionTimeoutSeconds == 10 && plain.trustedClients == .loopback)
+        let set = try ServeCommand.parse(
+            Self.base + [
+                "--max-connections", "20000", "--per-client-connections", "8", "--connection-timeout", "2",
+                "--trusted-clients", "10.0.0.0/8,unix",
+            ])
+        #expect(
+            set.limits
+                == ServeCommand.Limits(maxConnections: 20000, perClientConnections: 8, connectionTimeoutSeconds: 2))
+        #expect(set.trustedClients.trusts("10.9.9.9") && !set.trustedClients.trusts("127.0.0.1"))
+        #expect(ServeCommand.help.contains("--per-client-connections") && ServeCommand.help.contains("(default 64"))
+    }
+
+    @Test(arguments: [
+        ["--max-connections", "0"], ["--per-client-connections", "x"], ["--connection-timeout", "0"],
+        ["--trusted-clients", "10.0.0.0/40"],
+    ])
+    func aBadLimitIsAUsageErrorNamingItsOption(_ extra: [String]) {
+        do {
+            _ = try ServeCommand.parse(Self.base + extra)
+            Issue.record("accepted \(extra)")
+        } catch {
+            #expect(error.exitCode == .usage && error.message.contains(extra[0]), "\(error.message)")
+        }
+    }
+}
