@@ -106,11 +106,11 @@ public final class PCSCDaemon: Sendable {
     ///   - readerCount: as for `start`; the new daemon is returned once it lists every reader.
     ///   - whileDown: runs after the old daemon exited and before the new one starts.
     /// - Returns: the new daemon; call its `stop()` (and never this one's) exactly once.
-    public func restart(readerCount: @Sendable () throws -> Int, whileDown: () throws -> Void = {}) async throws
+    public func restart(readerCount: @Sendable () throws -> Int, whileDown: () async throws -> Void = {}) async throws
         -> PCSCDaemon
     {
         await terminate(keepingFiles: true)
-        try whileDown()
+        try await whileDown()
         let pid = try Self.spawn(
             configDirectory: directory.appendingPathComponent("conf").path,
             logPath: directory.appendingPathComponent("pcscd-restarted.log").path)

@@ -193,8 +193,12 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
             if (done?.first?.first).flatMap({ Int($0) }) ?? 0 >= 1 { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        await daemon.stop()
-        let status = try await first.wait()
+        // The same daemon slot stays this test's while the run waits (a restart, not a stop: a stop would let
+        // another test's pcscd take the socket, and the waiting run would find that daemon's reader).
+        var status: Int32 = -1
+        daemon = try await daemon.restart(
+            readerCount: { try PCSCReader.listReaders().count },
+            whileDown: { status = try await first.wait() })
         await card.stop()
         #expect(status == 69, "\(first.stderr)")
         #expect(first.stderr.contains("stopped"), "\(first.stderr)")
@@ -202,7 +206,6 @@ private func expectCases(_ cases: [Case], _ folder: JobFolder, base: String) thr
         #expect(first.stderr.contains("every reader of the run gone for 1.5 s (--reader-timeout)"), "\(first.stderr)")
         let states = try folder.query("SELECT state FROM records WHERE state NOT IN ('done', 'pending', 'claimed')")
         #expect(states.isEmpty, "\(states)")
-        daemon = try await PCSCDaemon.start(slots: 1) { try PCSCReader.listReaders().count }
         card = try VPCDVirtualTag.start(VPCDConfiguration(port: daemon.ports[0], lineMode: true)) { [options] in
             VPCDFieldSource(options: options)
         }
