@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import HTTPService
 import Ledger
+import NDEF
 import Provisioning
 import Support
 
@@ -11,11 +13,31 @@ final class ServeAPI: Sendable {
     /// Job → its ledger file, for the file ledgers (`/healthz` checks the file is still there).
     let ledgerFiles: [String: String]
     let metrics: ServeMetrics
+    /// A token bucket per genuine UID (`--uid-burst`, `--uid-per-minute`); `nil`: no limit.
+    let uidLimiter: RateLimiter?
+    /// Where the one line per request goes (stderr); `nil`: nowhere.
+    let log: (@Sendable (String) -> Void)?
+    /// The per-process random key of the UID hash in log lines: lines of one process can be matched, never reversed
+    /// to a UID, and not across restarts.
+    private let uidHashKey = SecureRandom.bytes(32)
 
-    init(service: TapService, ledgerFiles: [String: String]) {
+    init(
+        service: TapService, ledgerFiles: [String: String], uidLimiter: RateLimiter? = nil,
+        log: (@Sendable (String) -> Void)? = nil
+    ) {
         self.service = service
         self.ledgerFiles = ledgerFiles
+        self.uidLimiter = uidLimiter
+        self.log = log
         metrics = ServeMetrics(jobs: service.jobs)
+    }
+
+    /// What the log line of one request says besides method, path and status.
+    struct Served {
+        var response: HTTPResponse
+        var verdict: String?
+        var job: String?
+        var uid: [UInt8]?
     }
 
     /// The public answer to a tap: the verdict, and for a genuine message its counter, job and public fields.
@@ -39,20 +61,43 @@ final class ServeAPI: Sendable {
     /// The answer's header carrying the verdict, for proxies and logs.
     static let verdictHeader = "Provision-Verdict"
 
-    /// Answers one request.
+    /// Answers one request and logs it: method, path (a known one, else `-`), status, verdict, job, the UID's keyed
+    /// hash and the latency; never the query, the URL, PICC data or keys.
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let routes: [String: Set<String>] = [
-            "/v1/verify": ["GET", "POST"], "/healthz": ["GET", "HEAD"], "/metrics": ["GET", "HEAD"],
-            "/v1/openapi.json": ["GET", "HEAD"],
-        ]
-        guard let methods = routes[request.path] else { return Self.error(404, "no such endpoint") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let served = route(request)
+        if let log {
+            let path = Self.routes[request.path] == nil ? "-" : request.path
+            let uid = served.uid.map { Hex.compact(Array(Digest.hmacSHA256(key: uidHashKey, message: $0).prefix(8))) }
+            let millis = String(format: "%.3f", (clock.now - start).seconds * 1000)
+            log(
+                "serve: \(request.method) \(path) \(served.response.status) verdict=\(served.verdict ?? "-") "
+                    + "job=\(served.job ?? "-") uid=\(uid ?? "-") ms=\(millis)")
+        }
+        return served.response
+    }
+
+    static let routes: [String: Set<String>] = [
+        "/v1/verify": ["GET", "POST"], "/healthz": ["GET", "HEAD"], "/metrics": ["GET", "HEAD"],
+        "/v1/openapi.json": ["GET", "HEAD"],
+    ]
+
+    private func route(_ request: HTTPRequest) -> Served {
+        if request.path == "/v1/verify" && Self.routes[request.path]?.contains(request.method) == true {
+            return verify(request)
+        }
+        return Served(response: answer(request))
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        guard let methods = Self.routes[request.path] else { return Self.error(404, "no such endpoint") }
         guard methods.contains(request.method) else {
             return Self.error(
                 405, "method \(request.method) not allowed",
                 headers: [.init("Allow", methods.sorted().joined(separator: ", "))])
         }
         switch request.path {
-        case "/v1/verify": return verify(request)
         case "/healthz": return health()
         case "/metrics":
             return HTTPResponse(
@@ -63,11 +108,12 @@ final class ServeAPI: Sendable {
         }
     }
 
-    /// `/v1/verify`: the URL from the query (`GET`) or the JSON body (`POST`), then the verdict.
-    private func verify(_ request: HTTPRequest) -> HTTPResponse {
+    /// `/v1/verify`: the URL from the query (`GET`) or the JSON body (`POST`), then the verdict; a genuine UID takes
+    /// a token from its bucket, and a `replayed` answer for a UID whose bucket is empty is 429 instead.
+    private func verify(_ request: HTTPRequest) -> Served {
         let url: String
         switch Self.tapURL(request) {
-        case .refused(let refusal): return refusal
+        case .refused(let refusal): return Served(response: refusal)
         case .url(let text): url = text
         }
         let clock = ContinuousClock()
@@ -78,18 +124,28 @@ final class ServeAPI: Sendable {
             answer = try waitBlocking { try await service.verify(url: url) }
         } catch {
             metrics.ledgerError()
-            return Self.error(503, "the ledger is unavailable; try again", headers: [.init("Retry-After", "1")])
+            return Served(
+                response: Self.error(
+                    503, "the ledger is unavailable; try again", headers: [.init("Retry-After", "1")]))
         }
         let verdict = answer.verdict.kind
         let genuine = verdict == .valid || verdict == .replayed
         let word = genuine ? verdict.rawValue : "invalid"
+        let uid = genuine ? answer.verdict.uid : nil
+        if let uid, let uidLimiter, let wait = uidLimiter.take(Hex.compact(uid)), verdict == .replayed {
+            let retry = String(min(wait, 86_400))
+            return Served(
+                response: .text(429, "too many requests", headers: [.init("Retry-After", retry)]),
+                verdict: word, job: answer.job, uid: uid)
+        }
         metrics.verdict(job: genuine ? answer.job : nil, verdict: word, seconds: (clock.now - start).seconds)
         let body = Answer(
             verdict: word, counter: genuine ? answer.verdict.counter : nil, job: genuine ? answer.job : nil,
             product: genuine ? answer.product : [:])
-        return .json(
+        let response = HTTPResponse.json(
             200, Self.encode(body),
             headers: [.init(Self.verdictHeader, word), .init("Cache-Control", "no-store")])
+        return Served(response: response, verdict: word, job: genuine ? answer.job : nil, uid: uid)
     }
 
     /// The one tap URL of a request: `GET` with exactly one `url` parameter and no other, or `POST` with a JSON

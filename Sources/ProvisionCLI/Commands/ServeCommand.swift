@@ -18,6 +18,7 @@ struct ServeCommand: Command {
         Usage: provision serve --listen tcp:HOST:PORT|unix:PATH --manifest JOB [--manifest JOB …]
                                [--ledger FILE|postgresql://…] [--max-connections N] [--per-client-connections N]
                                [--connection-timeout SECONDS] [--trusted-clients NETWORK,…]
+                               [--uid-burst N] [--uid-per-minute N]
                                [--allow-root] [--allow-extractable-key] [--json]
 
         Answers tap URLs of keyed jobs (their tags' SUN messages) over HTTP, with the verifier `verify-url` uses:
@@ -56,6 +57,9 @@ struct ServeCommand: Command {
                                 Unix-socket clients, a proxy, count only against --max-connections)
           --connection-timeout SECONDS
                                 close a connection idle this long, mid-request too (default 10)
+          --uid-burst N         answers for one genuine tag (UID) at once before a replayed one is 429
+                                (default 10); a valid tap is always answered
+          --uid-per-minute N    the rate that tag's bucket refills (default 12; 0: never)
           --trusted-clients NETWORK,…
                                 clients not rate-limited whose X-Forwarded-For is believed: ADDRESS,
                                 ADDRESS/BITS or unix (default 127.0.0.0/8,::1,unix: loopback)
@@ -102,6 +106,8 @@ struct ServeCommand: Command {
         var maxConnections = 1024
         var perClientConnections = 64
         var connectionTimeoutSeconds = 10
+        var uidBurst = 10
+        var uidPerMinute = 12
     }
 
     /// The `--json` document printed once listening.
@@ -118,7 +124,7 @@ struct ServeCommand: Command {
             arguments, flags: ["allow-root", "allow-extractable-key", "json", LedgerTLS.flag],
             options: [
                 "listen", "manifest", "ledger", "max-connections", "per-client-connections", "connection-timeout",
-                "trusted-clients",
+                "trusted-clients", "uid-burst", "uid-per-minute",
             ])
         try args.requirePositionals(0...0, usage: "provision serve --listen ADDRESS --manifest JOB")
         guard let text = args.value("listen") else {
@@ -140,6 +146,8 @@ struct ServeCommand: Command {
         command.limits.maxConnections = try args.integer("max-connections", in: 1...1_000_000) ?? 1024
         command.limits.perClientConnections = try args.integer("per-client-connections", in: 1...1_000_000) ?? 64
         command.limits.connectionTimeoutSeconds = try args.integer("connection-timeout", in: 1...3600) ?? 10
+        command.limits.uidBurst = try args.integer("uid-burst", in: 1...1_000_000) ?? 10
+        command.limits.uidPerMinute = try args.integer("uid-per-minute", in: 0...1_000_000) ?? 12
         if let text = args.value("trusted-clients") {
             do {
                 command.trustedClients = try TrustedClients(parsing: text)
@@ -166,7 +174,11 @@ struct ServeCommand: Command {
         try Self.refuseRoot(euid: geteuid(), allowed: allowRoot)
         let (jobs, files) = try await loadJobs(context: context)
         let service = TapService(jobs: jobs)
-        let api = ServeAPI(service: service, ledgerFiles: files)
+        let diagnostics = context.output.diagnostics
+        let uidPolicy = RateLimiter.Policy(perSecond: Double(limits.uidPerMinute) / 60, burst: Double(limits.uidBurst))
+        let api = ServeAPI(
+            service: service, ledgerFiles: files, uidLimiter: RateLimiter(policy: uidPolicy),
+            log: { diagnostics.line($0) })
         let server: HTTPServer
         do {
             var configuration = HTTPServer.Configuration()
