@@ -48,7 +48,8 @@ import Testing
         #expect(try await server.child.stop() == 0)
     }
 
-    @Test(.timeLimit(.minutes(3))) func healthzIs503WhileTheLedgerServerCannotBeReached() async throws {
+    @Test(.timeLimit(.minutes(3))) func healthzIs503WhileTheLedgerServerCannotBeReachedAnd200WhenItIsBack() async throws
+    {
         let job = try await SUNTapJob()
         let line = try StationLine.migrated(folder: job.folder)
         let copy = try ProvisionProcess.run(
@@ -68,6 +69,9 @@ import Testing
         #expect(!down.body.contains(line.database), "no connection details over HTTP: \(down.body)")
         #expect(try await server.get("/metrics").body.contains("provision_serve_ledger_errors_total "))
         _ = try line.server.query(postgres, "ALTER DATABASE \(line.database) ALLOW_CONNECTIONS true")
+        // The server is back: serve connects again, without a restart.
+        let back = try await server.get("/healthz")
+        #expect(back.status == 200 && back.body.hasPrefix("ok: "), "\(back)")
         try await server.checkAnswersAgainstOpenAPI()
         #expect(try await server.child.stop() == 0)
     }

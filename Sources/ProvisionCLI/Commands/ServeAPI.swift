@@ -124,6 +124,7 @@ final class ServeAPI: Sendable {
             answer = try waitBlocking { try await service.verify(url: url) }
         } catch {
             metrics.ledgerError()
+            reconnectIfDropped(error)
             return Served(
                 response: Self.error(
                     503, "the ledger is unavailable; try again", headers: [.init("Retry-After", "1")]))
@@ -184,14 +185,28 @@ final class ServeAPI: Sendable {
                 return .text(503, "unhealthy: the ledger of job \(name) is gone")
             }
             let ledger = job.ledger
+            let probe = { _ = try waitBlocking { try await ledger.job(named: name) } }
             do {
-                _ = try waitBlocking { try await ledger.job(named: name) }
+                try probe()
             } catch {
-                metrics.ledgerError()
-                return .text(503, "unhealthy: the ledger of job \(name) does not answer")
+                // A probe repeats safely: after a dropped connection, connect again and ask once more.
+                reconnectIfDropped(error)
+                do {
+                    try probe()
+                } catch {
+                    metrics.ledgerError()
+                    return .text(503, "unhealthy: the ledger of job \(name) does not answer")
+                }
             }
         }
         return .text(200, "ok: \(service.jobs.count) job\(service.jobs.count == 1 ? "" : "s"), keys loaded, ledger up")
+    }
+
+    /// After a dropped ledger connection, connects the service's ledgers again for the next request.
+    private func reconnectIfDropped(_ error: any Error) {
+        guard (error as? LedgerError)?.code == .disconnected else { return }
+        let service = self.service
+        _ = try? waitBlocking { await service.reconnect() }
     }
 
     /// A JSON error answer `{"error": message}`.

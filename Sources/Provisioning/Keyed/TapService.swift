@@ -108,6 +108,13 @@ public struct TapService: Sendable {
         return first ?? TapAnswer(job: nil, verdict: Self.noJob, product: [:])
     }
 
+    /// Connects the jobs' ledgers again after a dropped connection, so the next request finds a server that is back
+    /// (a ledger still away stays as it is). The request that met the drop is not repeated: its counter may have
+    /// been committed before the answer was lost, and a second try would answer `replayed` for a genuine tap.
+    public func reconnect() async {
+        for job in jobs { try? await job.ledger.reconnect() }
+    }
+
     private static let noJob = TapJobVerdict(
         kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
         detail: "no job to verify with")
