@@ -59,6 +59,20 @@ import Testing
             try process.run()
         }
 
+        /// Routes `client` through nginx and waits until `/healthz` answers 200 there (nginx binds its socket after
+        /// it starts); the last answer, with nginx's error log when it is not 200.
+        func front(_ client: ServeProcess, folder: URL) async throws -> (reply: CurlReply, log: String) {
+            client.via = "unix:" + socket
+            var health = try await client.get("/healthz")
+            for _ in 0..<500 where health.status != 200 && process.isRunning {
+                try await Task.sleep(for: .milliseconds(10))
+                health = try await client.get("/healthz")
+            }
+            let log =
+                health.status == 200 ? "" : (try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8))
+            return (health, log ?? "")
+        }
+
         deinit {
             if process.isRunning {
                 process.terminate()
@@ -80,15 +94,8 @@ import Testing
         ]
         let nginx = try Nginx(folder: folder, upstreams: servers.map { String($0.listen.dropFirst(5)) })
         let client = servers[0]
-        client.via = "unix:" + nginx.socket
-        var health = try await client.get("/healthz")
-        for _ in 0..<500 where health.status != 200 && nginx.process.isRunning {
-            try await Task.sleep(for: .milliseconds(10))
-            health = try await client.get("/healthz")
-        }
-        #expect(
-            health.status == 200,
-            "\(health) \(String(describing: try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)))")
+        let health = try await nginx.front(client, folder: folder)
+        #expect(health.reply.status == 200, "\(health.reply) \(health.log)")
         for _ in 0..<2 {
             let url = try tag.tap()
             let verdicts = try await withThrowingTaskGroup(of: String.self) { group in

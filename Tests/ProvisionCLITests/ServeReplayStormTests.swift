@@ -25,13 +25,8 @@ import Testing
         }
         let nginx = try ServeNginxTests.Nginx(folder: folder, upstreams: servers.map { String($0.listen.dropFirst(5)) })
         let client = servers[0]
-        client.via = "unix:" + nginx.socket
-        var health = try await client.get("/healthz")
-        for _ in 0..<500 where health.status != 200 && nginx.process.isRunning {
-            try await Task.sleep(for: .milliseconds(10))
-            health = try await client.get("/healthz")
-        }
-        #expect(health.status == 200, "\(health)")
+        let health = try await nginx.front(client, folder: folder)
+        #expect(health.reply.status == 200, "\(health.reply) \(health.log)")
         for round in 1...Self.rounds {
             let urls = try tags.map { try $0.tap() }
             let answers = try await withThrowingTaskGroup(of: (String, Int, String).self) { group in
