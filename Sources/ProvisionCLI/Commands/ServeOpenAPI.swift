@@ -26,6 +26,7 @@ enum ServeOpenAPI {
                   "400": {"$ref": "#/components/responses/Error"},
                   "414": {"$ref": "#/components/responses/Refusal"},
                   "429": {"$ref": "#/components/responses/TooMany"},
+                  "431": {"$ref": "#/components/responses/Headers"},
                   "503": {"$ref": "#/components/responses/Error"}
                 }
               },
@@ -49,6 +50,7 @@ enum ServeOpenAPI {
                   "413": {"$ref": "#/components/responses/Refusal"},
                   "414": {"$ref": "#/components/responses/Error"},
                   "429": {"$ref": "#/components/responses/TooMany"},
+                  "431": {"$ref": "#/components/responses/Headers"},
                   "503": {"$ref": "#/components/responses/Error"}
                 }
               }
@@ -129,6 +131,9 @@ enum ServeOpenAPI {
               "Refusal": {
                 "description": "Refused unread: request target over 2048 bytes (414), body over 4096 bytes (413).",
                 "content": {"text/plain; charset=utf-8": {"schema": {"type": "string"}}}
+              },
+              "Headers": {
+                "description": "Refused unread by the HTTP library: request headers over 32 KiB."
               },
               "TooMany": {
                 "description": "Too many requests from this client.",
