@@ -5,13 +5,22 @@ import Ledger
 import NDEF
 import Provisioning
 import Support
+import Synchronization
 
 /// API v1 of `provision serve` (docs/api.md): routes each request to its answer. Runs on the HTTP server's worker
 /// threads, waiting for the ledger there (`waitBlocking`); never shows key material, decrypted data or ledger paths.
 final class ServeAPI: Sendable {
-    let service: TapService
+    /// The jobs served and their ledger files, replaced whole by a reload (SIGHUP); a request uses the ones it began
+    /// with.
+    private let loaded: Mutex<Loaded>
+    private struct Loaded {
+        var service: TapService
+        var ledgerFiles: [String: String]
+    }
+    /// The jobs served.
+    var service: TapService { loaded.withLock { $0.service } }
     /// Job → its ledger file, for the file ledgers (`/healthz` checks the file is still there).
-    let ledgerFiles: [String: String]
+    var ledgerFiles: [String: String] { loaded.withLock { $0.ledgerFiles } }
     let metrics: ServeMetrics
     /// A token bucket per genuine UID (`--uid-burst`, `--uid-per-minute`); `nil`: no limit.
     let uidLimiter: RateLimiter?
@@ -25,11 +34,16 @@ final class ServeAPI: Sendable {
         service: TapService, ledgerFiles: [String: String], uidLimiter: RateLimiter? = nil,
         log: (@Sendable (String) -> Void)? = nil
     ) {
-        self.service = service
-        self.ledgerFiles = ledgerFiles
+        loaded = Mutex(Loaded(service: service, ledgerFiles: ledgerFiles))
         self.uidLimiter = uidLimiter
         self.log = log
         metrics = ServeMetrics(jobs: service.jobs)
+    }
+
+    /// Serves `service` from the next request on (a reload: SIGHUP); requests under way finish with the old one.
+    func replace(_ service: TapService, ledgerFiles: [String: String]) {
+        loaded.withLock { $0 = Loaded(service: service, ledgerFiles: ledgerFiles) }
+        metrics.replaceJobs(service.jobs)
     }
 
     /// What the log line of one request says besides method, path and status.
@@ -179,6 +193,7 @@ final class ServeAPI: Sendable {
     /// `/healthz`: 200 when every job's ledger answers (a file ledger must still be at its path), else 503 naming
     /// the first job whose ledger does not; keys are loaded before the service listens.
     private func health() -> HTTPResponse {
+        let (service, ledgerFiles) = loaded.withLock { ($0.service, $0.ledgerFiles) }
         for job in service.jobs {
             let name = job.verifier.job
             if let path = ledgerFiles[name], !FileManager.default.fileExists(atPath: path) {

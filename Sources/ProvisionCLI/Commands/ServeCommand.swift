@@ -27,7 +27,9 @@ struct ServeCommand: Command {
         processes on one ledger (a PostgreSQL server, or one SQLite file on one machine) accept each tap
         once. The service starts once every job's keys are loaded and its ledger is open, prints the
         address it listens on (with port 0, the port it picked), and runs until SIGTERM or SIGINT, which
-        finish the requests in flight and exit 0.
+        finish the requests in flight and exit 0. SIGHUP reloads the manifests and their keys: the jobs
+        are replaced from the next request on, or, when a manifest or key cannot be loaded, kept as they
+        were, with the reason on stderr.
 
         Endpoints (docs/api.md; the OpenAPI 3.1 document is served at /v1/openapi.json):
           GET  /v1/verify?url=PERCENT-ENCODED-URL    POST /v1/verify {"url": "…"}
@@ -198,8 +200,10 @@ struct ServeCommand: Command {
             context.output.line(
                 "listening on \(server.address) for job\(names.count == 1 ? "" : "s") " + names.joined(separator: ", "))
         }
-        let signal = await Interrupts.waitForTermination {
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        let signal = await reloadingOnHangUp(api, context: context) {
+            await Interrupts.waitForTermination {
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            }
         }
         server.stop()
         if let signal { context.output.diagnostics.line("serve: stopped by signal \(signal)") }
@@ -208,7 +212,7 @@ struct ServeCommand: Command {
 
     /// Every `--manifest`'s keyed job (its master key from its keys section, its verifier, ledger and public
     /// fields), and the ledger file of each job whose ledger is a file (`/healthz` checks it is still there).
-    private func loadJobs(context: CommandContext) async throws(CLIError) -> ([TapServiceJob], [String: String]) {
+    func loadJobs(context: CommandContext) async throws(CLIError) -> ([TapServiceJob], [String: String]) {
         var jobs: [TapServiceJob] = []
         var files: [String: String] = [:]
         for path in manifests {

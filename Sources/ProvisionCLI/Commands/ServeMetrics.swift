@@ -25,12 +25,18 @@ final class ServeMetrics: Sendable {
         var text = ""
     }
 
-    private let jobs: [TapServiceJob]
+    private let jobs: Mutex<[TapServiceJob]>
     private let taps = Mutex(Taps())
     private let line = Mutex(Line())
     private let clock = ContinuousClock()
 
-    init(jobs: [TapServiceJob]) { self.jobs = jobs }
+    init(jobs: [TapServiceJob]) { self.jobs = Mutex(jobs) }
+
+    /// The jobs after a reload (SIGHUP): the next reading of the line reads theirs; tap counts are kept.
+    func replaceJobs(_ jobs: [TapServiceJob]) {
+        self.jobs.withLock { $0 = jobs }
+        line.withLock { $0 = Line() }
+    }
 
     /// Counts one answered tap: its verdict under its job (`""` when no job's keys made it) and its latency.
     func verdict(job: String?, verdict: String, seconds: Double) {
@@ -80,7 +86,7 @@ final class ServeMetrics: Sendable {
         if let cached = line.withLock({ line in line.at.map { now - $0 < .seconds(1) } == true ? line.text : nil }) {
             return cached
         }
-        let jobs = self.jobs
+        let jobs = self.jobs.withLock { $0 }
         let text = (try? waitBlocking { try await Self.readLine(jobs) }) ?? ""
         if text.isEmpty { ledgerError() }
         line.withLock { $0 = Line(at: now, text: text) }
