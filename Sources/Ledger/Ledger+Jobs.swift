@@ -22,18 +22,31 @@ extension SQLLedger {
                     let change = try Ledger.manifestChange(
                         existing, manifestHash: manifestHash, templateHash: templateHash, accept: acceptChangedManifest)
                 else { return existing }
-                try connection.run(
-                    "UPDATE jobs SET manifest_sha256 = ?, template_sha256 = ? WHERE name = ?",
-                    [.text(manifestHash), .text(templateHash), .text(name)])
-                try insertEvent(job: name, row: nil, kind: "manifestAccepted", actor: nil, detail: change)
+                try acceptManifestChange(
+                    name: name, manifestHash: manifestHash, templateHash: templateHash, detail: change)
             } else {
-                try connection.run(
-                    "INSERT INTO jobs(name, manifest_sha256, template_sha256, created_at) VALUES (?, ?, ?, ?)",
-                    [.text(name), .text(manifestHash), .text(templateHash), .text(LedgerFormat.time(Date()))])
+                try insertJob(name: name, manifestHash: manifestHash, templateHash: templateHash)
             }
             guard let job = try jobInfo(name) else { throw LedgerError(.unknownJob, "job \(name) vanished") }
             return job
         }
+    }
+
+    /// Inserts job `name` with its hashes (SQLite's `insertJob`).
+    func insertJob(name: String, manifestHash: String, templateHash: String) throws(LedgerError) {
+        try connection.run(
+            "INSERT INTO jobs(name, manifest_sha256, template_sha256, created_at) VALUES (?, ?, ?, ?)",
+            [.text(name), .text(manifestHash), .text(templateHash), .text(LedgerFormat.time(Date()))])
+    }
+
+    /// Replaces job `name`'s hashes and records the change (SQLite's `acceptManifestChange`).
+    func acceptManifestChange(name: String, manifestHash: String, templateHash: String, detail: String)
+        throws(LedgerError)
+    {
+        try connection.run(
+            "UPDATE jobs SET manifest_sha256 = ?, template_sha256 = ? WHERE name = ?",
+            [.text(manifestHash), .text(templateHash), .text(name)])
+        try insertEvent(job: name, row: nil, kind: "manifestAccepted", actor: nil, detail: detail)
     }
 
     /// Inserts `rows` as `pending`, skipping rows already present (idempotent), `batchSize` per transaction.

@@ -63,6 +63,13 @@ protocol SQLLedger: LedgerStore {
     /// Inserts one batch of `addRows` as `pending` in one transaction, skipping rows present, and refreshes the
     /// job's total; returns the rows inserted (Ledger+Jobs.swift; a server does it in its function).
     func insertRows(_ batch: [RowInput], job: String) async throws(LedgerError) -> Int
+    /// Inserts job `name` with its hashes inside the caller's transaction (Ledger+Jobs.swift; a server does it in
+    /// its function).
+    func insertJob(name: String, manifestHash: String, templateHash: String) throws(LedgerError)
+    /// Replaces job `name`'s hashes and records the `manifestAccepted` event with `detail` inside the caller's
+    /// transaction (Ledger+Jobs.swift; on a server the supervisor's, through its function).
+    func acceptManifestChange(name: String, manifestHash: String, templateHash: String, detail: String)
+        throws(LedgerError)
 }
 
 extension SQLLedger {

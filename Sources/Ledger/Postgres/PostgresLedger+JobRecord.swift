@@ -4,25 +4,17 @@ import Foundation
 /// registers a job, adds its rows and marks it started and finished; any other change is the supervisor's, and
 /// the server's refusal of it to another login comes back as `.roleRequired` (exit 77), with nothing written.
 extension PostgresLedger {
-    /// Registers `name`, or checks its hashes (`SQLLedger`'s rules); an accepted change is the supervisor's.
-    @discardableResult
-    public func registerJob(
-        name: String, manifestHash: String, templateHash: String, acceptChangedManifest: Bool
-    ) async throws(LedgerError) -> JobInfo {
-        try await write { () throws(LedgerError) -> JobInfo in
-            if let existing = try jobInfo(name) {
-                guard
-                    let change = try Ledger.manifestChange(
-                        existing, manifestHash: manifestHash, templateHash: templateHash, accept: acceptChangedManifest)
-                else { return existing }
-                try changeJob(name, manifest: manifestHash, template: templateHash, event: "manifestAccepted", change)
-            } else {
-                try connection.run(
-                    "SELECT provision_register_job(?, ?, ?)", [.text(name), .text(manifestHash), .text(templateHash)])
-            }
-            guard let job = try jobInfo(name) else { throw LedgerError(.unknownJob, "job \(name) vanished") }
-            return job
-        }
+    /// Registers job `name` through `provision_register_job` (`SQLLedger.registerJob`'s store step).
+    func insertJob(name: String, manifestHash: String, templateHash: String) throws(LedgerError) {
+        try connection.run(
+            "SELECT provision_register_job(?, ?, ?)", [.text(name), .text(manifestHash), .text(templateHash)])
+    }
+
+    /// Replaces job `name`'s hashes with its event through `provision_change_job`: the supervisor's.
+    func acceptManifestChange(name: String, manifestHash: String, templateHash: String, detail: String)
+        throws(LedgerError)
+    {
+        try changeJob(name, manifest: manifestHash, template: templateHash, event: "manifestAccepted", detail)
     }
 
     /// One batch of rows through `provision_add_rows`: a station's until the job starts, then the supervisor's.
