@@ -2,16 +2,17 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev libpq-dev libp11-kit-dev pkg-config sqlite3 \
-	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd libmicrohttpd-dev
+	libnfc-bin libnfc-examples pcscd vsmartcard-vpcd libmicrohttpd-dev libmosquitto-dev
 ## Packages only the tests need: chromium renders report.html headless (Tests/ReportsTests/ReportBrowserTests);
 ## python3-pyscard is an independent PC/SC client reading Type 4 tags (Tests/ReaderPCSCTests/PCSCType4Tests);
 ## python3 also runs scripts/test_rerun.py, which `make test` uses; postgresql gives the throwaway server the
 ## PostgreSQL ledger tests start themselves (TestSupport/PostgresTestServer.swift); python3-jsonschema checks every
 ## --json document against its schema in docs/schemas (TestSupport/JSONSchemaCheck.swift); softhsm2 gives each
 ## PKCS #11 test its own token, and p11-kit (client module: p11-kit-modules) serves one from another process;
-## curl is the HTTP client the HTTP service tests drive (Tests/HTTPServiceTests).
+## curl is the HTTP client the HTTP service tests drive (Tests/HTTPServiceTests); mosquitto is the throwaway
+## broker of the MQTT tests and mosquitto_sub their independent consumer (TestSupport/MosquittoBroker.swift).
 TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql softhsm2 p11-kit p11-kit-modules \
-	openssl curl prometheus nginx
+	openssl curl prometheus nginx mosquitto mosquitto-clients
 ## Packages `make deb` needs on top of deps: dpkg-shlibdeps (dpkg-dev), lintian, man-db (lintian's man page
 ## check, and `man` in the install test), systemd (systemd-analyze verify of the units).
 DEB_APT_PACKAGES := dpkg-dev lintian man-db systemd binutils xz-utils
