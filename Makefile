@@ -10,9 +10,10 @@ APT_PACKAGES := libnfc-dev libpcsclite-dev libsqlite3-dev libssl-dev libpq-dev l
 ## --json document against its schema in docs/schemas (TestSupport/JSONSchemaCheck.swift); softhsm2 gives each
 ## PKCS #11 test its own token, and p11-kit (client module: p11-kit-modules) serves one from another process;
 ## curl is the HTTP client the HTTP service tests drive (Tests/HTTPServiceTests); mosquitto is the throwaway
-## broker of the MQTT tests and mosquitto_sub their independent consumer (TestSupport/MosquittoBroker.swift).
+## broker of the MQTT tests and mosquitto_sub their independent consumer (TestSupport/MosquittoBroker.swift);
+## wrk loads serve in benchmark B10, whose tap URLs python3-cryptography mints (scripts/bench_sunload_test.py).
 TEST_APT_PACKAGES := chromium python3 python3-pyscard python3-jsonschema postgresql softhsm2 p11-kit p11-kit-modules \
-	openssl curl prometheus nginx mosquitto mosquitto-clients
+	openssl curl prometheus nginx mosquitto mosquitto-clients wrk python3-cryptography
 ## Packages `make deb` needs on top of deps: dpkg-shlibdeps (dpkg-dev), lintian, man-db (lintian's man page
 ## check, and `man` in the install test), systemd (systemd-analyze verify of the units).
 DEB_APT_PACKAGES := dpkg-dev lintian man-db systemd binutils xz-utils
@@ -71,6 +72,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	python3 scripts/test_rerun_test.py
 	python3 scripts/lint_test.py
+	python3 scripts/bench_sunload_test.py
 	python3 scripts/lint_citations.py
 	python3 scripts/lint_columns.py
 	@long=$$(find Sources Tests -name '*.swift' -exec awk -v max=$(LINT_LINES) \
@@ -83,11 +85,12 @@ run: build
 	rm -rf reports/batch
 	$(SWIFT) run -q provision run $(JOB)
 
-## bench: benchmarks B1–B5 (issue 9), B6a/B6b (Type 4), B7 (stations on PostgreSQL), B8 (Type 5), B9 (Type 3)
-## and B11 (B6b with its master in a SoftHSM2 token ÷ in a key file; SoftHSM2 from make test-deps)
+## bench: benchmarks B1–B5 (issue 9), B6a/B6b (Type 4), B7 (stations on PostgreSQL), B8 (Type 5), B9 (Type 3),
+## B10 (`provision serve` under wrk; against nfc-developer/sdm-backend when SDM_BACKEND=<its checkout> is given)
+## and B11 (B6b with its master in a SoftHSM2 token ÷ in a key file); PostgreSQL, SoftHSM2 and wrk from test-deps
 ## → reports/bench.md and reports/bench.json (release build);
 ## QUICK=1 runs reduced sizes (< 2 min). Not part of `make test`.
-bench: deps
+bench: test-deps
 	python3 scripts/bench $(if $(QUICK),--quick)
 
 ## reliability: crash (Type 2, Type 4: crash4, keyed NTAG 424 DNA: crash424, Type 5: crash5, Type 3: crash3), a line of

@@ -3,6 +3,7 @@ import json
 import os
 import re
 
+from .b10 import b10_section
 from .common import relative_paths, rnd, verdict
 
 
@@ -364,6 +365,8 @@ def write_reports(data, out_dir):
               f"| {verdict(b7b >= 0.5)} |",
               f"| B7c: 16 stations ÷ 1 station, datasheet timing | ≥ 15 | {b7c} | {verdict(b7c >= 15)} |", ""]
         L += data.get("B7_notes", [])
+    if data.get("B10"):
+        L += b10_section(data["B10"], data.get("B10_notes", []))
     if data.get("B11"):
         L += token_section(data["B11"], data.get("B11_notes", []))
     sections = sorted((k for k in data if k.startswith("B") and "_" not in k),
