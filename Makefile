@@ -66,7 +66,7 @@ test: test-deps
 ## lint: swift format (.swift-format: line length 120) over Sources and Tests with zero findings; no Swift line
 ## over 120 characters, comments and strings included (scripts/lint_columns.py); no citation of a Markdown file
 ## that is not in the repository (scripts/lint_citations.py); no Swift file over LINT_LINES lines (docs/style.md:
-## 100–300 typical, 400 at most); and the own tests of the test gate and of these checks
+## 100–300 typical, 400 at most); and the own tests of the test gate, of these checks and of B10's tap URL pools
 LINT_LINES ?= 400
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
