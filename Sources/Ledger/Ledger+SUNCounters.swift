@@ -28,11 +28,17 @@ extension SQLLedger {
     /// Records `counter` as verified for `uid` in `job` when it is above the highest one verified before;
     /// otherwise the tap is `replayed` and nothing is written.
     ///
-    /// The check and the insert are one statement (`recordSUNCounterSQL`) on every store, committed (with a full
-    /// sync on SQLite) before the call returns: of several verifications of the same counter at once (connections,
-    /// processes, verifiers on one server) exactly one inserts the row and answers `accepted`; the primary key
-    /// turns every other insert into nothing (`ON CONFLICT DO NOTHING`), even where PostgreSQL's READ COMMITTED
-    /// lets two of them pass the `NOT EXISTS`. What was there before is read after the decision.
+    /// The check and the insert are one statement (`recordSUNCounterSQL`) on every store: of several verifications
+    /// of the same counter at once (connections, processes, verifiers on one server) exactly one inserts the row
+    /// and answers `accepted`; the primary key turns every other insert into nothing (`ON CONFLICT DO NOTHING`),
+    /// even where PostgreSQL's READ COMMITTED lets two of them pass the `NOT EXISTS`. What was there before is read
+    /// after the decision.
+    ///
+    /// An accepted counter is durable before the call returns, by group commit: the transaction is committed
+    /// `.deferred` (visible to every connection at once, not yet synced) and the call then waits for a
+    /// `syncInBackground()` queued behind it. Verifications that commit on this connection meanwhile share that
+    /// one sync (SQLite's WAL `xSync`, PostgreSQL's flushing commit) instead of one each; if the sync fails, the
+    /// call throws, as a failed synced commit would. A replayed counter wrote nothing and waits for nothing.
     ///
     /// - Throws: `LedgerError` `.invalidData` for a counter outside 0…`FFFFFF`; SQLite failures as usual.
     public func acceptSUNCounter(
@@ -43,7 +49,7 @@ extension SQLLedger {
         }
         let uidText = LedgerFormat.uid(uid)
         let verifiedAt = LedgerFormat.time(time)
-        return try await write { () throws(LedgerError) -> SUNCounterVerdict in
+        let verdict = try await write(durability: .deferred) { () throws(LedgerError) -> SUNCounterVerdict in
             if try recordSUNCounter(job: job, uid: uidText, counter: counter, at: verifiedAt) {
                 let previous = try connection.queryFirst(
                     Ledger.highestSUNCounterBelowSQL, [.text(job), .text(uidText), .int(counter)]
@@ -52,6 +58,8 @@ extension SQLLedger {
             }
             return .replayed(highest: try highestSUNCounter(job: job, uid: uidText) ?? counter)
         }
+        if case .accepted = verdict { try await syncInBackground().wait() }
+        return verdict
     }
 
     /// The check and the insert as one statement (`Ledger.recordSUNCounterSQL`).

@@ -78,6 +78,9 @@ public protocol LedgerStore: Actor {
     nonisolated func commitDurability() -> DurabilityTicket
     /// Commits made with `.deferred` durability that are not yet durable (for tests and diagnostics).
     var unsyncedCommitCount: Int { get }
+    /// Syncs this connection has made (flushes, and synchronous commits that wrote): how many commits a group of
+    /// writes shared (for tests and diagnostics).
+    nonisolated var syncCount: Int { get }
     /// Connects again after a `.disconnected` error (a file-backed store never disconnects: nothing to do).
     func reconnect() async throws(LedgerError)
 

@@ -49,6 +49,11 @@ extension DeferredSyncing {
     /// Commits made with `.deferred` durability that no flush has covered yet.
     public var unsyncedCommitCount: Int { unsynced.count }
 
+    /// The syncs this connection has made: flushes of deferred commits, and synchronous commits that (may have)
+    /// written, each one sync of the WAL. Tests count how many commits concurrent writes shared
+    /// (`acceptSUNCounter`'s group commit).
+    public nonisolated var syncCount: Int { unsynced.syncCount }
+
     /// Flushes if any commit is not yet durable (on the ledger's queue), and finishes the waiting ticket.
     func syncNow() -> Result<Void, LedgerError> {
         guard unsynced.count > 0 else { return .success(()) }

@@ -9,6 +9,8 @@ import Synchronization
 final class UnsyncedCommits: Sendable {
     private struct State {
         var count = 0
+        /// Syncs that succeeded: flushes of deferred commits and synchronous commits that wrote.
+        var syncs = 0
         /// Finished by the sync that covers `count`'s commits; made on demand.
         var ticket: DurabilityTicket?
     }
@@ -16,6 +18,16 @@ final class UnsyncedCommits: Sendable {
 
     /// Deferred commits that wrote and are not yet durable.
     var count: Int { state.withLock { $0.count } }
+
+    /// The syncs this connection made so far (successful `synced(_:)` and `synchronousCommit()` calls), so tests
+    /// see how many syncs a group of writes shared.
+    var syncCount: Int { state.withLock { $0.syncs } }
+
+    /// A synchronous commit that may have written ended: it flushed up to its own commit, which on PostgreSQL
+    /// covers earlier deferred commits only when it wrote, so the ticket is left as it is.
+    func synchronousCommit() {
+        state.withLock { $0.syncs += 1 }
+    }
 
     /// A deferred commit wrote: it is committed, not yet durable.
     func committed() {
@@ -27,7 +39,7 @@ final class UnsyncedCommits: Sendable {
     /// finishes a new one).
     func synced(_ outcome: Result<Void, LedgerError>) {
         let ticket = state.withLock { state -> DurabilityTicket? in
-            if case .success = outcome { state.count = 0 }
+            if case .success = outcome { (state.count, state.syncs) = (0, state.syncs + 1) }
             defer { state.ticket = nil }
             return state.ticket
         }

@@ -108,3 +108,47 @@ import Testing
         #expect(try await ledger.acceptSUNCounter(job: "j", uid: Self.uid, counter: 1) == .accepted(previous: nil))
     }
 }
+
+/// An accepted SUN counter is durable before `acceptSUNCounter` returns, and verifications on one connection at once
+/// share a sync (group commit) instead of one each (issue 44 item 3; docs/ledger.md, "Durability").
+@Suite struct LedgerSUNCounterGroupCommitTests {
+    static func uid(_ n: Int) -> [UInt8] { [0x04, 0x24, 0x25, 0, 0, UInt8(n >> 8), UInt8(n & 0xFF)] }
+
+    @Test(arguments: StoreKind.allCases) func anAcceptedCounterIsSyncedBeforeTheAnswerAndAReplayedOneWaitsForNone(
+        _ kind: StoreKind
+    ) async throws {
+        let ledger = try await TestStore.open(kind).ledger
+        let before = ledger.syncCount
+        #expect(try await ledger.acceptSUNCounter(job: "j", uid: Self.uid(1), counter: 5) == .accepted(previous: nil))
+        // Committed deferred, then covered by a sync before the call returned: nothing waits for one.
+        #expect(await ledger.unsyncedCommitCount == 0)
+        #expect(ledger.commitDurability().isDurable)
+        #expect(ledger.syncCount == before + 1)
+        #expect(try await ledger.acceptSUNCounter(job: "j", uid: Self.uid(1), counter: 5) == .replayed(highest: 5))
+        #expect(ledger.syncCount == before + 1, "a replayed counter wrote nothing to sync")
+    }
+
+    /// Many verifications of distinct tags at once on one connection: each is accepted and durable, with fewer syncs
+    /// than verifications (one synced commit each would be one sync each).
+    @Test(arguments: StoreKind.allCases) func concurrentAcceptsOnOneConnectionShareSyncs(_ kind: StoreKind) async throws
+    {
+        let ledger = try await TestStore.open(kind).ledger
+        let count = 64
+        let before = ledger.syncCount
+        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for n in 1...count {
+                group.addTask {
+                    let verdict = try await ledger.acceptSUNCounter(job: "j", uid: Self.uid(n), counter: 1)
+                    // This tap's commit is durable now, whatever the others' are.
+                    return verdict == .accepted(previous: nil)
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(accepted == count)
+        let syncs = ledger.syncCount - before
+        #expect(syncs >= 1 && syncs < count, "\(syncs) syncs for \(count) accepted counters")
+        #expect(await ledger.unsyncedCommitCount == 0)
+        print("group commit (\(kind)): \(count) accepted counters, \(syncs) syncs")
+    }
+}

@@ -247,7 +247,15 @@ extension PostgresConnection: SQLConnection {
     ///
     /// A commit the server turned into a rollback (an earlier statement failed) throws.
     func transaction<T>(_ mode: TransactionMode, _ body: () throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try execute("BEGIN")
+        try transaction(mode, begin: "BEGIN", body)
+    }
+
+    /// Runs `body` in a transaction opened by `begin` (`BEGIN` and settings for this transaction only, in one
+    /// round trip).
+    func transaction<T>(_ mode: TransactionMode, begin: String, _ body: () throws(LedgerError) -> T)
+        throws(LedgerError) -> T
+    {
+        try execute(begin)
         do throws(LedgerError) {
             let value = try body()
             let result = try exec("COMMIT", [])

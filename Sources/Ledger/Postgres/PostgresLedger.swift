@@ -66,11 +66,24 @@ public actor PostgresLedger: DeferredSyncing {
         return try result.get()
     }
 
-    /// Runs `body` in one transaction; every commit is durable when it returns.
+    /// Runs `body` in one transaction, durable when it returns; a `.deferred` one is committed with
+    /// `synchronous_commit = off` (set in the `BEGIN`'s round trip, for that transaction only) and counted until a
+    /// flush (`sync()`, `syncInBackground()`) or a claim covers it. The server cannot say without another round trip
+    /// whether a transaction wrote, so a deferred one is counted, and a synchronous one is counted as a sync, either
+    /// way.
     func write<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
         async throws(LedgerError) -> T
     {
-        try await perform { () throws(LedgerError) -> T in try connection.transaction(mode, body) }
+        try await perform { () throws(LedgerError) -> T in
+            guard durability == .deferred else {
+                let value = try connection.transaction(mode, body)
+                unsynced.synchronousCommit()
+                return value
+            }
+            let value = try connection.transaction(mode, begin: "BEGIN; SET LOCAL synchronous_commit = off", body)
+            unsynced.committed()
+            return value
+        }
     }
 
     /// Connects again after the connection dropped and checks the schema once more (the server may have
