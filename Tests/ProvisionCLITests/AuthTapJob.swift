@@ -15,12 +15,13 @@ struct AuthTapJob {
     let keyHex = Hex.compact(authTestKey)
     var env: [String: String] { ["BRAND_KEY": keyHex] }
 
-    init(job: String = "t") throws {
+    /// `extra`: more manifest members, each after a comma (`, "public": ["sku"]`).
+    init(job: String = "t", extra: String = "") throws {
         folder = try JobFolder(
             job: job, rows: 2, lock: false,
             extra: #", "keys": {"brand": {"env": "BRAND_KEY"}}, "#
                 + #""signature": {"mode": "require", "trust": ["\#(testTrustHex)"]}, "#
-                + #""protect": {"key": "brand", "auth0": "ndef", "prot": "write", "authlim": 5}"#)
+                + #""protect": {"key": "brand", "auth0": "ndef", "prot": "write", "authlim": 5}"# + extra)
         let uri = "https://example.com/a/{{serial}}?m={{uidCounterMirror}}&c={{mac:brand:uid,serial}}"
         let template = #"{"records": [{"type": "uri", "uri": "\#(uri)"}]}"#
         try Data(template.utf8).write(to: folder.url.appendingPathComponent("template.json"))

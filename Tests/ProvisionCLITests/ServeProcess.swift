@@ -2,6 +2,15 @@ import Foundation
 import TestSupport
 import Testing
 
+/// A job folder `ServeProcess` serves: its `job.json` and the environment its keys come from.
+protocol ServedJob {
+    var folder: JobFolder { get }
+    var env: [String: String] { get }
+}
+
+extension SUNTapJob: ServedJob {}
+extension AuthTapJob: ServedJob {}
+
 /// A real `provision serve` process on a job folder, listening on port 0 (or a Unix socket), driven with curl; every
 /// answer it gives is kept so a test can check them all against the service's OpenAPI document.
 final class ServeProcess: @unchecked Sendable {
@@ -16,7 +25,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Starts `provision serve --listen ADDRESS --manifest job.json --allow-root --json EXTRA…` in `job`'s folder
     /// and waits until it printed the address it listens on (its document checked against its schema).
-    init(_ job: SUNTapJob, listen: String = "tcp:127.0.0.1:0", _ extra: [String] = []) async throws {
+    init(_ job: some ServedJob, listen: String = "tcp:127.0.0.1:0", _ extra: [String] = []) async throws {
         child = try ChildProvision(
             ["serve", "--listen", listen, "--manifest", "job.json", "--allow-root", "--json"] + extra,
             workingDirectory: job.folder.url, environment: job.env)

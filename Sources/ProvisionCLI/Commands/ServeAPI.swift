@@ -54,7 +54,8 @@ final class ServeAPI: Sendable {
         var uid: [UInt8]?
     }
 
-    /// The public answer to a tap: the verdict, and for a genuine message its counter, job and public fields.
+    /// The public answer to a tap: the verdict, and for a genuine message (`valid`, `replayed`, `suspicious`) its
+    /// counter, job and public fields.
     struct Answer: Encodable {
         var verdict: String
         var counter: UInt32?
@@ -123,7 +124,8 @@ final class ServeAPI: Sendable {
     }
 
     /// `/v1/verify`: the URL from the query (`GET`) or the JSON body (`POST`), then the verdict; a genuine UID takes
-    /// a token from its bucket, and a `replayed` answer for a UID whose bucket is empty is 429 instead.
+    /// a token from its bucket, and a `replayed` or `suspicious` answer for a UID whose bucket is empty is 429
+    /// instead (a `valid` one is stored already, so it is always answered).
     private func verify(_ request: HTTPRequest) -> Served {
         let url: String
         switch Self.tapURL(request) {
@@ -144,10 +146,11 @@ final class ServeAPI: Sendable {
                     503, "the ledger is unavailable; try again", headers: [.init("Retry-After", "1")]))
         }
         let verdict = answer.verdict.kind
-        let genuine = verdict == .valid || verdict == .replayed
+        // `unknown` (a genuine message of a UID outside the job) is `invalid` over HTTP, naming nothing.
+        let genuine = verdict == .valid || verdict == .replayed || verdict == .suspicious
         let word = genuine ? verdict.rawValue : "invalid"
         let uid = genuine ? answer.verdict.uid : nil
-        if let uid, let uidLimiter, let wait = uidLimiter.take(Hex.compact(uid)), verdict == .replayed {
+        if let uid, let uidLimiter, let wait = uidLimiter.take(Hex.compact(uid)), verdict != .valid {
             let retry = String(min(wait, 86_400))
             return Served(
                 response: .text(429, "too many requests", headers: [.init("Retry-After", retry)]),

@@ -10,7 +10,7 @@ import Reports
 #endif
 
 /// `provision serve --listen ADDRESS --manifest JOB…`: tap verification as an HTTP service (API v1, docs/api.md) on
-/// the jobs' ledgers, with the verifier `verify-url` uses (`TapService`).
+/// the jobs' ledgers (keyed SUN and NTAG21x jobs), with the verifier `verify-url` uses (`TapService`).
 struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "verify tap URLs over HTTP (API v1) on the jobs' ledgers, with metrics"
@@ -21,15 +21,17 @@ struct ServeCommand: Command {
                                [--uid-burst N] [--uid-per-minute N]
                                [--allow-root] [--allow-extractable-key] [--json]
 
-        Answers tap URLs of keyed jobs (their tags' SUN messages) over HTTP, with the verifier `verify-url` uses:
-        the URL's dynamic message is checked with the job's keys derived from its master key, and a valid
-        counter is recorded in the job's ledger in one transaction with its check, so several serve
-        processes on one ledger (a PostgreSQL server, or one SQLite file on one machine) accept each tap
-        once. The service starts once every job's keys are loaded and its ledger is open, prints the
-        address it listens on (with port 0, the port it picked), and runs until SIGTERM or SIGINT, which
-        finish the requests in flight and exit 0. SIGHUP reloads the manifests and their keys: the jobs
-        are replaced from the next request on, or, when a manifest or key cannot be loaded, kept as they
-        were, with the reason on stderr.
+        Answers tap URLs of keyed jobs (their tags' SUN messages) and NTAG21x jobs (a {{mac:…}} in the URL,
+        with the chip's counter mirror or without) over HTTP, with the verifier `verify-url` uses: a SUN is
+        checked with the job's keys derived from its master key, an NTAG21x MAC with the job's key over the
+        row's values (its counter, outside the MAC, accepted within verify-url's default --counter-window of
+        1000, a larger jump suspicious and not stored). A counter is recorded in the job's ledger in one
+        transaction with its check, so several serve processes on one ledger (a PostgreSQL server, or one
+        SQLite file on one machine) accept each tap once. The service starts once every job's keys are
+        loaded and its ledger is open, prints the address it listens on (with port 0, the port it picked),
+        and runs until SIGTERM or SIGINT, which finish the requests in flight and exit 0. SIGHUP reloads
+        the manifests and their keys: the jobs are replaced from the next request on, or, when a manifest or
+        key cannot be loaded, kept as they were, with the reason on stderr.
 
         Endpoints (docs/api.md; the OpenAPI 3.1 document is served at /v1/openapi.json):
           GET  /v1/verify?url=PERCENT-ENCODED-URL    POST /v1/verify {"url": "…"}
@@ -50,8 +52,8 @@ struct ServeCommand: Command {
 
         Options:
           --listen ADDRESS      tcp:HOST:PORT (port 0: any free port) or unix:PATH (a socket, mode 0660)
-          --manifest FILE       a keyed job to verify (repeat for several); its keys come from its keys
-                                section (an owner-only file, the environment or a PKCS#11 token)
+          --manifest FILE       a keyed or NTAG21x job to verify (repeat for several); its keys come from its
+                                keys section (an owner-only file, the environment or a PKCS#11 token)
           --ledger FILE|URI     the ledger of every job, instead of each manifest's
           --max-connections N   open connections at once, all clients together (default 1024)
           --per-client-connections N
@@ -210,29 +212,36 @@ struct ServeCommand: Command {
         return .success
     }
 
-    /// Every `--manifest`'s keyed job (its master key from its keys section, its verifier, ledger and public
-    /// fields), and the ledger file of each job whose ledger is a file (`/healthz` checks it is still there).
+    /// Every `--manifest`'s job (a keyed job's master key from its keys section, an NTAG21x job's MAC keys; its
+    /// verifier, ledger and public fields), and the ledger file of each job whose ledger is a file (`/healthz`
+    /// checks it is still there).
     func loadJobs(context: CommandContext) async throws(CLIError) -> ([TapServiceJob], [String: String]) {
         var jobs: [TapServiceJob] = []
         var files: [String: String] = [:]
         for path in manifests {
-            let job = try JobContext.load(path, context: context, ledger: ledger)
+            var job = try JobContext.load(path, context: context, ledger: ledger)
             do {
                 try job.manifest.checkPublicFields()
             } catch {
                 throw ErrorTable.cliError(error, message: error.description)
             }
-            guard let keyed = job.manifest.keyed, job.manifest.dynamicMessage != nil else {
-                throw CLIError(.dataError, TapJobSetupError.notKeyed(job: job.manifest.job).message, file: path)
-            }
             guard !jobs.contains(where: { $0.verifier.job == job.manifest.job }) else {
                 throw CLIError(.dataError, "job \(job.manifest.job) is given twice", file: path)
             }
-            let master = try VerifyURLCommand.masterKey(
-                keyed.options.masterKeyID, keys: [], job: job, context: context,
-                allowExtractable: allowExtractableKey)
-            var served = try await VerifyURLCommand.tapServiceJob(
-                job, master: master, station: "serve", insecureLedger: insecureLedger, context: context)
+            var served: TapServiceJob
+            if let keyed = job.manifest.keyed, job.manifest.dynamicMessage != nil {
+                let master = try VerifyURLCommand.masterKey(
+                    keyed.options.masterKeyID, keys: [], job: job, context: context,
+                    allowExtractable: allowExtractableKey)
+                served = try await VerifyURLCommand.tapServiceJob(
+                    job, master: master, station: "serve", insecureLedger: insecureLedger, context: context)
+            } else {
+                let custody = context.keyCustody(allowExtractable: allowExtractableKey)
+                try job.loadKeys(environment: context.environment, custody: custody)
+                served = try await VerifyURLCommand.macMirrorServiceJob(
+                    job, counterWindow: MACMirrorVerifier.defaultCounterWindow, revealsUnknownUIDs: false,
+                    station: "serve", insecureLedger: insecureLedger, context: context)
+            }
             served.publicFields = job.manifest.publicFields.map(\.name)
             jobs.append(served)
             files[job.manifest.job] = job.manifest.ledger.fileURL?.path

@@ -7,7 +7,7 @@ enum ServeOpenAPI {
           "info": {
             "title": "provision serve",
             "version": "1",
-            "description": "Tap verification of keyed NFC jobs (their tags' SUN messages) against the jobs' ledgers."
+            "description": "Tap verification of NFC jobs (SUN messages, NTAG21x URL MACs) against the jobs' ledgers."
           },
           "paths": {
             "/v1/verify": {
@@ -96,14 +96,22 @@ enum ServeOpenAPI {
                 "properties": {
                   "verdict": {
                     "enum": ["valid", "replayed", "invalid", "suspicious"],
-                    "description": "valid: genuine, counter rose; replayed: counter not above the last; invalid"
+                    "description": "valid, replayed (not above the last), suspicious (beyond the window), invalid"
                   },
-                  "counter": {"type": ["integer", "null"], "minimum": 0, "maximum": 16777215},
-                  "job": {"type": ["string", "null"]},
+                  "counter": {
+                    "type": ["integer", "null"], "minimum": 0, "maximum": 16777215,
+                    "description": "The counter the URL names; null for invalid or without a counter"
+                  },
+                  "job": {"type": ["string", "null"], "description": "The job whose key made the MAC."},
                   "product": {
                     "type": "object", "additionalProperties": {"type": "string"},
                     "description": "The row fields the job's manifest marks public; empty for invalid."
                   }
+                },
+                "if": {"properties": {"verdict": {"const": "invalid"}}},
+                "then": {
+                  "description": "An invalid answer names nothing: no counter, job or product.",
+                  "properties": {"counter": {"type": "null"}, "job": {"type": "null"}, "product": {"maxProperties": 0}}
                 }
               },
               "Error": {

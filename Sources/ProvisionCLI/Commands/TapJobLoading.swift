@@ -2,8 +2,9 @@ import Ledger
 import NFCTags
 import Provisioning
 
-/// How `verify-url` and `serve` set up a keyed job's verification, one way for both: the master key, the verifier
-/// the manifest and template give (`TapJobVerifier(manifest:template:master:)`), the ledger and its key binding.
+/// How `verify-url` and `serve` set up a job's verification, one way for both: for a keyed job the master key and the
+/// verifier the manifest and template give (`TapJobVerifier(manifest:template:master:)`), for an NTAG21x job the
+/// `MACMirrorVerifier` over its loaded keys; then the ledger and its key binding.
 extension VerifyURLCommand {
     /// A keyed job's master key: from `--key MASTER=…` when given (`keys`), else from the manifest's `keys`
     /// (environment, owner-only file or token, as every command loads it).
@@ -49,6 +50,32 @@ extension VerifyURLCommand {
             job.manifest.ledger, create: false, station: station, notes: context.output.diagnostics,
             tls: LedgerTLS(allowInsecure: insecureLedger, job: job.manifest.job))
         try await JobKeyBinding.check([master], job: job.manifest.job, in: ledger)
+        return TapServiceJob(verifier: verifier, ledger: ledger, publicFields: [])
+    }
+
+    /// An NTAG21x job's verifier over its loaded keys (`MACMirrorVerifier`: the MAC in the URL, its mirrors and
+    /// `counterWindow`), its ledger (opened as `station`; no ledger yet is 66) and no public fields, after checking
+    /// that the keys are the ones the job was made under (`JobKeyBinding`).
+    ///
+    /// - Throws: `CLIError` 65 for a template without a MAC or one naming no UID, 66 for a MAC key not loaded, and
+    ///   the ledger's exit codes.
+    static func macMirrorServiceJob(
+        _ job: JobContext, counterWindow: Int, revealsUnknownUIDs: Bool, station: String, insecureLedger: Bool,
+        context: CommandContext
+    ) async throws(CLIError) -> TapServiceJob {
+        let verifier: MACMirrorVerifier
+        do {
+            verifier = try MACMirrorVerifier(
+                job: job.manifest.job, template: job.template, keys: job.keys, counterWindow: counterWindow,
+                revealsUnknownUIDs: revealsUnknownUIDs)
+        } catch {
+            if case .keyNotLoaded = error { throw CLIError(.noInput, error.message) }
+            throw CLIError.data(error.message)
+        }
+        let ledger = try await JobContext.openLedger(
+            job.manifest.ledger, create: false, station: station, notes: context.output.diagnostics,
+            tls: LedgerTLS(allowInsecure: insecureLedger, job: job.manifest.job))
+        try await JobKeyBinding.check(Array(job.keys.values), job: job.manifest.job, in: ledger)
         return TapServiceJob(verifier: verifier, ledger: ledger, publicFields: [])
     }
 }

@@ -88,7 +88,7 @@ struct VerifyURLCommand: Command {
         """
 
     /// The default `--counter-window`.
-    static let defaultCounterWindow = 1000
+    static let defaultCounterWindow = MACMirrorVerifier.defaultCounterWindow
 
     /// The tap URL to check.
     var url: String
@@ -176,89 +176,19 @@ struct VerifyURLCommand: Command {
                 }
             }
         }
-        let notVerified = "the MAC does not match (tampered URL, another key, or not a tag of this job)"
-        guard let tap = job.template.matchTapURL(url) else {
-            return try verdict(
-                "invalid", "the URL does not match the template (or a mirror window is not the chip's form)",
-                context: context)
-        }
-        guard let uidText = tap.uid, let uid = Hex.bytes(uidText) else {
-            throw CLIError.data("the template has no {{uid}} next to its {{mac:…}}; cannot look the tag up")
-        }
-        guard let key = job.keys[tap.keyID] else {
-            throw CLIError(.noInput, "key '\(tap.keyID)' is not loaded")
-        }
-        let ledger = try await JobContext.openLedger(
-            job.manifest.ledger, create: false, station: "verify-url", notes: context.output.diagnostics,
-            tls: LedgerTLS(allowInsecure: insecureLedger, job: job.manifest.job))
-        try await JobKeyBinding.check(Array(job.keys.values), job: job.manifest.job, in: ledger)
-        let name = job.manifest.job
-        let found: JobRow?
+        let service = TapService(jobs: [
+            try await Self.macMirrorServiceJob(
+                job, counterWindow: window, revealsUnknownUIDs: operatorMode, station: "verify-url",
+                insecureLedger: insecureLedger, context: context)
+        ])
+        let answer: TapJobVerdict
         do {
-            if let tag = try await ledger.tags(uid: uid).first(where: { $0.job == name }),
-                let stored = try await ledger.rowFields(job: name, row: tag.row)
-            {
-                found = JobRow(row: tag.row, line: 0, fields: stored)
-            } else {
-                found = nil
-            }
+            answer = try await service.verify(url: url).verdict
         } catch {
             throw JobContext.cliError(error)
         }
-        var inputs: [String]?
-        if let row = found {
-            var values: [String] = []
-            for input in tap.inputs {
-                if input == "uid" {
-                    values.append(uidText)
-                } else if let value = job.template.value(named: input, row: row) {
-                    values.append(value)
-                } else {
-                    throw CLIError.data("the mac input '\(input)' cannot be recomputed after writing")
-                }
-            }
-            inputs = values
-        }
-        // A UID outside the job computes the MAC too (`macMatches`), so the answer's time does not tell it apart.
-        guard try tap.macMatches(key: key, job: name, inputs: inputs), let row = found else {
-            if found == nil, operatorMode {
-                return try verdict("unknown", "UID \(uidText) is not a tag of job \(name)", context: context)
-            }
-            return try verdict("invalid", notVerified, context: context)
-        }
-        // Every other value in the URL must be what the template renders for this tag's row.
-        let late = LateBound(uid: uid, timestamp: Date())
-        for (placeholder, value) in tap.others where placeholder.source != .timestamp {
-            guard let expected = try? job.template.value(of: placeholder, row: row, late: late), expected == value
-            else {
-                return try verdict("invalid", "'\(placeholder.name)' does not match the tag's row", context: context)
-            }
-        }
-        guard let counter = tap.counter else {
-            return try verdict("valid", "MAC valid; UID \(uidText), row \(row.row) of job \(name)", context: context)
-        }
-        let accepted: CounterVerdict
-        do {
-            accepted = try await ledger.acceptCounter(job: name, uid: uid, counter: counter, window: window)
-        } catch {
-            throw JobContext.cliError(error)
-        }
-        let unproven = "counter not authenticated on NTAG21x"
-        switch accepted {
-        case .accepted:
-            return try verdict(
-                "valid", "MAC valid; \(unproven); UID \(uidText), row \(row.row) of job \(name), counter \(counter)",
-                context: context)
-        case .replayed(let last):
-            return try verdict(
-                "replayed", "MAC valid; counter \(counter) of UID \(uidText) is not above the last one seen (\(last))",
-                context: context)
-        case .implausible(let last):
-            return try verdict(
-                "suspicious",
-                "MAC valid; \(unproven); counter \(counter) of UID \(uidText) is more than \(window) above the last "
-                    + "one seen (\(last)): not stored", context: context)
-        }
+        let explanation = operatorMode ? answer.explanation.map { " (operator: \($0))" } ?? "" : ""
+        return try verdict(answer.kind.rawValue, answer.detail + explanation, context: context)
     }
 
     func verdict(

@@ -15,6 +15,9 @@ public struct TapJobVerdict: Sendable, Hashable {
         case unknown
         /// The message is genuine, but its counter is not above the highest one verified for the tag.
         case replayed
+        /// NTAG21x (`MACMirrorVerifier`): the MAC matches, but the mirrored counter, which the MAC does not cover,
+        /// jumped more than the window above the last one accepted; not stored.
+        case suspicious
     }
 
     /// The answer.

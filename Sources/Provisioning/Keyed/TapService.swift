@@ -5,7 +5,7 @@ import NFCTags
 
 /// Why a keyed job's tap verifier cannot be made from its manifest.
 public enum TapJobSetupError: Error, Sendable {
-    /// The job has no keyed section with a dynamic message (an NTAG21x MAC mirror job is `verify-url`'s alone).
+    /// The job has no keyed section with a dynamic message (an NTAG21x MAC mirror job is `MACMirrorVerifier`'s).
     case notKeyed(job: String)
     /// The template has no layout a tap URL can be read from.
     case layout(JobInputError)
@@ -16,7 +16,7 @@ public enum TapJobSetupError: Error, Sendable {
     public var message: String {
         switch self {
         case .notKeyed(let job):
-            "job \(job) has no keyed section with a dynamic message (SUN): only keyed jobs are verified as a service"
+            "job \(job) has no keyed section with a dynamic message (SUN)"
         case .layout(let error): error.description
         case .masterKey(let id, let field, let chip):
             "the master key '\(id)' (\(field)) must be AES-128, 16 bytes, for an \(chip) job"
@@ -54,14 +54,14 @@ extension TapJobVerifier {
     }
 }
 
-/// One job a `TapService` verifies: its verifier, the ledger holding its rows and counters, and the row fields the
-/// manifest marks public (`"public"`), the only ones an answer shows.
+/// One job a `TapService` verifies: its verifier (keyed or NTAG21x), the ledger holding its rows and counters, and
+/// the row fields the manifest marks public (`"public"`), the only ones an answer shows.
 public struct TapServiceJob: Sendable {
-    public var verifier: TapJobVerifier
+    public var verifier: any TapVerifier
     public var ledger: any LedgerStore
     public var publicFields: [String]
 
-    public init(verifier: TapJobVerifier, ledger: any LedgerStore, publicFields: [String]) {
+    public init(verifier: any TapVerifier, ledger: any LedgerStore, publicFields: [String]) {
         self.verifier = verifier
         self.ledger = ledger
         self.publicFields = publicFields
@@ -74,13 +74,13 @@ public struct TapAnswer: Sendable {
     public var job: String?
     /// The verifier's verdict (an `invalid` one from the first job when no job claims the URL).
     public var verdict: TapJobVerdict
-    /// The tag's row fields the job marks public (`valid`, `replayed`); empty otherwise.
+    /// The tag's row fields the job marks public (`valid`, `replayed`, `suspicious`); empty otherwise.
     public var product: [String: String]
 }
 
-/// Verifies tap URLs against one or more keyed jobs, recording valid counters in each job's ledger: the one
-/// verifier behind `provision verify-url` (one job) and `provision serve` (several), which differ only in how they
-/// print the answer.
+/// Verifies tap URLs against one or more jobs (keyed or NTAG21x), recording valid counters in each job's ledger:
+/// the one verifier behind `provision verify-url` (one job) and `provision serve` (several), which differ only in
+/// how they print the answer.
 public struct TapService: Sendable {
     public let jobs: [TapServiceJob]
 
@@ -99,7 +99,8 @@ public struct TapService: Sendable {
                 continue
             }
             var product: [String: String] = [:]
-            if let row = verdict.row, verdict.kind == .valid || verdict.kind == .replayed, !job.publicFields.isEmpty {
+            let genuine: [TapJobVerdict.Kind] = [.valid, .replayed, .suspicious]
+            if let row = verdict.row, genuine.contains(verdict.kind), !job.publicFields.isEmpty {
                 let fields = try await job.ledger.record(job: job.verifier.job, row: row)?.fields ?? [:]
                 for name in job.publicFields { product[name] = fields[name] }
             }
