@@ -34,6 +34,8 @@ public enum SUNVerifier {
     /// The one reason given when the cryptography fails: PICC data that does not decrypt and a MAC that does not
     /// match are not told apart, so the answer is no oracle on what the meta-read key decrypted.
     public static let notVerified = TapVerification.notVerified("SUN")
+    /// The UID the MAC of undecryptable PICC data is computed for (the answer is `invalid` whatever it gives).
+    static let standInUID: [UInt8] = [0x04, 0, 0, 0, 0, 0, 0]
 
     /// Verifies `url`; `fileReadKey` gives the SDM file-read key for a UID (shared, or diversified per tag).
     public static func verify(
@@ -57,12 +59,16 @@ public enum SUNVerifier {
             return invalid("the MAC parameter comes before the PICC data, so it cannot cover it")
         }
         do {
-            guard let data = try SUNCrypto.decryptPICCData(metaReadKey: metaReadKey, cryptogram),
-                data.tag & 0xC0 == 0xC0, let uid = data.uid, let counter = data.counter
-            else { return invalid(notVerified) }
+            let data = try SUNCrypto.decryptPICCData(metaReadKey: metaReadKey, cryptogram).flatMap { data in
+                data.tag & 0xC0 == 0xC0 && data.uid != nil && data.counter != nil ? data : nil
+            }
+            // PICC data that does not decrypt takes the same key derivation and MAC as a MAC that does not match
+            // (over a stand-in UID and counter), so the answer's time does not tell the two apart.
+            let uid = data?.uid ?? standInUID
+            let counter = data?.counter ?? 0
             let input = layout.macInput == .empty ? [] : Array(url.utf8[picc.range.lowerBound..<mac.range.lowerBound])
             let key = try SUNCrypto.macKey(fileReadKey: try fileReadKey(uid), uid: uid, counter: counter)
-            guard try SUNCrypto.sdmMACMatches(macKey: key, input: input, presented: tag) else {
+            guard try SUNCrypto.sdmMACMatches(macKey: key, input: input, presented: tag), data != nil else {
                 return invalid(notVerified, data)
             }
             return TapVerification(

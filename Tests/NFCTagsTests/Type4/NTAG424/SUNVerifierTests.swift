@@ -41,6 +41,27 @@ import Testing
         #expect(!result.isValid && result.detail.contains(reason), "\(result)")
     }
 
+    /// Undecryptable PICC data derives the file-read key and computes the MAC as a wrong MAC does (issue 44 item 4):
+    /// one key derivation each, so the answer's time does not tell "cannot decrypt" from "MAC wrong".
+    @Test func undecryptablePICCDataTakesTheSameKeyDerivationAsAWrongMAC() throws {
+        let undecryptable = "EF963FF7828658A599F3041510671E89"
+        let cryptogram = try #require(Hex.bytes(undecryptable))
+        #expect(try SUNCrypto.decryptPICCData(metaReadKey: Self.zero, cryptogram) == nil, "the data must not decrypt")
+        let urls = [
+            Self.piccURL.replacingOccurrences(of: "EF963FF7828658A599F3041510671E88", with: undecryptable),
+            Self.piccURL.replacingOccurrences(of: "cmac=DEF7", with: "cmac=DEF6"),
+        ]
+        for url in urls {
+            var derivations = 0
+            let result = SUNVerifier.verify(url: url, layout: SUNURLLayout(), metaReadKey: Self.zero) { _ in
+                derivations += 1
+                return Self.zero
+            }
+            #expect(!result.isValid && result.detail == SUNVerifier.notVerified, "\(result)")
+            #expect(derivations == 1, "\(url)")
+        }
+    }
+
     @Test func anotherMetaKeyDoesNotVerify() {
         let result = Self.verify(Self.piccURL, SUNURLLayout(), key: [UInt8](repeating: 0x42, count: 16))
         #expect(!result.isValid)
