@@ -61,8 +61,9 @@ struct VerifyURLCommand: Command {
           --allow-extractable-key
                                 accept a token key that is not sensitive or is extractable (65 without)
           --counter-window N    NTAG21x: the largest rise of a mirrored counter accepted (default 1000)
-          --operator            local diagnostics: NTAG21x, say unknown for a UID that is not in the job;
-                                keyed job, add what an invalid answer leaves out (UID, counter, row)
+          --operator            local diagnostics: NTAG21x, say unknown for a UID that is not in the job and
+                                which value of an invalid URL differs; keyed job, add what an invalid answer
+                                leaves out (UID, counter, row)
           --json                print {"version": 2, "verdict", "valid", "detail"} (docs/json.md), with
                                 "uid" and "counter" for SUN, and "row" and "key_versions" ({"k0": n, …},
                                 from the ledger's key journal) for a keyed job; a missing manifest, key or

@@ -85,6 +85,8 @@ import Testing
             details.insert(answer.verdict.detail)
         }
         #expect(details == [MACMirrorVerifier.notVerified])
+        let explained = try await service.verify(url: otherSKU).verdict.explanation
+        #expect(explained?.contains("'sku' is not row 1's") == true, "for --operator only: \(explained ?? "none")")
         #expect(try await ledger.lastSeenCounter(job: "j", uid: Self.uid) == nil, "nothing stored")
         let operatorView = try await self.service(reveals: true).verify(url: stranger).verdict
         #expect(operatorView.kind == .unknown && operatorView.detail.contains("04212100000099"))
