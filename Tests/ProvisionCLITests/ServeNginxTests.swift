@@ -13,8 +13,8 @@ import Testing
         let process = Process()
         let socket: String
 
-        init(folder: URL, upstreams: [String]) throws {
-            socket = folder.appendingPathComponent("nginx.sock").path
+        convenience init(folder: URL, upstreams: [String]) throws {
+            let socket = folder.appendingPathComponent("nginx.sock").path
             let servers = upstreams.map { "        server unix:\($0) max_fails=1 fail_timeout=5s;\n" }.joined()
             let temp = folder.path
             let configuration = """
@@ -49,6 +49,13 @@ import Testing
                 }
 
                 """
+            try self.init(folder: folder, configuration: configuration, socket: socket)
+        }
+
+        /// nginx running `configuration` (every path inside `folder`); `socket`: where it listens, if on one.
+        init(folder: URL, configuration: String, socket: String = "") throws {
+            self.socket = socket
+            let temp = folder.path
             let file = folder.appendingPathComponent("nginx.conf")
             try Data(configuration.utf8).write(to: file)
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
@@ -114,5 +121,69 @@ import Testing
                 "provision-verdict"] == "invalid")
         try await client.checkAnswersAgainstOpenAPI()
         for server in servers { #expect(try await server.child.stop() == 0) }
+    }
+
+    /// docs/serve.md's site as written (TLS termination, `proxy_pass` to the Unix sockets of two `serve` processes),
+    /// called through https by curl, which checks the certificate against the test CA only.
+    @Test func theDocumentedTLSSiteServesTheAPIThroughHTTPS() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "make test-deps installs nginx")
+        try #require(geteuid() == 0, "the throwaway nginx runs its worker as root (the sockets are 0660)")
+        let job = try await SUNTapJob(extra: #", "public": ["sku"]"#)
+        try await job.markDone(uid: Self.uid)
+        let tag = try job.tag(uid: Self.uid)
+        let folder = try Fixtures.temporaryDirectory("nginx-tls")
+        let servers = [
+            try await ServeProcess(job, listen: "unix:" + folder.appendingPathComponent("s1.sock").path),
+            try await ServeProcess(job, listen: "unix:" + folder.appendingPathComponent("s2.sock").path),
+        ]
+        let site = try ServeDocSite(folder: folder, upstreams: servers.map { String($0.listen.dropFirst(5)) })
+        let nginx = try Nginx(folder: folder, configuration: site.configuration)
+        let openAPI = try await Self.https(site, "/v1/openapi.json", whileRunning: nginx)
+        let log = (try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)) ?? ""
+        #expect(openAPI.status == 200, "\(openAPI) \(log)")
+        for _ in 0..<2 {
+            let url = try tag.tap()
+            let verdicts = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await Self.https(site, "/v1/verify", ["-G", "--data-urlencode", "url=\(url)"])
+                            .headers["provision-verdict"] ?? "none"
+                    }
+                }
+                return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            #expect(verdicts == ["valid": 1, "replayed": 7], "\(verdicts)")
+        }
+        let answer = try await Self.https(site, "/v1/verify", ["-G", "--data-urlencode", "url=\(try tag.tap())"])
+        #expect(answer.headers["provision-verdict"] == "valid", "\(answer)")
+        #expect(answer.body.contains(#""product":{"sku":"SKU-1"}"#), "\(answer)")
+        let invalid = try await Self.https(
+            site, "/v1/verify",
+            ["-H", "Content-Type: application/json", "--data-binary", #"{"url": "https://e.io/t?p=00&m=00"}"#])
+        #expect(invalid.status == 200 && invalid.headers["provision-verdict"] == "invalid", "\(invalid)")
+        #expect(try await Self.https(site, "/v1/verify").status == 400)
+        // As the site says: /healthz and /metrics stay inside (each process's socket).
+        #expect(try await Self.https(site, "/healthz").status == 404)
+        #expect(try await servers[1].get("/healthz").status == 200)
+        // TLS is really checked: a CA that did not sign the site's certificate is refused (curl 60).
+        let wrongCA = try await onThread {
+            try CurlReply.run(
+                site.target("/v1/openapi.json").map { $0 == site.caFile ? folder.path + "/tls/other-ca.crt" : $0 })
+        }
+        #expect(wrongCA.exitStatus == 60, "\(wrongCA)")
+        for server in servers { #expect(try await server.child.stop() == 0) }
+    }
+
+    /// `path` on the site through https with curl's `extra` arguments; with `whileRunning`, tried until nginx has
+    /// bound its port and answers (nginx binds after it starts), at most 5 s.
+    static func https(_ site: ServeDocSite, _ path: String, _ extra: [String] = [], whileRunning nginx: Nginx? = nil)
+        async throws -> CurlReply
+    {
+        var reply = try await onThread { try CurlReply.run(extra + site.target(path)) }
+        for _ in 0..<500 where nginx?.process.isRunning == true && reply.exitStatus == 7 {
+            try await Task.sleep(for: .milliseconds(10))
+            reply = try await onThread { try CurlReply.run(extra + site.target(path)) }
+        }
+        return reply
     }
 }
