@@ -84,5 +84,6 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 }
 
-/// Answers one request; runs synchronously on one of the server's worker threads, so it must not block for long.
-public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+/// Answers one request; runs in a task of its own while the connection waits suspended, so the server's worker threads
+/// never wait for it (docs/reference/http.md §6). It may await anything, but must not block its thread.
+public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse

@@ -3,8 +3,9 @@ import Glibc
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: epoll with a pool of worker threads, the service's limits enforced before
-/// the handler runs, a clean stop (stop accepting, let open requests finish, then stop) also on deinit
-/// (docs/reference/http.md §3).
+/// the handler runs, each handler in a task of its own while its connection waits suspended (so a few threads carry
+/// any number of requests in flight), a clean stop (stop accepting, let open requests finish, answer the rest 503,
+/// then stop) also on deinit (docs/reference/http.md §3, §6).
 public final class HTTPServer: Sendable {
     /// Threads and limits.
     public struct Configuration: Sendable {
@@ -34,7 +35,8 @@ public final class HTTPServer: Sendable {
         /// Memory per connection for its request line, headers and buffers; a request whose headers do not fit is
         /// refused by libmicrohttpd (431 or 414) before the handler runs.
         public var connectionMemoryBytes = 32 * 1024
-        /// How long a stop waits for open connections before it closes them.
+        /// How long a stop waits for open connections before it closes them; a request whose handler is still
+        /// running then is answered 503 (its task cancelled).
         public var drainTimeout: Duration = .seconds(2)
 
         public init() {}
@@ -66,7 +68,8 @@ public final class HTTPServer: Sendable {
     deinit { stop() }
 
     /// Stops: answers carry `Connection: close`, a Unix socket file is removed, no new connection is accepted, open
-    /// ones get up to `drainTimeout` to finish, then the daemon stops and the socket closes. Idempotent.
+    /// ones (a running handler's included) get up to `drainTimeout` to finish; then requests whose handler still runs
+    /// are answered 503, given a moment to be sent, and the daemon stops and the socket closes. Idempotent.
     public func stop() {
         guard let daemon = running.withLock({ daemon in daemon.take() }) else { return }
         core.draining.store(true, ordering: .relaxed)
@@ -75,7 +78,13 @@ public final class HTTPServer: Sendable {
         let quiesced = MHD_quiesce_daemon(daemon)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: core.configuration.drainTimeout)
+        // A suspended connection counts as open: a running handler keeps this wait going.
         while cmhd_current_connections(daemon) > 0 && clock.now < deadline { usleep(5_000) }
+        // libmicrohttpd must not stop with a connection suspended (header): resume every one with a 503, and wait
+        // (bounded) for the workers to send those answers; MHD_stop_daemon closes whatever is left.
+        core.answerRemaining()
+        let sent = clock.now.advanced(by: min(core.configuration.drainTimeout, .seconds(1)))
+        while core.pendingCount > 0 && clock.now < sent { usleep(1_000) }
         MHD_stop_daemon(daemon)
         // A daemon that was not quiesced closes its listening socket itself.
         if quiesced >= 0 { close(quiesced) }
@@ -90,9 +99,13 @@ public final class HTTPServer: Sendable {
                     let state = RequestState(targetLength: uri.map { strlen($0) } ?? 0)
                     return Unmanaged.passRetained(state).toOpaque()
                 }
-        let completed: MHD_RequestCompletedCallback = { @Sendable _, _, context, _ in
+        let completed: MHD_RequestCompletedCallback = { @Sendable cls, _, context, _ in
             guard let context, let raw = context.pointee else { return }
-            Unmanaged<RequestState>.fromOpaque(raw).release()
+            let state = Unmanaged<RequestState>.fromOpaque(raw)
+            if let cls, let id = state.takeUnretainedValue().pendingID {
+                Unmanaged<ServiceCore>.fromOpaque(cls).takeUnretainedValue().forget(id)
+            }
+            state.release()
             context.pointee = nil
         }
         let options = [
@@ -105,10 +118,10 @@ public final class HTTPServer: Sendable {
             MHD_OptionItem(
                 option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .URI_LOG_CALLBACK, value: functionValue(uriLog), ptr_value: nil),
-            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: functionValue(completed), ptr_value: nil),
+            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: functionValue(completed), ptr_value: cls),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         return options.withUnsafeBufferPointer {
             cmhd_start(UInt32(flags), 0, accessHandler, cls, $0.baseAddress)
         }
@@ -120,8 +133,8 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// libmicrohttpd's access handler: called with the headers, then per body chunk, then once more to answer
-/// (docs/reference/http.md §2).
+/// libmicrohttpd's access handler: called with the headers, then per body chunk, then once more to start the handler
+/// and suspend, and once more after the resume to queue its answer (docs/reference/http.md §2, §6).
 /// `@Sendable`: it runs on MHD's worker threads and must not inherit any actor isolation.
 private let accessHandler: MHD_AccessHandlerCallback = {
     @Sendable cls, connection, url, method, _, upload, uploadSize, context in
@@ -132,6 +145,10 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if state.answered {
         uploadSize?.pointee = 0
         return .YES
+    }
+    if let id = state.pendingID {
+        state.answered = true
+        return core.queue(core.answer(of: id), on: connection)
     }
     if !state.admitted {
         state.admitted = true
@@ -160,6 +177,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let path = url.map { String(cString: $0) } ?? "/"
     switch core.request(connection: connection, path: path, method: method, body: state.body) {
     case .refused(let refusal): return core.queue(refusal, on: connection)
-    case .request(let request): return core.queue(core.handler(request), on: connection)
+    case .request(let request):
+        guard let id = core.dispatch(request, on: connection) else {
+            return core.queue(core.stoppingAnswer, on: connection)
+        }
+        state.pendingID = id
+        return .YES
     }
 }

@@ -1,12 +1,15 @@
 internal import CMicroHTTPD
 import Synchronization
 
-/// What the C callbacks share for the life of one server: configuration, handler, limiter and the draining flag.
+/// What the C callbacks and the handlers' tasks share for the life of one server: configuration, handler, limiter,
+/// the draining flag and the requests whose handler is running.
 final class ServiceCore: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: HTTPHandler
     /// Set when a stop begins: every later answer carries `Connection: close`, so keep-alive clients let go.
     let draining = Atomic<Bool>(false)
+    /// The suspended requests and their answers (`PendingAnswers`).
+    let pending = Mutex(PendingAnswers())
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
@@ -30,6 +33,8 @@ final class RequestState {
     var received = 0
     /// The body went over the limit: the answer is 413.
     var bodyTooLarge = false
+    /// The handler runs with the connection suspended: its key in `ServiceCore.pending`.
+    var pendingID: Int?
 
     init(targetLength: Int) { self.targetLength = targetLength }
 }

@@ -7,8 +7,8 @@ import Provisioning
 import Support
 import Synchronization
 
-/// API v1 of `provision serve` (docs/api.md): routes each request to its answer. Runs on the HTTP server's worker
-/// threads, waiting for the ledger there (`waitBlocking`); never shows key material, decrypted data or ledger paths.
+/// API v1 of `provision serve` (docs/api.md): routes each request to its answer. Runs in the HTTP server's handler
+/// tasks, awaiting the ledger there (no thread waits); never shows key material, decrypted data or ledger paths.
 final class ServeAPI: Sendable {
     /// The jobs served and their ledger files, replaced whole by a reload (SIGHUP); a request uses the ones it began
     /// with.
@@ -78,10 +78,10 @@ final class ServeAPI: Sendable {
 
     /// Answers one request and logs it: method, path (a known one, else `-`), status, verdict, job, the UID's keyed
     /// hash and the latency; never the query, the URL, PICC data or keys.
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let clock = ContinuousClock()
         let start = clock.now
-        let served = route(request)
+        let served = await route(request)
         if let log {
             let path = Self.routes[request.path] == nil ? "-" : request.path
             let uid = served.uid.map { Hex.compact(Array(Digest.hmacSHA256(key: uidHashKey, message: $0).prefix(8))) }
@@ -98,14 +98,14 @@ final class ServeAPI: Sendable {
         "/v1/openapi.json": ["GET", "HEAD"],
     ]
 
-    private func route(_ request: HTTPRequest) -> Served {
+    private func route(_ request: HTTPRequest) async -> Served {
         if request.path == "/v1/verify" && Self.routes[request.path]?.contains(request.method) == true {
-            return verify(request)
+            return await verify(request)
         }
-        return Served(response: answer(request))
+        return Served(response: await answer(request))
     }
 
-    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+    private func answer(_ request: HTTPRequest) async -> HTTPResponse {
         guard let methods = Self.routes[request.path] else { return Self.error(404, "no such endpoint") }
         guard methods.contains(request.method) else {
             return Self.error(
@@ -113,7 +113,7 @@ final class ServeAPI: Sendable {
                 headers: [.init("Allow", methods.sorted().joined(separator: ", "))])
         }
         switch request.path {
-        case "/healthz": return health()
+        case "/healthz": return await health()
         case "/metrics":
             return HTTPResponse(
                 status: 200, headers: [.init("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
@@ -126,7 +126,7 @@ final class ServeAPI: Sendable {
     /// `/v1/verify`: the URL from the query (`GET`) or the JSON body (`POST`), then the verdict; a genuine UID takes
     /// a token from its bucket, and a `replayed` or `suspicious` answer for a UID whose bucket is empty is 429
     /// instead (a `valid` one is stored already, so it is always answered).
-    private func verify(_ request: HTTPRequest) -> Served {
+    private func verify(_ request: HTTPRequest) async -> Served {
         let url: String
         switch Self.tapURL(request) {
         case .refused(let refusal): return Served(response: refusal)
@@ -137,10 +137,10 @@ final class ServeAPI: Sendable {
         let service = self.service
         let answer: TapAnswer
         do {
-            answer = try waitBlocking { try await service.verify(url: url) }
+            answer = try await service.verify(url: url)
         } catch {
             metrics.ledgerError()
-            reconnectIfDropped(error)
+            await reconnectIfDropped(error)
             return Served(
                 response: Self.error(
                     503, "the ledger is unavailable; try again", headers: [.init("Retry-After", "1")]))
@@ -195,7 +195,7 @@ final class ServeAPI: Sendable {
 
     /// `/healthz`: 200 when every job's ledger answers (a file ledger must still be at its path), else 503 naming
     /// the first job whose ledger does not; keys are loaded before the service listens.
-    private func health() -> HTTPResponse {
+    private func health() async -> HTTPResponse {
         let (service, ledgerFiles) = loaded.withLock { ($0.service, $0.ledgerFiles) }
         for job in service.jobs {
             let name = job.verifier.job
@@ -203,14 +203,14 @@ final class ServeAPI: Sendable {
                 return .text(503, "unhealthy: the ledger of job \(name) is gone")
             }
             let ledger = job.ledger
-            let probe = { _ = try waitBlocking { try await ledger.job(named: name) } }
+            let probe = { @Sendable () async throws in _ = try await ledger.job(named: name) }
             do {
-                try probe()
+                try await probe()
             } catch {
                 // A probe repeats safely: after a dropped connection, connect again and ask once more.
-                reconnectIfDropped(error)
+                await reconnectIfDropped(error)
                 do {
-                    try probe()
+                    try await probe()
                 } catch {
                     metrics.ledgerError()
                     return .text(503, "unhealthy: the ledger of job \(name) does not answer")
@@ -221,10 +221,9 @@ final class ServeAPI: Sendable {
     }
 
     /// After a dropped ledger connection, connects the service's ledgers again for the next request.
-    private func reconnectIfDropped(_ error: any Error) {
+    private func reconnectIfDropped(_ error: any Error) async {
         guard (error as? LedgerError)?.code == .disconnected else { return }
-        let service = self.service
-        _ = try? waitBlocking { await service.reconnect() }
+        await service.reconnect()
     }
 
     /// A JSON error answer `{"error": message}`.

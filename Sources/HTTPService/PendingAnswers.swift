@@ -1,0 +1,107 @@
+internal import CMicroHTTPD
+import Support
+import Synchronization
+
+/// The requests whose handler runs in a task while their connection is suspended (docs/reference/http.md §6): each
+/// one's connection, its answer once there, and its task. One lock orders every suspend, answer, resume and a stop's
+/// forced answers, so a connection is resumed exactly once, only after it was suspended, and never after the stop.
+struct PendingAnswers {
+    /// One suspended request.
+    struct Entry {
+        /// Its connection (`struct MHD_Connection *`), suspended until `answer` is set.
+        let connection: Connection
+        /// The answer the access handler queues once libmicrohttpd calls it again after the resume.
+        var answer: HTTPResponse?
+        /// The handler's task, until it answers.
+        var task: Task<Void, Never>?
+    }
+
+    /// A connection pointer kept under the lock; @unchecked: only passed to libmicrohttpd's suspend and resume,
+    /// which may be called from any thread (docs/reference/http.md §6).
+    struct Connection: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// A stop is forcing answers: no handler starts any more.
+    var closing = false
+    /// The next request's key.
+    var nextID = 0
+    /// By key, until libmicrohttpd reports the request completed.
+    var entries: [Int: Entry] = [:]
+}
+
+extension ServiceCore {
+    /// Starts the handler for `request` in a task of its own and suspends the connection, so the worker thread goes on
+    /// with other connections; the task's answer resumes the connection (`finish`) and libmicrohttpd calls the access
+    /// handler again, which queues it (`answer(of:)`). The request's key, or `nil` when a stop is forcing answers.
+    /// Runs in the access handler, on the connection's worker thread (the only place a suspend is allowed).
+    func dispatch(_ request: HTTPRequest, on connection: OpaquePointer) -> Int? {
+        let handler = self.handler
+        let connection = PendingAnswers.Connection(pointer: connection)
+        // Lock order, here and below: this lock, then libmicrohttpd's (inside suspend and resume); libmicrohttpd
+        // calls none of our callbacks while it holds its own.
+        return pending.withLock { pending -> Int? in
+            guard !pending.closing else { return nil }
+            let id = pending.nextID
+            pending.nextID &+= 1
+            MHD_suspend_connection(connection.pointer)
+            // The task's `finish` waits for this lock, so it always finds its entry. Its executor is not the
+            // cooperative pool: a caller blocking the pool's few threads (a synchronous test waiting for its client)
+            // must not starve the handlers.
+            let task = Task(executorPreference: Self.handlerExecutor) {
+                let response = await handler(request)
+                self.finish(id, with: response)
+            }
+            pending.entries[id] = PendingAnswers.Entry(connection: connection, task: task)
+            return id
+        }
+    }
+
+    /// Where the handlers' tasks run.
+    static let handlerExecutor = QueueTaskExecutor(label: "provision.http-handlers")
+
+    /// Stores a handler's answer and resumes its connection; dropped when a stop answered the request already.
+    func finish(_ id: Int, with response: HTTPResponse) {
+        pending.withLock { pending in
+            guard let entry = pending.entries[id], entry.answer == nil else { return }
+            pending.entries[id] = PendingAnswers.Entry(connection: entry.connection, answer: response, task: nil)
+            MHD_resume_connection(entry.connection.pointer)
+        }
+    }
+
+    /// The answer of a resumed request, for the access handler to queue.
+    func answer(of id: Int) -> HTTPResponse {
+        // A connection is resumed only once its answer is stored, so the fallback is never expected.
+        pending.withLock { $0.entries[id]?.answer } ?? .text(500, "internal error: the answer went missing")
+    }
+
+    /// Forgets a request libmicrohttpd has finished with (the request-completed callback): sent, or its client gone.
+    func forget(_ id: Int) {
+        pending.withLock { _ = $0.entries.removeValue(forKey: id) }
+    }
+
+    /// Requests started but not yet completed by libmicrohttpd.
+    var pendingCount: Int { pending.withLock { $0.entries.count } }
+
+    /// A stop's last phase: no handler starts any more (503 instead), every request still waiting for its handler is
+    /// answered 503 and its connection resumed, and those handlers' tasks are cancelled (their answers are dropped).
+    func answerRemaining() {
+        let stopping = stoppingAnswer
+        let tasks = pending.withLock { pending -> [Task<Void, Never>] in
+            pending.closing = true
+            var tasks: [Task<Void, Never>] = []
+            for (id, entry) in pending.entries where entry.answer == nil {
+                pending.entries[id] = PendingAnswers.Entry(connection: entry.connection, answer: stopping, task: nil)
+                MHD_resume_connection(entry.connection.pointer)
+                if let task = entry.task { tasks.append(task) }
+            }
+            return tasks
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    /// The answer to a request whose handler a stop did not wait for.
+    var stoppingAnswer: HTTPResponse {
+        .text(503, "the server is stopping; try again", headers: [.init("Retry-After", "1")])
+    }
+}
