@@ -114,6 +114,13 @@ extension SQLLedger {
             if let counter = tag.sunCounter {
                 _ = try recordSUNCounter(job: job, uid: uidText, counter: counter, at: now)
             }
+            var event = OutboxFacts(.done, job: job, row: row, at: now)
+            event.uid = uidText
+            (event.chip, event.family, event.reader) = (tag.chip, tag.family, attempt.reader)
+            event.station = OpenClaim.station(ofReader: attempt.reader)
+            (event.detail, event.timings) = (attempt.failureDetail, attempt)
+            (event.keyID, event.keyFingerprint) = (tag.keyID, tag.keyFingerprint)
+            try insertOutboxEvent(event)
             return try openRows(job: job)
         }
     }
@@ -129,6 +136,14 @@ extension SQLLedger {
                 try connection.run(
                     "UPDATE records SET attempts = attempts + 1 WHERE job = ? AND row = ?", [.text(job), .int(row)])
             }
+            if attempt.outcome == .failed, attempt.failureClass == Ledger.quarantineClass {
+                var event = OutboxFacts(.quarantined, job: job, row: attempt.row, at: LedgerFormat.time(Date()))
+                (event.uid, event.reader) = (LedgerFormat.uid(attempt.uid), attempt.reader)
+                event.station = OpenClaim.station(ofReader: attempt.reader)
+                (event.failureClass, event.detail) = (attempt.failureClass, attempt.failureDetail)
+                event.timings = attempt
+                try insertOutboxEvent(event)
+            }
         }
     }
 
@@ -140,10 +155,15 @@ extension SQLLedger {
         let state: RecordState = burn ? .burned : .failed
         try await write { () throws(LedgerError) in
             _ = try requireState(job: job, row: row, in: [.claimed])
+            let now = LedgerFormat.time(Date())
             try connection.run(
                 "UPDATE records SET state = ?, finished_at = ? WHERE job = ? AND row = ?",
-                [.text(state.rawValue), .text(LedgerFormat.time(Date())), .text(job), .int(row)])
+                [.text(state.rawValue), .text(now), .text(job), .int(row)])
             try insertEvent(job: job, row: row, kind: burn ? "burned" : "failed", actor: nil, detail: detail)
+            var event = try outboxRowFacts(job: job, row: row, outcome: burn ? .burned : .failed, at: now)
+            event.timings = try lastFailedAttempt(job: job, row: row)
+            (event.failureClass, event.detail) = (event.timings?.failureClass, detail)
+            try insertOutboxEvent(event)
         }
     }
 
@@ -176,6 +196,9 @@ extension SQLLedger {
                         + "issue the row again: provision reissue MANIFEST --row \(row) --reason TEXT")
             }
             let uid = try requireState(job: job, row: row, in: [.claimed, .failed, .burned])
+            var event = try outboxRowFacts(job: job, row: row, outcome: .released, at: LedgerFormat.time(Date()))
+            (event.actor, event.detail) = (by, note)
+            try insertOutboxEvent(event)
             try reopen(job: job, row: row)
             try insertEvent(
                 job: job, row: row, kind: "release", actor: by,

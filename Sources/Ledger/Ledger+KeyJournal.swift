@@ -47,15 +47,28 @@ extension SQLLedger {
     ) async throws(LedgerError) {
         let uidText = LedgerFormat.uid(uid)
         let now = LedgerFormat.time(Date())
-        try await perform { () throws(LedgerError) in
-            let changed = try connection.run(
+        try await write { () throws(LedgerError) in
+            let open = try connection.queryFirst(
+                """
+                SELECT key_number, old_version, new_version, key_id, old_fingerprint, new_fingerprint FROM key_changes
+                WHERE job = ? AND uid = ? AND key_number = ? AND state = 'intended'
+                """, [.text(job), .text(uidText), .int(keyNumber)]
+            ) { row in
+                KeyChange(
+                    uid: uid, keyNumber: row.int("key_number"), oldVersion: row.int("old_version"),
+                    newVersion: row.int("new_version"), keyID: row.text("key_id"),
+                    oldFingerprint: row.text("old_fingerprint"), newFingerprint: row.text("new_fingerprint"),
+                    state: state)
+            }
+            guard let open else {
+                throw LedgerError(.invalidState, "key \(keyNumber) of tag \(uidText) has no unresolved change")
+            }
+            try connection.run(
                 """
                 UPDATE key_changes SET state = ?, resolved_at = ?
                 WHERE job = ? AND uid = ? AND key_number = ? AND state = 'intended'
                 """, [.text(state.rawValue), .text(now), .text(job), .text(uidText), .int(keyNumber)])
-            guard changed == 1 else {
-                throw LedgerError(.invalidState, "key \(keyNumber) of tag \(uidText) has no unresolved change")
-            }
+            if state == .abandoned { try insertAbandonedKeyChange(job: job, open, at: now) }
         }
     }
 

@@ -39,6 +39,9 @@ extension SQLLedger {
             try insertEvent(
                 job: job, row: new, kind: "reissue", actor: by,
                 detail: "reissue of row \(row) (uid \(uid ?? "-")): \(reason)")
+            var event = try outboxRowFacts(job: job, row: row, outcome: .reissued, at: LedgerFormat.time(Date()))
+            (event.row, event.reissueOf, event.actor, event.detail) = (new, row, by, reason)
+            try insertOutboxEvent(event)
             return new
         }
     }

@@ -117,6 +117,22 @@ public protocol LedgerStore: Actor {
     /// Every key id `job` is bound to, with its recorded fingerprint.
     func keyBindings(job: String) async throws(LedgerError) -> [String: String]
 
+    // MARK: Outbox (docs/events.md)
+
+    /// Records the job's public field names, which its events carry with each row's values.
+    func setPublicFields(job: String, fields: [String]) async throws(LedgerError)
+    /// The outbox's events after sequence `after`, oldest first, at most `limit`: of one job (with the events of no
+    /// job) or all, only the unpublished ones when `unpublishedOnly`.
+    func outboxEvents(job: String?, after: Int, limit: Int, unpublishedOnly: Bool) async throws(LedgerError)
+        -> [OutboxEvent]
+    /// The sequence of event `id`, or `nil`.
+    func outboxSequence(of id: String) async throws(LedgerError) -> Int?
+    /// Marks events published (those not yet: idempotent); returns how many this call marked.
+    @discardableResult
+    func markPublished(ids: [String], at: Date) async throws(LedgerError) -> Int
+    /// Events not yet published: of one job (with the events of no job), or all.
+    func outboxBacklog(job: String?) async throws(LedgerError) -> Int
+
     // MARK: Queries (reports, audit, status)
 
     /// Rows by state.
@@ -200,6 +216,13 @@ extension LedgerStore {
         -> SUNCounterVerdict
     {
         try await acceptSUNCounter(job: job, uid: uid, counter: counter, at: Date())
+    }
+
+    /// The outbox's events of `job` (or all) after sequence `after`, published or not.
+    public func outboxEvents(job: String?, after: Int = 0, limit: Int = 1_000) async throws(LedgerError)
+        -> [OutboxEvent]
+    {
+        try await outboxEvents(job: job, after: after, limit: limit, unpublishedOnly: false)
     }
 
     /// The whole audit trail.

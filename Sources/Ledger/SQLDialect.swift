@@ -35,4 +35,14 @@ enum SQLDialect: Sendable {
         case .postgres: " station text NOT NULL DEFAULT current_setting('application_name'),"
         }
     }
+
+    /// The `outbox` column naming the transaction that wrote an event (with its leading newline and trailing comma):
+    /// on a server, where transactions commit out of sequence order, a reader takes only events of transactions
+    /// older than every one still running (`SQLConnection.outboxSettled`), so a follower never skips one.
+    var outboxTransaction: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "\n    tx           xid8 NOT NULL DEFAULT pg_current_xact_id(),"
+        }
+    }
 }

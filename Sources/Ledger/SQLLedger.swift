@@ -40,6 +40,9 @@ protocol SQLConnection: AnyObject {
     var nextRowLock: String { get }
     /// What a read-then-write appends to its read of a row: `FOR UPDATE` where writers run side by side.
     var rowLock: String { get }
+    /// What a read of the outbox adds to its `WHERE`: nothing where commits follow sequence order (SQLite's one
+    /// writer), else a condition that keeps events of transactions not older than every running one for later.
+    var outboxSettled: String { get }
 }
 
 /// A ledger store whose operations are SQL statements on one `SQLConnection`: the operations are written

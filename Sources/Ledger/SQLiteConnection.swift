@@ -233,4 +233,5 @@ struct InterruptHandle: @unchecked Sendable {
 extension SQLiteConnection: SQLConnection {
     var nextRowLock: String { "" }
     var rowLock: String { "" }
+    var outboxSettled: String { "" }
 }

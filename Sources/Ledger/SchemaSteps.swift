@@ -318,5 +318,29 @@ enum SchemaSteps {
         Step(sqlite: nil, postgres: 5) { _ in PostgresStationFunctions.migration },
         Step(sqlite: nil, postgres: 5) { _ in PostgresCounterFunctions.migration },
         Step(sqlite: nil, postgres: 5) { _ in PostgresAggregateFunctions.migration },
+        // SQLite 10, PostgreSQL 6: the outbox of tag events (docs/events.md), written in the transaction of each
+        // outcome; `id` is a time-ordered random UUID (unique across stations and restored copies, appended at the
+        // index's right edge), `sequence` the store's order. The job's public field names (a JSON array) go into
+        // each event's payload. The partial index holds the unpublished events only: the backlog, and what a
+        // publisher sends next.
+        Step(sqlite: 10, postgres: 6) { d in
+            """
+            ALTER TABLE jobs ADD COLUMN public_fields TEXT;
+            CREATE TABLE outbox (
+                sequence     \(d.rowID),
+                id           TEXT NOT NULL UNIQUE,
+                job          TEXT,
+                row          INTEGER,
+                station      TEXT,
+                outcome      TEXT NOT NULL,
+                payload      TEXT NOT NULL,
+                created_at   TEXT NOT NULL,\(d.outboxTransaction)
+                published_at TEXT
+            );
+            CREATE INDEX outbox_unpublished ON outbox(sequence) WHERE published_at IS NULL;
+            """
+        },
+        // PostgreSQL 6, the server's part: who reads the outbox and writes to it (`PostgresOutbox`).
+        Step(sqlite: nil, postgres: 6) { _ in PostgresOutbox.migration },
     ]
 }

@@ -12,6 +12,7 @@ enum CommandRegistry {
         AuditCommand.self,
         ReportCommand.self,
         StatusCommand.self,
+        EventsCommand.self,
         ReleaseCommand.self,
         ReissueCommand.self,
         LedgerCommand.self,

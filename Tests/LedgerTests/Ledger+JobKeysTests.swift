@@ -79,7 +79,7 @@ import Testing
         }
         #expect(try SQLiteShell.query(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'job_keys'") == [["0"]])
         let ledger = try await Ledger.open(path: path)
-        #expect(try await ledger.settings().schemaVersion == 9)
+        #expect(try await ledger.settings().schemaVersion == Ledger.schemaVersion)
         let columns = try SQLiteShell.query(path, "SELECT name FROM pragma_table_info('job_keys')").map { $0[0] }
         #expect(columns == ["job", "key_id", "fingerprint", "recorded_at"])
         #expect(try await ledger.keyBindings(job: "j").isEmpty)

@@ -26,14 +26,15 @@ import Testing
         return Double(after - before) / Double(frameBytes) / Double(tags)
     }
 
-    /// Claim and done write about 9.4 WAL frames a tag (17.4 under schema 2, 12.0 under 3, measured the
-    /// same way): five UID-keyed index pages became one, the state index no longer moves a row between
-    /// its regions, and the tag is recorded on its row rather than in a table with three indexes.
+    /// Claim and done write about 12.9 WAL frames a tag (17.4 under schema 2, 12.0 under 3, 9.4 under 4 to 9,
+    /// measured the same way): five UID-keyed index pages became one, the state index no longer moves a row between
+    /// its regions, and the tag is recorded on its row rather than in a table with three indexes; schema 10's outbox
+    /// event adds three right-edge pages (the outbox, its id index and its unpublished index).
     @Test func aTagWritesFewWALFrames() async throws {
         let folder = try TemporaryFolder()
         let ledger = try await Sample.ledger(at: folder.path(), rows: 1_500)
         let frames = try await Self.framesPerTag(ledger, path: folder.path(), warmUp: 1_000, tags: 400)
-        #expect(frames <= 10, "WAL frames a tag: \(frames)")
+        #expect(frames <= 13.5, "WAL frames a tag: \(frames)")
         #expect(frames >= 4, "WAL frames a tag: \(frames) (claim and done each write the records page at least)")
     }
 
@@ -145,8 +146,8 @@ import Testing
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         #expect(
             indexes.map { $0[0] ?? "" } == [
-                "attempts_by_row", "events_by_job", "key_changes_by_tag", "key_changes_one_open", "records_closed",
-                "records_live_uid", "records_open",
+                "attempts_by_row", "events_by_job", "key_changes_by_tag", "key_changes_one_open", "outbox_unpublished",
+                "records_closed", "records_live_uid", "records_open",
             ])
         var expected = StateCounts()
         expected.done = 1

@@ -272,6 +272,7 @@ extension PostgresConnection: SQLConnection {
 
     var nextRowLock: String { " FOR UPDATE SKIP LOCKED" }
     var rowLock: String { " FOR UPDATE" }
+    var outboxSettled: String { " AND tx < pg_snapshot_xmin(pg_current_snapshot())" }
 }
 
 /// Carries the connection's `PGcancel` object to a task-cancellation handler.

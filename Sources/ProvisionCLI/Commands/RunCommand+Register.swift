@@ -61,6 +61,7 @@ extension RunCommand {
         let info = try await ledger.registerJob(
             name: name, manifestHash: job.manifestSHA256, templateHash: job.templateSHA256,
             acceptChangedManifest: policy.acceptChanged)
+        try await ledger.setPublicFields(job: name, fields: job.manifest.publicFields.map(\.name))
         try await registerRows(job, info: info, recordsHash: recordsHash, in: ledger, policy: policy)
         try await ledger.markStarted(job: name)
     }
