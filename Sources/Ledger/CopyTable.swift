@@ -57,7 +57,9 @@ struct CopyTable: Sendable {
     /// Every table of a job's data, parents first (`records` and `attempts` reference `jobs`).
     ///
     /// PostgreSQL's `stations` (lease rows) is not job data and is not copied.
-    static let all: [CopyTable] = [jobs, records, attempts, events, seenCounters, keyChanges, sunCounters, jobKeys]
+    static let all: [CopyTable] = [
+        jobs, records, attempts, events, seenCounters, keyChanges, sunCounters, jobKeys, outbox,
+    ]
 
     private static func text(_ names: String...) -> [(name: String, kind: Kind)] { names.map { ($0, .text) } }
     private static func integer(_ names: String...) -> [(name: String, kind: Kind)] { names.map { ($0, .integer) } }
@@ -65,7 +67,7 @@ struct CopyTable: Sendable {
     static let jobs = CopyTable(
         name: "jobs", jobColumn: "name",
         columns: text("name", "manifest_sha256", "template_sha256") + integer("total_rows")
-            + text("created_at", "started_at", "finished_at", "records_sha256"),
+            + text("created_at", "started_at", "finished_at", "records_sha256", "public_fields"),
         key: ["name"], order: "name", leftOut: [], derived: nil)
 
     static let records = CopyTable(
@@ -105,6 +107,14 @@ struct CopyTable: Sendable {
     static let sunCounters = CopyTable(
         name: "sun_counters", jobColumn: "job", columns: text("job", "uid") + integer("counter") + text("verified_at"),
         key: ["uid", "counter"], order: "uid, counter", leftOut: ["station"], derived: nil)  // the server names it
+
+    /// The job's events, published or not, under their own ids (consumers dedupe by id: docs/events.md); the
+    /// server numbers them again in their order and stamps its own transaction.
+    static let outbox = CopyTable(
+        name: "outbox", jobColumn: "job",
+        columns: text("id", "job") + integer("row")
+            + text("station", "outcome", "payload", "created_at", "published_at"),
+        key: ["id"], order: "sequence", leftOut: ["sequence", "tx"], derived: nil)
 
     static let jobKeys = CopyTable(
         name: "job_keys", jobColumn: "job", columns: text("job", "key_id", "fingerprint", "recorded_at"),
