@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
         // libmicrohttpd for the HTTP service (`provision serve`); the shim passes options as MHD_OPTION_ARRAY.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libmosquitto for publishing tag events to an MQTT broker (issue 45).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // The version `make deb` stamps into a build (-Xcc -DPROVISION_BUILD_VERSION=…), else a fallback.
         .systemLibrary(name: "CBuildInfo"),
 
@@ -51,6 +53,8 @@ let package = Package(
         .target(name: "TokenKeys", dependencies: ["CPKCS11", "Crypto", "Support"], swiftSettings: strict),
         // HTTP on libmicrohttpd: listen, limits (size, rate), request and response values; knows no route.
         .target(name: "HTTPService", dependencies: ["CMicroHTTPD", "Support"], swiftSettings: strict),
+        // MQTT on libmosquitto: endpoint, credentials, a QoS 1 client whose publishes complete at PUBACK.
+        .target(name: "MQTTService", dependencies: ["CMosquitto", "Support"], swiftSettings: strict),
 
         // Application layers.
         .target(
@@ -73,6 +77,8 @@ let package = Package(
             swiftSettings: strict),
         // B1's ledger-alone bound (scripts/bench): the line's ledger calls with no tag.
         .executableTarget(name: "ledger-bench", dependencies: ["Ledger", "Support"], swiftSettings: strict),
+        // A client with a last will that the MQTT tests SIGKILL (an abnormal end); not a product.
+        .executableTarget(name: "mqtt-probe", dependencies: ["MQTTService"], swiftSettings: strict),
 
         // Shared test helpers: scripted transceiver, hex helpers, CLI runner.
         .target(
@@ -101,6 +107,9 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "NDEF", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MQTTServiceTests", dependencies: ["MQTTService", "mqtt-probe", "TestSupport", "Support"],
+            swiftSettings: strict),
         .testTarget(
             name: "TokenKeysTests", dependencies: ["TokenKeys", "Crypto", "NDEF", "TestSupport"],
             swiftSettings: strict),
