@@ -51,7 +51,7 @@ public actor MQTTClient {
     ///
     /// - Throws: `MQTTError` `.notAuthorized` (credentials refused), `.refused` (another CONNACK refusal),
     ///   `.unreachable` (no broker: TCP refused, unknown host, no CONNACK within `options.connectTimeout`), `.tls`,
-    ///   `.invalidConfiguration`. Cancelling the task ends the attempt with `.unreachable`.
+    ///   `.invalidConfiguration`; `.cancelled` when the task is cancelled (the attempt ends).
     public func connect() async throws(MQTTError) {
         if let handle {
             if handle.state.isConnected { return }
@@ -82,7 +82,7 @@ public actor MQTTClient {
         let result = await withTaskCancellationHandler {
             await state.connectResult.result()
         } onCancel: {
-            state.connectResult.resolve(.failure(MQTTError(.unreachable, "the connection attempt was cancelled")))
+            state.connectResult.resolve(.failure(MQTTError(.cancelled, "the connection attempt was cancelled")))
         }
         if case .failure(let error) = result {
             await close(handle, clean: false)

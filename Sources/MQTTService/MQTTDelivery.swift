@@ -14,7 +14,8 @@ public struct MQTTDelivery: Sendable {
     /// Returns once the broker acknowledged the message (PUBACK for QoS 1; written for QoS 0).
     ///
     /// - Throws: `MQTTError` `.connectionLost` when the connection went down first: the message may or may not
-    ///   have reached the broker, and the client will not send it again by itself.
+    ///   have reached the broker, and the client will not send it again by itself; `.cancelled` when the waiting
+    ///   task is cancelled (the message stays in flight and is acknowledged or reported as usual).
     public func acknowledged() async throws(MQTTError) { try await signal.wait() }
 }
 
@@ -31,41 +32,55 @@ public enum MQTTConnectionEvent: Sendable {
 final class AckSignal: Sendable {
     private typealias Waiter = CheckedContinuation<Result<Void, MQTTError>, Never>
     private enum State {
-        case waiting([Waiter])
+        case waiting([UInt64: Waiter], next: UInt64)
         case done(Result<Void, MQTTError>)
     }
-    private let state = Mutex(State.waiting([]))
+    private let state = Mutex(State.waiting([:], next: 0))
 
     /// Resolves the signal (the first call wins) and wakes every waiter.
     func resolve(_ result: Result<Void, MQTTError>) {
         let waiters = state.withLock { state -> [Waiter] in
-            guard case .waiting(let waiters) = state else { return [] }
+            guard case .waiting(let waiters, _) = state else { return [] }
             state = .done(result)
-            return waiters
+            return Array(waiters.values)
         }
         for waiter in waiters { waiter.resume(returning: result) }
-    }
-
-    /// Whether the signal is resolved.
-    var isResolved: Bool {
-        state.withLock { if case .done = $0 { true } else { false } }
     }
 
     /// Waits until the signal is resolved and returns or throws its result.
     func wait() async throws(MQTTError) { try await result().get() }
 
-    /// Waits until the signal is resolved and returns its result.
+    /// Waits until the signal is resolved and returns its result; a cancelled wait returns `.cancelled` at once and
+    /// leaves the signal (and other waiters) as they are.
     func result() async -> Result<Void, MQTTError> {
-        await withCheckedContinuation { (waiter: Waiter) in
-            let done = state.withLock { state -> Result<Void, MQTTError>? in
-                switch state {
-                case .done(let result): return result
-                case .waiting(let waiters):
-                    state = .waiting(waiters + [waiter])
-                    return nil
+        let ticket = state.withLock { state -> UInt64 in
+            guard case .waiting(let waiters, let next) = state else { return 0 }
+            state = .waiting(waiters, next: next + 1)
+            return next
+        }
+        let cancelled = MQTTError(.cancelled, "the wait for the acknowledgement was cancelled")
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: Waiter) in
+                let now = state.withLock { state -> Result<Void, MQTTError>? in
+                    switch state {
+                    case .done(let result): return result
+                    case .waiting(var waiters, let next):
+                        if Task.isCancelled { return .failure(cancelled) }
+                        waiters[ticket] = waiter
+                        state = .waiting(waiters, next: next)
+                        return nil
+                    }
                 }
+                if let now { waiter.resume(returning: now) }
             }
-            if let done { waiter.resume(returning: done) }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard case .waiting(var waiters, let next) = state else { return nil }
+                let waiter = waiters.removeValue(forKey: ticket)
+                state = .waiting(waiters, next: next)
+                return waiter
+            }
+            waiter?.resume(returning: .failure(cancelled))
         }
     }
 }

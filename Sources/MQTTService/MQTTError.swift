@@ -30,6 +30,8 @@ public struct MQTTError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let tls = Code("tls")
         /// The connection went down before the PUBACK: the message may or may not have reached the broker.
         public static let connectionLost = Code("connectionLost")
+        /// The task waiting (for a CONNACK or a PUBACK) was cancelled; a message stays in flight.
+        public static let cancelled = Code("cancelled")
         /// A publish while no connection is up (the message was not handed to libmosquitto).
         public static let notConnected = Code("notConnected")
         public var description: String { name }

@@ -46,6 +46,9 @@ func makeClient(
         try await client.send(MQTTMessage(topic: "t/b", text: "written", qos: .atMostOnce)).acknowledged()
         let waiting = Task { try await delivery.acknowledged() }
         #expect(await client.unacknowledged.map(\.sequence) == [delivery.sequence])
+        let abandoned = Task { try await delivery.acknowledged() }
+        abandoned.cancel()  // a cancelled wait ends at once; the message stays in flight for the other waiter
+        await #expect(throws: MQTTError(.cancelled, "")) { try await abandoned.value }
         broker.resume()
         try await waiting.value
         #expect(await client.unacknowledged.isEmpty)
