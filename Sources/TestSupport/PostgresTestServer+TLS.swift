@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// Its certificate is made by the test with the `openssl` command line (`TestCertificates`): a test CA signs a
 /// server certificate for the name `localhost` only (no IP address), so `host=127.0.0.1` is a wrong host name for
-/// it. A second CA that signed nothing stands for a wrong pin. The files live in the server's folder and go with it at exit.
+/// it. A second CA that signed nothing stands for a wrong pin. The files live in the server's folder and go with it
+/// at exit.
 public struct PostgresTLSServer: Sendable {
     /// The server; `createDatabase()` works over its Unix socket as for the shared one.
     public let server: PostgresTestServer
