@@ -62,7 +62,8 @@ struct ServeCommand: Command {
           --connection-timeout SECONDS
                                 close a connection idle this long, mid-request too (default 10)
           --uid-burst N         answers for one genuine tag (UID) at once before a replayed one is 429
-                                (default 10); a valid tap is always answered
+                                (default 10; each process keeps its own buckets); a valid tap is always
+                                answered
           --uid-per-minute N    the rate that tag's bucket refills (default 12; 0: never)
           --trusted-clients NETWORK,…
                                 clients not rate-limited whose X-Forwarded-For is believed: ADDRESS,
