@@ -25,7 +25,9 @@ import Testing
             ["ledger", "grant", "station", "bench_1", "--ledger", "ledger.sqlite"], directory: folder.url)
         #expect(sqlite.status == 64 && sqlite.stderr.contains("only a server ledger has roles"), "\(sqlite.stderr)")
         let help = try ProvisionProcess.run(["ledger", "--help"], directory: folder.url)
-        #expect(help.status == 0 && help.stdout.contains("provision ledger grant station|verifier|supervisor LOGIN"))
+        #expect(
+            help.status == 0
+                && help.stdout.contains("provision ledger grant station|verifier|supervisor|publisher LOGIN"))
     }
 
     @Test func migrateWithoutCreateRoleNamesWhatIsMissingAndChangesNothing() throws {
@@ -46,10 +48,17 @@ import Testing
             "\(refused.stderr)")
         #expect(try server.query(admin, "SELECT to_regclass('ledger_schema') IS NULL") == [["t"]])
         #expect(try server.query(admin, "SELECT count(*) FROM pg_roles WHERE rolname LIKE '\(database)_%'") == [["0"]])
-        // With the groups made by a superuser beforehand, the owner migrates without CREATEROLE.
+        // With the groups made by a superuser beforehand, the owner migrates without CREATEROLE: all four of them.
         for group in ["station", "verifier", "supervisor"] {
             _ = try server.query(admin, "CREATE ROLE \(database)_\(group) NOLOGIN")
         }
+        let noPublisher = try ProvisionProcess.run(
+            ["ledger", "migrate", "--ledger", conninfo, "--role-prefix", String(database)], directory: folder.url)
+        #expect(
+            noPublisher.status == 77 && noPublisher.stderr.contains("the group role \(database)_publisher needs"),
+            "\(noPublisher.stderr)")
+        #expect(try server.query(admin, "SELECT to_regclass('ledger_schema') IS NULL") == [["t"]])
+        _ = try server.query(admin, "CREATE ROLE \(database)_publisher NOLOGIN")
         let migrated = try ProvisionProcess.run(
             ["ledger", "migrate", "--ledger", conninfo, "--role-prefix", String(database)], directory: folder.url)
         #expect(migrated.status == 0, "\(migrated.stderr)")

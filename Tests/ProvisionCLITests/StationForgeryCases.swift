@@ -4,7 +4,7 @@ import Foundation
 struct ForgeryCase: Sendable {
     /// Who tries it: `stationA` holds no claim, `stationB` holds the claim (and did every done row).
     enum Role: String, CaseIterable, Sendable {
-        case stationA, stationB, verifier, supervisor
+        case stationA, stationB, verifier, supervisor, publisher
 
         /// The role's column head in the matrix.
         var title: String {
@@ -13,6 +13,7 @@ struct ForgeryCase: Sendable {
             case .stationB: "station B (holds the claim)"
             case .verifier: "verifier"
             case .supervisor: "supervisor"
+            case .publisher: "publisher"
             }
         }
     }
@@ -47,7 +48,7 @@ struct ForgeryCase: Sendable {
     let forgery: String
     let role: Role
     /// The statement, with `{job}`, `{done}` (a done tag's UID, station B's), `{claimed}` (station B's claimed
-    /// tag) and `{now}` filled in by the test.
+    /// tag), `{event}` (an unpublished outbox event) and `{now}` filled in by the test.
     let sql: String
     let expected: Outcome
 
@@ -63,7 +64,56 @@ struct ForgeryCase: Sendable {
     }
 
     /// The named forgeries: the matrix row, the statement, and each role's answer.
-    private static let namedRows: [(String, String, [Role: Outcome])] = [
+    private static let namedRows: [(String, String, [Role: Outcome])] = stationRows + outboxRows
+
+    /// The forgeries of the outbox (docs/events.md): only the publisher marks events published, through its
+    /// function; nobody writes or changes an event directly.
+    private static let outboxRows: [(String, String, [Role: Outcome])] = [
+        (
+            "Read an outbox event",
+            "SELECT 1 FROM outbox WHERE id = '{event}'",
+            [.stationA: .rows(1), .verifier: denied, .supervisor: .rows(1), .publisher: .rows(1)]
+        ),
+        (
+            "Read the jobs' names",
+            "SELECT name FROM jobs",
+            [.publisher: .rows(1)]
+        ),
+        (
+            "Read the job record or a row (`manifest_sha256`, `records`, `attempts`)",
+            "SELECT manifest_sha256 FROM jobs UNION ALL SELECT uid FROM records UNION ALL SELECT station FROM attempts",
+            [.publisher: denied]
+        ),
+        (
+            "Insert an outbox event directly",
+            "INSERT INTO outbox (id, job, outcome, payload, created_at) "
+                + "VALUES ('forged', '{job}', 'done', '{}', '{now}')",
+            [.stationA: denied, .stationB: denied, .verifier: denied, .supervisor: denied, .publisher: denied]
+        ),
+        (
+            "Mark an event published directly: `UPDATE outbox SET published_at`",
+            "UPDATE outbox SET published_at = '{now}' WHERE id = '{event}'",
+            [.stationA: denied, .stationB: denied, .verifier: denied, .supervisor: denied, .publisher: denied]
+        ),
+        (
+            "Mark an event published (function; a publisher's acknowledgement)",
+            "SELECT 1 WHERE provision_mark_published(ARRAY['{event}'], '{now}') = 1",
+            [.stationA: denied, .stationB: denied, .verifier: denied, .supervisor: denied, .publisher: .rows(1)]
+        ),
+        (
+            "Change a row, an attempt or a counter: `UPDATE records SET state = 'pending'`",
+            "UPDATE records SET state = 'pending' WHERE uid = '{done}'",
+            [.publisher: denied]
+        ),
+        (
+            "Record a SUN counter (function)",
+            "SELECT 1 WHERE provision_advance_sun_counter('{job}', '{done}', 1000, '{now}')",
+            [.publisher: denied]
+        ),
+    ]
+
+    /// The forgeries of the stations' tables and functions.
+    private static let stationRows: [(String, String, [Role: Outcome])] = [
         (
             "Insert SUN counter 16777215 for another station's tag",
             "INSERT INTO sun_counters (job, uid, counter, verified_at) VALUES ('{job}', '{done}', 16777215, '{now}')",
@@ -189,10 +239,11 @@ struct ForgeryCase: Sendable {
     ]
 
     /// The generic sweep: every `UPDATE` of every column and every `DELETE` of every table in `columns`
-    /// (table → columns, from the live catalogue), by a station login that holds no claim and by the verifier.
+    /// (table → columns, from the live catalogue), by a station login that holds no claim, the verifier and the
+    /// publisher.
     static func sweep(_ columns: [(table: String, columns: [String])]) -> [ForgeryCase] {
         columns.flatMap { table, names in
-            [ForgeryCase.Role.stationA, .verifier].flatMap { role in
+            [ForgeryCase.Role.stationA, .verifier, .publisher].flatMap { role in
                 names.map {
                     ForgeryCase(
                         forgery: "`UPDATE` of any column of `\(table)`", role: role,

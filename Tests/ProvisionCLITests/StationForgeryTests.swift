@@ -61,16 +61,18 @@ import Testing
     /// The values the statements name.
     struct Values {
         let job: String, done: String, claimed: String, now: String
+        /// An unpublished outbox event.
+        var event = "00000000-0000-7000-8000-00000000e001"
 
         func fill(_ sql: String) -> String {
             sql.replacing("{job}", with: job).replacing("{done}", with: done).replacing("{claimed}", with: claimed)
-                .replacing("{now}", with: now)
+                .replacing("{now}", with: now).replacing("{event}", with: event)
         }
     }
 
     /// A ledger after a real run: station B (`s1`, login `bench`) did two rows of a keyed SUN job (done rows, their
     /// SUN counters and key journal, a lease) and holds a claim on the third; the verifier saw a tap counter of
-    /// its first tag; station A (`s2`, login `other`) did nothing.
+    /// its first tag; station A (`s2`, login `other`) did nothing; one outbox event waits for the publisher.
     static func filledLedger() async throws -> (StationLine, JobFolder, Values) {
         let folder = try RunNTAG424Tests.folder(rows: 3)
         let line = try StationLine.migrated(folder: folder)
@@ -94,7 +96,9 @@ import Testing
                 "UPDATE records SET state = 'claimed', uid = '{claimed}', claimed_by = 's1/sim:ntag424', "
                     + "claimed_at = '{now}' WHERE row = 3; "
                     + "INSERT INTO seen_counters (job, uid, counter, seen_at) VALUES ('{job}', '{done}', 5, '{now}'); "
-                    + "INSERT INTO events (job, kind, actor, at) VALUES ('{job}', 'failed', 's1', '{now}')"))
+                    + "INSERT INTO events (job, kind, actor, at) VALUES ('{job}', 'failed', 's1', '{now}'); "
+                    + "INSERT INTO outbox (id, job, row, station, outcome, payload, created_at) "
+                    + "VALUES ('{event}', '{job}', 1, 's1', 'done', '{}', '{now}')"))
         return (line, folder, values)
     }
 
@@ -109,6 +113,7 @@ import Testing
         case .stationB: login = line.conninfo(line.bench) + " application_name=s1"
         case .verifier: login = line.conninfo(line.gate)
         case .supervisor: login = line.conninfo(line.lead)
+        case .publisher: login = line.conninfo(line.publisher)
         }
         let blocks = statements.map { number, sql in
             """

@@ -13,11 +13,14 @@ struct StationLine {
     var stationGroup: String { "\(database)_station" }
     var supervisorGroup: String { "\(database)_supervisor" }
     var verifierGroup: String { "\(database)_verifier" }
+    var publisherGroup: String { "\(database)_publisher" }
     /// A station login bound to station `s1`; `other` is bound to `s2`.
     var bench: String { "bench_\(database)" }
     var other: String { "other_\(database)" }
     var lead: String { "lead_\(database)" }
     var gate: String { "gate_\(database)" }
+    /// A publisher's login: reads the outbox and marks events published.
+    var publisher: String { "pub_\(database)" }
 
     /// The connection string of `user` (the test server trusts its socket: no password).
     func conninfo(_ user: String) -> String {
@@ -40,12 +43,12 @@ struct StationLine {
         }
         #expect(
             try server.query(admin, "SELECT tableowner FROM pg_tables WHERE tablename = 'records'") == [[line.owner]])
-        for login in [line.bench, line.other, line.lead, line.gate] {
+        for login in [line.bench, line.other, line.lead, line.gate, line.publisher] {
             _ = try server.query(admin, "CREATE ROLE \(login) LOGIN")
         }
         for (role, login, stations) in [
             ("station", line.bench, ["--stations", "s1"]), ("station", line.other, ["--stations", "s2"]),
-            ("supervisor", line.lead, []), ("verifier", line.gate, []),
+            ("supervisor", line.lead, []), ("verifier", line.gate, []), ("publisher", line.publisher, []),
         ] {
             let grant = try line.provision(["ledger", "grant", role, login] + stations, as: line.owner, folder: folder)
             #expect(grant.status == 0, "\(grant.stderr)")

@@ -17,4 +17,28 @@ extension PostgresLedger {
         }
         guard found else { throw LedgerError(.unknownJob, "job \(job) is not registered in \(location)") }
     }
+
+    /// Marks the events `ids` published at `at` through `provision_mark_published` (`PostgresPublisher`), so the
+    /// owner and a publisher's login run the same statement; events already published keep their first time.
+    ///
+    /// - Returns: how many events this call marked.
+    /// - Throws: `.roleRequired` for a login that is neither the owner nor a publisher.
+    @discardableResult
+    public func markPublished(ids: [String], at: Date) async throws(LedgerError) -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let json: String
+        do { json = String(decoding: try LedgerFormat.makeEncoder().encode(ids), as: UTF8.self) } catch {
+            throw LedgerError(.invalidData, "event ids cannot be encoded: \(error)")
+        }
+        return try await write { () throws(LedgerError) -> Int in
+            do throws(LedgerError) {
+                return try connection.queryFirst(
+                    "SELECT provision_mark_published(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?) AS marked",
+                    [.text(json), .text(LedgerFormat.time(at))]
+                ) { $0.int("marked") } ?? 0
+            } catch  where error.code == .readOnly {
+                throw LedgerError(.roleRequired, error.message, sql: error.sql)
+            }
+        }
+    }
 }

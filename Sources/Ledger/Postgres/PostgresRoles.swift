@@ -5,7 +5,7 @@
 /// another) that `ledger_settings` records for later commands. The step's text is the same for every prefix: the
 /// migration passes the prefix in the transaction's `provision.role_prefix` setting, and the step reads it back.
 public enum PostgresRoles {
-    /// The three groups, by the suffix of their names (`provision_station`).
+    /// The groups, by the suffix of their names (`provision_station`).
     public enum Group: String, Sendable, CaseIterable, Codable {
         /// What `provision run` needs.
         case station
@@ -13,6 +13,8 @@ public enum PostgresRoles {
         case verifier
         /// What `release`, `reissue`, `report`, `status` and `audit` need.
         case supervisor
+        /// What a publisher of the outbox needs: read events, mark them published (`PostgresPublisher`, schema 6).
+        case publisher
     }
 
     /// The prefix when none is given.

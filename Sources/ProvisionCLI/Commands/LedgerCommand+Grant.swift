@@ -9,7 +9,7 @@ extension LedgerCommand {
     struct GrantDocument: Encodable, Sendable {
         var version = JSONDocument.version
         var ledger: String
-        /// `station`, `verifier` or `supervisor`.
+        /// `station`, `verifier`, `supervisor` or `publisher`.
         var role: String
         /// The group role the login is now a member of (`provision_station`).
         var group: String
@@ -18,16 +18,18 @@ extension LedgerCommand {
         var stations: [String]
     }
 
-    static let grantUsage = "provision ledger grant station|verifier|supervisor LOGIN [--stations A,B] [--ledger URI]"
+    static let grantUsage =
+        "provision ledger grant station|verifier|supervisor|publisher LOGIN [--stations A,B] [--ledger URI]"
 
-    /// `grant station|verifier|supervisor LOGIN [--stations A,B] [--ledger URI]`.
+    /// `grant station|verifier|supervisor|publisher LOGIN [--stations A,B] [--ledger URI]`.
     static func parseGrant(_ args: Arguments) throws(CLIError) -> Action {
         try args.requirePositionals(3...3, usage: grantUsage)
         for option in ["from", "to", "job", "role-prefix"] where args.value(option) != nil {
             throw .usage("--\(option) does not belong to provision ledger grant", option: option)
         }
         guard let group = PostgresRoles.Group(rawValue: args.positionals[1]) else {
-            throw .usage("unknown role '\(args.positionals[1])'; the roles are station, verifier, supervisor")
+            throw .usage(
+                "unknown role '\(args.positionals[1])'; the roles are station, verifier, supervisor, publisher")
         }
         let login = args.positionals[2]
         guard !login.isEmpty, login.utf8.count <= 63 else {

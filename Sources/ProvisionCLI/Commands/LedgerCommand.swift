@@ -12,7 +12,8 @@ struct LedgerCommand: Command {
     static let help = """
         Usage: provision ledger migrate MANIFEST [--ledger URI] [--role-prefix P] [--json]
                provision ledger migrate --ledger URI [--role-prefix P] [--json]
-               provision ledger grant station|verifier|supervisor LOGIN [--stations A,B] [--ledger URI] [--json]
+               provision ledger grant station|verifier|supervisor|publisher LOGIN [--stations A,B] [--ledger URI]
+                                      [--json]
                provision ledger copy --from FILE --to URI [--job NAME] [--json]
 
         migrate: creates the tables of a PostgreSQL ledger, or upgrades them to the schema this provision
@@ -20,9 +21,11 @@ struct LedgerCommand: Command {
         a shared ledger themselves: a station whose server has an older or a newer schema is refused with
         a message naming both versions, so upgrade every station's provision, then migrate once.
         A SQLite ledger file needs no migrate: it is upgraded when a command opens it. migrate also creates
-        the server-wide group roles provision_station, provision_verifier and provision_supervisor (NOLOGIN;
-        --role-prefix P names them P_station, … for several ledgers on one server, recorded in the ledger),
-        which needs CREATEROLE, and their grants and checks in the ledger's database.
+        the server-wide group roles provision_station, provision_verifier, provision_supervisor and
+        provision_publisher (NOLOGIN; --role-prefix P names them P_station, … for several ledgers on one
+        server, recorded in the ledger), which needs CREATEROLE, and their grants and checks in the ledger's
+        database. A publisher reads the outbox of tag events and may only mark them published
+        (docs/events.md).
 
         grant: makes an existing login a member of one of those roles (run it as the ledger's owner or a
         superuser; it never creates logins or handles passwords). A station login may act only as the
@@ -45,8 +48,8 @@ struct LedgerCommand: Command {
           --from FILE      copy: the SQLite ledger file (e.g. reports/batch/ledger.sqlite)
           --to URI         copy: the migrated server
           --job NAME       copy: only this job (default: every job of the file)
-          --role-prefix P  migrate: name the group roles P_station, P_verifier, P_supervisor (lower-case
-                           letters, digits, '_'; default provision)
+          --role-prefix P  migrate: name the group roles P_station, P_verifier, P_supervisor, P_publisher
+                           (lower-case letters, digits, '_'; default provision)
           --stations A,B   grant station: the station names the login may use (default: LOGIN)
           --json           migrate: print {"version": 2, "ledger", "from", "to"}; grant: print {"version": 2,
                            "ledger", "role", "group", "login", "stations"}; copy: print
@@ -72,7 +75,7 @@ struct LedgerCommand: Command {
     enum Action: Sendable, Hashable {
         /// `migrate [MANIFEST] [--ledger URI] [--role-prefix P]`.
         case migrate(manifest: String?, ledger: String?, rolePrefix: String?)
-        /// `grant station|verifier|supervisor LOGIN [--stations A,B] [--ledger URI]`.
+        /// `grant station|verifier|supervisor|publisher LOGIN [--stations A,B] [--ledger URI]`.
         case grant(group: PostgresRoles.Group, login: String, stations: [String], ledger: String?)
         /// `copy --from FILE --to URI [--job NAME]`.
         case copy(from: String, to: PostgresConnInfo, job: String?)
