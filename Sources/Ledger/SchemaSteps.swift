@@ -342,6 +342,9 @@ enum SchemaSteps {
         },
         // PostgreSQL 6, the server's part: who reads the outbox and writes to it (`PostgresOutbox`).
         Step(sqlite: nil, postgres: 6) { _ in PostgresOutbox.migration },
+        // PostgreSQL 6: the station functions write their outcomes' events in the same call
+        // (`PostgresOutboxFunctions`).
+        Step(sqlite: nil, postgres: 6) { _ in PostgresOutboxFunctions.migration },
         // PostgreSQL 6: the publisher's group, which reads the outbox and marks events published only through
         // `provision_mark_published` (`PostgresPublisher`).
         Step(sqlite: nil, postgres: 6) { _ in PostgresPublisher.migration },

@@ -10,8 +10,7 @@ import Testing
 /// outcome's own transaction; readers page by sequence; publishing marks each event once.
 @Suite struct LedgerOutboxTests {
     static let reader = "st1/sim0"
-    /// The stores whose station functions write every outcome's event (a ledger server's do not yet: docs/events.md).
-    static let kinds = [StoreKind.sqlite]
+    static let kinds = StoreKind.allCases
 
     /// The payload of `event` as an object.
     static func payload(_ event: OutboxEvent) throws -> [String: JSONValue] {
@@ -27,6 +26,17 @@ import Testing
             failureClass: failureClass)
         attempt.reader = reader
         return attempt
+    }
+
+    /// The `count` events of job `j` once they are readable: a server's reader takes events once every older
+    /// transaction on it has ended (other tests' databases share the server), so wait for them as `--follow` does.
+    static func events(_ ledger: any LedgerStore, count: Int) async throws -> [OutboxEvent] {
+        var events = try await ledger.outboxEvents(job: "j")
+        for _ in 0..<400 where events.count < count {
+            try await Task.sleep(for: .milliseconds(50))
+            events = try await ledger.outboxEvents(job: "j")
+        }
+        return events
     }
 
     /// A store with job `j` (rows 1…6, `serial` public) on station `st1`.
@@ -66,11 +76,14 @@ import Testing
         let store = try await Self.store(kind)
         let ledger = store.ledger
         try await Self.everyOutcome(ledger)
-        let events = try await ledger.outboxEvents(job: "j")
+        let events = try await Self.events(ledger, count: 7)
         #expect(
             events.map(\.outcome) == [.done, .quarantined, .burned, .failed, .released, .reissued, .keyChangeAbandoned])
+        guard events.count == 7 else { return }
         #expect(events.map(\.row) == [1, 2, 2, 3, 3, 7, nil])
         #expect(Set(events.map(\.id)).count == events.count)
+        // Ids are UUIDs version 7, lower case, on both stores.
+        #expect(events.allSatisfy { $0.id.count == 36 && Array($0.id)[14] == "7" && $0.id == $0.id.lowercased() })
         #expect(events.map(\.sequence) == events.map(\.sequence).sorted())
         let done = try Self.payload(events[0])
         #expect(done["v"] == .integer(1))
@@ -78,7 +91,8 @@ import Testing
         #expect(done["public"] == .object(["serial": .string("S1")]))
         #expect(done["uid"] == .string(LedgerFormat.uid(Sample.uid(1))))
         #expect(done["chip"] == .string("NTAG215") && done["reader"] == .string(Self.reader))
-        #expect(done["station"] == .string("st1") && events[0].station == "st1")
+        // The column names the station that wrote the event: the reader's on a file, the calling station's on a server.
+        #expect(done["station"] == .string("st1") && events[0].station == (kind == .sqlite ? "st1" : "test-station"))
         #expect(done["keyId"] == .string("brand") && done["keyFingerprint"] == .string("v1:0011223344556677"))
         guard case .object(let timings)? = done["timings"] else { throw HarnessError("no timings: \(done)") }
         #expect(timings["writeUs"] == .integer(30_000) && timings["lockUs"] == .null)
@@ -141,18 +155,33 @@ import Testing
         _ = try await ledger.claim(job: "j", reader: Self.reader, uid: Sample.uid(2))
         try await ledger.release(job: "j", row: 2, by: "ana", note: nil)
         _ = try await ledger.reissue(job: "j", row: 1, by: "ana", reason: "crushed")
-        // A reader takes events once every older transaction on the server has ended (other tests' databases share
-        // the server): wait for them, as `--follow` does.
-        var events: [OutboxEvent] = []
-        for _ in 0..<400 where events.count < 2 {
-            events = try await ledger.outboxEvents(job: "j")
-            if events.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(events.map(\.outcome) == [.released, .reissued])
-        guard events.count == 2 else { return }
-        #expect(try Self.payload(events[1])["public"] == .object(["serial": .string("S1")]))
-        #expect(try await ledger.outboxBacklog(job: "j") == 2)
+        let events = try await Self.events(ledger, count: 3)
+        #expect(events.map(\.outcome) == [.done, .released, .reissued])
+        guard events.count == 3 else { return }
+        #expect(try Self.payload(events[2])["public"] == .object(["serial": .string("S1")]))
+        #expect(try await ledger.outboxBacklog(job: "j") == 3)
         try await ledger.setPublicFields(job: "j", fields: ["serial"])
+    }
+
+    /// A ledger file and a ledger server hold the same events for the same outcomes: the server's station functions
+    /// build each payload as `OutboxFacts.payload()` does (compared with ids, sequences and times aside).
+    @Test func bothStoresHoldTheSameEventsForTheSameJob() async throws {
+        var payloads: [StoreKind: [[String: JSONValue]]] = [:]
+        for kind in StoreKind.allCases {
+            let store = try await Self.store(kind)
+            try await Self.everyOutcome(store.ledger)
+            payloads[kind] = try await Self.events(store.ledger, count: 7).map { event in
+                var payload = try Self.payload(event)
+                payload["at"] = nil
+                return payload
+            }
+        }
+        let file = try #require(payloads[.sqlite])
+        let server = try #require(payloads[.postgresql])
+        #expect(file.count == 7 && server.count == file.count)
+        for (fileEvent, serverEvent) in zip(file, server) {
+            #expect(fileEvent == serverEvent)
+        }
     }
 
     /// Makes every insert into `outbox` fail (a trigger), as a full disk or a broken server would.
@@ -178,7 +207,8 @@ import Testing
         let store = try await Self.store(kind)
         let ledger = store.ledger
         try await Self.everyOutcome(ledger)
-        let all = try await ledger.outboxEvents(job: "j")
+        let all = try await Self.events(ledger, count: 7)
+        guard all.count == 7 else { throw HarnessError("\(all.count) events, not 7") }
         let after = try #require(try await ledger.outboxSequence(of: all[2].id))
         #expect(try await ledger.outboxEvents(job: "j", after: after).map(\.id) == all.dropFirst(3).map(\.id))
         #expect(try await ledger.outboxEvents(job: "j", after: 0, limit: 2).map(\.id) == all.prefix(2).map(\.id))
