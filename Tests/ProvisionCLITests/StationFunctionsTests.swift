@@ -51,6 +51,11 @@ import Testing
             (line.bench, "UPDATE attempts SET ledger_us = 1"),
             (line.other, "INSERT INTO stations (name, instance, lease_expires) VALUES ('s2', 'forged', now())"),
             (line.bench, "UPDATE stations SET instance = 'forged', lease_expires = now() + interval '1 hour'"),
+            // The helper the station functions write events with is no login's to call.
+            (
+                line.bench,
+                "SELECT provision_outbox_event('s1', '\(folder.job)', 3, 'done', '2026-01-01', NULL, '{}'::jsonb)"
+            ),
             (
                 line.bench,
                 "INSERT INTO key_changes (job, uid, key_number, old_version, new_version, key_id, old_fingerprint, "
@@ -66,6 +71,7 @@ import Testing
         #expect(try line.server.query(line.admin, records) == before)
         #expect(try line.server.query(line.admin, "SELECT count(*) FROM attempts") == attempts)
         #expect(try line.server.query(line.admin, "SELECT * FROM stations") == leases)
+        #expect(try line.server.query(line.admin, "SELECT count(*) FROM outbox WHERE row = 3") == [["0"]])
     }
 
     @Test func theFunctionsActOnlyUnderTheLoginsOwnStationNames() async throws {
@@ -110,6 +116,11 @@ import Testing
         #expect(
             try line.server.query(line.admin, "SELECT station, reader FROM attempts WHERE row = 3")
                 == [["s1", "s1/hand"]])
+        // Its event, in the same call: under the login's station, none for the refused calls.
+        #expect(
+            try line.server.query(
+                line.admin, "SELECT station, outcome, payload::jsonb ->> 'reader' FROM outbox WHERE row = 3")
+                == [["s1", "done", "s1/hand"]])
     }
 
     @Test func aKeyChangeIsResolvedOnlyByItsStation() async throws {
