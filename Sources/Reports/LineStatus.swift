@@ -37,7 +37,7 @@ public struct LineStatus: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case version, job, at, pending, claimed, done, failed, burned, stations, tagsPerHour, etaSeconds
-        case running, windowSeconds, leases, claims
+        case running, windowSeconds, leases, claims, outboxBacklog
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -57,6 +57,7 @@ public struct LineStatus: Encodable, Sendable {
         try container.encode(windowSeconds, forKey: .windowSeconds)
         try container.encode(leases, forKey: .leases)
         try container.encode(claims, forKey: .claims)
+        try container.encode(outboxBacklog, forKey: .outboxBacklog)
     }
 
     /// The JSON shape's version (docs/json.md).
@@ -79,6 +80,8 @@ public struct LineStatus: Encodable, Sendable {
     public var leases: [Lease] = []
     /// The claimed rows, those whose station is gone marked stranded.
     public var claims: [Claim] = []
+    /// The job's outbox events not yet published (with the events of no job; docs/events.md).
+    public var outboxBacklog = 0
 
     /// The rates' window: long enough to smooth a tag's cycle, short enough to show a stalled station.
     public static let window: TimeInterval = 600
@@ -144,6 +147,7 @@ public struct LineStatus: Encodable, Sendable {
         case nil where !running: lines.append("no ETA: no station is running")
         case nil: lines.append("ETA unknown: no tag done in the last \(minutes) min")
         }
+        lines.append("outbox: \(outboxBacklog) event\(outboxBacklog == 1 ? "" : "s") not yet published")
         lines += claimLines
         return lines.joined(separator: "\n") + "\n"
     }

@@ -16,9 +16,12 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("job t: 4/6 done, 0 failed, 0 burned, 0 claimed, 2 pending\n"), "\(text.stdout)")
         #expect(text.stdout.contains("  sim:ntag215  last seen ") && text.stdout.contains("yield 100.0 % · 4 done"))
+        // Each done row wrote its event, none published yet: the outbox backlog.
+        #expect(text.stdout.contains("\noutbox: 4 events not yet published\n"), "\(text.stdout)")
         let json = try ProvisionProcess.run(["status", "job.json", "--json"], directory: folder.url)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == 2 && object["done"] as? Int == 4 && object["pending"] as? Int == 2)
+        #expect(object["outbox_backlog"] as? Int == 4, "\(json.stdout)")
         let stations = try #require(object["stations"] as? [[String: Any]])
         #expect(stations.count == 1 && stations[0]["reader"] as? String == "sim:ntag215")
         #expect(stations[0]["attempts"] as? Int == 4 && (object["tags_per_hour"] as? Double ?? 0) > 0)

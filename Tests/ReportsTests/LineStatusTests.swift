@@ -34,7 +34,19 @@ import Testing
         #expect(text.hasPrefix("job j: 130/222 done, 0 failed, 0 burned, 2 claimed, 90 pending\n"), "\(text)")
         #expect(text.contains("station-a  last seen 0:02 ago · 360 tags/h · yield 90.9 % · 100 done"), "\(text)")
         #expect(text.contains("last failure tagLost 0:30 ago: tag left the field"), "\(text)")
-        #expect(text.hasSuffix("ETA 7:40 at 720 tags/h (last 10 min)\n"), "\(text)")
+        #expect(
+            text.hasSuffix("ETA 7:40 at 720 tags/h (last 10 min)\noutbox: 0 events not yet published\n"), "\(text)")
+    }
+
+    @Test func theOutboxBacklogIsShownAsTextAndJSON() throws {
+        var status = LineStatus(job: "j", counts: Self.counts(pending: 1, done: 1), activity: [], at: Self.now)
+        status.outboxBacklog = 1
+        #expect(status.text.contains("\noutbox: 1 event not yet published\n"), "\(status.text)")
+        status.outboxBacklog = 12
+        #expect(status.text.contains("\noutbox: 12 events not yet published\n"), "\(status.text)")
+        let object =
+            try JSONSerialization.jsonObject(with: try JSONDocument.encoder().encode(status)) as? [String: Any]
+        #expect(object?["outbox_backlog"] as? Int == 12, "\(String(describing: object))")
     }
 
     @Test func aStalledLineHasNoETAAndAFinishedOneSaysSo() {

@@ -22,7 +22,8 @@ struct StatusCommand: Command {
             stations that never worked this job are left out), and the stranded
             claims: rows claimed by a station that is gone. Such a tag may hold the row's data, so the
             row is never handed out again by itself: the tag finishes at any station that sees it, or
-            'provision release' gives the row back (recorded).
+            'provision release' gives the row back (recorded);
+          - the outbox backlog: the job's tag events not yet published (docs/events.md).
 
         Options:
           --watch SECONDS  redraw the view every SECONDS (in place on a terminal) until Ctrl-C
@@ -88,6 +89,7 @@ struct StatusCommand: Command {
                     at: now)
                 let leases = try await (ledger as? PostgresLedger)?.stationLeases() ?? []
                 view.add(leases: leases, claims: try await ledger.openClaims(job: jobName))
+                view.outboxBacklog = try await ledger.outboxBacklog(job: jobName)
                 status = view
             } catch let error as LedgerError {
                 throw JobContext.cliError(error)

@@ -75,7 +75,7 @@ import Testing
         let status =
             #"{"version": 2, "job": "t", "at": "2026-12-06T10:00:00.000Z", "pending": 0, "claimed": 1, "done": 0, "#
             + #""failed": 0, "burned": 0, "stations": [], "tags_per_hour": 0, "eta_seconds": null, "running": false, "#
-            + #""window_seconds": 600, "leases": [], "claims": [\#(claim)]}"#
+            + #""window_seconds": 600, "leases": [], "claims": [\#(claim)], "outbox_backlog": 0}"#
         let violations = try JSONSchemaCheck.violations(of: status, schema: "status")
         #expect(violations.count == 1 && violations[0].hasPrefix("claims/0/claimed_at"), "\(violations)")
     }
