@@ -21,6 +21,9 @@ extension ProvisionProcess {
         /// Sends `signal` to the process.
         public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+        /// Whether the process has not exited yet.
+        public var isRunning: Bool { process.isRunning }
+
         /// Whether the process is stopped (SIGSTOP has taken effect): its state in /proc is `T`.
         public var isStopped: Bool {
             let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)

@@ -30,7 +30,12 @@ import Testing
             let run = try ProvisionProcess.start(
                 ["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url, name: "run-\(step)")
             let before = try Self.doneRows(folder)
-            guard try await Self.waitForDone(before + 1, in: folder) else { break }
+            guard try await Self.waitForDone(before + 1, in: folder, while: run) else {
+                let ended = run.isRunning ? nil : try await run.wait()
+                Issue.record("run \(step) made no done row: \(ended.map { "exit \($0.status): \($0.stderr)" } ?? "")")
+                run.signal(SIGKILL)
+                break
+            }
             try await Task.sleep(for: .milliseconds(17 * step))
             run.signal(SIGKILL)
             kills += 1
@@ -51,10 +56,14 @@ import Testing
         return Int(try folder.query("SELECT count(*) FROM records WHERE state = 'done'").first?.first ?? "0") ?? 0
     }
 
-    /// Waits (up to two minutes) until the ledger holds `count` done rows; `false` when it never does.
-    static func waitForDone(_ count: Int, in folder: JobFolder) async throws -> Bool {
+    /// Waits (up to two minutes) until the ledger holds `count` done rows; `false` when it never does or `run`
+    /// ended first.
+    static func waitForDone(
+        _ count: Int, in folder: JobFolder, while run: ProvisionProcess.Background
+    ) async throws -> Bool {
         for _ in 0..<12_000 {
             if (try? doneRows(folder)) ?? 0 >= count { return true }
+            guard run.isRunning else { return (try? doneRows(folder)) ?? 0 >= count }
             try await Task.sleep(for: .milliseconds(10))
         }
         return false
