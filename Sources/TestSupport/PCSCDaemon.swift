@@ -211,18 +211,10 @@ public final class PCSCDaemon: Sendable {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        // The calling thread may be a Dispatch worker with signals blocked; pcscd must see SIGTERM.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        SpawnFiles.resetSignals(&attributes)
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, &envp)
         guard result == 0 else { throw HarnessError("cannot start pcscd: \(String(cString: strerror(result)))") }

@@ -11,4 +11,17 @@ enum SpawnFiles {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest)
     }
+
+    /// Makes `attributes` start the child with no signal blocked and the usual stop signals at their defaults: the
+    /// spawning thread may be a Dispatch worker with signals blocked, and the child must still see SIGTERM.
+    static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    }
 }
