@@ -21,7 +21,7 @@ public struct OutboxEvent: Sendable, Hashable {
         case reissued
         /// A journalled key change was resolved as not made (the tag kept its old key).
         case keyChangeAbandoned
-        /// A station's lease ran out before its heartbeat (a ledger server only).
+        /// A station's lease ran out and another process took its name over (a ledger server only).
         case leaseLost
     }
 

@@ -348,5 +348,8 @@ enum SchemaSteps {
         // PostgreSQL 6: the publisher's group, which reads the outbox and marks events published only through
         // `provision_mark_published` (`PostgresPublisher`).
         Step(sqlite: nil, postgres: 6) { _ in PostgresPublisher.migration },
+        // PostgreSQL 6: a lease taken over after it ran out writes a `leaseLost` event in the takeover's call; an
+        // ended lease is marked so that taking it is no loss (`PostgresLeaseEvents`).
+        Step(sqlite: nil, postgres: 6) { _ in PostgresLeaseEvents.migration },
     ]
 }

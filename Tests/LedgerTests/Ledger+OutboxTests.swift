@@ -163,6 +163,39 @@ import Testing
         try await ledger.setPublicFields(job: "j", fields: ["serial"])
     }
 
+    /// On a ledger server, a lease taken over after it ran out writes one `leaseLost` event in the takeover, naming
+    /// both instances; a lease its process ended, a retry by the same instance and a refused renewal write none.
+    /// (A ledger file has one writer and no leases.)
+    @Test func aLeaseTakenOverAfterItRanOutWritesOneLeaseLostEvent() async throws {
+        let store = try await Self.store(.postgresql)
+        let ledger = try #require(store.ledger as? PostgresLedger)
+        let station = "test-station"
+        let ended = try await ledger.acquireLease(station: station, seconds: 30, instance: "host:1:a")
+        try await ledger.releaseLease(ended)
+        let frozen = try await ledger.acquireLease(station: station, seconds: 30, instance: "host:2:b")
+        _ = try await ledger.acquireLease(station: station, seconds: 30, instance: "host:2:b")
+        // The process froze: its lease runs out on the server (by hand, not by a sleep).
+        _ = try await store.rawQuery("UPDATE stations SET lease_expires = now() - interval '1 second'")
+        _ = try await ledger.acquireLease(station: station, seconds: 30, instance: "host:3:c")
+        #expect(try await ledger.renewLease(frozen) == false)
+        let events = try await Self.events(ledger, count: 1)
+        #expect(events.map(\.outcome) == [.leaseLost])
+        guard let event = events.first else { return }
+        #expect(event.job == nil && event.row == nil && event.station == station)
+        let payload = try Self.payload(event)
+        #expect(payload["v"] == .integer(1) && payload["outcome"] == .string("leaseLost"))
+        #expect(payload["station"] == .string(station))
+        guard case .string(let detail)? = payload["detail"] else { throw HarnessError("no detail: \(payload)") }
+        #expect(detail.hasPrefix("instance host:2:b lost the lease of station test-station: it ran out at "))
+        #expect(detail.hasSuffix("; instance host:3:c took the station"), "\(detail)")
+        // Payload v1's keys, `null` for what a lease does not have.
+        for key in ["job", "row", "public", "uid", "chip", "family", "reader", "failureClass", "timings", "keyId"] {
+            #expect(payload[key] == .null, "\(key)")
+        }
+        #expect(payload.count == 19 && payload["at"] != .null)
+        #expect(try await ledger.outboxBacklog(job: "j") == 1)
+    }
+
     /// A ledger file and a ledger server hold the same events for the same outcomes: the server's station functions
     /// build each payload as `OutboxFacts.payload()` does (compared with ids, sequences and times aside).
     @Test func bothStoresHoldTheSameEventsForTheSameJob() async throws {
