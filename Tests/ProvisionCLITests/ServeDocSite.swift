@@ -47,26 +47,7 @@ struct ServeDocSite {
             let value = try #require(Self.value(of: directive, in: site), "the site has no \(directive)")
             site = try Self.replace(value + ";", certificates + "/" + file + ";", site)
         }
-        let temp = folder.path
-        configuration = """
-            daemon off;
-            master_process on;
-            worker_processes 1;
-            user root;
-            pid \(temp)/nginx.pid;
-            error_log \(temp)/error.log;
-            events { worker_connections \(connections); }
-            http {
-                access_log off;
-                client_body_temp_path \(temp)/body;
-                proxy_temp_path \(temp)/proxy;
-                fastcgi_temp_path \(temp)/fastcgi;
-                uwsgi_temp_path \(temp)/uwsgi;
-                scgi_temp_path \(temp)/scgi;
-            \(site)
-            }
-
-            """
+        configuration = ServeNginxTests.Nginx.configuration(folder: folder, connections: connections, http: site)
     }
 
     /// curl's arguments reaching `path` on the site by its name, through TLS checked against the test CA only.

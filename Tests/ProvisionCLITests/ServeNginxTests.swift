@@ -16,15 +16,39 @@ import Testing
         convenience init(folder: URL, upstreams: [String]) throws {
             let socket = folder.appendingPathComponent("nginx.sock").path
             let servers = upstreams.map { "        server unix:\($0) max_fails=1 fail_timeout=5s;\n" }.joined()
+            let site = """
+                upstream provision_serve {
+                \(servers)    keepalive 16;
+                }
+                server {
+                    listen unix:\(socket);
+                    location / {
+                        proxy_pass http://provision_serve;
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                        proxy_set_header X-Forwarded-For $remote_addr;
+                        proxy_next_upstream error timeout;
+                        proxy_connect_timeout 1s;
+                    }
+                }
+                """
+            let configuration = Self.configuration(folder: folder, connections: 64, http: site)
+            try self.init(folder: folder, configuration: configuration, socket: socket)
+        }
+
+        /// A whole nginx configuration around `http` (the `http` block's own directives: upstreams, servers): in
+        /// the foreground, logs, pid and temporary files inside `folder`, `connections` per worker.
+        static func configuration(folder: URL, connections: Int, http: String) -> String {
             let temp = folder.path
-            let configuration = """
+            let indented = http.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+            return """
                 daemon off;
                 master_process on;
                 worker_processes 1;
                 user root;
                 pid \(temp)/nginx.pid;
                 error_log \(temp)/error.log;
-                events { worker_connections 64; }
+                events { worker_connections \(connections); }
                 http {
                     access_log off;
                     client_body_temp_path \(temp)/body;
@@ -32,24 +56,10 @@ import Testing
                     fastcgi_temp_path \(temp)/fastcgi;
                     uwsgi_temp_path \(temp)/uwsgi;
                     scgi_temp_path \(temp)/scgi;
-                    upstream provision_serve {
-                \(servers)        keepalive 16;
-                    }
-                    server {
-                        listen unix:\(socket);
-                        location / {
-                            proxy_pass http://provision_serve;
-                            proxy_http_version 1.1;
-                            proxy_set_header Connection "";
-                            proxy_set_header X-Forwarded-For $remote_addr;
-                            proxy_next_upstream error timeout;
-                            proxy_connect_timeout 1s;
-                        }
-                    }
+                \(indented.joined(separator: "\n"))
                 }
 
                 """
-            try self.init(folder: folder, configuration: configuration, socket: socket)
         }
 
         /// nginx running `configuration` (every path inside `folder`); `socket`: where it listens, if on one.
