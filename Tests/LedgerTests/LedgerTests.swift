@@ -24,7 +24,8 @@ private final class ReleaseFlag: Sendable {
         let tables = try await ledger.rawQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(
             tables.map { $0.first ?? nil } == [
-                "attempts", "events", "job_keys", "jobs", "key_changes", "records", "seen_counters", "sun_counters",
+                "attempts", "events", "job_keys", "jobs", "key_changes", "outbox", "records", "seen_counters",
+                "sun_counters",
             ])
         let views = try await ledger.rawQuery("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
         #expect(views.map { $0.first ?? nil } == ["job_progress", "tags"])
@@ -61,7 +62,7 @@ private final class ReleaseFlag: Sendable {
                 }())
         #expect(try await again.job(named: "j")?.totalRows == 3)
         let third = try await Ledger.open(path: folder.path())
-        #expect(try await third.rawQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [["8"]])
+        #expect(try await third.rawQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == [["9"]])
     }
 
     @Test func newerSchemaIsRefused() async throws {

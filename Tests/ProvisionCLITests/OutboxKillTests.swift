@@ -28,12 +28,18 @@ import Testing
         var kills = 0
         for step in 0..<11 {
             let run = try ProvisionProcess.start(
-                ["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url, name: "run-\(step)")
+                ["run", "job.json", "--reader", spec], directory: folder.url, name: "run-\(step)")
             let before = try Self.doneRows(folder)
             guard try await Self.waitForDone(before + 1, in: folder, while: run) else {
-                let ended = run.isRunning ? nil : try await run.wait()
-                Issue.record("run \(step) made no done row: \(ended.map { "exit \($0.status): \($0.stderr)" } ?? "")")
+                let running = run.isRunning
                 run.signal(SIGKILL)
+                let ended = try await run.wait()
+                Issue.record(
+                    """
+                    run \(step) made no done row after \(before) (still running: \(running); exit \(ended.status); \
+                    done rows now \((try? Self.doneRows(folder)) ?? -1)):
+                    \(ended.stdout.suffix(2000))\(ended.stderr.suffix(2000))
+                    """)
                 break
             }
             try await Task.sleep(for: .milliseconds(17 * step))
