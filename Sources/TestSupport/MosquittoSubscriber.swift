@@ -74,17 +74,18 @@ public final class MosquittoSubscriber: Sendable {
         close(pipe[1])
         let subscriber = MosquittoSubscriber(pid: pid, probeTopic: probeTopic)
         subscriber.readLines(from: pipe[0])
-        // Probe until the subscription answers (each probe is a separate mosquitto_pub run, a few ms apart).
+        // Probe until the subscription answers (each probe is a separate mosquitto_pub run, up to a second apart);
+        // a loaded machine's TLS handshakes can take seconds, so the bound is generous: it only ends a broken start.
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(60)
         while clock.now < deadline {
             try PostgresTestServer.run("/usr/bin/mosquitto_pub", connection + ["-q", "1", "-t", probeTopic, "-n"])
-            let seen = await subscriber.waitForAll(timeout: .milliseconds(200)) { messages in
+            let seen = await subscriber.waitForAll(timeout: .seconds(1)) { messages in
                 messages.contains { $0.topic == probeTopic }
             }
             if seen != nil { return subscriber }
         }
-        throw HarnessError("mosquitto_sub did not receive its probe on \(probeTopic) within 10 s")
+        throw HarnessError("mosquitto_sub did not receive its probe on \(probeTopic) within 60 s")
     }
 
     /// The messages received so far (probes left out), in arrival order.
