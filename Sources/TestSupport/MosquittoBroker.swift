@@ -121,20 +121,15 @@ public final class MosquittoBroker: Sendable {
         let pid = self.pid.withLock { $0 }
         guard pid > 0 else { throw HarnessError("pause: the broker is not running") }  // kill(0, …): the whole group
         kill(pid, SIGSTOP)
+        // The state is read once more after the deadline: a starved test task may wake only after it.
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
-        while clock.now < deadline {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            // "pid (comm) STATE …": the state follows the command name's closing parenthesis.
-            if let close = stat.lastIndex(of: ")"),
-                stat[close...].dropFirst().trimmingCharacters(in: .whitespaces)
-                    .first == "T"
-            {
-                return
+        let deadline = clock.now + .seconds(30)
+        while !ProvisionProcess.isStopped(pid: pid) {
+            guard clock.now < deadline else {
+                throw HarnessError("mosquitto (pid \(pid)) did not stop on SIGSTOP within 30 s")
             }
             try await Task.sleep(for: .milliseconds(1))
         }
-        throw HarnessError("mosquitto (pid \(pid)) did not stop on SIGSTOP within 5 s")
     }
 
     /// Lets a paused broker run again (SIGCONT).

@@ -25,12 +25,7 @@ extension ProvisionProcess {
         public var isRunning: Bool { process.isRunning }
 
         /// Whether the process is stopped (SIGSTOP has taken effect): its state in /proc is `T`.
-        public var isStopped: Bool {
-            let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
-            // "pid (comm) STATE …": the state follows the command name's closing parenthesis.
-            guard let stat, let close = stat.lastIndex(of: ")") else { return false }
-            return stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).first == "T"
-        }
+        public var isStopped: Bool { ProvisionProcess.isStopped(pid: process.processIdentifier) }
 
         /// Waits for the process off the cooperative pool and returns what it printed.
         public func wait() async throws -> Outcome {
@@ -41,6 +36,14 @@ extension ProvisionProcess {
                     stderr: try String(contentsOf: stderr, encoding: .utf8))
             }
         }
+    }
+
+    /// Whether process `pid` is stopped (SIGSTOP has taken effect): its state in /proc is `T`.
+    public static func isStopped(pid: pid_t) -> Bool {
+        let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // "pid (comm) STATE …": the state follows the command name's closing parenthesis.
+        guard let stat, let close = stat.lastIndex(of: ")") else { return false }
+        return stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).first == "T"
     }
 
     /// Starts `provision` with `arguments` in `directory`, its output going to files there.

@@ -6,7 +6,8 @@ public enum SQLiteShell {
     public static func query(_ path: String, _ sql: String, separator: String = ",") throws -> [[String]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-separator", separator, path, sql]
+        // A busy ledger (a writer mid-checkpoint) is waited for, not read as an empty answer.
+        process.arguments = ["-cmd", ".timeout 5000", "-separator", separator, path, sql]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -21,7 +21,7 @@ import Testing
     ]
 
     @Test func everyDoneRowHasExactlyOneEventAfterKillsAcrossATagsCycle() async throws {
-        let folder = try JobFolder(rows: 40, extra: #", "public": ["sku"]"#)
+        let folder = try JobFolder(rows: 80, extra: #", "public": ["sku"]"#)
         // Datasheet timing: a tag's cycle takes about 170 ms; the kills land 0, 17, 34, … 170 ms after a done
         // commit was seen, so together they hit each step of the next tag's cycle.
         let spec = folder.sim(uid: "04000000000001", options: "timing=datasheet")
@@ -54,7 +54,7 @@ import Testing
         let rerun = try ProvisionProcess.run(["run", "job.json", "--reader", spec, "--quiet"], directory: folder.url)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         for sql in Self.violations { #expect(try folder.query(sql).isEmpty, "at the end: \(sql)") }
-        #expect(try folder.query("SELECT count(*), count(DISTINCT id) FROM outbox") == [["40", "40"]])
+        #expect(try folder.query("SELECT count(*), count(DISTINCT id) FROM outbox") == [["80", "80"]])
     }
 
     static func doneRows(_ folder: JobFolder) throws -> Int {
