@@ -30,7 +30,10 @@ import Testing
             let run = try ProvisionProcess.start(
                 ["run", "job.json", "--reader", spec], directory: folder.url, name: "run-\(step)")
             let before = try Self.doneRows(folder)
-            guard try await Self.waitForDone(before + 1, in: folder, while: run) else {
+            // Polling, the pause and the kill run on a thread of their own: a test task on the shared pool can be
+            // starved for longer than the whole job takes on a loaded machine, and the kill would come too late.
+            let delay = useconds_t(17_000 * step)
+            guard try await onThread({ Self.killAfterDone(before + 1, in: folder, run: run, delay: delay) }) else {
                 let running = run.isRunning
                 run.signal(SIGKILL)
                 let ended = try await run.wait()
@@ -42,8 +45,6 @@ import Testing
                     """)
                 break
             }
-            try await Task.sleep(for: .milliseconds(17 * step))
-            run.signal(SIGKILL)
             kills += 1
             _ = try await run.wait()
             for sql in Self.violations {
@@ -62,15 +63,19 @@ import Testing
         return Int(try folder.query("SELECT count(*) FROM records WHERE state = 'done'").first?.first ?? "0") ?? 0
     }
 
-    /// Waits (up to two minutes) until the ledger holds `count` done rows; `false` when it never does or `run`
-    /// ended first.
-    static func waitForDone(
-        _ count: Int, in folder: JobFolder, while run: ProvisionProcess.Background
-    ) async throws -> Bool {
+    /// Waits (up to two minutes, blocking its thread) until the ledger holds `count` done rows, then `delay` µs, then
+    /// SIGKILLs `run`; `false` (nothing sent) when the rows never come or `run` ended first.
+    static func killAfterDone(
+        _ count: Int, in folder: JobFolder, run: ProvisionProcess.Background, delay: useconds_t
+    ) -> Bool {
         for _ in 0..<12_000 {
-            if (try? doneRows(folder)) ?? 0 >= count { return true }
-            guard run.isRunning else { return (try? doneRows(folder)) ?? 0 >= count }
-            try await Task.sleep(for: .milliseconds(10))
+            if (try? doneRows(folder)) ?? 0 >= count {
+                usleep(delay)
+                run.signal(SIGKILL)
+                return true
+            }
+            guard run.isRunning else { return false }
+            usleep(10_000)
         }
         return false
     }
