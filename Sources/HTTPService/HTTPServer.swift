@@ -175,7 +175,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     if state.bodyTooLarge { return core.queue(core.bodyTooLarge, on: connection) }
     let path = url.map { String(cString: $0) } ?? "/"
-    switch core.request(connection: connection, path: path, method: method, body: state.body) {
+    switch core.request(state, connection: connection, path: path, method: method) {
     case .refused(let refusal): return core.queue(refusal, on: connection)
     case .request(let request):
         guard let id = core.dispatch(request, on: connection) else {

@@ -35,6 +35,10 @@ final class RequestState {
     var bodyTooLarge = false
     /// The handler runs with the connection suspended: its key in `ServiceCore.pending`.
     var pendingID: Int?
+    /// The request's headers and peer address, read from libmicrohttpd once (`ServiceCore.headers`, `peer`): the
+    /// rate check and the handler's request both need them.
+    var headers: [(name: [UInt8], value: [UInt8]?)]?
+    var peer: String?
 
     init(targetLength: Int) { self.targetLength = targetLength }
 }
@@ -62,8 +66,8 @@ extension ServiceCore {
     func refusal(_ state: RequestState, method: String, path: String, connection: OpaquePointer) -> HTTPResponse? {
         if let limiter = configuration.rateLimiter, !configuration.unlimitedPaths.contains(path),
             let client = configuration.trustedClients.limitedClient(
-                peer: ListenSocket.peerName(cmhd_client_address(connection)),
-                forwardedFor: pairs(connection, .HEADER_KIND).filter {
+                peer: peer(state, connection),
+                forwardedFor: headers(state, connection).filter {
                     text($0.name)?.lowercased() == "x-forwarded-for"
                 }
                 .map { String(decoding: $0.value ?? [], as: UTF8.self) }),
@@ -88,9 +92,7 @@ extension ServiceCore {
     var bodyTooLarge: HTTPResponse { .text(413, "request body longer than \(configuration.maxBodyBytes) bytes") }
 
     /// Builds the handler's request after the whole body arrived; a 400 answer when the query is not text.
-    func request(
-        connection: OpaquePointer, path: String, method: String, body: [UInt8]
-    ) -> Built {
+    func request(_ state: RequestState, connection: OpaquePointer, path: String, method: String) -> Built {
         var query: [HTTPRequest.QueryItem] = []
         for pair in pairs(connection, .GET_ARGUMENT_KIND) {
             guard let name = text(pair.name), pair.value.map({ text($0) != nil }) ?? true else {
@@ -98,12 +100,29 @@ extension ServiceCore {
             }
             query.append(.init(name: name, value: pair.value.flatMap(text)))
         }
-        let headers = pairs(connection, .HEADER_KIND).map {
+        let headers = headers(state, connection).map {
             (name: String(decoding: $0.name, as: UTF8.self), value: String(decoding: $0.value ?? [], as: UTF8.self))
         }
-        let client = ListenSocket.peerName(cmhd_client_address(connection))
         return .request(
-            HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, clientAddress: client))
+            HTTPRequest(
+                method: method, path: path, query: query, headers: headers, body: state.body,
+                clientAddress: peer(state, connection)))
+    }
+
+    /// The request's headers, read on first use and kept in `state`.
+    private func headers(_ state: RequestState, _ connection: OpaquePointer) -> [(name: [UInt8], value: [UInt8]?)] {
+        if let headers = state.headers { return headers }
+        let headers = pairs(connection, .HEADER_KIND)
+        state.headers = headers
+        return headers
+    }
+
+    /// The client's address as the socket gives it, read on first use and kept in `state`.
+    private func peer(_ state: RequestState, _ connection: OpaquePointer) -> String {
+        if let peer = state.peer { return peer }
+        let peer = ListenSocket.peerName(cmhd_client_address(connection))
+        state.peer = peer
+        return peer
     }
 
     private func text(_ bytes: [UInt8]) -> String? {
