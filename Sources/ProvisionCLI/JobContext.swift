@@ -237,6 +237,14 @@ struct JobContext: Sendable {
         }
     }
 
+    /// Refuses a ledger that holds no job `job` (66): the reading commands (audit, status, events) name the ledger
+    /// and ask whether the job has run.
+    static func requireJob(_ job: String, in ledger: any LedgerStore, at location: LedgerLocation) async throws {
+        guard try await ledger.job(named: job) != nil else {
+            throw CLIError(.noInput, "the ledger \(location) has no job '\(job)' (has it run?)")
+        }
+    }
+
     /// Opens (creating the folder if `create`) the job's SQLite ledger.
     ///
     /// A ledger an older `provision` wrote is upgraded to this build's schema, and `notes` says so (older

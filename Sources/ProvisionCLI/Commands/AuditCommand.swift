@@ -153,10 +153,7 @@ struct AuditCommand: Command {
             manifest.ledger, create: false, readOnly: true, station: "audit", notes: output.diagnostics,
             tls: LedgerTLS(allowInsecure: insecureLedger, job: manifest.job))
         do {
-            guard try await ledger.job(named: manifest.job) != nil else {
-                throw CLIError(
-                    .noInput, "the ledger \(manifest.ledger) has no job '\(manifest.job)' (has it run?)")
-            }
+            try await JobContext.requireJob(manifest.job, in: ledger, at: manifest.ledger)
         } catch let error as LedgerError {
             throw JobContext.cliError(error)
         }

@@ -72,9 +72,7 @@ struct EventsCommand: Command {
             tls: LedgerTLS(allowInsecure: insecureLedger, job: jobName))
         var cursor = 0
         do {
-            guard try await ledger.job(named: jobName) != nil else {
-                throw CLIError(.noInput, "the ledger \(location) has no job '\(jobName)' (has it run?)")
-            }
+            try await JobContext.requireJob(jobName, in: ledger, at: location)
             if let since {
                 guard let sequence = try await ledger.outboxSequence(of: since) else {
                     throw CLIError(

@@ -78,9 +78,7 @@ struct StatusCommand: Command {
         while true {
             let status: LineStatus
             do {
-                guard try await ledger.job(named: jobName) != nil else {
-                    throw CLIError(.noInput, "the ledger \(location) has no job '\(jobName)' (has it run?)")
-                }
+                try await JobContext.requireJob(jobName, in: ledger, at: location)
                 let now = Date()
                 var view = LineStatus(
                     job: jobName, counts: try await ledger.counts(job: jobName),
