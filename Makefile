@@ -55,11 +55,12 @@ build: deps
 ## test: the whole suite; at most 3 tests that fail under the shared machine's load are rerun alone once, with
 ## the first run's PROVISION_TEST_SEED, and reported as FLAKY in .build/flaky.txt (scripts/test_rerun.py); a
 ## test that fails twice fails, and so does a run that crashed or did not run every test. The gate's own tests
-## (scripts/test_rerun_test.py, a second) and those of the units' start script (scripts/provision_service_test.py)
-## run first.
+## (scripts/test_rerun_test.py, a second), those of the units' start script (scripts/provision_service_test.py) and
+## B10's load with wrk and cryptography present (scripts/bench_sunload_test.py --require) run first.
 test: test-deps
 	python3 scripts/test_rerun_test.py
 	python3 scripts/provision_service_test.py
+	python3 scripts/bench_sunload_test.py --require
 	$(SWIFT) build --build-tests
 	LIBNFC_LOG_LEVEL=0 python3 scripts/test_rerun.py $(SWIFT)
 

@@ -2,7 +2,8 @@
 """Tests of B10's load (scripts/bench/sunload.py): minted SUN URLs against NXP's example, the pools' order (rising
 counters a tag, replays of answered taps, disjoint tags a thread), and the wrk Lua script walking its files.
 
-Run: python3 scripts/bench_sunload_test.py   (`make lint` runs it; about two seconds with wrk, less without)
+Run: python3 scripts/bench_sunload_test.py   (`make lint` runs it, skipping what needs wrk or cryptography on a fresh
+machine; `make test` runs it again with --require after `make test-deps`, where nothing may be skipped)
 """
 import http.server
 import os
@@ -117,4 +118,11 @@ class LuaTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    # `make test` runs this after `make test-deps` with --require: there a missing tool is a failure, not a skip.
+    if "--require" in sys.argv:
+        sys.argv.remove("--require")
+        missing = [name for name, there in (("python3-cryptography", CRYPTOGRAPHY), ("wrk", shutil.which("wrk")))
+                   if not there]
+        if missing:
+            sys.exit(f"bench_sunload_test: {', '.join(missing)} missing after make test-deps")
     unittest.main()
