@@ -62,11 +62,13 @@ let package = Package(
             dependencies: ["JSONReader", "NDEF", "NFCTags", "Ledger", "Crypto", "TokenKeys", "Support"],
             swiftSettings: strict),
         .target(name: "Reports", dependencies: ["NFCTags", "Provisioning", "Ledger"], swiftSettings: strict),
+        // Publishing the outbox to an MQTT broker (issue 45): one job's events at QoS 1, marked after their PUBACK.
+        .target(name: "Publishing", dependencies: ["Ledger", "MQTTService", "Support"], swiftSettings: strict),
         .target(
             name: "ProvisionCLI",
             dependencies: [
                 "NDEF", "NFCTags", "TagEmulator", "ReaderLibNFC", "ReaderPCSC", "Ledger", "Provisioning",
-                "Reports", "Crypto", "TokenKeys", "Support", "HTTPService", "CBuildInfo",
+                "Reports", "Crypto", "TokenKeys", "Support", "HTTPService", "CBuildInfo", "Publishing", "MQTTService",
             ],
             swiftSettings: strict),
         .executableTarget(name: "provision", dependencies: ["ProvisionCLI"], swiftSettings: strict),
@@ -109,6 +111,9 @@ let package = Package(
         .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MQTTServiceTests", dependencies: ["MQTTService", "mqtt-probe", "TestSupport", "Support"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PublishingTests", dependencies: ["Publishing", "TestSupport", "Ledger", "MQTTService"],
             swiftSettings: strict),
         .testTarget(
             name: "TokenKeysTests", dependencies: ["TokenKeys", "Crypto", "NDEF", "TestSupport"],

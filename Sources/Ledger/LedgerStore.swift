@@ -132,6 +132,9 @@ public protocol LedgerStore: Actor {
     func markPublished(ids: [String], at: Date) async throws(LedgerError) -> Int
     /// Events not yet published: of one job (with the events of no job), or all.
     func outboxBacklog(job: String?) async throws(LedgerError) -> Int
+    /// Takes the job's publisher lock without waiting (one publisher a job at a time), or `nil` when another
+    /// process holds it.
+    func acquirePublisherLock(job: String) async throws(LedgerError) -> PublisherLock?
 
     // MARK: Queries (reports, audit, status)
 

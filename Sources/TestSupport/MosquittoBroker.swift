@@ -42,17 +42,20 @@ public final class MosquittoBroker: Sendable {
     /// - Parameters:
     ///   - users: user names and passwords; when given, anonymous clients are refused.
     ///   - tls: a TLS listener with the test CA's server certificate (`caFile`, `otherCAFile`).
+    ///   - persistence: keep sessions, queued messages and retained messages in the folder across `restart()` (a
+    ///     plant broker's setting; a consumer with a persistent session then misses nothing published meanwhile).
     /// - Throws: `HarnessError` when mosquitto is not installed or does not come up.
-    public static func start(users: [(user: String, password: String)] = [], tls: Bool = false) async throws
-        -> MosquittoBroker
-    {
+    public static func start(
+        users: [(user: String, password: String)] = [], tls: Bool = false, persistence: Bool = false
+    ) async throws -> MosquittoBroker {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
             throw HarnessError("mosquitto is not installed: make test-deps (apt-get install mosquitto)")
         }
         let directory = try Fixtures.temporaryDirectory("mosquitto").path
         chmod(directory, 0o755)
         let port = try TCPPort.free()
-        var config = "listener \(port) 127.0.0.1\npersistence false\n"
+        var config = "listener \(port) 127.0.0.1\n"
+        config += persistence ? "persistence true\npersistence_location \(directory)/\n" : "persistence false\n"
         config += "log_dest file \(directory)/broker.log\n"
         config += "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
         if getuid() == 0 { config += "user root\n" }  // as root, mosquitto would otherwise switch to user mosquitto

@@ -50,18 +50,22 @@ public final class MosquittoSubscriber: Sendable {
 
     /// Subscribes to `topics` (filters, `#` allowed) at QoS 1 on `broker` and returns once the subscription is active.
     /// TLS brokers are reached with their CA; `user`/`password` go to `mosquitto_sub` on its command line, which is
-    /// acceptable for a throwaway test broker only.
+    /// acceptable for a throwaway test broker only. With `sessionID`, the subscriber keeps a persistent session under
+    /// that client id (`-c -i`): on a broker with persistence it reconnects after a restart and gets what was
+    /// queued for it meanwhile.
     public static func start(
-        _ broker: MosquittoBroker, topics: [String], user: String? = nil, password: String? = nil
+        _ broker: MosquittoBroker, topics: [String], user: String? = nil, password: String? = nil,
+        sessionID: String? = nil
     ) async throws -> MosquittoSubscriber {
         var connection = ["-h", broker.usesTLS ? "localhost" : "127.0.0.1", "-p", String(broker.port)]
         if broker.usesTLS { connection += ["--cafile", broker.caFile] }
         if let user, let password { connection += ["-u", user, "-P", password] }
+        let session = sessionID.map { ["-c", "-i", $0] } ?? []
         let probeTopic = "harness-probe/\(UUID().uuidString)"
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw HarnessError("pipe failed: errno \(errno)") }
         let arguments =
-            ["/usr/bin/mosquitto_sub"] + connection + ["-q", "1", "-F", "%r %t %x"]
+            ["/usr/bin/mosquitto_sub"] + connection + session + ["-q", "1", "-F", "%r %t %x"]
             + (topics + [probeTopic]).flatMap { ["-t", $0] }
         let pid: pid_t
         do {

@@ -1,0 +1,69 @@
+import Foundation
+import Ledger
+import MQTTService
+
+/// The MQTT messages of a publisher (docs/events.md, "Publishing"): one a tag event, and the station's retained
+/// status.
+enum OutboxMessages {
+    /// Event `event` on `PREFIX/JOB/STATION/tag` (the event's own job and station; `job` and `station` for an
+    /// event that names none), its payload with the event's `id` added as the first key, at QoS 1.
+    static func event(_ event: OutboxEvent, endpoint: MQTTEndpoint, job: String, station: String) -> MQTTMessage {
+        let topic = endpoint.topic(level(event.job ?? job), level(event.station ?? station), "tag")
+        return MQTTMessage(topic: topic, payload: Array(payload(event).utf8), qos: .atLeastOnce)
+    }
+
+    /// The stored payload with `"id":"…"` inserted first, so consumers dedupe by it; a payload that is not an object
+    /// (never written by the ledger) is wrapped as `{"id":…,"payload":…}`.
+    static func payload(_ event: OutboxEvent) -> String {
+        let id = "\"id\":\(quoted(event.id))"
+        let body = event.payload.drop(while: \.isWhitespace)
+        guard body.first == "{" else { return "{\(id),\"payload\":\(event.payload)}" }
+        let rest = body.dropFirst()
+        let isEmpty = rest.drop(while: \.isWhitespace).first == "}"
+        return "{\(id)\(isEmpty ? "" : ",")\(rest)"
+    }
+
+    /// The retained status on `PREFIX/STATION/status`: `{"state", "station", "job", …details, "since"}` (keys
+    /// sorted; `since` left out when `nil`, as in the last will, whose time the broker alone knows).
+    static func status(
+        online: Bool, endpoint: MQTTEndpoint, station: String, job: String, details: [String: String], since: Date?
+    ) -> MQTTMessage {
+        var object = details
+        object["state"] = online ? "online" : "offline"
+        object["station"] = station
+        object["job"] = job
+        if let since { object["since"] = OutboxEvent.timestamp(since) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let bytes = (try? encoder.encode(object)).map(Array.init) ?? Array("{\"state\":\"offline\"}".utf8)
+        return MQTTMessage(topic: statusTopic(endpoint, station: station), payload: bytes, retain: true)
+    }
+
+    /// `PREFIX/STATION/status`.
+    static func statusTopic(_ endpoint: MQTTEndpoint, station: String) -> String {
+        endpoint.topic(level(station), "status")
+    }
+
+    /// `text` as one topic level: `/`, `+`, `#` and control characters become `_` (an empty text `_`).
+    static func level(_ text: String) -> String {
+        let scalars = text.unicodeScalars.map { scalar -> Character in
+            "/+#".unicodeScalars.contains(scalar) || scalar.value < 0x20 || scalar.value == 0x7F
+                ? "_" : Character(scalar)
+        }
+        return scalars.isEmpty ? "_" : String(scalars)
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,35 @@
+import MQTTService
+
+/// Where and how to publish: the broker, connection options, and the line's limits.
+public struct PublishConfiguration: Sendable {
+    /// The broker and topic prefix: `mqtt[s]://HOST[:PORT]/TOPIC-PREFIX`.
+    public var endpoint: MQTTEndpoint
+    /// The broker's user name and password (`--publish-credentials @FILE|env:VAR`), if it wants them.
+    public var credentials: MQTTCredentials?
+    /// The TLS files of an `mqtts://` endpoint (`--publish-ca`, `--publish-cert`, `--publish-key`).
+    public var tls: MQTTTLSOptions?
+    /// `--publish-required N`: the line pauses once N events are unpublished.
+    public var required: Int?
+    /// `--publish-drain S`: how long the end of a run publishes what is left (default 10 s).
+    public var drain: Duration
+
+    /// A configuration; only the endpoint is required.
+    public init(
+        endpoint: MQTTEndpoint, credentials: MQTTCredentials? = nil, tls: MQTTTLSOptions? = nil,
+        required: Int? = nil, drain: Duration = .seconds(10)
+    ) {
+        self.endpoint = endpoint
+        self.credentials = credentials
+        self.tls = tls
+        self.required = required
+        self.drain = drain
+    }
+}
+
+/// What the publisher tells its owner (the run command prints these as warnings / notes).
+public enum PublishNotice: Sendable, Equatable {
+    /// The broker went away (one notice an outage, with why); events stay in the outbox meanwhile.
+    case brokerDown(String)
+    /// The broker is back after an outage; the backlog is being sent.
+    case brokerBack
+}

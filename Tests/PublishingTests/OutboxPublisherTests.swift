@@ -1,0 +1,199 @@
+import Foundation
+import JSONReader
+import Ledger
+import MQTTService
+import Publishing
+import TestSupport
+import Testing
+
+/// `OutboxPublisher` against a real mosquitto and a real ledger file, with `mosquitto_sub -q 1` as the consumer:
+/// order, ids, marking only after PUBACKs, resending after a broker restart, credentials, drain, status, waits.
+@Suite(.timeLimit(.minutes(3))) struct OutboxPublisherTests {
+    /// A ledger file with job `j`, a broker, and a publisher of `j` as station `st1` under prefix `plant`.
+    struct Line {
+        let folder: URL
+        let ledger: Ledger
+        let broker: MosquittoBroker
+        let publisher: OutboxPublisher
+
+        init(
+            broker: MosquittoBroker? = nil, credentials: MQTTCredentials? = nil, details: [String: String] = [:]
+        ) async throws {
+            folder = try Fixtures.temporaryDirectory("publishing")
+            ledger = try await Ledger.open(path: folder.appendingPathComponent("ledger.sqlite").path)
+            try await ledger.registerJob(name: "j", manifestHash: "m", templateHash: "t")
+            if let broker {
+                self.broker = broker
+            } else {
+                self.broker = try await MosquittoBroker.start()
+            }
+            let configuration = PublishConfiguration(
+                endpoint: try MQTTEndpoint(parsing: self.broker.url(prefix: "plant")), credentials: credentials)
+            publisher = OutboxPublisher(
+                store: ledger, job: "j", station: "st1", configuration: configuration, statusDetails: details)
+        }
+
+        /// The job's events in the ledger, in sequence order.
+        func events() async throws -> [OutboxEvent] {
+            try await ledger.outboxEvents(job: "j", after: 0, limit: 100_000, unpublishedOnly: false)
+        }
+    }
+
+    /// The `id` and `row` of each tag message, in arrival order.
+    static func idsAndRows(_ messages: [MosquittoSubscriber.Message]) throws -> [(id: String, row: Int)] {
+        try messages.map { message in
+            guard case .object(let object) = try JSONValue.parse(message.payload),
+                case .string(let id)? = object["id"], case .integer(let row)? = object["row"]
+            else { throw HarnessError("not a tag event: \(message)") }
+            return (id, Int(row))
+        }
+    }
+
+    /// Polls `condition` every 10 ms until it holds or `limit` passes; returns whether it held.
+    static func eventually(within limit: Duration = .seconds(30), _ condition: () async throws -> Bool)
+        async rethrows -> Bool
+    {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return try await condition()
+    }
+
+    @Test func aBacklogIsPublishedInSequenceOrderWithIdsAndMarked() async throws {
+        let line = try await Line()
+        try await line.ledger.addDoneRows(job: "j", count: 40)
+        let subscriber = try await MosquittoSubscriber.start(line.broker, topics: ["plant/#"])
+        try await line.publisher.start()
+        #expect(await line.publisher.drain(within: .seconds(30)) == 0)
+        let received = await subscriber.waitFor(count: 40, topicPrefix: "plant/j/")
+        let events = try await line.events()
+        #expect(received.allSatisfy { $0.topic == "plant/j/st1/tag" && !$0.retained })
+        let seen = try Self.idsAndRows(received)
+        #expect(seen.map(\.id) == events.map(\.id))
+        #expect(seen.map(\.row) == Array(1...40))
+        #expect(events.allSatisfy { $0.publishedAt != nil })
+        #expect(try await line.ledger.outboxBacklog(job: "j") == 0)
+        // The payload is the stored one with the id added: every stored key is there.
+        guard case .object(let first) = try JSONValue.parse(received[0].payload),
+            case .object(let stored) = try JSONValue.parse(Array(events[0].payload.utf8))
+        else { throw HarnessError("payloads are not objects") }
+        #expect(first.filter { $0.key != "id" } == stored)
+        await line.publisher.stop()
+    }
+
+    @Test func nothingIsMarkedWhileThePUBACKsAreWithheldAndAllAfterwards() async throws {
+        let line = try await Line()
+        let subscriber = try await MosquittoSubscriber.start(line.broker, topics: ["plant/j/#"])
+        try await line.publisher.start()
+        try await line.broker.pause()
+        try await line.ledger.addDoneRows(job: "j", count: 20)
+        line.publisher.nudge()
+        // All 20 handed to the (frozen) broker: none can have its PUBACK, so none is marked.
+        #expect(await Self.eventually { await line.publisher.unacknowledged == 20 })
+        #expect(try await line.events().allSatisfy { $0.publishedAt == nil })
+        #expect(try await line.ledger.outboxBacklog(job: "j") == 20)
+        line.broker.resume()
+        #expect(await line.publisher.drain(within: .seconds(30)) == 0)
+        #expect(try await line.events().allSatisfy { $0.publishedAt != nil })
+        #expect(try Self.idsAndRows(await subscriber.waitFor(count: 20, topicPrefix: "plant/j/")).count == 20)
+        await line.publisher.stop()
+    }
+
+    /// A broker (with persistence, as a plant's) restarted in the middle of a stream, with 200 events handed to it
+    /// and unacknowledged: every event reaches the persistent-session consumer at least once, duplicates carry the
+    /// same id, all are marked, and the outage is one `.brokerDown` and one `.brokerBack`.
+    @Test func aBrokerRestartMidStreamLosesNothing() async throws {
+        let line = try await Line(broker: try await MosquittoBroker.start(persistence: true))
+        var notices = line.publisher.notices.makeAsyncIterator()
+        let subscriber = try await MosquittoSubscriber.start(
+            line.broker, topics: ["plant/j/#"], sessionID: "consumer-\(UUID().uuidString.prefix(8))")
+        try await line.ledger.addDoneRows(job: "j", count: 100)
+        try await line.publisher.start()
+        #expect(await line.publisher.drain(within: .seconds(30)) == 0)
+        try await line.broker.pause()
+        try await line.ledger.addDoneRows(job: "j", count: 200)
+        line.publisher.nudge()
+        #expect(await Self.eventually { await line.publisher.unacknowledged == 200 })
+        #expect(try await line.ledger.outboxBacklog(job: "j") == 200)
+        // The frozen broker takes up what it was sent, then stops (saving its sessions) while the stream runs.
+        line.broker.resume()
+        try await line.broker.restart()
+        #expect(await line.publisher.drain(within: .seconds(60)) == 0)
+        let events = try await line.events()
+        let ids = Set(events.map(\.id))
+        let all = await subscriber.waitFor(timeout: .seconds(60)) { messages in
+            Set(
+                messages.compactMap { try? JSONValue.parse($0.payload) }.compactMap { value -> String? in
+                    if case .object(let object) = value, case .string(let id)? = object["id"] { id } else { nil }
+                }
+            ).isSuperset(of: ids)
+        }
+        let received = try Self.idsAndRows(all ?? subscriber.messages)
+        #expect(Set(received.map(\.id)) == ids, "\(line.broker.log.suffix(2_000))")
+        let rowOfID = Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0.row ?? 0) })
+        #expect(received.allSatisfy { rowOfID[$0.id] == $0.row })
+        #expect(events.count == 300 && events.allSatisfy { $0.publishedAt != nil })
+        guard case .brokerDown = await notices.next() else {
+            Issue.record("no .brokerDown notice")
+            return
+        }
+        #expect(await notices.next() == .brokerBack)
+        await line.publisher.stop()
+        #expect(await notices.next() == nil)
+    }
+
+    @Test func refusedCredentialsThrowNotAuthorizedAtStart() async throws {
+        let broker = try await MosquittoBroker.start(users: [("line", "right")])
+        let line = try await Line(broker: broker, credentials: MQTTCredentials(user: "line", password: "wrong"))
+        let error = await #expect(throws: MQTTError.self) { try await line.publisher.start() }
+        #expect(error?.code == .notAuthorized)
+    }
+
+    @Test func drainReturnsWhatIsLeftWhenTheBrokerIsDown() async throws {
+        let line = try await Line()
+        line.broker.crash()
+        let error = await #expect(throws: MQTTError.self) { try await line.publisher.start() }
+        #expect(error?.code == .unreachable)
+        try await line.ledger.addDoneRows(job: "j", count: 5)
+        line.publisher.nudge()
+        #expect(await line.publisher.drain(within: .milliseconds(300)) == 5)
+        #expect(await line.publisher.backlog == 5)
+        await line.publisher.stop()
+    }
+
+    @Test func theRetainedStatusIsOnlineWithDetailsThenOfflineAfterStop() async throws {
+        let line = try await Line(details: ["lease": "host:1:2"])
+        try await line.publisher.start()
+        // A consumer that subscribes later gets the retained status.
+        let subscriber = try await MosquittoSubscriber.start(line.broker, topics: ["plant/st1/status"])
+        let online = try #require(await subscriber.waitFor { $0.contains { $0.text.contains("online") } }?.last)
+        guard case .object(let status) = try JSONValue.parse(online.payload) else { throw HarnessError("\(online)") }
+        #expect(status["state"] == .string("online") && status["station"] == .string("st1"))
+        #expect(status["job"] == .string("j") && status["lease"] == .string("host:1:2"))
+        #expect(status["since"] != nil)
+        await line.publisher.stop()
+        let after = await subscriber.waitFor { $0.contains { $0.text.contains("\"offline\"") } }
+        let offline = try #require(after?.last)
+        #expect(offline.topic == "plant/st1/status")
+        #expect(offline.text.contains("\"station\":\"st1\"") && offline.text.contains("\"since\""))
+    }
+
+    @Test func waitForBacklogReturnsOnceTheBrokerIsBack() async throws {
+        let line = try await Line()
+        var notices = line.publisher.notices.makeAsyncIterator()
+        await line.broker.stop()
+        await #expect(throws: MQTTError.self) { try await line.publisher.start() }
+        try await line.ledger.addDoneRows(job: "j", count: 5)
+        line.publisher.nudge()
+        let waiting = Task { await line.publisher.waitForBacklog(below: 3) }
+        #expect(await line.publisher.drain(within: .milliseconds(200)) == 5)
+        try await line.broker.restart()
+        await waiting.value
+        #expect(try await line.ledger.outboxBacklog(job: "j") < 3)
+        #expect(await notices.next() == .brokerBack)
+        #expect(await line.publisher.drain(within: .seconds(30)) == 0)
+        await line.publisher.stop()
+    }
+}
