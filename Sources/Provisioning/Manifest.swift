@@ -85,6 +85,8 @@ public struct Manifest: Sendable {
     public var keyed: KeyedJob?
     /// The row fields a tap answer of `provision serve` may show (`"public"`), each with where the manifest names it.
     public var publicFields: [PublicField] = []
+    /// `publish`: where `run --publish` sends the job's outbox when no flag says so (`nil`: nowhere).
+    public var publish: PublishSettings?
 
     /// The largest NDEF message pre-flight allows for the job's tags.
     public var capacity: Int { tag.capacity(type4FileSize: type4.minimumFileSize) }
@@ -104,7 +106,7 @@ public struct Manifest: Sendable {
         [
             "job", "template", "records", "tag", "lock", "retries", "onFailure", "unique", "serial", "readers",
             "ledger", "reports", "keys", "signature", "protect", "identityCheck", "mode", "type4",
-        ] + TagFamilies.standard.keyedSchemes.map(\.section) + ["format", "public"]
+        ] + TagFamilies.standard.keyedSchemes.map(\.section) + ["format", "public", "publish"]
     }
 
     /// Creates a manifest from values (tests and tools; no validation beyond the types).

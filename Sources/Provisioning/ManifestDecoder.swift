@@ -143,6 +143,7 @@ struct ManifestDecoder {
             manifest.identityCheck = try choice(node, "identityCheck", IdentityCheck.self)
         }
         if let node = root["public"] { manifest.publicFields = try decodePublic(node) }
+        if let node = root["publish"] { manifest.publish = try decodePublish(node) }
         if let node = root["mode"] { manifest.mode = try choice(node, "mode", Manifest.WriteMode.self) }
         if let node = root["format"] {
             guard case .bool(let value) = node.kind else {

@@ -100,7 +100,7 @@ private func parse(_ text: String) throws(JobInputError) -> Manifest {
         #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "sig": "require"}"#,
         "jobs/x.json:1:69: sig: unknown key (expected one of: job, template, records, tag, lock, retries, "
             + "onFailure, unique, serial, readers, ledger, reports, keys, signature, protect, identityCheck, mode, "
-            + "type4, ntag424, format, public)"
+            + "type4, ntag424, format, public, publish)"
     ),
     (
         #"{"job": "j", "template": "t", "records": "r.csv", "tag": "ntag213", "protect": {}}"#,

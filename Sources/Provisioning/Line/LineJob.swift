@@ -154,6 +154,9 @@ public struct WorkerSettings: Sendable {
     /// The run's gone readers, shared by its workers (one settings value per run): a reader that went away
     /// pauses its worker until it returns, or until every reader has been gone for the tracker's timeout.
     public var readerAbsence = ReaderAbsence()
+    /// Awaited before each wait for the next tag, `nil`: none. `run --publish-required` pauses the line there while
+    /// too many events are unpublished; the hook returns once the line may go on (or a stop was requested).
+    public var beforeNextTag: (@Sendable () async -> Void)?
 
     /// Creates settings.
     public init(

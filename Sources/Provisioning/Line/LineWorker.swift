@@ -98,6 +98,10 @@ public struct LineWorker: Sendable {
                 case nil: if let end = try await leftToClaim() { return end }
                 case true: break
                 }
+                if let gate = settings.beforeNextTag {
+                    await gate()
+                    if let stopped { return stopped }
+                }
                 let detectStart = clock.now
                 switch try await waitForTag() {
                 case .success(let detected):
