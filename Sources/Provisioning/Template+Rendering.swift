@@ -2,6 +2,7 @@ import Foundation
 import JSONReader
 import NDEF
 import NFCTags
+import Support
 
 extension Template {
     /// The value of a name for a row without filters (for `unique`): a field or a built-in known before writing.
@@ -131,22 +132,8 @@ extension Template {
         }
     }
 
-    /// Appends `text` as a JSON string literal.
-    static func writeString(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20: out.append(contentsOf: Array("\\u00".utf8) + Array(Hex.byte(byte).utf8))
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    /// Appends `text` as a JSON string literal (`JSONString`).
+    static func writeString(_ text: String, into out: inout [UInt8]) { JSONString.append(text, to: &out) }
 
     /// The position in the template of a record JSON path such as `records[1].uri` or `[0].text`.
     public func position(ofPath path: String) -> TextPosition {
