@@ -74,23 +74,25 @@ extension SQLLedger {
 
     /// Every journaled change of `uid`'s keys in `job`, oldest first.
     public func keyChanges(job: String, uid: [UInt8]) async throws(LedgerError) -> [KeyChange] {
-        let uidText = LedgerFormat.uid(uid)
-        return try await perform { () throws(LedgerError) in
-            try connection.query(
-                """
-                SELECT key_number, old_version, new_version, key_id, old_fingerprint, new_fingerprint, state
-                FROM key_changes WHERE job = ? AND uid = ? ORDER BY id
-                """, [.text(job), .text(uidText)]
-            ) { row throws(LedgerError) in
-                guard let state = KeyChange.State(rawValue: row.text("state")) else {
-                    throw LedgerError(.invalidData, "key_changes state '\(row.text("state"))'")
-                }
-                return KeyChange(
-                    uid: uid, keyNumber: row.int("key_number"), oldVersion: row.int("old_version"),
-                    newVersion: row.int("new_version"), keyID: row.text("key_id"),
-                    oldFingerprint: row.text("old_fingerprint"), newFingerprint: row.text("new_fingerprint"),
-                    state: state)
+        try await perform { () throws(LedgerError) in try keyChangesNow(job: job, uid: uid) }
+    }
+
+    /// `keyChanges(job:uid:)` on the connection, inside the caller's `perform`.
+    func keyChangesNow(job: String, uid: [UInt8]) throws(LedgerError) -> [KeyChange] {
+        try connection.query(
+            """
+            SELECT key_number, old_version, new_version, key_id, old_fingerprint, new_fingerprint, state
+            FROM key_changes WHERE job = ? AND uid = ? ORDER BY id
+            """, [.text(job), .text(LedgerFormat.uid(uid))]
+        ) { row throws(LedgerError) in
+            guard let state = KeyChange.State(rawValue: row.text("state")) else {
+                throw LedgerError(.invalidData, "key_changes state '\(row.text("state"))'")
             }
+            return KeyChange(
+                uid: uid, keyNumber: row.int("key_number"), oldVersion: row.int("old_version"),
+                newVersion: row.int("new_version"), keyID: row.text("key_id"),
+                oldFingerprint: row.text("old_fingerprint"), newFingerprint: row.text("new_fingerprint"),
+                state: state)
         }
     }
 
@@ -101,10 +103,13 @@ extension SQLLedger {
 
     /// The key version each key of `uid` holds by the journal (done changes; keys never changed are absent).
     public func keyVersions(job: String, uid: [UInt8]) async throws(LedgerError) -> [Int: Int] {
+        Self.keyVersions(try await keyChanges(job: job, uid: uid))
+    }
+
+    /// The key version each key holds after `changes` (done changes; keys never changed are absent).
+    static func keyVersions(_ changes: [KeyChange]) -> [Int: Int] {
         var versions: [Int: Int] = [:]
-        for change in try await keyChanges(job: job, uid: uid) where change.state == .done {
-            versions[change.keyNumber] = change.newVersion
-        }
+        for change in changes where change.state == .done { versions[change.keyNumber] = change.newVersion }
         return versions
     }
 }

@@ -42,11 +42,14 @@ extension SQLLedger {
 
     /// One row of `job`, or `nil`.
     public func record(job: String, row: Int) async throws(LedgerError) -> RecordInfo? {
-        try await perform { () throws(LedgerError) in
-            try connection.queryFirst(
-                "SELECT \(Ledger.recordColumns) FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
-            ) { s throws(LedgerError) in try Ledger.recordInfo(s) }
-        }
+        try await perform { () throws(LedgerError) in try recordNow(job: job, row: row) }
+    }
+
+    /// `record(job:row:)` on the connection, inside the caller's `perform`.
+    func recordNow(job: String, row: Int) throws(LedgerError) -> RecordInfo? {
+        try connection.queryFirst(
+            "SELECT \(Ledger.recordColumns) FROM records WHERE job = ? AND row = ?", [.text(job), .int(row)]
+        ) { s throws(LedgerError) in try Ledger.recordInfo(s) }
     }
 
     /// Every row of `job` in row order.
@@ -88,15 +91,18 @@ extension SQLLedger {
 
     /// Every tag recorded with `uid`, in any job (at most one per job), found through `records_live_uid`.
     public func tags(uid: [UInt8]) async throws(LedgerError) -> [ProvisionedTag] {
-        try await perform { () throws(LedgerError) in
-            try connection.query(
-                """
-                SELECT \(Ledger.tagColumns) FROM tags WHERE (job, row) IN (
-                    SELECT job, row FROM records WHERE uid = ? AND \(Ledger.isLive) AND state = 'done')
-                ORDER BY recorded_at
-                """, [.text(LedgerFormat.uid(uid))]
-            ) { s throws(LedgerError) in try Ledger.provisionedTag(s) }
-        }
+        try await perform { () throws(LedgerError) in try tagsNow(uid: uid) }
+    }
+
+    /// `tags(uid:)` on the connection, inside the caller's `perform`.
+    func tagsNow(uid: [UInt8]) throws(LedgerError) -> [ProvisionedTag] {
+        try connection.query(
+            """
+            SELECT \(Ledger.tagColumns) FROM tags WHERE (job, row) IN (
+                SELECT job, row FROM records WHERE uid = ? AND \(Ledger.isLive) AND state = 'done')
+            ORDER BY recorded_at
+            """, [.text(LedgerFormat.uid(uid))]
+        ) { s throws(LedgerError) in try Ledger.provisionedTag(s) }
     }
 
     /// The audit trail of `job` (or of the whole ledger when `nil`), oldest first.

@@ -152,6 +152,8 @@ public protocol LedgerStore: Actor {
     func tags(job: String) async throws(LedgerError) -> [ProvisionedTag]
     /// The done tags of a UID, in any job.
     func tags(uid: [UInt8]) async throws(LedgerError) -> [ProvisionedTag]
+    /// The done tag of a UID in a job with its row's fields and key versions, in one call (a tap's reads).
+    func tapLookup(job: String, uid: [UInt8]) async throws(LedgerError) -> TapLookup?
     /// The audit trail (of one job, or all).
     func events(job: String?) async throws(LedgerError) -> [LedgerEvent]
     /// Every reader's activity on the job.

@@ -40,6 +40,9 @@ public struct TapJobVerdict: Sendable, Hashable {
     /// For an operator only (`verify-url --operator`, never `serve`): what an `invalid` answer leaves out (the UID
     /// and counter the message decrypted to, the row it belongs to); `nil` otherwise.
     public var explanation: String? = nil
+    /// The row's fields as the ledger holds them, read with the tag (`valid`, `replayed`): the caller picks the
+    /// public ones (`TapService`) without reading the row again; never shown whole.
+    public var fields: [String: String]? = nil
 }
 
 /// Verifies tap URLs of a keyed job against its ledger: the job's dynamic message scheme checks the URL with the
@@ -95,14 +98,15 @@ public struct TapJobVerifier: Sendable {
         }
         verdict.uid = uid
         verdict.counter = counter
-        guard let tag = try await ledger.tags(uid: uid).first(where: { $0.job == job }) else {
+        guard let lookup = try await ledger.tapLookup(job: job, uid: uid) else {
             verdict.kind = .unknown
             verdict.detail = "\(name) valid, but UID \(uidText) (counter \(counter)) is not a tag of job \(job)"
             return verdict
         }
+        let tag = lookup.tag
         if let rowURIs {
-            let fields = try await ledger.record(job: job, row: tag.row)?.fields ?? [:]
-            guard let expected = try? rowURIs(tag.row, fields, uid), expected.contains(layout.masked(url)) else {
+            guard let expected = try? rowURIs(tag.row, lookup.fields, uid), expected.contains(layout.masked(url))
+            else {
                 return TapJobVerdict(
                     kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
                     detail: TapVerification.notVerified(name),
@@ -112,8 +116,8 @@ public struct TapJobVerifier: Sendable {
             }
         }
         verdict.row = tag.row
-        let journal = try await ledger.keyVersions(job: job, uid: uid)
-        verdict.keyVersions = scheme.keyNumbers.map { journal[$0] ?? 0 }
+        verdict.fields = lookup.fields
+        verdict.keyVersions = scheme.keyNumbers.map { lookup.keyVersions[$0] ?? 0 }
         switch try await ledger.acceptSUNCounter(job: job, uid: uid, counter: Int(counter), at: time) {
         case .accepted(let previous):
             verdict.kind = .valid

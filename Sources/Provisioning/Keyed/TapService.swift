@@ -101,7 +101,13 @@ public struct TapService: Sendable {
             var product: [String: String] = [:]
             let genuine: [TapJobVerdict.Kind] = [.valid, .replayed, .suspicious]
             if let row = verdict.row, genuine.contains(verdict.kind), !job.publicFields.isEmpty {
-                let fields = try await job.ledger.record(job: job.verifier.job, row: row)?.fields ?? [:]
+                // A keyed job's verdict carries the row's fields it read; an NTAG21x one is read here.
+                let fields: [String: String]
+                if let read = verdict.fields {
+                    fields = read
+                } else {
+                    fields = try await job.ledger.record(job: job.verifier.job, row: row)?.fields ?? [:]
+                }
                 for name in job.publicFields { product[name] = fields[name] }
             }
             return TapAnswer(job: job.verifier.job, verdict: verdict, product: product)
