@@ -1,5 +1,6 @@
 import Crypto
 import JSONReader
+import Synchronization
 
 /// Keyed NTAG 424 DNA personalisation as a `KeyedScheme` (docs/authentication.md): the manifest's `ntag424`
 /// section, the AN10922 keys K0–K4 of every tag (`NTAG424JobKeys`), the journaled personalisation
@@ -29,7 +30,12 @@ public struct NTAG424Scheme: KeyedScheme {
     public func tagKeys(master: SecretKey, options: any KeyedJobOptions) -> TagKeys {
         let identifier = (options as? NTAG424JobOptions)?.systemIdentifier ?? []
         let keys = NTAG424JobKeys(master: master, systemIdentifier: identifier)
-        return { uid in try keys.keys(uid: uid) }
+        let zeroUID = ZeroUIDKeys()
+        return { uid in
+            // SUN verification asks for K1 through the all-zero UID on every tap: those keys are derived once.
+            guard uid == SUNScheme.anyUID else { return try keys.keys(uid: uid) }
+            return try zeroUID.get { () throws in try keys.keys(uid: uid) }
+        }
     }
 
     public func plan(_ request: KeyedPlanRequest) throws -> any KeyedPlan {
@@ -77,5 +83,19 @@ public struct NTAG424Scheme: KeyedScheme {
                 try reader.choice(field, "ntag424.macInput", NTAG424JobOptions.MACInput.self)
             } ?? .picc
         return NTAG424JobOptions(master: master, systemIdentifier: identifier, macInput: macInput)
+    }
+}
+
+/// The keys of the all-zero UID (K1, the meta-read key of every tag, among them), kept once derived: a SUN tap's
+/// PICC data is decrypted with K1 before its UID is known, on every tap a server verifies.
+private final class ZeroUIDKeys: Sendable {
+    private let keys = Mutex<[SecretKey]?>(nil)
+
+    /// The kept keys, or `derive`'s (then kept).
+    func get(_ derive: () throws -> [SecretKey]) throws -> [SecretKey] {
+        if let kept = keys.withLock({ $0 }) { return kept }
+        let derived = try derive()
+        keys.withLock { $0 = derived }
+        return derived
     }
 }

@@ -31,6 +31,18 @@ import Testing
         #expect(other[1].fingerprint != a[1].fingerprint, "the system identifier separates jobs")
     }
 
+    @Test func schemeTagKeysKeepTheZeroUIDSetAndDeriveEveryOther() throws {
+        let options = NTAG424JobOptions(master: "brand", systemIdentifier: Self.system)
+        let keys = NTAG424Scheme().tagKeys(master: Self.master, options: options)
+        let zero = [UInt8](repeating: 0, count: 7)
+        let direct = try NTAG424KeySet(master: Self.master, uid: zero, systemIdentifier: Self.system)
+        for _ in 0..<2 { #expect(try keys(zero).map(\.fingerprint) == direct.keys.map(\.fingerprint)) }
+        let uid: [UInt8] = [4, 1, 2, 3, 4, 5, 6]
+        let tag = try NTAG424KeySet(master: Self.master, uid: uid, systemIdentifier: Self.system)
+        #expect(try keys(uid).map(\.fingerprint) == tag.keys.map(\.fingerprint))
+        #expect(throws: AES128Error.blockLength(4)) { try keys([4, 1, 2, 3]) }
+    }
+
     @Test func badInputsAreRefused() {
         #expect(throws: AES128Error.blockLength(21)) {
             try NTAG424KeySet(
