@@ -83,6 +83,9 @@ public final class HTTPServer: Sendable {
         // libmicrohttpd must not stop with a connection suspended (header): resume every one with a 503, and wait
         // (bounded) for the workers to send those answers; MHD_stop_daemon closes whatever is left.
         core.answerRemaining()
+        // A handler's resume that began before the forced answers finishes first (a few microseconds; no later one
+        // starts: every request has its answer).
+        while core.resumesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         let sent = clock.now.advanced(by: min(core.configuration.drainTimeout, .seconds(1)))
         while core.pendingCount > 0 && clock.now < sent { usleep(1_000) }
         MHD_stop_daemon(daemon)

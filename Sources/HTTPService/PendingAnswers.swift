@@ -11,9 +11,9 @@ struct PendingAnswers {
         /// Its connection (`struct MHD_Connection *`), suspended until `answer` is set.
         let connection: Connection
         /// The answer the access handler queues once libmicrohttpd calls it again after the resume.
-        var answer: HTTPResponse?
+        var answer: HTTPResponse? = nil
         /// The handler's task, until it answers.
-        var task: Task<Void, Never>?
+        var task: Task<Void, Never>? = nil
     }
 
     /// A connection pointer kept under the lock; @unchecked: only passed to libmicrohttpd's suspend and resume,
@@ -40,33 +40,52 @@ extension ServiceCore {
         let connection = PendingAnswers.Connection(pointer: connection)
         // Lock order, here and below: this lock, then libmicrohttpd's (inside suspend and resume); libmicrohttpd
         // calls none of our callbacks while it holds its own.
-        return pending.withLock { pending -> Int? in
+        let key = pending.withLock { pending -> Int? in
             guard !pending.closing else { return nil }
             let id = pending.nextID
             pending.nextID &+= 1
             MHD_suspend_connection(connection.pointer)
-            // The task's `finish` waits for this lock, so it always finds its entry. Its executor is not the
-            // cooperative pool: a caller blocking the pool's few threads (a synchronous test waiting for its client)
-            // must not starve the handlers.
-            let task = Task(executorPreference: Self.handlerExecutor) {
-                let response = await handler(request)
-                self.finish(id, with: response)
-            }
-            pending.entries[id] = PendingAnswers.Entry(connection: connection, task: task)
+            pending.entries[id] = PendingAnswers.Entry(connection: connection)
             return id
         }
+        guard let id = key else { return nil }
+        // The task starts outside the lock (making it wakes a thread): its `finish` finds the entry in any case. Its
+        // executor is not the cooperative pool: a caller blocking the pool's few threads (a synchronous test waiting
+        // for its client) must not starve the handlers.
+        let task = Task(executorPreference: Self.handlerExecutor) {
+            let response = await handler(request)
+            self.finish(id, with: response)
+        }
+        let answered = pending.withLock { pending -> Bool in
+            guard let entry = pending.entries[id], entry.answer == nil else { return true }
+            pending.entries[id] = PendingAnswers.Entry(connection: entry.connection, task: task)
+            return false
+        }
+        // Answered (or completed) already: by its handler (then the cancel does nothing) or by a stop, which cancels
+        // the tasks it finds.
+        if answered { task.cancel() }
+        return id
     }
 
     /// Where the handlers' tasks run.
     static let handlerExecutor = QueueTaskExecutor(label: "provision.http-handlers")
 
     /// Stores a handler's answer and resumes its connection; dropped when a stop answered the request already.
+    ///
+    /// The resume runs outside the lock (it wakes the connection's worker thread), counted in `resumesInFlight` from
+    /// under the lock on: a stop waits for that count to drop to zero before it stops the daemon.
     func finish(_ id: Int, with response: HTTPResponse) {
-        pending.withLock { pending in
-            guard let entry = pending.entries[id], entry.answer == nil else { return }
+        let connection = pending.withLock { pending -> PendingAnswers.Connection? in
+            guard let entry = pending.entries[id], entry.answer == nil else { return nil }
             pending.entries[id] = PendingAnswers.Entry(connection: entry.connection, answer: response, task: nil)
-            MHD_resume_connection(entry.connection.pointer)
+            resumesInFlight.add(1, ordering: .relaxed)
+            return entry.connection
         }
+        guard let connection else { return }
+        // Still suspended until this call: libmicrohttpd neither times out nor closes a suspended connection, and a
+        // stop does not stop the daemon while this resume is counted.
+        MHD_resume_connection(connection.pointer)
+        resumesInFlight.subtract(1, ordering: .releasing)
     }
 
     /// The answer of a resumed request, for the access handler to queue.

@@ -10,6 +10,9 @@ final class ServiceCore: Sendable {
     let draining = Atomic<Bool>(false)
     /// The suspended requests and their answers (`PendingAnswers`).
     let pending = Mutex(PendingAnswers())
+    /// Handlers' answers whose connection `finish` is resuming outside the lock: a stop waits for none before it
+    /// stops the daemon.
+    let resumesInFlight = Atomic<Int>(0)
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
