@@ -23,9 +23,14 @@ struct LineSession: Sendable {
     /// Runs the workers; on a line of stations (`station` set) every reader name is `STATION/READER`, and on
     /// a ledger server the station's lease (`StationSession`) is held for the whole run. The ledger calls before
     /// the workers start ride out a dropped server connection (`outage`).
+    ///
+    /// With `publish` (`run --publish`), the job's outbox is published while the line runs (`PublishSession`): the
+    /// broker is connected before the first tag (refused credentials: exit 77), and drained within its limit at the
+    /// end, also after an interrupt, before the lease is given back.
     static func run(
         job: JobContext, readers: [any TagReader], ledger: any LedgerStore, station: String?, leaseSeconds: Double,
-        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest, outage: OutageRetry
+        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest, outage: OutageRetry,
+        publish: PublishTarget? = nil
     ) async throws(CLIError) -> LineSession {
         var settings = settings
         var presence: StationSession?
@@ -35,13 +40,21 @@ struct LineSession: Sendable {
                 probe: ledger)
             settings.lease = presence?.lease
         }
+        var publishing: PublishSession?
         do {
+            if let publish {
+                publishing = try await publish.start(
+                    job: job, readers: readers, ledger: ledger, lease: presence?.lease, display: display, stop: stop,
+                    outage: outage)
+            }
             let session = try await run(
                 job: job, readers: readers, ledger: ledger, station: station, settings: settings, display: display,
-                stop: stop, outage: outage)
+                stop: stop, outage: outage, publishing: publishing)
+            await publishing?.finish()
             await presence?.end()
             return session
         } catch {
+            await publishing?.finish()
             await presence?.end()
             throw error
         }
@@ -49,8 +62,10 @@ struct LineSession: Sendable {
 
     private static func run(
         job: JobContext, readers: [any TagReader], ledger: any LedgerStore, station: String?,
-        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest, outage: OutageRetry
+        settings: WorkerSettings, display: ProgressDisplay, stop: StopRequest, outage: OutageRetry,
+        publishing: PublishSession?
     ) async throws(CLIError) -> LineSession {
+        var settings = settings
         let counts = try await outage.runForCommand("start-up", on: ledger) {
             try await ledger.counts(job: job.manifest.job)
         }
@@ -58,7 +73,7 @@ struct LineSession: Sendable {
         let totals = JobTotals(counts: counts, shareLabel: station.map { "station \($0)" } ?? "this run") {
             try? await ledger.counts(job: jobName)
         }
-        let progress = LiveProgress(totals: totals, display: display)
+        let progress = LiveProgress(totals: totals, display: display, publishing: publishing)
         let lineJob = job.lineJob()
         var connections: [any LedgerStore] = [ledger]
         for _ in readers.dropFirst() {
@@ -74,6 +89,7 @@ struct LineSession: Sendable {
         // The run's own stop: the operator's reaches every worker, and the first worker to find the job complete
         // ends the others' waits for a tag (`.jobComplete`) without it counting as an interrupt.
         let runStop = stop.scoped()
+        if let publishing { settings.beforeNextTag = { await publishing.gate(stop: runStop) } }
         let workers = zip(zip(readers, connections), names).map { reader, name in
             LineWorker(
                 reader: reader.0, name: name, ledger: reader.1, job: lineJob, settings: settings,
@@ -120,10 +136,13 @@ final class LiveProgress: Sendable {
     let totals: JobTotals
     private let display: ProgressDisplay
     private let state: Mutex<State>
+    /// The run's publisher (`run --publish`): told of every outcome, its backlog shown on the status line.
+    private let publishing: PublishSession?
 
-    init(totals: JobTotals, display: ProgressDisplay) {
+    init(totals: JobTotals, display: ProgressDisplay, publishing: PublishSession? = nil) {
         self.totals = totals
         self.display = display
+        self.publishing = publishing
         state = Mutex(State())
     }
 
@@ -167,6 +186,7 @@ final class LiveProgress: Sendable {
     /// A row's outcome, once the ledger holds it durably: the done count, the first-pass yield (a row counts once,
     /// at its first outcome of the run: passed if done on its first try) and the status line.
     func record(_ outcome: RowOutcome) {
+        publishing?.nudge()
         if outcome.resolution == .done { totals.recordDone() }
         if let row = outcome.row {
             state.withLock { state in
@@ -206,6 +226,6 @@ final class LiveProgress: Sendable {
         let yield = tries.0 > 0 ? Double(tries.1) / Double(tries.0) : 1
         display.status(
             done: job.done, total: job.total, share: "\(totals.shareLabel) \(job.here)", perMinute: job.perMinute,
-            etaSeconds: job.etaSeconds, yield: yield, last: last())
+            etaSeconds: job.etaSeconds, yield: yield, unpublished: publishing?.backlog ?? 0, last: last())
     }
 }

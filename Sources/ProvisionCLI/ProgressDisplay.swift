@@ -24,13 +24,17 @@ struct ProgressDisplay: Sendable {
     }
 
     /// The status line after each tag: the job's done/total (every station), this process's share, the line's
-    /// rate and ETA, first-pass yield, last UID and outcome.
+    /// rate and ETA, first-pass yield, the outbox's unpublished events (`run --publish`, when any), last UID and
+    /// outcome.
     func status(
-        done: Int, total: Int, share: String, perMinute: Double, etaSeconds: Double?, yield: Double, last: String
+        done: Int, total: Int, share: String, perMinute: Double, etaSeconds: Double?, yield: Double,
+        unpublished: Int = 0, last: String
     ) {
         var text = "\(done)/\(total) done · \(share) · \(Self.number(perMinute, 1)) tags/min"
         if let etaSeconds { text += " · ETA \(Self.duration(etaSeconds))" }
-        text += " · FPY \(Self.number(yield * 100, 1)) % · \(last)"
+        text += " · FPY \(Self.number(yield * 100, 1)) %"
+        if unpublished > 0 { text += " · \(unpublished) unpublished" }
+        text += " · \(last)"
         switch mode {
         case .terminal: sink.write("\r\u{1B}[K\(text)")
         case .lines: sink.line(text)

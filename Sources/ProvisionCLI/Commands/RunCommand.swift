@@ -17,6 +17,9 @@ struct RunCommand: Command {
                              [--accept-changed-manifest] [--accept-new-rows] [--no-feedback] [--allow-test-keys]
                              [--max-consecutive-failures N] [--wait] [--ledger FILE|URI] [--station NAME]
                              [--lease SECONDS] [--allow-extractable-key] [--reader-timeout SECONDS]
+                             [--publish mqtt[s]://HOST[:PORT]/PREFIX [--publish-credentials @FILE|env:VAR]
+                              [--publish-ca FILE] [--publish-cert FILE --publish-key FILE]
+                              [--publish-required N] [--publish-drain SECONDS]]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -83,22 +86,31 @@ struct RunCommand: Command {
         Run 'provision ledger migrate' once per server and schema first.
 
         """ + LedgerChoice.help + """
-            \(LedgerTLS.help)
-              --station NAME   this station's name on a ledger server (default: the host name); several
-                               stations on one host need their own names. A second live process with the
-                               same name is refused (exit 69). Reader names are recorded as NAME/READER
-              --lease SECONDS  how long the station's lease holds without a heartbeat (default 15; the
-                               heartbeat runs every fifth of it). A station frozen or cut off for longer
-                               stops without writing (exit 75); its claimed tag can finish at any station
+                \(LedgerTLS.help)
+                  --station NAME   this station's name on a ledger server (default: the host name); several
+                                   stations on one host need their own names. A second live process with the
+                                   same name is refused (exit 69). Reader names are recorded as NAME/READER
+                  --lease SECONDS  how long the station's lease holds without a heartbeat (default 15; the
+                                   heartbeat runs every fifth of it). A station frozen or cut off for longer
+                                   stops without writing (exit 75); its claimed tag can finish at any station
+
+            """ + """
+
+            Publishing (docs/events.md, "run --publish"): every outcome's event goes to the broker while the line
+            runs; the manifest's "publish" object ("to", "credentials", "ca", "cert", "key", "required", "drain")
+            gives the same settings, and each flag overrides its field.
+
+            """ + PublishOptions.help + """
 
             Ctrl-C finishes the tag in progress, then stops (exit 130); a second Ctrl-C aborts at once.
-            The ledger is consistent either way.
+            With --publish, SIGTERM does the same, and both still drain the outbox (--publish-drain) and leave the
+            retained status offline. The ledger is consistent either way.
 
             Exit: 0 every row done, 1 rows remain or failed (or a reader paused), 64 usage, 65 bad job,
             66 missing file, 69 reader or ledger unavailable, or the station is live elsewhere (also when every
             reader has been gone for --reader-timeout and rows remain; run again to resume), 73 cannot create the
             ledger or reports, 74 I/O, 77 a key file
-            readable by group or others, 75 the station's lease ran out or every row left is claimed by another
+            readable by group or others or the broker refused the publishing credentials, 75 the station's lease ran out or every row left is claimed by another
             station, 130 interrupted.
 
             Examples:
@@ -136,6 +148,8 @@ struct RunCommand: Command {
     var leaseSeconds = StationSession.defaultLeaseSeconds
     /// `--reader-timeout SECONDS`: stop once every reader has been gone this long (`nil`: wait for ever).
     var readerTimeout: Double?
+    /// `--publish URL` and its options: publish the outbox while the line runs (over the manifest's `publish`).
+    var publish = PublishOptions()
 
     static func parse(_ arguments: [String]) throws(CLIError) -> RunCommand {
         let args = try Arguments(
@@ -144,10 +158,11 @@ struct RunCommand: Command {
                 "quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys", "wait",
                 "allow-extractable-key", LedgerTLS.flag,
             ],
-            options: [
-                "reader", "idle", "max-consecutive-failures", "max-wrong-chip", "ledger", "station", "lease",
-                "reader-timeout",
-            ],
+            options: Set(
+                [
+                    "reader", "idle", "max-consecutive-failures", "max-wrong-chip", "ledger", "station", "lease",
+                    "reader-timeout",
+                ] + PublishOptions.options),
             aliases: ["q": "quiet"])
         try args.requirePositionals(1...1, usage: "provision run MANIFEST [--reader SPEC]...")
         let oldMaxFailures = try args.integer("max-wrong-chip", in: 0...1_000_000)
@@ -167,6 +182,7 @@ struct RunCommand: Command {
         command.readerTimeout = try args.seconds("reader-timeout") {
             "option '--reader-timeout' needs seconds > 0, got '\($0)'"
         }
+        command.publish = try PublishOptions(args)
         return command
     }
 
@@ -175,6 +191,10 @@ struct RunCommand: Command {
         let err = output.diagnostics
         var job = try JobContext.load(manifest, context: context, ledger: ledger.ledger)
         try Self.preflight(job, context: context)
+        // The broker URL, credentials and TLS files are checked before anything is written.
+        let publishing = try PublishOptions.configuration(
+            publish, manifest: job.manifest, currentDirectory: context.currentDirectory,
+            environment: context.environment)
         try job.loadKeys(
             environment: context.environment, custody: context.keyCustody(allowExtractable: allowExtractableKey))
         let specs =
@@ -221,7 +241,8 @@ struct RunCommand: Command {
         let session = try await LineSession.run(
             job: job, readers: readers, ledger: ledger, station: station, leaseSeconds: leaseSeconds,
             settings: settings,
-            display: display, stop: context.stop, outage: outage)
+            display: display, stop: context.stop, outage: outage,
+            publish: publishing.map { PublishTarget(configuration: $0, station: station ?? self.ledger.stationName) })
         display.finish()
         let report = try await Self.finalReport(job, ledger: ledger, outage: outage)
         do {
