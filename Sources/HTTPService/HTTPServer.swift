@@ -38,6 +38,10 @@ public final class HTTPServer: Sendable {
         /// How long a stop waits for open connections before it closes them; a request whose handler is still
         /// running then is answered 503 (its task cancelled).
         public var drainTimeout: Duration = .seconds(2)
+        /// How long a handler may run after its request arrived: one still running then is answered 503 with
+        /// `Retry-After: 1`, its connection resumed and its task cancelled (a late answer is dropped). Checked every
+        /// quarter of this, at most a second apart, so the answer comes up to that much later.
+        public var handlerTimeout: Duration = .seconds(10)
 
         public init() {}
     }
@@ -47,6 +51,8 @@ public final class HTTPServer: Sendable {
     private let core: ServiceCore
     /// The daemon (`struct MHD_Daemon *`); `nil` once stopped.
     private let running: Mutex<OpaquePointer?>
+    /// Answers handlers that run past `handlerTimeout` (`ServiceCore.startDeadlineSweep`); cancelled by a stop.
+    private let deadlineSweep: Task<Void, Never>
 
     /// Starts listening on `address` and answering with `handler`.
     public init(
@@ -63,6 +69,7 @@ public final class HTTPServer: Sendable {
         self.address = bound
         self.core = core
         running = Mutex(daemon)
+        deadlineSweep = core.startDeadlineSweep()
     }
 
     deinit { stop() }
@@ -72,6 +79,7 @@ public final class HTTPServer: Sendable {
     /// are answered 503, given a moment to be sent, and the daemon stops and the socket closes. Idempotent.
     public func stop() {
         guard let daemon = running.withLock({ daemon in daemon.take() }) else { return }
+        deadlineSweep.cancel()
         core.draining.store(true, ordering: .relaxed)
         if case .unix(let path) = address { unlink(path) }
         // Needs MHD_USE_ITC in the epoll modes; the socket it returns is ours to close, after MHD_stop_daemon.

@@ -14,6 +14,8 @@ struct PendingAnswers {
         var answer: HTTPResponse? = nil
         /// The handler's task, until it answers.
         var task: Task<Void, Never>? = nil
+        /// When the request is answered 503 if its handler is still running (`handlerTimeout`).
+        let deadline: ContinuousClock.Instant
     }
 
     /// A connection pointer kept under the lock; @unchecked: only passed to libmicrohttpd's suspend and resume,
@@ -38,6 +40,7 @@ extension ServiceCore {
     func dispatch(_ request: HTTPRequest, on connection: OpaquePointer) -> Int? {
         let handler = self.handler
         let connection = PendingAnswers.Connection(pointer: connection)
+        let deadline = ContinuousClock.now.advanced(by: configuration.handlerTimeout)
         // Lock order, here and below: this lock, then libmicrohttpd's (inside suspend and resume); libmicrohttpd
         // calls none of our callbacks while it holds its own.
         let key = pending.withLock { pending -> Int? in
@@ -45,7 +48,7 @@ extension ServiceCore {
             let id = pending.nextID
             pending.nextID &+= 1
             MHD_suspend_connection(connection.pointer)
-            pending.entries[id] = PendingAnswers.Entry(connection: connection)
+            pending.entries[id] = PendingAnswers.Entry(connection: connection, deadline: deadline)
             return id
         }
         guard let id = key else { return nil }
@@ -58,7 +61,8 @@ extension ServiceCore {
         }
         let answered = pending.withLock { pending -> Bool in
             guard let entry = pending.entries[id], entry.answer == nil else { return true }
-            pending.entries[id] = PendingAnswers.Entry(connection: entry.connection, task: task)
+            pending.entries[id] = PendingAnswers.Entry(
+                connection: entry.connection, task: task, deadline: entry.deadline)
             return false
         }
         // Answered (or completed) already: by its handler (then the cancel does nothing) or by a stop, which cancels
@@ -77,7 +81,8 @@ extension ServiceCore {
     func finish(_ id: Int, with response: HTTPResponse) {
         let connection = pending.withLock { pending -> PendingAnswers.Connection? in
             guard let entry = pending.entries[id], entry.answer == nil else { return nil }
-            pending.entries[id] = PendingAnswers.Entry(connection: entry.connection, answer: response, task: nil)
+            pending.entries[id] = PendingAnswers.Entry(
+                connection: entry.connection, answer: response, deadline: entry.deadline)
             resumesInFlight.add(1, ordering: .relaxed)
             return entry.connection
         }
@@ -108,15 +113,53 @@ extension ServiceCore {
         let stopping = stoppingAnswer
         let tasks = pending.withLock { pending -> [Task<Void, Never>] in
             pending.closing = true
-            var tasks: [Task<Void, Never>] = []
-            for (id, entry) in pending.entries where entry.answer == nil {
-                pending.entries[id] = PendingAnswers.Entry(connection: entry.connection, answer: stopping, task: nil)
-                MHD_resume_connection(entry.connection.pointer)
-                if let task = entry.task { tasks.append(task) }
-            }
-            return tasks
+            return Self.answer(&pending, with: stopping) { _ in true }
         }
         for task in tasks { task.cancel() }
+    }
+
+    /// Answers 503 every request whose handler is still running at its deadline (`handlerTimeout`), resumes its
+    /// connection and cancels its task (its late answer is dropped); nothing once a stop is forcing answers.
+    func answerOverdue(now: ContinuousClock.Instant) {
+        let overdue = overdueAnswer
+        let tasks = pending.withLock { pending -> [Task<Void, Never>] in
+            guard !pending.closing else { return [] }
+            return Self.answer(&pending, with: overdue) { $0.deadline <= now }
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    /// Stores `answer` for every unanswered request `selected` picks and resumes its connection, under the lock;
+    /// returns their tasks, for the caller to cancel outside it.
+    private static func answer(
+        _ pending: inout PendingAnswers, with answer: HTTPResponse, _ selected: (PendingAnswers.Entry) -> Bool
+    ) -> [Task<Void, Never>] {
+        var tasks: [Task<Void, Never>] = []
+        for (id, entry) in pending.entries where entry.answer == nil && selected(entry) {
+            pending.entries[id] = PendingAnswers.Entry(
+                connection: entry.connection, answer: answer, deadline: entry.deadline)
+            MHD_resume_connection(entry.connection.pointer)
+            if let task = entry.task { tasks.append(task) }
+        }
+        return tasks
+    }
+
+    /// Checks for overdue handlers every quarter of `handlerTimeout` (10 ms to a second apart) until cancelled (a
+    /// stop); on the handlers' executor, so blocked pool threads cannot hold it back.
+    func startDeadlineSweep() -> Task<Void, Never> {
+        let interval = max(min(configuration.handlerTimeout / 4, .seconds(1)), .milliseconds(10))
+        return Task(executorPreference: Self.handlerExecutor) { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                self.answerOverdue(now: .now)
+            }
+        }
+    }
+
+    /// The answer to a request whose handler ran past `handlerTimeout`.
+    var overdueAnswer: HTTPResponse {
+        .text(503, "the request took too long to answer; try again", headers: [.init("Retry-After", "1")])
     }
 
     /// The answer to a request whose handler a stop did not wait for.

@@ -137,6 +137,23 @@ final class HandlerGate: Sendable {
         #expect(gate.cancelled.load(ordering: .relaxed) == 0)
     }
 
+    @Test func aHandlerStillRunningAtItsDeadlineIsAnswered503AndCancelledAndTheServerGoesOn() throws {
+        let gate = HandlerGate()
+        let (server, port) = try start(gate) { $0.handlerTimeout = .milliseconds(200) }
+        defer { server.stop() }
+        let clients = try slowClients(4, port: port)
+        #expect(gate.waitEntered(4))
+        // The gate stays shut: only the deadline can answer these (the read waits up to 30 s for it).
+        for client in clients { #expect(statusLine(client) == "HTTP/1.1 503 Service Unavailable") }
+        #expect(gate.cancelled.load(ordering: .relaxed) == 0, "the gate is still shut")
+        gate.open()
+        #expect(gate.waitLeft(4))
+        #expect(gate.cancelled.load(ordering: .relaxed) == 4, "each overdue handler's task was cancelled")
+        let fast = try RawClient(port: port)
+        fast.send(Array("GET /fast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        #expect(statusLine(fast) == "HTTP/1.1 200 OK", "the server answers on after the deadline")
+    }
+
     @Test func deinitWithHandlersRunningAnswersThem() throws {
         let gate = HandlerGate()
         var clients: [RawClient] = []
