@@ -351,5 +351,8 @@ enum SchemaSteps {
         // PostgreSQL 6: a lease taken over after it ran out writes a `leaseLost` event in the takeover's call; an
         // ended lease is marked so that taking it is no loss (`PostgresLeaseEvents`).
         Step(sqlite: nil, postgres: 6) { _ in PostgresLeaseEvents.migration },
+        // PostgreSQL 7: a station marks its own events published (`run --publish`) through the same function
+        // (`PostgresPublisher.stationMarking`).
+        Step(sqlite: nil, postgres: 7) { _ in PostgresPublisher.stationMarking },
     ]
 }

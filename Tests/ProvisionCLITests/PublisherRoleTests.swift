@@ -5,15 +5,16 @@ import Testing
 
 /// The publisher's role on a real server (docs/events.md, docs/stations.md "Roles"): a login bound with
 /// `provision ledger grant publisher` reads the outbox and marks events published through the store API, and a
-/// station's login may not mark them.
+/// station's login marks only its own stations' events.
 @Suite(.serialized) struct PublisherRoleTests {
-    @Test func aPublisherReadsEventsAndMarksThemPublishedButAStationMayNot() async throws {
+    @Test func aPublisherMarksEventsPublishedAndAStationOnlyItsOwn() async throws {
         let folder = try JobFolder(rows: 1, lock: false)
         let line = try StationLine.migrated(folder: folder)
         #expect(
             try line.server.query(
                 line.admin, "SELECT pg_has_role('\(line.publisher)', '\(line.publisherGroup)', 'MEMBER')") == [["t"]])
         let ids = ["00000000-0000-7000-8000-00000000e001", "00000000-0000-7000-8000-00000000e002"]
+        let (own, foreign) = ("00000000-0000-7000-8000-00000000e003", "00000000-0000-7000-8000-00000000e004")
         _ = try line.server.query(
             line.admin,
             "INSERT INTO jobs (name, manifest_sha256, template_sha256, created_at) "
@@ -39,17 +40,32 @@ import Testing
         let update = try line.sql("UPDATE outbox SET published_at = NULL", as: line.publisher)
         #expect(update.status != 0 && update.output.contains("permission denied for table outbox"), "\(update.output)")
 
-        // A station's login reads the outbox but may not mark an event published.
-        _ = try line.server.query(line.admin, "UPDATE outbox SET published_at = NULL WHERE id = '\(ids[1])'")
+        // A station's login marks the events of its own stations and events no station wrote (schema 7, `run
+        // --publish`), and may not mark another station's: such an id refuses the whole call.
+        _ = try line.server.query(
+            line.admin,
+            "UPDATE outbox SET published_at = NULL WHERE id = '\(ids[1])'; "
+                + "INSERT INTO outbox (id, job, row, station, outcome, payload, created_at) VALUES "
+                + "('\(own)', 'batch', 1, 's1', 'done', '{}', '2026-01-01T00:00:00.000Z'), "
+                + "('\(foreign)', 'batch', 1, 's2', 'done', '{}', '2026-01-01T00:00:00.000Z')")
         let station = try await PostgresLedger.open(conninfo: line.conninfo(line.bench), station: "s1")
-        #expect(try await station.outboxBacklog(job: "batch") == 1)
+        #expect(try await station.outboxBacklog(job: "batch") == 3)
         let refused = try await #require(throws: LedgerError.self) {
-            try await station.markPublished(ids: [ids[1]], at: at)
+            try await station.markPublished(ids: [own, foreign], at: at)
         }
         #expect(
-            refused.code == .roleRequired
-                && refused.message.contains("permission denied for function provision_mark_published"), "\(refused)")
-        #expect(try line.server.query(line.admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL") == [["1"]])
+            refused.code == .roleRequired && refused.message.contains("only the events of its own stations"),
+            "\(refused)")
+        #expect(try line.server.query(line.admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL") == [["3"]])
+        #expect(try await station.markPublished(ids: [own, ids[1]], at: at) == 2)
+        #expect(
+            try line.server.query(line.admin, "SELECT id FROM outbox WHERE published_at IS NULL") == [[foreign]])
+        // A verifier's login has no part in it.
+        let verifier = try await PostgresLedger.open(conninfo: line.conninfo(line.gate), station: "gate")
+        let notVerifier = try await #require(throws: LedgerError.self) {
+            try await verifier.markPublished(ids: [foreign], at: at)
+        }
+        #expect(notVerifier.code == .roleRequired, "\(notVerifier)")
     }
 
     /// The job's unpublished events once `count` are readable: a server reader takes only events of transactions

@@ -96,9 +96,9 @@ struct ForgeryCase: Sendable {
             [.stationA: denied, .stationB: denied, .verifier: denied, .supervisor: denied, .publisher: denied]
         ),
         (
-            "Mark an event published (function; a publisher's acknowledgement)",
+            "Mark an event published (function; a publisher's or its own station's acknowledgement)",
             "SELECT 1 WHERE provision_mark_published(ARRAY['{event}'], '{now}') = 1",
-            [.stationA: denied, .stationB: denied, .verifier: denied, .supervisor: denied, .publisher: .rows(1)]
+            [.stationA: denied, .stationB: .rows(1), .verifier: denied, .supervisor: denied, .publisher: .rows(1)]
         ),
         (
             "Change a row, an attempt or a counter: `UPDATE records SET state = 'pending'`",

@@ -60,4 +60,40 @@ enum PostgresPublisher {
             $sql$, publisher);
         END $$;
         """
+
+    /// PostgreSQL 7: a station marks its own events published (`run --publish`), so `provision_mark_published`
+    /// also admits station logins, for events of the stations their login may act as and events no station wrote
+    /// (a supervisor's `released` and `reissued`); any other id refuses the whole call (SQLSTATE 42501).
+    ///
+    /// `CREATE OR REPLACE` resets the function's settings, so its `search_path` is pinned again.
+    static let stationMarking = """
+        CREATE OR REPLACE FUNCTION provision_mark_published(p_ids text[], p_at text) RETURNS integer
+            LANGUAGE plpgsql SECURITY DEFINER AS $$
+        DECLARE
+            marked integer;
+        BEGIN
+            IF NOT (provision_login_is('owner') OR provision_login_is('publisher')) THEN
+                IF NOT provision_login_is('station') THEN
+                    PERFORM provision_refuse('marking events published', 'publisher');
+                END IF;
+                IF EXISTS (SELECT 1 FROM outbox o WHERE o.id = ANY (p_ids) AND o.station IS NOT NULL
+                           AND NOT EXISTS (SELECT 1 FROM station_logins s
+                                           WHERE s.login = session_user AND s.station = o.station)) THEN
+                    RAISE EXCEPTION 'login % may mark only the events of its own stations published', session_user
+                        USING ERRCODE = '42501';
+                END IF;
+            END IF;
+            UPDATE outbox SET published_at = coalesce(p_at, provision_now())
+                WHERE id = ANY (p_ids) AND published_at IS NULL;
+            GET DIAGNOSTICS marked = ROW_COUNT;
+            RETURN marked;
+        END $$;
+        DO $$
+        BEGIN
+            EXECUTE format('ALTER FUNCTION provision_mark_published(text[], text) SET search_path = %I, pg_temp',
+                           current_schema());
+            EXECUTE format('GRANT EXECUTE ON FUNCTION provision_mark_published(text[], text) TO %I',
+                           provision_role('station'));
+        END $$;
+        """
 }
