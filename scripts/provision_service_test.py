@@ -48,6 +48,15 @@ class ProvisionServiceTests(unittest.TestCase):
         self.assertEqual(args[-4:], ["--ledger", "postgresql://db/line", "--publish", "mqtt://broker:1883/plant"])
         self.assertNotIn("--station", args)
 
+    def test_station_passes_the_publish_settings_when_set(self):
+        status, args, _ = self.start("station", JOB="j.json", READERS="sim:ntag215", PUBLISH="mqtts://mq:8883/plant",
+                                     PUBLISH_CREDENTIALS="@/etc/provision/mqtt.cred", PUBLISH_CA="/etc/ca.crt",
+                                     PUBLISH_CERT="", PUBLISH_KEY="", PUBLISH_REQUIRED="500")
+        self.assertEqual(status, 0)
+        self.assertEqual(args[-8:], ["--publish", "mqtts://mq:8883/plant",
+                                     "--publish-credentials", "@/etc/provision/mqtt.cred",
+                                     "--publish-ca", "/etc/ca.crt", "--publish-required", "500"])
+
     def test_missing_job_or_readers_is_a_configuration_error(self):
         status, args, stderr = self.start("station", READERS="sim:ntag215")
         self.assertEqual((status, args), (78, []))
