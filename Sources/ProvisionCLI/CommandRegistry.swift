@@ -13,6 +13,7 @@ enum CommandRegistry {
         ReportCommand.self,
         StatusCommand.self,
         EventsCommand.self,
+        PublishCommand.self,
         ReleaseCommand.self,
         ReissueCommand.self,
         LedgerCommand.self,

@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import MQTTService
+import Support
 
 /// The MQTT messages of a publisher (docs/events.md, "Publishing"): one a tag event, and the station's retained
 /// status.
@@ -9,18 +10,23 @@ enum OutboxMessages {
     /// event that names none), its payload with the event's `id` added as the first key, at QoS 1.
     static func event(_ event: OutboxEvent, endpoint: MQTTEndpoint, job: String, station: String) -> MQTTMessage {
         let topic = endpoint.topic(level(event.job ?? job), level(event.station ?? station), "tag")
-        return MQTTMessage(topic: topic, payload: Array(payload(event).utf8), qos: .atLeastOnce)
+        return MQTTMessage(topic: topic, payload: payload(event), qos: .atLeastOnce)
     }
 
     /// The stored payload with `"id":"…"` inserted first, so consumers dedupe by it; a payload that is not an object
     /// (never written by the ledger) is wrapped as `{"id":…,"payload":…}`.
-    static func payload(_ event: OutboxEvent) -> String {
-        let id = "\"id\":\(quoted(event.id))"
+    static func payload(_ event: OutboxEvent) -> [UInt8] {
+        var out = Array(#"{"id":"#.utf8)
+        JSONString.append(event.id, to: &out)
         let body = event.payload.drop(while: \.isWhitespace)
-        guard body.first == "{" else { return "{\(id),\"payload\":\(event.payload)}" }
+        guard body.first == "{" else {
+            out += Array(#","payload":"#.utf8) + Array(event.payload.utf8) + [UInt8(ascii: "}")]
+            return out
+        }
         let rest = body.dropFirst()
-        let isEmpty = rest.drop(while: \.isWhitespace).first == "}"
-        return "{\(id)\(isEmpty ? "" : ",")\(rest)"
+        if rest.drop(while: \.isWhitespace).first != "}" { out.append(UInt8(ascii: ",")) }
+        out += Array(rest.utf8)
+        return out
     }
 
     /// The retained status on `PREFIX/STATION/status`: `{"state", "station", "job", …details, "since"}` (keys
@@ -51,19 +57,5 @@ enum OutboxMessages {
                 ? "_" : Character(scalar)
         }
         return scalars.isEmpty ? "_" : String(scalars)
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -80,7 +80,7 @@ public actor OutboxPublisher {
     /// one with the same id).
     public static func clientID(station: String, job: String) -> String { "provision/\(station)/\(job)" }
 
-    /// Connects (will = retained "offline" on PREFIX/STATION/status), publishes retained online status, starts the pump.
+    /// Connects (will: retained "offline" on PREFIX/STATION/status), publishes the retained online status, pumps.
     ///
     /// - Throws: `MQTTError` `.notAuthorized` (the caller exits 77 before any tag; nothing keeps running), or
     ///   another connection failure (the caller warns; the pump keeps retrying in the background, and announces
