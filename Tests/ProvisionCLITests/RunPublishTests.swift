@@ -57,6 +57,7 @@ import Testing
         // The last status the consumer saw live, and the one a late subscriber gets retained: offline.
         let statuses = consumer.messages.filter { $0.topic == "plant/s1/status" }
         #expect(statuses.first?.text.contains(#""state":"online""#) == true, "\(statuses)")
+        #expect(statuses.first?.text.contains(#""readers":"sim:ntag215"#) == true, "\(statuses)")
         #expect(statuses.last?.text.contains(#""state":"offline""#) == true, "\(statuses)")
         let late = try await MosquittoSubscriber.start(broker, topics: ["plant/s1/status"])
         let retained = await late.waitFor(count: 1, topicPrefix: "plant/s1/status")
@@ -151,6 +152,18 @@ import Testing
         #expect(flagged.status == 0, "\(flagged.stderr)")
         // The reissue's event and the new row's: under the flag's prefix, with the manifest's credentials.
         #expect(await consumer.waitFor(count: 2, topicPrefix: "fromflag/").count >= 2)
+        // --no-publish ignores the manifest's object: the reissue's event and the new row's stay unpublished.
+        let again = try ProvisionProcess.run(
+            ["reissue", "job.json", "--row", "2", "--reason", "crushed", "--by", "ana"], directory: folder.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        let rehearsal = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: "04000000000011"), "--quiet", "--no-publish"],
+            directory: folder.url)
+        #expect(rehearsal.status == 0, "\(rehearsal.stderr)")
+        #expect(try folder.query("SELECT count(*) FROM outbox WHERE published_at IS NULL") == [["2"]])
+        let refused = try ProvisionProcess.run(
+            ["run", "job.json", "--no-publish", "--publish", url], directory: folder.url)
+        #expect(refused.status == 64 && refused.stderr.contains("--no-publish"), "\(refused.stderr)")
     }
 
     @Test(arguments: [

@@ -19,7 +19,7 @@ struct RunCommand: Command {
                              [--lease SECONDS] [--allow-extractable-key] [--reader-timeout SECONDS]
                              [--publish mqtt[s]://HOST[:PORT]/PREFIX [--publish-credentials @FILE|env:VAR]
                               [--publish-ca FILE] [--publish-cert FILE --publish-key FILE]
-                              [--publish-required N] [--publish-drain SECONDS]]
+                              [--publish-required N] [--publish-drain SECONDS]] [--no-publish]
 
         Runs the job at an encoding station. Pre-flight checks every row first (nothing is touched if
         it fails, exit 65). Then, for every tag presented: detect → identify (GET_VERSION; pages 0–2
@@ -98,7 +98,7 @@ struct RunCommand: Command {
 
             Publishing (docs/events.md, "run --publish"): every outcome's event goes to the broker while the line
             runs; the manifest's "publish" object ("to", "credentials", "ca", "cert", "key", "required", "drain")
-            gives the same settings, and each flag overrides its field.
+            gives the same settings, and each flag overrides its field; --no-publish ignores that object.
 
             """ + PublishOptions.help + """
 
@@ -109,8 +109,8 @@ struct RunCommand: Command {
             Exit: 0 every row done, 1 rows remain or failed (or a reader paused), 64 usage, 65 bad job,
             66 missing file, 69 reader or ledger unavailable, or the station is live elsewhere (also when every
             reader has been gone for --reader-timeout and rows remain; run again to resume), 73 cannot create the
-            ledger or reports, 74 I/O, 77 a key file
-            readable by group or others or the broker refused the publishing credentials, 75 the station's lease ran out or every row left is claimed by another
+            ledger or reports, 74 I/O, 77 a key file readable by group or others, or the broker refused the
+            publishing credentials, 75 the station's lease ran out or every row left is claimed by another
             station, 130 interrupted.
 
             Examples:
@@ -150,13 +150,15 @@ struct RunCommand: Command {
     var readerTimeout: Double?
     /// `--publish URL` and its options: publish the outbox while the line runs (over the manifest's `publish`).
     var publish = PublishOptions()
+    /// `--no-publish`: ignore the manifest's `publish` (a rehearsal of a production job).
+    var publishes = true
 
     static func parse(_ arguments: [String]) throws(CLIError) -> RunCommand {
         let args = try Arguments(
             arguments,
             flags: [
                 "quiet", "json", "accept-changed-manifest", "accept-new-rows", "no-feedback", "allow-test-keys", "wait",
-                "allow-extractable-key", LedgerTLS.flag,
+                "allow-extractable-key", LedgerTLS.flag, "no-publish",
             ],
             options: Set(
                 [
@@ -183,6 +185,12 @@ struct RunCommand: Command {
             "option '--reader-timeout' needs seconds > 0, got '\($0)'"
         }
         command.publish = try PublishOptions(args)
+        if args.flag("no-publish") {
+            guard command.publish.isEmpty else {
+                throw .usage("--no-publish and the --publish… options exclude each other", option: "no-publish")
+            }
+            command.publishes = false
+        }
         return command
     }
 
@@ -192,9 +200,11 @@ struct RunCommand: Command {
         var job = try JobContext.load(manifest, context: context, ledger: ledger.ledger)
         try Self.preflight(job, context: context)
         // The broker URL, credentials and TLS files are checked before anything is written.
-        let publishing = try PublishOptions.configuration(
-            publish, manifest: job.manifest, currentDirectory: context.currentDirectory,
-            environment: context.environment)
+        let publishing =
+            publishes
+            ? try PublishOptions.configuration(
+                publish, manifest: job.manifest, currentDirectory: context.currentDirectory,
+                environment: context.environment) : nil
         try job.loadKeys(
             environment: context.environment, custody: context.keyCustody(allowExtractable: allowExtractableKey))
         let specs =
