@@ -17,16 +17,16 @@ extension SQLLedger {
     }
 
     /// The outbox's events after sequence `after`, oldest first, at most `limit`: of one job (`nil`: every job and
-    /// the events of none), and only those not yet published when `unpublishedOnly`.
+    /// the events of none), of one station (`nil`: all; else with the events no station wrote), and only those
+    /// not yet published when `unpublishedOnly`.
     public func outboxEvents(
-        job: String?, after: Int, limit: Int, unpublishedOnly: Bool
+        job: String?, station: String?, after: Int, limit: Int, unpublishedOnly: Bool
     ) async throws(LedgerError) -> [OutboxEvent] {
         var sql = "SELECT \(Ledger.outboxColumns) FROM outbox WHERE sequence > ?\(connection.outboxSettled)"
         var values: [SQLiteValue] = [.int(after)]
-        if let job {
-            sql += " AND (job = ? OR job IS NULL)"
-            values.append(.text(job))
-        }
+        let (condition, scope) = Self.outboxScope(job: job, station: station)
+        sql += condition
+        values += scope
         if unpublishedOnly { sql += " AND published_at IS NULL" }
         sql += " ORDER BY sequence LIMIT ?"
         values.append(.int(max(0, limit)))
@@ -60,15 +60,30 @@ extension SQLLedger {
         }
     }
 
-    /// How many events are not yet published: of one job (and the events of none), or of all.
-    public func outboxBacklog(job: String?) async throws(LedgerError) -> Int {
-        let condition = job == nil ? "" : " AND (job = ? OR job IS NULL)"
+    /// How many events are not yet published: of one job (and the events of none), or of all; of one station (and
+    /// the events no station wrote), or of all.
+    public func outboxBacklog(job: String?, station: String?) async throws(LedgerError) -> Int {
+        let (condition, values) = Self.outboxScope(job: job, station: station)
         return try await perform { () throws(LedgerError) in
             try connection.queryFirst(
-                "SELECT count(*) AS backlog FROM outbox WHERE published_at IS NULL" + condition,
-                job.map { [.text($0)] } ?? []
+                "SELECT count(*) AS backlog FROM outbox WHERE published_at IS NULL" + condition, values
             ) { $0.int("backlog") } ?? 0
         }
+    }
+
+    /// The `AND …` conditions and their values that keep one job's and one station's events (each `nil`: all).
+    private static func outboxScope(job: String?, station: String?) -> (String, [SQLiteValue]) {
+        var condition = ""
+        var values: [SQLiteValue] = []
+        if let job {
+            condition += " AND (job = ? OR job IS NULL)"
+            values.append(.text(job))
+        }
+        if let station {
+            condition += " AND (station = ? OR station IS NULL)"
+            values.append(.text(station))
+        }
+        return (condition, values)
     }
 
     // MARK: - Inside a transaction

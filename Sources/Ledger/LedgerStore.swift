@@ -122,16 +122,18 @@ public protocol LedgerStore: Actor {
     /// Records the job's public field names, which its events carry with each row's values.
     func setPublicFields(job: String, fields: [String]) async throws(LedgerError)
     /// The outbox's events after sequence `after`, oldest first, at most `limit`: of one job (with the events of no
-    /// job) or all, only the unpublished ones when `unpublishedOnly`.
-    func outboxEvents(job: String?, after: Int, limit: Int, unpublishedOnly: Bool) async throws(LedgerError)
-        -> [OutboxEvent]
+    /// job) or all; of one station (with the events no station wrote) or all; only the unpublished ones when
+    /// `unpublishedOnly`.
+    func outboxEvents(job: String?, station: String?, after: Int, limit: Int, unpublishedOnly: Bool)
+        async throws(LedgerError) -> [OutboxEvent]
     /// The sequence of event `id`, or `nil`.
     func outboxSequence(of id: String) async throws(LedgerError) -> Int?
     /// Marks events published (those not yet: idempotent); returns how many this call marked.
     @discardableResult
     func markPublished(ids: [String], at: Date) async throws(LedgerError) -> Int
-    /// Events not yet published: of one job (with the events of no job), or all.
-    func outboxBacklog(job: String?) async throws(LedgerError) -> Int
+    /// Events not yet published: of one job (with the events of no job), or all; of one station (with the events
+    /// no station wrote), or all.
+    func outboxBacklog(job: String?, station: String?) async throws(LedgerError) -> Int
     /// Takes the job's publisher lock without waiting (one publisher a job at a time), or `nil` when another
     /// process holds it.
     func acquirePublisherLock(job: String) async throws(LedgerError) -> PublisherLock?
@@ -221,6 +223,18 @@ extension LedgerStore {
         -> SUNCounterVerdict
     {
         try await acceptSUNCounter(job: job, uid: uid, counter: counter, at: Date())
+    }
+
+    /// The outbox's events of `job` (or all), of every station, after sequence `after`.
+    public func outboxEvents(job: String?, after: Int, limit: Int, unpublishedOnly: Bool) async throws(LedgerError)
+        -> [OutboxEvent]
+    {
+        try await outboxEvents(job: job, station: nil, after: after, limit: limit, unpublishedOnly: unpublishedOnly)
+    }
+
+    /// Events of `job` (or all) not yet published, of every station.
+    public func outboxBacklog(job: String?) async throws(LedgerError) -> Int {
+        try await outboxBacklog(job: job, station: nil)
     }
 
     /// The outbox's events of `job` (or all) after sequence `after`, published or not.

@@ -257,5 +257,15 @@ import Testing
         #expect(unpublished.map(\.id) == [all[2].id] + all.dropFirst(4).map(\.id))
         let first = try await ledger.outboxEvents(job: "j").first
         #expect(first?.publishedAt == at)
+        // One station's scope: its own events and those no station wrote (`run --publish`).
+        let stations = Set(all.map(\.station))
+        #expect(stations.contains("st1"), "\(stations)")
+        for station in ["st1", "elsewhere"] {
+            let scoped = try await ledger.outboxEvents(
+                job: "j", station: station, after: 0, limit: 100, unpublishedOnly: true)
+            let expected = unpublished.filter { $0.station == nil || $0.station == station }
+            #expect(scoped.map(\.id) == expected.map(\.id), "\(station)")
+            #expect(try await ledger.outboxBacklog(job: "j", station: station) == expected.count, "\(station)")
+        }
     }
 }
