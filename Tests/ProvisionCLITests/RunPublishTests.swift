@@ -214,7 +214,9 @@ import Testing
                 "run", "job.json", "--reader", folder.sim(uid: Self.uid, options: "timing=datasheet"), "--quiet",
                 "--station", "s1", "--publish", broker.url(prefix: "plant"),
             ], directory: folder.url, name: "term")
-        _ = await consumer.waitFor(count: 1, topicPrefix: "plant/t/s1/tag")
+        // The first event shows the publisher (and with it the SIGTERM handling) is up and the line is working.
+        let first = await consumer.waitFor(count: 1, topicPrefix: "plant/t/s1/tag", timeout: .seconds(120))
+        try #require(!first.isEmpty, "no event before SIGTERM")
         run.signal(SIGTERM)
         let outcome = try await run.wait()
         #expect(outcome.status == 130, "\(outcome.stderr)")
