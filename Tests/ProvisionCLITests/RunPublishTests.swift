@@ -233,6 +233,24 @@ import Testing
         #expect(offline?.text.contains(#""since""#) == true, "\(String(describing: offline))")
     }
 
+    @Test func aStationOnALedgerServerPublishesItsEventsAndItsStatusNamesItsLease() async throws {
+        let folder = try JobFolder(rows: 3)
+        let line = try StationLine.migrated(folder: folder)
+        let broker = try await MosquittoBroker.start()
+        let consumer = try await MosquittoSubscriber.start(broker, topics: ["plant/#"])
+        let run = try line.provision(
+            [
+                "run", "job.json", "--station", "s1", "--quiet", "--reader", folder.sim(uid: Self.uid), "--publish",
+                broker.url(prefix: "plant"),
+            ], as: line.bench, folder: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(await consumer.waitFor(count: 3, topicPrefix: "plant/t/s1/tag").count == 3)
+        #expect(try line.server.query(line.admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL") == [["0"]])
+        let online = consumer.messages.first { $0.topic == "plant/s1/status" }
+        #expect(online?.text.contains(#""lease":"15 s""#) == true, "\(String(describing: online))")
+        #expect(online?.text.contains(#""leaseInstance":""#) == true)
+    }
+
     /// Waits until `file` holds `text` (polling the file a process writes, while `process` runs) and returns the
     /// file's text.
     static func waitForText(_ text: String, in file: URL, while process: ProvisionProcess.Background) async throws
