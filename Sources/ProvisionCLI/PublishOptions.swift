@@ -176,7 +176,7 @@ extension PublishOptions {
     }
 
     /// The TLS files of an `mqtts://` endpoint (flags over the manifest's `ca`, `cert`, `key`); `nil` for `mqtt://`,
-    /// where any of them is refused.
+    /// where any of them is refused (the manifest's are left out when a flag gave the `mqtt://` URL).
     private static func tls(
         _ flags: PublishOptions, _ settings: Manifest.PublishSettings?, endpoint: MQTTEndpoint, currentDirectory: URL,
         origin: (String, String, Bool) -> Origin
@@ -186,8 +186,13 @@ extension PublishOptions {
             let fromFlag: Bool
             let path: String
         }
+        // A `--publish mqtt://…` that overrides the manifest's broker leaves the manifest's TLS files out (a plain
+        // test broker for a job whose plant broker speaks TLS); TLS flags on it are still refused.
+        let manifestFiles = flags.url == nil || endpoint.usesTLS
         func file(_ flag: String?, _ field: URL?, _ name: String) -> File? {
-            let path = flag.map { currentDirectory.appendingPathComponent($0).standardizedFileURL.path } ?? field?.path
+            let path =
+                flag.map { currentDirectory.appendingPathComponent($0).standardizedFileURL.path }
+                ?? (manifestFiles ? field?.path : nil)
             return path.map {
                 File(origin: origin("publish-\(name)", name, flag != nil), fromFlag: flag != nil, path: $0)
             }

@@ -104,6 +104,21 @@ import Testing
         #expect(try folder.query("SELECT count(*) FROM outbox WHERE published_at IS NULL") == [["3"]])
     }
 
+    @Test func aPlainBrokerFlagOverridingATLSManifestLeavesTheManifestsTLSFilesOut() throws {
+        let folder = try JobFolder(
+            rows: 1, extra: #", "publish": {"to": "mqtts://plant:8883/p", "ca": "absent-ca.pem"}"#)
+        let port = try TCPPort.free()
+        let run = try ProvisionProcess.run(
+            [
+                "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
+                "mqtt://127.0.0.1:\(port)/test", "--publish-drain", "0",
+            ], directory: folder.url)
+        #expect(run.status == 0 && run.stderr.contains("warning: publishing to mqtt://127.0.0.1"), "\(run.stderr)")
+        let tls = try ProvisionProcess.run(
+            ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet"], directory: folder.url)
+        #expect(tls.status == 66 && tls.stderr.contains("publish.ca: cannot read"), "\(tls.stderr)")
+    }
+
     @Test func publishRequiredPausesTheLineUntilTheBrokerIsBack() async throws {
         let broker = try await MosquittoBroker.start()
         let consumer = try await MosquittoSubscriber.start(broker, topics: ["plant/#"])
