@@ -111,11 +111,14 @@ final class PublishSession: Sendable {
     }
 
     /// The end of the run (also after Ctrl-C or SIGTERM): publishes what is left for up to the drain limit, warns
-    /// about the events left, then publishes the retained `offline` status and disconnects.
+    /// about the events left, then publishes the retained `offline` status and disconnects. From here on SIGTERM
+    /// has its default action again: a second one (a service manager giving up) ends the process at once, and the
+    /// broker's last will says `offline`.
     func finish() async {
         termination.withLock { source in
             source?.cancel()
             source = nil
+            signal(SIGTERM, SIG_DFL)
         }
         let left = await publisher.drain(within: configuration.drain)
         if left > 0 {
@@ -127,7 +130,6 @@ final class PublishSession: Sendable {
         }
         await publisher.stop()
         for task in watchers.withLock({ $0 }) { task.cancel() }
-        signal(SIGTERM, SIG_DFL)
     }
 
     /// Follows the publisher's notices and its backlog, and turns SIGTERM into `stop`.
