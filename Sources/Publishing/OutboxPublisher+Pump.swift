@@ -38,7 +38,7 @@ extension OutboxPublisher {
             let events: [OutboxEvent]
             do {
                 events = try await store.outboxEvents(
-                    job: job, after: cursor, limit: Self.batchSize, unpublishedOnly: true)
+                    job: job, station: scopeStation, after: cursor, limit: Self.batchSize, unpublishedOnly: true)
             } catch {
                 await pumpWake.wait(upTo: Self.pollInterval)
                 continue
@@ -135,7 +135,7 @@ extension OutboxPublisher {
     func countBacklog() async -> Int? {
         nextCount += 1
         let (ticket, epoch) = (nextCount, markEpoch)
-        guard let count = try? await store.outboxBacklog(job: job) else { return nil }
+        guard let count = try? await store.outboxBacklog(job: job, station: scopeStation) else { return nil }
         if ticket > appliedCount, epoch == markEpoch {
             appliedCount = ticket
             knownBacklog = count

@@ -27,6 +27,8 @@ public actor OutboxPublisher {
     let station: String
     let configuration: PublishConfiguration
     let statusDetails: [String: String]
+    /// The station whose events are sent and counted (`nil`: every station's).
+    let scopeStation: String?
     let client: MQTTClient
     let noticeSink: AsyncStream<PublishNotice>.Continuation
     /// Wakes the pump (`nudge`, a lost connection) and the backlog count (`nudge`).
@@ -55,14 +57,19 @@ public actor OutboxPublisher {
 
     /// A publisher of `job`'s events under `station`'s name; nothing connects until `start()`.
     ///
-    /// - Parameter statusDetails: more keys of the retained status JSON (lease information).
+    /// - Parameters:
+    ///   - statusDetails: more keys of the retained status JSON (lease information).
+    ///   - scope: which events it sends; by default `.ownStation` on a ledger server (where a station's login may
+    ///     mark only its own) and `.job` on a ledger file.
     public init(
         store: any LedgerStore, job: String, station: String, configuration: PublishConfiguration,
-        statusDetails: [String: String] = [:]
+        statusDetails: [String: String] = [:], scope: PublishScope? = nil
     ) {
         self.store = store
         self.job = job
         self.station = station
+        let scope = scope ?? (store is PostgresLedger ? .ownStation : .job)
+        scopeStation = scope == .ownStation ? station : nil
         self.configuration = configuration
         self.statusDetails = statusDetails
         let will = OutboxMessages.status(

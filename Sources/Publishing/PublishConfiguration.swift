@@ -33,3 +33,11 @@ public enum PublishNotice: Sendable, Equatable {
     /// The broker is back after an outage; the backlog is being sent.
     case brokerBack
 }
+
+/// Which of a job's events a publisher sends and counts.
+public enum PublishScope: Sendable, Equatable {
+    /// Every station's events (`provision publish`, or a station on a ledger file: its one writer's events).
+    case job
+    /// This station's events and those no station wrote: all a station's login may mark on a ledger server.
+    case ownStation
+}

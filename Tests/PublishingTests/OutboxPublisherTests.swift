@@ -196,4 +196,42 @@ import Testing
         #expect(await line.publisher.drain(within: .seconds(30)) == 0)
         await line.publisher.stop()
     }
+
+    /// On a ledger server a station's publisher sends and counts only its own events and those no station wrote
+    /// (what its login may mark); `.job` sends every station's.
+    @Test func aStationOnALedgerServerPublishesItsOwnEventsAndJobScopeAll() async throws {
+        let server = try PostgresTestServer.shared()
+        let conninfo = try server.createDatabase()
+        _ = try await PostgresLedger.migrate(conninfo: conninfo)
+        let ledger = try await PostgresLedger.open(conninfo: conninfo, station: "s1")
+        try await ledger.registerJob(name: "j", manifestHash: "m", templateHash: "t")
+        let rows = [("s1", 1), ("s2", 2), (nil, 3), ("s1", 4)]
+        _ = try server.query(
+            conninfo,
+            rows.map { station, row in
+                "INSERT INTO outbox (id, job, row, station, outcome, payload, created_at) VALUES "
+                    + "('00000000-0000-7000-8000-00000000a00\(row)', 'j', \(row), "
+                    + "\(station.map { "'\($0)'" } ?? "NULL"), 'done', '{\"row\": \(row)}', "
+                    + "'2026-01-01T00:00:00.000Z'); "
+            }.joined())
+        let broker = try await MosquittoBroker.start()
+        let subscriber = try await MosquittoSubscriber.start(broker, topics: ["plant/j/#"])
+        let configuration = PublishConfiguration(endpoint: try MQTTEndpoint(parsing: broker.url(prefix: "plant")))
+        let station = OutboxPublisher(store: ledger, job: "j", station: "s1", configuration: configuration)
+        try await station.start()
+        #expect(await station.drain(within: .seconds(30)) == 0)
+        await station.stop()
+        let own = await subscriber.waitFor(count: 3, topicPrefix: "plant/j/")
+        #expect(try Self.idsAndRows(own).map(\.row) == [1, 3, 4])
+        #expect(own.map(\.topic) == ["plant/j/s1/tag", "plant/j/s1/tag", "plant/j/s1/tag"])
+        #expect(try await ledger.outboxBacklog(job: "j") == 1)
+        let all = OutboxPublisher(
+            store: ledger, job: "j", station: "central", configuration: configuration, scope: .job)
+        try await all.start()
+        #expect(await all.drain(within: .seconds(30)) == 0)
+        await all.stop()
+        let rest = await subscriber.waitFor(count: 4, topicPrefix: "plant/j/")
+        #expect(rest.last?.topic == "plant/j/s2/tag" && rest.last?.text.contains("\"row\": 2") == true)
+        #expect(try await ledger.outboxBacklog(job: "j") == 0)
+    }
 }

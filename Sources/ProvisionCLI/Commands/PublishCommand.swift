@@ -115,7 +115,7 @@ struct PublishCommand: Command {
         }
         let publisher = OutboxPublisher(
             store: ledger, job: jobName, station: Self.station, configuration: configuration,
-            statusDetails: ["host": ProcessInfo.processInfo.hostName, "pid": String(getpid())])
+            statusDetails: ["host": ProcessInfo.processInfo.hostName, "pid": String(getpid())], scope: .job)
         let run = PublishRun(
             publisher: publisher, ledger: ledger, job: jobName, broker: configuration.endpoint.description,
             output: context.output)
