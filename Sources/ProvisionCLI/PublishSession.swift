@@ -22,6 +22,8 @@ final class PublishSession: Sendable {
     let configuration: PublishConfiguration
     private let store: any LedgerStore
     private let job: String
+    /// The station whose events the publisher sends and `gate` counts (`nil`: the whole job's).
+    private let scopeStation: String?
     private let display: ProgressDisplay
     /// The backlog as last seen, for the progress line (refreshed in the background).
     private let seenBacklog = Atomic<Int>(0)
@@ -35,12 +37,13 @@ final class PublishSession: Sendable {
 
     private init(
         publisher: OutboxPublisher, configuration: PublishConfiguration, store: any LedgerStore, job: String,
-        display: ProgressDisplay
+        scopeStation: String?, display: ProgressDisplay
     ) {
         self.publisher = publisher
         self.configuration = configuration
         self.store = store
         self.job = job
+        self.scopeStation = scopeStation
         self.display = display
     }
 
@@ -55,10 +58,15 @@ final class PublishSession: Sendable {
         _ configuration: PublishConfiguration, store: any LedgerStore, job: String, station: String,
         details: [String: String], display: ProgressDisplay, stop: StopRequest
     ) async throws(CLIError) -> PublishSession {
+        // On a ledger server a station's login may mark only its own events (and those no station wrote): it
+        // sends, and its line waits for, those; on a ledger file, the job's.
+        let scope: PublishScope = store is PostgresLedger ? .ownStation : .job
         let publisher = OutboxPublisher(
-            store: store, job: job, station: station, configuration: configuration, statusDetails: details)
+            store: store, job: job, station: station, configuration: configuration, statusDetails: details,
+            scope: scope)
         let session = PublishSession(
-            publisher: publisher, configuration: configuration, store: store, job: job, display: display)
+            publisher: publisher, configuration: configuration, store: store, job: job,
+            scopeStation: scope == .ownStation ? station : nil, display: display)
         do {
             try await publisher.start()
         } catch {
@@ -86,7 +94,7 @@ final class PublishSession: Sendable {
     /// reader goes on). A stop request ends the wait.
     func gate(stop: StopRequest) async {
         guard let limit = configuration.required,
-            let count = try? await store.outboxBacklog(job: job), count >= limit
+            let count = try? await store.outboxBacklog(job: job, station: scopeStation), count >= limit
         else { return }
         pause.withLock { $0.waiting += 1 }
         let text =
