@@ -41,25 +41,33 @@ extension SQLLedger {
     /// call throws, as a failed synced commit would. A replayed counter wrote nothing and waits for nothing.
     ///
     /// - Throws: `LedgerError` `.invalidData` for a counter outside 0…`FFFFFF`; SQLite failures as usual.
-    public func acceptSUNCounter(
+    public nonisolated func acceptSUNCounter(
         job: String, uid: [UInt8], counter: Int, at time: Date
     ) async throws(LedgerError) -> SUNCounterVerdict {
         guard (0...Ledger.maximumSUNCounter).contains(counter) else {
             throw LedgerError(.invalidData, "SUN counter \(counter) is not a 24-bit value")
         }
-        let uidText = LedgerFormat.uid(uid)
-        let verifiedAt = LedgerFormat.time(time)
-        let verdict = try await write(durability: .deferred) { () throws(LedgerError) -> SUNCounterVerdict in
-            if try recordSUNCounter(job: job, uid: uidText, counter: counter, at: verifiedAt) {
+        let verdict = try await commitSUNCounter(
+            job: job, uid: LedgerFormat.uid(uid), counter: counter, at: LedgerFormat.time(time))
+        // Waited for outside the store's actor: the sync's end resumes the caller on its own executor, not first
+        // on the store's queue (one thread hand-off less a valid tap).
+        if case .accepted = verdict { try await syncInBackground().wait() }
+        return verdict
+    }
+
+    /// `acceptSUNCounter`'s check and insert, committed `.deferred` (not yet synced).
+    func commitSUNCounter(job: String, uid: String, counter: Int, at time: String) async throws(LedgerError)
+        -> SUNCounterVerdict
+    {
+        try await write(durability: .deferred) { () throws(LedgerError) -> SUNCounterVerdict in
+            if try recordSUNCounter(job: job, uid: uid, counter: counter, at: time) {
                 let previous = try connection.queryFirst(
-                    Ledger.highestSUNCounterBelowSQL, [.text(job), .text(uidText), .int(counter)]
+                    Ledger.highestSUNCounterBelowSQL, [.text(job), .text(uid), .int(counter)]
                 ) { $0.optionalInt("highest") }
                 return .accepted(previous: previous ?? nil)
             }
-            return .replayed(highest: try highestSUNCounter(job: job, uid: uidText) ?? counter)
+            return .replayed(highest: try highestSUNCounter(job: job, uid: uid) ?? counter)
         }
-        if case .accepted = verdict { try await syncInBackground().wait() }
-        return verdict
     }
 
     /// The check and the insert as one statement (`Ledger.recordSUNCounterSQL`).
