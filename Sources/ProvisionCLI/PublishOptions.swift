@@ -223,3 +223,15 @@ extension PublishOptions {
         }
     }
 }
+
+extension PublishOptions {
+    /// The error of a broker that refused the publishing credentials at start: a configuration error (exit 77)
+    /// naming the broker and where the credentials come from, never the password.
+    static func credentialsRefused(by broker: String, _ error: MQTTError) -> CLIError {
+        CLIError(
+            .noPermission,
+            "the broker \(broker) refused the publishing credentials (\(error.message)); check "
+                + "--publish-credentials or the manifest's publish.credentials",
+            errorClass: "brokerNotAuthorized", field: "--publish-credentials")
+    }
+}

@@ -71,11 +71,7 @@ final class PublishSession: Sendable {
             try await publisher.start()
         } catch {
             if error.code == .notAuthorized {
-                throw CLIError(
-                    .noPermission,
-                    "the broker \(session.broker) refused the publishing credentials (\(error.message)); check "
-                        + "--publish-credentials or the manifest's publish.credentials",
-                    errorClass: "brokerNotAuthorized", field: "--publish-credentials")
+                throw PublishOptions.credentialsRefused(by: session.broker, error)
             }
             session.warnDown(error.message)
         }

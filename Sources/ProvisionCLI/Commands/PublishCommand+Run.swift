@@ -31,11 +31,7 @@ struct PublishRun: Sendable {
             try await publisher.start()
         } catch {
             if error.code == .notAuthorized {
-                throw CLIError(
-                    .noPermission,
-                    "the broker \(broker) refused the publishing credentials (\(error.message)); check "
-                        + "--publish-credentials or the manifest's publish.credentials",
-                    errorClass: "brokerNotAuthorized", field: "--publish-credentials")
+                throw PublishOptions.credentialsRefused(by: broker, error)
             }
             guard follow else {
                 await publisher.stop()
