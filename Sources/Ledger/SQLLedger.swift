@@ -43,6 +43,10 @@ protocol SQLConnection: AnyObject {
     /// What a read of the outbox adds to its `WHERE`: nothing where commits follow sequence order (SQLite's one
     /// writer), else a condition that keeps events of transactions not older than every running one for later.
     var outboxSettled: String { get }
+    /// Runs `body`'s reads together where that is cheaper than one by one: SQLite in one read transaction (one WAL
+    /// read lock, taken and dropped with file locks, instead of one a statement); PostgreSQL as they are (a
+    /// transaction would add two round trips).
+    func readTogether<T>(_ body: () throws(LedgerError) -> T) throws(LedgerError) -> T
 }
 
 /// A ledger store whose operations are SQL statements on one `SQLConnection`: the operations are written

@@ -234,4 +234,8 @@ extension SQLiteConnection: SQLConnection {
     var nextRowLock: String { "" }
     var rowLock: String { "" }
     var outboxSettled: String { "" }
+
+    func readTogether<T>(_ body: () throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try transaction(.deferred, body)
+    }
 }

@@ -273,6 +273,8 @@ extension PostgresConnection: SQLConnection {
     var nextRowLock: String { " FOR UPDATE SKIP LOCKED" }
     var rowLock: String { " FOR UPDATE" }
     var outboxSettled: String { " AND tx < pg_snapshot_xmin(pg_current_snapshot())" }
+
+    func readTogether<T>(_ body: () throws(LedgerError) -> T) throws(LedgerError) -> T { try body() }
 }
 
 /// Carries the connection's `PGcancel` object to a task-cancellation handler.
