@@ -157,9 +157,8 @@ extension PublishOptions {
         _ source: String, origin: Origin, currentDirectory: URL, environment: [String: String]
     ) throws(CLIError) -> MQTTCredentials {
         var resolved = source
-        if source.hasPrefix("@"), source.count > 1, !source.hasPrefix("@/") {
-            resolved =
-                "@" + currentDirectory.appendingPathComponent(String(source.dropFirst())).standardizedFileURL.path
+        if source.hasPrefix("@"), source.count > 1 {
+            resolved = "@" + URL(fileURLWithPath: String(source.dropFirst()), relativeTo: currentDirectory).path
         }
         do {
             return try MQTTCredentials(source: resolved, environment: environment)
@@ -191,7 +190,7 @@ extension PublishOptions {
         let manifestFiles = flags.url == nil || endpoint.usesTLS
         func file(_ flag: String?, _ field: URL?, _ name: String) -> File? {
             let path =
-                flag.map { currentDirectory.appendingPathComponent($0).standardizedFileURL.path }
+                flag.map { URL(fileURLWithPath: $0, relativeTo: currentDirectory).standardizedFileURL.path }
                 ?? (manifestFiles ? field?.path : nil)
             return path.map {
                 File(origin: origin("publish-\(name)", name, flag != nil), fromFlag: flag != nil, path: $0)
