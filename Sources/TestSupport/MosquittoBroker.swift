@@ -42,11 +42,14 @@ public final class MosquittoBroker: Sendable {
     /// - Parameters:
     ///   - users: user names and passwords; when given, anonymous clients are refused.
     ///   - tls: a TLS listener with the test CA's server certificate (`caFile`, `otherCAFile`).
+    ///   - clientCertificates: with `tls`, the listener asks for a client certificate the test CA signed
+    ///     (`clientCertificate`, `clientKey`) and refuses a handshake without one.
     ///   - persistence: keep sessions, queued messages and retained messages in the folder across `restart()` (a
     ///     plant broker's setting; a consumer with a persistent session then misses nothing published meanwhile).
     /// - Throws: `HarnessError` when mosquitto is not installed or does not come up.
     public static func start(
-        users: [(user: String, password: String)] = [], tls: Bool = false, persistence: Bool = false
+        users: [(user: String, password: String)] = [], tls: Bool = false, clientCertificates: Bool = false,
+        persistence: Bool = false
     ) async throws -> MosquittoBroker {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
             throw HarnessError("mosquitto is not installed: make test-deps (apt-get install mosquitto)")
@@ -72,6 +75,10 @@ public final class MosquittoBroker: Sendable {
         if tls {
             try TestCertificates.make(in: directory)
             config += "cafile \(directory)/ca.crt\ncertfile \(directory)/server.crt\nkeyfile \(directory)/server.key\n"
+            if clientCertificates {
+                try TestCertificates.makeClient(in: directory)
+                config += "require_certificate true\n"
+            }
         }
         try config.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
         let pid = try BrokerProcess.spawn(
@@ -83,6 +90,9 @@ public final class MosquittoBroker: Sendable {
 
     /// The CA certificate that signed the TLS listener's certificate.
     public var caFile: String { directory + "/ca.crt" }
+    /// A client certificate and its owner-only key the test CA signed (`clientCertificates`).
+    public var clientCertificate: String { directory + "/client.crt" }
+    public var clientKey: String { directory + "/client.key" }
     /// A CA certificate that signed nothing here (a wrong CA).
     public var otherCAFile: String { directory + "/other-ca.crt" }
 

@@ -59,6 +59,9 @@ public final class MosquittoSubscriber: Sendable {
     ) async throws -> MosquittoSubscriber {
         var connection = ["-h", broker.usesTLS ? "localhost" : "127.0.0.1", "-p", String(broker.port)]
         if broker.usesTLS { connection += ["--cafile", broker.caFile] }
+        if broker.usesTLS, FileManager.default.fileExists(atPath: broker.clientCertificate) {
+            connection += ["--cert", broker.clientCertificate, "--key", broker.clientKey]
+        }
         if let user, let password { connection += ["-u", user, "-P", password] }
         let session = sessionID.map { ["-c", "-i", $0] } ?? []
         let probeTopic = "harness-probe/\(UUID().uuidString)"

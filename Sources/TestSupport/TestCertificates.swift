@@ -19,22 +19,39 @@ public enum TestCertificates {
                     "-addext", "keyUsage=critical,keyCertSign,cRLSign",
                 ])
         }
+        try sign(
+            "server", name: name, in: folder, extensions: "subjectAltName=DNS:\(name)\nextendedKeyUsage=serverAuth")
+    }
+
+    /// Makes `client.crt`/`client.key` (CN `name`, signed by `ca.crt` of an earlier `make`), the key owner-only, for
+    /// a server that asks for a client certificate.
+    public static func makeClient(in folder: String, name: String = "provision test client") throws(HarnessError) {
+        try sign("client", name: name, in: folder, extensions: "extendedKeyUsage=clientAuth")
+        chmod("\(folder)/client.key", 0o600)
+    }
+
+    /// `FILE.key` and `FILE.crt` for `name`, signed by the folder's `ca.crt` with `extensions`.
+    private static func sign(_ file: String, name: String, in folder: String, extensions: String)
+        throws(HarnessError)
+    {
+        let openssl = "/usr/bin/openssl"
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try PostgresTestServer.run(
             openssl,
             ["req"] + key + [
-                "-keyout", "\(folder)/server.key", "-out", "\(folder)/server.csr", "-subj", "/CN=\(name)",
+                "-keyout", "\(folder)/\(file).key", "-out", "\(folder)/\(file).csr", "-subj", "/CN=\(name)",
             ])
-        let extensions = folder + "/server.ext"
-        let text = "subjectAltName=DNS:\(name)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
-        guard FileManager.default.createFile(atPath: extensions, contents: Data(text.utf8)) else {
-            throw HarnessError("cannot write \(extensions)")
+        let path = "\(folder)/\(file).ext"
+        let text = "basicConstraints=CA:FALSE\n\(extensions)\n"
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw HarnessError("cannot write \(path)")
         }
         try PostgresTestServer.run(
             openssl,
             [
-                "x509", "-req", "-in", "\(folder)/server.csr", "-CA", "\(folder)/ca.crt", "-CAkey",
-                "\(folder)/ca.key", "-CAcreateserial", "-out", "\(folder)/server.crt", "-days", "2",
-                "-extfile", extensions,
+                "x509", "-req", "-in", "\(folder)/\(file).csr", "-CA", "\(folder)/ca.crt", "-CAkey",
+                "\(folder)/ca.key", "-CAcreateserial", "-out", "\(folder)/\(file).crt", "-days", "2",
+                "-extfile", path,
             ])
     }
 }
