@@ -44,12 +44,15 @@ extension SQLLedger {
 
     /// Marks the events `ids` published at `at`; events already published keep their first time (idempotent).
     ///
+    /// Committed `.deferred` (not synced): a mark lost to a power loss only sends its event again, which consumers
+    /// dedupe by id (docs/events.md, "Publishing"), and the line's own commits do not wait for the publisher's sync.
+    ///
     /// - Returns: how many events this call marked.
     @discardableResult
     public func markPublished(ids: [String], at: Date) async throws(LedgerError) -> Int {
         guard !ids.isEmpty else { return 0 }
         let time = LedgerFormat.time(at)
-        return try await write { () throws(LedgerError) -> Int in
+        return try await write(durability: .deferred) { () throws(LedgerError) -> Int in
             var marked = 0
             for id in ids {
                 marked += try connection.run(

@@ -122,6 +122,18 @@ public actor MQTTClient {
         return delivery
     }
 
+    /// Hands `messages` to libmosquitto in order, as `send` does each, in one call to the client; stops at the first
+    /// it refuses (no connection, an invalid message) and returns the deliveries of those handed over.
+    public func send(contentsOf messages: [MQTTMessage]) -> [MQTTDelivery] {
+        var deliveries: [MQTTDelivery] = []
+        deliveries.reserveCapacity(messages.count)
+        for message in messages {
+            guard let delivery = try? send(message) else { break }
+            deliveries.append(delivery)
+        }
+        return deliveries
+    }
+
     /// Publishes one message and returns at its PUBACK (QoS 1).
     ///
     /// - Throws: as `send`, and `.connectionLost` when the connection ended before the PUBACK.

@@ -6,11 +6,16 @@ import Support
 /// The MQTT messages of a publisher (docs/events.md, "Publishing"): one a tag event, and the station's retained
 /// status.
 enum OutboxMessages {
-    /// Event `event` on `PREFIX/JOB/STATION/tag` (the event's own job and station; `job` and `station` for an
-    /// event that names none), its payload with the event's `id` added as the first key, at QoS 1.
-    static func event(_ event: OutboxEvent, endpoint: MQTTEndpoint, job: String, station: String) -> MQTTMessage {
-        let topic = endpoint.topic(level(event.job ?? job), level(event.station ?? station), "tag")
-        return MQTTMessage(topic: topic, payload: payload(event), qos: .atLeastOnce)
+    /// Event `event` on `topic` (its `eventTopic`, which a batch of one job and station reuses), its payload with the
+    /// event's `id` added as the first key, at QoS 1.
+    static func event(_ event: OutboxEvent, topic: String) -> MQTTMessage {
+        MQTTMessage(topic: topic, payload: payload(event), qos: .atLeastOnce)
+    }
+
+    /// `PREFIX/JOB/STATION/tag` of `event`: the event's own job and station, `job` and `station` for one that names
+    /// none.
+    static func eventTopic(_ event: OutboxEvent, endpoint: MQTTEndpoint, job: String, station: String) -> String {
+        endpoint.topic(level(event.job ?? job), level(event.station ?? station), "tag")
     }
 
     /// The stored payload with `"id":"…"` inserted first, so consumers dedupe by it; a payload that is not an object

@@ -5,14 +5,31 @@ import MQTTService
 /// The publisher's background work: the pump (read, send, await PUBACKs, mark), reconnection with backoff, the
 /// backlog count and the waits on it.
 extension OutboxPublisher {
+    /// Events handed to the client, in sequence order, with their deliveries; the PUBACKs are awaited later.
+    struct SentBatch {
+        var events: ArraySlice<OutboxEvent>
+        var deliveries: [MQTTDelivery]
+    }
+
     /// Sends the outbox in sequence order until stopped: reconnects with backoff while the broker is away, marks
     /// each batch's acknowledged prefix published, and sends the rest again (in order) after a reconnect.
+    ///
+    /// Pipelined: the next batch is read and handed to the client before the PUBACKs of the previous one are
+    /// awaited and marked, so the client's window stays full across batches. After a wake (a nudge, the poll) the
+    /// pump lets events gather for `configuration.coalescing` before it reads, unless `drain`, `waitForBacklog` or
+    /// `stop` hurries it, so a running line costs one read and one mark for many tags.
     func runPump() async {
         var pause = Self.firstPause
         var cursor = 0
         var unmarked: [String] = []
+        var sent: SentBatch?
         while !Task.isCancelled, !stopping {
             if !(await client.isConnected) {
+                // The previous connection's batch: its acknowledged prefix is marked, the rest is read again.
+                if let batch = sent {
+                    sent = nil
+                    unmarked += await settle(batch).unmarked
+                }
                 if !inOutage { announceOutage("the connection to \(configuration.endpoint) was lost") }
                 try? await Task.sleep(for: pause)
                 guard !Task.isCancelled, !stopping else { return }
@@ -40,43 +57,82 @@ extension OutboxPublisher {
                 events = try await store.outboxEvents(
                     job: job, station: scopeStation, after: cursor, limit: Self.batchSize, unpublishedOnly: true)
             } catch {
+                if let batch = sent {
+                    sent = nil
+                    unmarked += await settle(batch).unmarked
+                }
                 await pumpWake.wait(upTo: Self.pollInterval)
                 continue
             }
-            if events.isEmpty {
-                await pumpWake.wait(upTo: Self.pollInterval)
-                continue
+            let handed = await hand(events)
+            if let last = handed.events.last { cursor = last.sequence }
+            var complete = handed.events.count == events.count
+            if let batch = sent {
+                let settled = await settle(batch)
+                unmarked += settled.unmarked
+                complete = complete && settled.complete
             }
-            let acknowledged = await send(events)
-            if let last = acknowledged.last { cursor = last.sequence }
-            let ids = acknowledged.map(\.id)
-            if !ids.isEmpty, !(await mark(ids)) { unmarked = ids }
-            if acknowledged.count < events.count {
+            sent = handed.events.isEmpty ? nil : handed
+            if complete, events.count < Self.batchSize, let batch = sent {
+                // Caught up: this batch is settled now, then the pump waits for more.
+                sent = nil
+                let settled = await settle(batch)
+                unmarked += settled.unmarked
+                complete = settled.complete
+            }
+            guard complete else {
                 if !stopping { announceOutage("the connection to \(configuration.endpoint) was lost") }
-            } else if events.count < Self.batchSize {
+                continue
+            }
+            if events.count < Self.batchSize {
                 await refreshBacklog()
+                await pumpWake.wait(upTo: Self.pollInterval)
+                await gather(pumpHurry)
             }
         }
     }
 
-    /// Hands `events` to the client in order and waits for their PUBACKs in order; returns the acknowledged prefix
-    /// (shorter when the connection went down or the pump was cancelled).
-    private func send(_ events: [OutboxEvent]) async -> ArraySlice<OutboxEvent> {
-        var deliveries: [MQTTDelivery] = []
+    /// Lets nudged events gather for `configuration.coalescing`; returns at once while something hurries the
+    /// publisher (`drain`, `waitForBacklog`, `stop`), or when hurried meanwhile.
+    func gather(_ hurry: WakeSignal) async {
+        guard configuration.coalescing > .zero, hurrying == 0, !stopping else { return }
+        await hurry.wait(upTo: configuration.coalescing)
+    }
+
+    /// Hands `events` to the client in order (one hop to it), without waiting for PUBACKs; stops at the first the
+    /// client refuses (no connection), so the batch may be shorter.
+    private func hand(_ events: [OutboxEvent]) async -> SentBatch {
+        guard !events.isEmpty else { return SentBatch(events: [], deliveries: []) }
+        var messages: [MQTTMessage] = []
+        messages.reserveCapacity(events.count)
+        var last: (job: String?, station: String?, topic: String)?
         for event in events {
-            let message = OutboxMessages.event(
-                event, endpoint: configuration.endpoint, job: job, station: station)
-            guard let delivery = try? await client.send(message) else { break }
-            deliveries.append(delivery)
-            inFlight += 1
+            let topic: String
+            if let last, last.job == event.job, last.station == event.station {
+                topic = last.topic
+            } else {
+                topic = OutboxMessages.eventTopic(event, endpoint: configuration.endpoint, job: job, station: station)
+                last = (event.job, event.station, topic)
+            }
+            messages.append(OutboxMessages.event(event, topic: topic))
         }
+        let deliveries = await client.send(contentsOf: messages)
+        inFlight += deliveries.count
+        return SentBatch(events: events[..<deliveries.count], deliveries: deliveries)
+    }
+
+    /// Waits for the PUBACKs of `batch` in order and marks the acknowledged prefix published; returns whether every
+    /// event was acknowledged, and the acknowledged ids whose mark failed (marked again later).
+    private func settle(_ batch: SentBatch) async -> (complete: Bool, unmarked: [String]) {
         var acknowledged = 0
-        for delivery in deliveries {
+        for delivery in batch.deliveries {
             guard (try? await delivery.acknowledged()) != nil else { break }
             acknowledged += 1
         }
-        inFlight = 0
-        return events[..<acknowledged]
+        inFlight = max(0, inFlight - batch.deliveries.count)
+        let ids = batch.events.prefix(acknowledged).map(\.id)
+        let marked = ids.isEmpty ? true : await mark(ids)
+        return (acknowledged == batch.events.count, marked ? [] : ids)
     }
 
     /// Marks `ids` published; `false` when the ledger refused (they are marked again later).
@@ -118,11 +174,13 @@ extension OutboxPublisher {
         pumpWake.signal()
     }
 
-    /// Counts the backlog on a nudge or once a second until stopped, so the waits see events of any writer.
+    /// Counts the backlog on a nudge (after letting nudges gather, as the pump does) or once a second until stopped,
+    /// so the waits see events of any writer.
     func watchBacklog() async {
         while !Task.isCancelled {
             await refreshBacklog()
             await countWake.wait(upTo: Self.pollInterval)
+            await gather(countHurry)
         }
     }
 

@@ -7,7 +7,9 @@ import MQTTService
 /// Events go out in outbox sequence order on `PREFIX/JOB/STATION/tag`, the stored payload with the event's `id`
 /// added (docs/events.md, "Publishing"). When the connection drops, the events without their PUBACK are sent again
 /// in order after a reconnect (0.5 s doubling to 5 s between tries), so consumers may see an event twice and dedupe
-/// by its id. The pump wakes on `nudge()` or once a second, so events other processes write are seen too.
+/// by its id. The pump wakes on `nudge()` or once a second, so events other processes write are seen too, and then
+/// lets events gather for `PublishConfiguration.coalescing` (not while `drain` or `waitForBacklog` runs). A mark is
+/// committed without a sync (`markPublished`): one lost to a power loss only sends its event again.
 public actor OutboxPublisher {
     /// How often the pump and the backlog count look at the ledger without a nudge.
     static let pollInterval = Duration.seconds(1)
@@ -34,11 +36,16 @@ public actor OutboxPublisher {
     /// Wakes the pump (`nudge`, a lost connection) and the backlog count (`nudge`).
     let pumpWake = WakeSignal()
     let countWake = WakeSignal()
+    /// End the pump's and the backlog count's gathering of nudged events (`hurry()`).
+    let pumpHurry = WakeSignal()
+    let countHurry = WakeSignal()
 
     var pump: Task<Void, Never>?
     var watcher: Task<Void, Never>?
     var listener: Task<Void, Never>?
     var stopping = false
+    /// Calls under way that want events published at once (`drain`, `waitForBacklog`): no gathering meanwhile.
+    var hurrying = 0
     /// Whether an outage is current (announced, or reported to `start`'s caller).
     var inOutage = false
     /// Unpublished events of the job as last counted, less those marked since.
@@ -119,6 +126,12 @@ public actor OutboxPublisher {
         countWake.signal()
     }
 
+    /// Ends the pump's and the count's gathering of nudged events now (`configuration.coalescing`).
+    func hurry() {
+        pumpHurry.signal()
+        countHurry.signal()
+    }
+
     /// Events of this job not yet marked published (ledger backlog as the publisher last saw it + in flight).
     public var backlog: Int { knownBacklog }
 
@@ -133,6 +146,9 @@ public actor OutboxPublisher {
     /// Decided on a fresh count of the ledger (taken again on each mark and once a second); a cancelled caller or
     /// `stop()` also ends the wait.
     public func waitForBacklog(below limit: Int) async {
+        hurrying += 1
+        defer { hurrying -= 1 }
+        hurry()
         while !Task.isCancelled, !stopping {
             guard let count = await countBacklog(), count >= limit else { return }
             _ = await waitBacklog(below: count, deadline: .now + Self.pollInterval)
@@ -142,6 +158,9 @@ public actor OutboxPublisher {
     /// Publishes until the outbox is empty or `within` passes; returns how many events are left unpublished.
     public func drain(within: Duration) async -> Int {
         let deadline = ContinuousClock.now + within
+        hurrying += 1
+        defer { hurrying -= 1 }
+        hurry()
         nudge()
         while true {
             let count = await countBacklog() ?? knownBacklog

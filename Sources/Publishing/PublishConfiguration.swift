@@ -12,17 +12,21 @@ public struct PublishConfiguration: Sendable {
     public var required: Int?
     /// `--publish-drain S`: how long the end of a run publishes what is left (default 10 s).
     public var drain: Duration
+    /// How long the publisher lets nudged events gather before it reads and sends them (default 50 ms), so a line
+    /// costs one read and one mark for many tags; `drain`, `waitForBacklog` and `stop` do not wait for it.
+    public var coalescing: Duration
 
     /// A configuration; only the endpoint is required.
     public init(
         endpoint: MQTTEndpoint, credentials: MQTTCredentials? = nil, tls: MQTTTLSOptions? = nil,
-        required: Int? = nil, drain: Duration = .seconds(10)
+        required: Int? = nil, drain: Duration = .seconds(10), coalescing: Duration = .milliseconds(50)
     ) {
         self.endpoint = endpoint
         self.credentials = credentials
         self.tls = tls
         self.required = required
         self.drain = drain
+        self.coalescing = coalescing
     }
 }
 

@@ -268,4 +268,20 @@ import Testing
             #expect(try await ledger.outboxBacklog(job: "j", station: station) == expected.count, "\(station)")
         }
     }
+
+    /// A mark is committed without a sync (`.deferred`, docs/events.md, "Publishing"): visible at once, counted as
+    /// not yet durable until a sync; a power loss may undo it, which only sends its events again.
+    @Test(arguments: Self.kinds) func markingEventsPublishedDoesNotWaitForASync(_ kind: StoreKind) async throws {
+        let store = try await Self.store(kind)
+        let ledger = store.ledger
+        try await Self.everyOutcome(ledger)
+        let all = try await Self.events(ledger, count: 7)
+        try await ledger.sync()
+        #expect(await ledger.unsyncedCommitCount == 0)
+        #expect(try await ledger.markPublished(ids: all.map(\.id), at: Date()) == 7)
+        #expect(await ledger.unsyncedCommitCount == 1)
+        #expect(try await ledger.outboxBacklog(job: "j") == 0)
+        try await ledger.sync()
+        #expect(await ledger.unsyncedCommitCount == 0)
+    }
 }

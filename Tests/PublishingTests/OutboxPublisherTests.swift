@@ -17,7 +17,8 @@ import Testing
         let publisher: OutboxPublisher
 
         init(
-            broker: MosquittoBroker? = nil, credentials: MQTTCredentials? = nil, details: [String: String] = [:]
+            broker: MosquittoBroker? = nil, credentials: MQTTCredentials? = nil, details: [String: String] = [:],
+            coalescing: Duration = .milliseconds(50)
         ) async throws {
             folder = try Fixtures.temporaryDirectory("publishing")
             ledger = try await Ledger.open(path: folder.appendingPathComponent("ledger.sqlite").path)
@@ -28,7 +29,8 @@ import Testing
                 self.broker = try await MosquittoBroker.start()
             }
             let configuration = PublishConfiguration(
-                endpoint: try MQTTEndpoint(parsing: self.broker.url(prefix: "plant")), credentials: credentials)
+                endpoint: try MQTTEndpoint(parsing: self.broker.url(prefix: "plant")), credentials: credentials,
+                coalescing: coalescing)
             publisher = OutboxPublisher(
                 store: ledger, job: "j", station: "st1", configuration: configuration, statusDetails: details)
         }
@@ -98,6 +100,59 @@ import Testing
         #expect(await line.publisher.drain(within: .seconds(30)) == 0)
         #expect(try await line.events().allSatisfy { $0.publishedAt != nil })
         #expect(try Self.idsAndRows(await subscriber.waitFor(count: 20, topicPrefix: "plant/j/")).count == 20)
+        await line.publisher.stop()
+    }
+
+    /// Nudged events gather while a line runs: after the first event is published, twenty tags (each nudging) are
+    /// not read until `drain` hurries the pump, which does not wait out the gathering (an hour here, so nothing races
+    /// a timer), and are then marked in one transaction (one deferred commit), all of them, in order.
+    @Test func nudgedEventsGatherIntoOneMarkAndDrainDoesNotWaitForTheDelay() async throws {
+        let line = try await Line(coalescing: .seconds(3600))
+        let subscriber = try await MosquittoSubscriber.start(line.broker, topics: ["plant/j/#"])
+        try await line.ledger.addDoneRows(job: "j", count: 1)
+        try await line.publisher.start()
+        // The pump's first read at start sends the first event at once; from then on it gathers after each wake.
+        #expect(await Self.eventually { await line.publisher.published == 1 })
+        for _ in 0..<20 {
+            try await line.ledger.addDoneRows(job: "j", count: 1)
+            line.publisher.nudge()
+        }
+        // The rows' durable commits synced the first mark; nothing was read or marked since.
+        #expect(await line.ledger.unsyncedCommitCount == 0)
+        #expect(await line.publisher.unacknowledged == 0)
+        #expect(try await line.ledger.outboxBacklog(job: "j") == 20)
+        #expect(await line.publisher.drain(within: .seconds(30)) == 0)
+        #expect(await line.publisher.published == 21)
+        #expect(await line.ledger.unsyncedCommitCount == 1)
+        let received = await subscriber.waitFor(count: 21, topicPrefix: "plant/j/")
+        #expect(try Self.idsAndRows(received).map(\.row) == Array(1...21))
+        await line.publisher.stop()
+    }
+
+    /// Pipelined: the next batch (500 events) is handed to the client before the PUBACKs of the previous one are
+    /// awaited, so a frozen broker has two batches in flight, not one; once it resumes all arrive in order, marked.
+    @Test func theNextBatchIsHandedOverBeforeThePreviousBatchIsAcknowledged() async throws {
+        let line = try await Line()
+        let subscriber = try await MosquittoSubscriber.start(line.broker, topics: ["plant/j/#"])
+        try await line.publisher.start()
+        try await line.broker.pause()
+        // 1,200 events in one transaction (the pump sees none or all), as many tags would write.
+        _ = try SQLiteShell.query(
+            line.folder.appendingPathComponent("ledger.sqlite").path,
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+            INSERT INTO outbox (id, job, row, station, outcome, payload, created_at)
+            SELECT printf('event-%04d', i), 'j', i, 'st1', 'done', '{"row":' || i || '}', '2026-01-01T00:00:00.000Z'
+            FROM n;
+            """)
+        line.publisher.nudge()
+        #expect(await Self.eventually(within: .seconds(10)) { await line.publisher.unacknowledged == 1000 })
+        #expect(try await line.ledger.outboxBacklog(job: "j") == 1200)
+        line.broker.resume()
+        #expect(await line.publisher.drain(within: .seconds(60)) == 0)
+        #expect(await line.publisher.published == 1200)
+        let received = await subscriber.waitFor(count: 1200, topicPrefix: "plant/j/")
+        #expect(try Self.idsAndRows(received).map(\.row) == Array(1...1200))
         await line.publisher.stop()
     }
 

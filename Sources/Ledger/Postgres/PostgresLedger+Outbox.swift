@@ -20,6 +20,7 @@ extension PostgresLedger {
 
     /// Marks the events `ids` published at `at` through `provision_mark_published` (`PostgresPublisher`), so the
     /// owner and a publisher's login run the same statement; events already published keep their first time.
+    /// Committed `.deferred` (`synchronous_commit = off`): a mark lost to a server crash only sends its event again.
     ///
     /// - Returns: how many events this call marked.
     /// - Throws: `.roleRequired` for a login that is neither the owner nor a publisher.
@@ -30,7 +31,7 @@ extension PostgresLedger {
         do { json = String(decoding: try LedgerFormat.makeEncoder().encode(ids), as: UTF8.self) } catch {
             throw LedgerError(.invalidData, "event ids cannot be encoded: \(error)")
         }
-        return try await write { () throws(LedgerError) -> Int in
+        return try await write(durability: .deferred) { () throws(LedgerError) -> Int in
             do throws(LedgerError) {
                 return try connection.queryFirst(
                     "SELECT provision_mark_published(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?) AS marked",
