@@ -88,7 +88,8 @@ run: build
 
 ## bench: benchmarks B1–B5 (issue 9), B6a/B6b (Type 4), B7 (stations on PostgreSQL), B8 (Type 5), B9 (Type 3),
 ## B10 (`provision serve` under wrk; against nfc-developer/sdm-backend when SDM_BACKEND=<its checkout> is given)
-## and B11 (B6b with its master in a SoftHSM2 token ÷ in a key file); PostgreSQL, SoftHSM2 and wrk from test-deps
+## B11 (B6b with its master in a SoftHSM2 token ÷ in a key file) and B12 (`run --publish` and `provision publish`
+## to a local mosquitto); PostgreSQL, SoftHSM2, wrk and mosquitto from test-deps
 ## → reports/bench.md and reports/bench.json (release build);
 ## QUICK=1 runs reduced sizes (< 2 min). Not part of `make test`.
 bench: test-deps

@@ -22,13 +22,16 @@ from bench.b8 import bench_b8  # noqa: E402
 from bench.b9 import bench_b9  # noqa: E402
 from bench.b10 import bench_b10  # noqa: E402
 from bench.b11 import bench_b11  # noqa: E402
+from bench.b12 import bench_b12  # noqa: E402
 from bench.common import ROOT, WORK, log, machine, rnd  # noqa: E402
 from bench.report import write_reports  # noqa: E402
 
 FULL = {"B1": 10_000, "B2": 200, "B3": 50, "B4": (100_000, 1_000_000), "B5": 400, "B6a": 200, "B6b": 100,
-        "B7": (40, 400, 3), "B8": 100, "B9": 100, "B10": (20, 200), "B11": (40, 8)}
+        "B7": (40, 400, 3), "B8": 100, "B9": 100, "B10": (20, 200), "B11": (40, 8),
+        "B12": (2_000, 100, 4, 20_000)}
 QUICK = {"B1": 500, "B2": 40, "B3": 3, "B4": (10_000, 100_000), "B5": 80, "B6a": 40, "B6b": 20,
-         "B7": (10, 100, 1), "B8": 20, "B9": 20, "B10": (5, 100), "B11": (15, 4)}
+         "B7": (10, 100, 1), "B8": 20, "B9": 20, "B10": (5, 100), "B11": (15, 4),
+         "B12": (300, 30, 2, 5_000)}
 ALL = ",".join(FULL)
 
 
@@ -63,7 +66,8 @@ def main():
     notes_path = os.path.join(ROOT, "scripts", "bench_notes.json")
     notes = json.load(open(notes_path)) if os.path.exists(notes_path) else {}
     steps = {"B1": bench_b1, "B2": bench_b2, "B3": bench_b3, "B4": bench_b4, "B5": bench_b5, "B6a": bench_b6a, "B6b": bench_b6b,
-             "B7": bench_b7, "B8": bench_b8, "B9": bench_b9, "B10": bench_b10, "B11": bench_b11}
+             "B7": bench_b7, "B8": bench_b8, "B9": bench_b9, "B10": bench_b10, "B11": bench_b11,
+             "B12": bench_b12}
     previous_path = os.path.join(args.out, "bench.json")
     if only != set(steps) and os.path.exists(previous_path):
         # --only: the other sections stay as the earlier run wrote them, each with its own run line.

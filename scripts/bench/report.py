@@ -4,6 +4,7 @@ import os
 import re
 
 from .b10 import b10_section
+from .b12 import b12_section
 from .common import relative_paths, rnd, verdict
 
 
@@ -369,6 +370,8 @@ def write_reports(data, out_dir):
         L += b10_section(data["B10"], data.get("B10_notes", []))
     if data.get("B11"):
         L += token_section(data["B11"], data.get("B11_notes", []))
+    if data.get("B12"):
+        L += b12_section(data["B12"], data.get("B12_notes", []))
     sections = sorted((k for k in data if k.startswith("B") and "_" not in k),
                       key=lambda k: (int(re.match(r"B(\d+)", k).group(1)), k))
     if any(data.get(k + "_run", {}).get("date") != data["date"] for k in sections):
