@@ -175,7 +175,7 @@ public final class MosquittoBroker: Sendable {
     /// Polls a TCP connect to the port (every 10 ms, at most 10 s) while the process lives.
     private func waitUntilAccepting() async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(60)
         while clock.now < deadline {
             let pid = self.pid.withLock { $0 }
             if BrokerProcess.reap(pid, block: false) {
@@ -185,7 +185,7 @@ public final class MosquittoBroker: Sendable {
             if BrokerProcess.accepts(port: port) { return }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw HarnessError("mosquitto did not accept connections on port \(port) within 10 s:\n\(log.suffix(2_000))")
+        throw HarnessError("mosquitto did not accept connections on port \(port) within 60 s:\n\(log.suffix(2_000))")
     }
 }
 

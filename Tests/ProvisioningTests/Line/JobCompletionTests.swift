@@ -44,8 +44,8 @@ private actor LeftTagReader: TagReader {
 /// for a tag (or for a refused tag's removal) and end `.jobComplete` too, not as an operator interrupt. A hang
 /// fails: the waiting reader has no idle limit and no tag will ever come, so only the guard's operator stop,
 /// after `limit`, would end it (`.stopRequested`), which the passing run never races.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct JobCompletionTests {
-    private static let limit = Duration.seconds(45)
+@Suite(.serialized, .timeLimit(.minutes(5))) struct JobCompletionTests {
+    private static let limit = Duration.seconds(240)
 
     /// After `limit`, stops the run as the operator would and cancels `tasks`: a hung reader then ends, failing.
     private static func guarding(
