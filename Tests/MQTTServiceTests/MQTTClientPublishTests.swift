@@ -14,7 +14,7 @@ func makeClient(
     return MQTTClient(endpoint: try MQTTEndpoint(parsing: broker.url(prefix: prefix)), options: options)
 }
 
-@Suite(.timeLimit(.minutes(2))) struct MQTTClientPublishTests {
+@Suite(.timeLimit(.minutes(5))) struct MQTTClientPublishTests {
     @Test func manyMessagesInFlightArriveInOrderWithExactPayloads() async throws {
         let broker = try await MosquittoBroker.start()
         let subscriber = try await MosquittoSubscriber.start(broker, topics: ["t/#"])

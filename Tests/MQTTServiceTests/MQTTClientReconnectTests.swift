@@ -3,7 +3,7 @@ import MQTTService
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct MQTTClientReconnectTests {
+@Suite(.timeLimit(.minutes(5))) struct MQTTClientReconnectTests {
     /// 50 messages acknowledged, 50 more sent to a frozen broker that is then killed and restarted: the client
     /// reports exactly the 50 unacknowledged, in order, fails their deliveries, and after `reconnect()` they are sent
     /// again and reach a subscriber of the restarted broker in order.

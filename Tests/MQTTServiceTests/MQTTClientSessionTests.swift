@@ -3,7 +3,7 @@ import MQTTService
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct MQTTClientSessionTests {
+@Suite(.timeLimit(.minutes(5))) struct MQTTClientSessionTests {
     @Test func theWillFiresWhenAClientIsKilled() async throws {
         let broker = try await MosquittoBroker.start()
         let subscriber = try await MosquittoSubscriber.start(broker, topics: ["t/#"])

@@ -141,7 +141,8 @@ import Testing
             served.token.remove()
         }
         let folder = try Self.job(rows: 30, key: served.keyEntry)
-        let reader = folder.sim("ntag424", uid: "04C40000000001", options: "count=30&arrival=40")
+        // A tag every 300 ms: the wait for the sixth must not miss the whole job when the suite starves it.
+        let reader = folder.sim("ntag424", uid: "04C40000000001", options: "count=30&arrival=300")
         let child = try ChildProvision(
             ["run", "job.json", "--quiet", "--reader", reader], workingDirectory: folder.url,
             environment: served.environment)
