@@ -26,12 +26,16 @@ import Testing
                     folder.sim(uid: uid, options: "timing=datasheet"),
                 ], directory: folder.url, name: "\(station)-\(attempt)")
         }
-        func done() throws -> Int {
-            Int(try line.server.query(line.admin, "SELECT count(*) FROM records WHERE state = 'done'")[0][0]) ?? -1
+        // psql runs off the test pool: a blocked pool thread would starve the other tests' waits.
+        let (server, admin) = (line.server, line.admin)
+        @Sendable func done() async throws -> Int {
+            try await onThread {
+                Int(try server.query(admin, "SELECT count(*) FROM records WHERE state = 'done'")[0][0]) ?? -1
+            }
         }
-        func waitForDone(_ count: Int) async throws {
+        @Sendable func waitForDone(_ count: Int) async throws {
             let deadline = ContinuousClock.now + .seconds(240)
-            while try done() < count {
+            while try await done() < count {
                 guard ContinuousClock.now < deadline else { throw HarnessError("fewer than \(count) rows done") }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -68,7 +72,7 @@ import Testing
             let ended = try await process.wait()
             #expect(ended.status == 0, "\(ended.stdout.suffix(1_500))\(ended.stderr.suffix(1_500))")
         }
-        #expect(try done() == Self.rows)
+        #expect(try await done() == Self.rows)
 
         // Every done row's event reached the consumer, at least once; duplicates carry one id per row.
         let received = await consumer.waitFor(timeout: .seconds(60)) { messages in

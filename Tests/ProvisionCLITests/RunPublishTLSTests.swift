@@ -13,17 +13,19 @@ import Testing
             broker, topics: ["plant/#"], user: "line", password: "tls-pw")
         let folder = try JobFolder(rows: 3)
         let file = try RunPublishTests.credentials("line:tls-pw\n", in: folder)
-        func run(ca: String) throws -> ProvisionProcess.Outcome {
-            try ProvisionProcess.run(
-                [
-                    "run", "job.json", "--reader", folder.sim(uid: RunPublishTests.uid), "--station", "s1",
-                    "--quiet", "--publish", broker.url(prefix: "plant"), "--publish-credentials", "@" + file,
-                    "--publish-ca", ca, "--publish-drain", "0.5",
-                ], directory: folder.url)
+        func run(ca: String) async throws -> ProvisionProcess.Outcome {
+            try await onThread {
+                try ProvisionProcess.run(
+                    [
+                        "run", "job.json", "--reader", folder.sim(uid: RunPublishTests.uid), "--station", "s1",
+                        "--quiet", "--publish", broker.url(prefix: "plant"), "--publish-credentials", "@" + file,
+                        "--publish-ca", ca, "--publish-drain", "0.5",
+                    ], directory: folder.url)
+            }
         }
 
         // The wrong CA: the handshake fails, one warning, the line completes, nothing is published.
-        let wrong = try run(ca: broker.otherCAFile)
+        let wrong = try await run(ca: broker.otherCAFile)
         #expect(wrong.status == 0, "\(wrong.stderr)")
         #expect(wrong.stderr.components(separatedBy: "warning: publishing to").count == 2, "\(wrong.stderr)")
         #expect(wrong.stderr.contains("warning: 3 events not yet published"), "\(wrong.stderr)")
@@ -32,7 +34,7 @@ import Testing
         #expect(consumer.messages.filter { $0.topic.hasSuffix("/tag") }.isEmpty)
 
         // The right CA: the next run (no tag left to do) sends the three events over TLS.
-        let right = try run(ca: broker.caFile)
+        let right = try await run(ca: broker.caFile)
         #expect(right.status == 0, "\(right.stderr)")
         let received = await consumer.waitFor(count: 3, topicPrefix: "plant/t/s1/tag")
         let ids = try RunPublishTests.events(folder)
@@ -44,19 +46,21 @@ import Testing
         let broker = try await MosquittoBroker.start(tls: true, clientCertificates: true)
         let consumer = try await MosquittoSubscriber.start(broker, topics: ["plant/#"])
         let folder = try JobFolder(rows: 2)
-        func run(_ certificate: [String]) throws -> ProvisionProcess.Outcome {
-            try ProvisionProcess.run(
-                [
-                    "run", "job.json", "--reader", folder.sim(uid: RunPublishTests.uid), "--station", "s1",
-                    "--quiet", "--publish", broker.url(prefix: "plant"), "--publish-ca", broker.caFile,
-                    "--publish-drain", "0.5",
-                ] + certificate, directory: folder.url)
+        func run(_ certificate: [String]) async throws -> ProvisionProcess.Outcome {
+            try await onThread {
+                try ProvisionProcess.run(
+                    [
+                        "run", "job.json", "--reader", folder.sim(uid: RunPublishTests.uid), "--station", "s1",
+                        "--quiet", "--publish", broker.url(prefix: "plant"), "--publish-ca", broker.caFile,
+                        "--publish-drain", "0.5",
+                    ] + certificate, directory: folder.url)
+            }
         }
         // Without a certificate the handshake is refused: one warning, the events wait.
-        let without = try run([])
+        let without = try await run([])
         #expect(without.status == 0, "\(without.stderr)")
         #expect(without.stderr.contains("warning: 2 events not yet published"), "\(without.stderr)")
-        let with = try run(["--publish-cert", broker.clientCertificate, "--publish-key", broker.clientKey])
+        let with = try await run(["--publish-cert", broker.clientCertificate, "--publish-key", broker.clientKey])
         #expect(with.status == 0, "\(with.stderr)")
         let received = await consumer.waitFor(count: 2, topicPrefix: "plant/t/s1/tag")
         #expect(received.count == 2, "\(received)\n\(broker.log)")

@@ -44,11 +44,13 @@ import Testing
         let broker = try await MosquittoBroker.start()
         let consumer = try await MosquittoSubscriber.start(broker, topics: ["plant/#"])
         let folder = try JobFolder(rows: 4)
-        let run = try ProvisionProcess.run(
-            [
-                "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--station", "s1", "--quiet",
-                "--publish", broker.url(prefix: "plant"),
-            ], directory: folder.url)
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--station", "s1", "--quiet",
+                    "--publish", broker.url(prefix: "plant"),
+                ], directory: folder.url)
+        }
         #expect(run.status == 0, "\(run.stderr)\n\(broker.log)")
         let events = try Self.events(folder)
         #expect(events.count == 4 && events.allSatisfy(\.published), "\(events)")
@@ -69,34 +71,40 @@ import Testing
         let broker = try await MosquittoBroker.start(users: [("line", "right-pw")])
         let folder = try JobFolder(rows: 2)
         let file = try Self.credentials("line:wrong-pw\n", in: folder)
-        let run = try ProvisionProcess.run(
-            [
-                "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
-                broker.url(prefix: "plant"), "--publish-credentials", "@" + file,
-            ], directory: folder.url)
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
+                    broker.url(prefix: "plant"), "--publish-credentials", "@" + file,
+                ], directory: folder.url)
+        }
         #expect(run.status == 77, "\(run.stderr)")
         #expect(run.stderr.contains("the broker \(broker.url(prefix: "plant")) refused"), "\(run.stderr)")
         #expect(run.stderr.contains("refused") && !run.stderr.contains("wrong-pw"), "\(run.stderr)")
         #expect(try folder.query("SELECT count(*) FROM records WHERE state = 'done'") == [["0"]])
         // The right password publishes.
         _ = try Self.credentials("line:right-pw\n", in: folder)
-        let right = try ProvisionProcess.run(
-            [
-                "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
-                broker.url(prefix: "plant"), "--publish-credentials", "@mqtt.cred",
-            ], directory: folder.url)
+        let right = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
+                    broker.url(prefix: "plant"), "--publish-credentials", "@mqtt.cred",
+                ], directory: folder.url)
+        }
         #expect(right.status == 0, "\(right.stderr)")
         #expect(try Self.events(folder).allSatisfy(\.published))
     }
 
-    @Test func anUnreachableBrokerWarnsOnceTheRunCompletesAndItsBacklogIsNamed() throws {
+    @Test func anUnreachableBrokerWarnsOnceTheRunCompletesAndItsBacklogIsNamed() async throws {
         let port = try TCPPort.free()
         let folder = try JobFolder(rows: 3)
-        let run = try ProvisionProcess.run(
-            [
-                "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
-                "mqtt://127.0.0.1:\(port)/plant", "--publish-drain", "0.2",
-            ], directory: folder.url)
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
+                    "mqtt://127.0.0.1:\(port)/plant", "--publish-drain", "0.2",
+                ], directory: folder.url)
+        }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "warning: publishing to").count == 2, "\(run.stderr)")
         #expect(run.stderr.contains("warning: 3 events not yet published to mqtt://127.0.0.1:\(port)/plant"))
@@ -104,18 +112,22 @@ import Testing
         #expect(try folder.query("SELECT count(*) FROM outbox WHERE published_at IS NULL") == [["3"]])
     }
 
-    @Test func aPlainBrokerFlagOverridingATLSManifestLeavesTheManifestsTLSFilesOut() throws {
+    @Test func aPlainBrokerFlagOverridingATLSManifestLeavesTheManifestsTLSFilesOut() async throws {
         let folder = try JobFolder(
             rows: 1, extra: #", "publish": {"to": "mqtts://plant:8883/p", "ca": "absent-ca.pem"}"#)
         let port = try TCPPort.free()
-        let run = try ProvisionProcess.run(
-            [
-                "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
-                "mqtt://127.0.0.1:\(port)/test", "--publish-drain", "0",
-            ], directory: folder.url)
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--publish",
+                    "mqtt://127.0.0.1:\(port)/test", "--publish-drain", "0",
+                ], directory: folder.url)
+        }
         #expect(run.status == 0 && run.stderr.contains("warning: publishing to mqtt://127.0.0.1"), "\(run.stderr)")
-        let tls = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet"], directory: folder.url)
+        let tls = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet"], directory: folder.url)
+        }
         #expect(tls.status == 66 && tls.stderr.contains("publish.ca: cannot read"), "\(tls.stderr)")
     }
 
@@ -151,33 +163,45 @@ import Testing
         let url = broker.url(prefix: "fromjob")
         let folder = try JobFolder(rows: 2, extra: #", "publish": {"to": "\#(url)", "credentials": "@mqtt.cred"}"#)
         _ = try Self.credentials("line:pw-1", in: folder)
-        let run = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--station", "s1"],
-            directory: folder.url)
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet", "--station", "s1"],
+                directory: folder.url)
+        }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(await consumer.waitFor(count: 2, topicPrefix: "fromjob/t/s1/tag").count == 2)
-        let reissue = try ProvisionProcess.run(
-            ["reissue", "job.json", "--row", "1", "--reason", "crushed", "--by", "ana"], directory: folder.url)
+        let reissue = try await onThread {
+            try ProvisionProcess.run(
+                ["reissue", "job.json", "--row", "1", "--reason", "crushed", "--by", "ana"], directory: folder.url)
+        }
         #expect(reissue.status == 0, "\(reissue.stderr)")
-        let flagged = try ProvisionProcess.run(
-            [
-                "run", "job.json", "--reader", folder.sim(uid: "04000000000009"), "--quiet", "--station", "s1",
-                "--publish", broker.url(prefix: "fromflag"),
-            ], directory: folder.url)
+        let flagged = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "run", "job.json", "--reader", folder.sim(uid: "04000000000009"), "--quiet", "--station", "s1",
+                    "--publish", broker.url(prefix: "fromflag"),
+                ], directory: folder.url)
+        }
         #expect(flagged.status == 0, "\(flagged.stderr)")
         // The reissue's event and the new row's: under the flag's prefix, with the manifest's credentials.
         #expect(await consumer.waitFor(count: 2, topicPrefix: "fromflag/").count >= 2)
         // --no-publish ignores the manifest's object: the reissue's event and the new row's stay unpublished.
-        let again = try ProvisionProcess.run(
-            ["reissue", "job.json", "--row", "2", "--reason", "crushed", "--by", "ana"], directory: folder.url)
+        let again = try await onThread {
+            try ProvisionProcess.run(
+                ["reissue", "job.json", "--row", "2", "--reason", "crushed", "--by", "ana"], directory: folder.url)
+        }
         #expect(again.status == 0, "\(again.stderr)")
-        let rehearsal = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: "04000000000011"), "--quiet", "--no-publish"],
-            directory: folder.url)
+        let rehearsal = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", folder.sim(uid: "04000000000011"), "--quiet", "--no-publish"],
+                directory: folder.url)
+        }
         #expect(rehearsal.status == 0, "\(rehearsal.stderr)")
         #expect(try folder.query("SELECT count(*) FROM outbox WHERE published_at IS NULL") == [["2"]])
-        let refused = try ProvisionProcess.run(
-            ["run", "job.json", "--no-publish", "--publish", url], directory: folder.url)
+        let refused = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--no-publish", "--publish", url], directory: folder.url)
+        }
         #expect(refused.status == 64 && refused.stderr.contains("--no-publish"), "\(refused.stderr)")
     }
 
@@ -190,10 +214,12 @@ import Testing
     ])
     func aBadManifestPublishFieldIsRefusedNamingItBeforeAnythingIsWritten(
         _ extra: String, _ message: String, _ status: Int32
-    ) throws {
+    ) async throws {
         let folder = try JobFolder(rows: 1, extra: ", " + extra)
-        let run = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet"], directory: folder.url)
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet"], directory: folder.url)
+        }
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr.contains("job.json:") && run.stderr.contains(message), "\(run.stderr)")
         #expect(!run.stderr.contains("line:pw"))
@@ -210,11 +236,13 @@ import Testing
         (["--publish", "mqtt://b/p", "--publish-drain", "-1"], "--publish-drain", 64),
     ])
     func badPublishFlagsAreRefusedBeforeAnythingIsWritten(_ flags: [String], _ message: String, _ status: Int32)
-        throws
+        async throws
     {
         let folder = try JobFolder(rows: 1)
-        let run = try ProvisionProcess.run(
-            ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet"] + flags, directory: folder.url)
+        let run = try await onThread {
+            try ProvisionProcess.run(
+                ["run", "job.json", "--reader", folder.sim(uid: Self.uid), "--quiet"] + flags, directory: folder.url)
+        }
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr.contains(message) && !run.stderr.contains("s3cret"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.reports.path))
