@@ -30,9 +30,9 @@ extension ProvisionProcess {
         /// Waits for the process off the cooperative pool and returns what it printed.
         public func wait() async throws -> Outcome {
             try await onThread { [process, stdout, stderr] in
-                process.waitUntilExit()
+                let status = process.waitReaping()
                 return Outcome(
-                    status: process.terminationStatus, stdout: try String(contentsOf: stdout, encoding: .utf8),
+                    status: status, stdout: try String(contentsOf: stdout, encoding: .utf8),
                     stderr: try String(contentsOf: stderr, encoding: .utf8))
             }
         }

@@ -60,9 +60,9 @@ public enum ProvisionProcess {
         }
         let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
         group.wait()
-        process.waitUntilExit()
+        let status = process.waitReaping()
         return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            status: status, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData.get(), as: UTF8.self))
     }
 }

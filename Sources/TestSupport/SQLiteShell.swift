@@ -12,7 +12,7 @@ public enum SQLiteShell {
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        _ = process.waitReaping()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map {
             $0.split(separator: Character(separator), omittingEmptySubsequences: false).map(String.init)
         }

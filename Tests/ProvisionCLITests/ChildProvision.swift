@@ -59,29 +59,9 @@ final class ChildProvision: @unchecked Sendable {
     var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
 
-    /// Waits (off the cooperative pool) for the child to exit and returns its status.
-    ///
-    /// Foundation's `waitUntilExit` can miss an exit and spin for ever beside a zombie child (seen under the full
-    /// suite's load), so the wait polls instead, and a child left a zombie for a second is reaped here.
+    /// Waits (off the cooperative pool) for the child to exit and returns its status (`Process.waitReaping`).
     func wait() async throws -> Int32 {
-        try await onThread { [self] in
-            var zombieSince: ContinuousClock.Instant?
-            while process.isRunning {
-                let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
-                    .split(separator: ")").last?.split(separator: " ").first
-                if state == "Z" {
-                    let since = zombieSince ?? .now
-                    zombieSince = since
-                    var status: Int32 = 0
-                    if ContinuousClock.now - since > .seconds(1), waitpid(pid, &status, WNOHANG) == pid {
-                        let signal = status & 0x7f
-                        return signal == 0 ? (status >> 8) & 0xff : signal  // as terminationStatus has it
-                    }
-                }
-                usleep(5_000)
-            }
-            return process.terminationStatus
-        }
+        try await onThread { [process] in process.waitReaping() }
     }
 
     /// SIGTERM, then the exit status.
