@@ -1,5 +1,6 @@
 import Foundation
 import HTTPService
+import Provisioning
 import TestSupport
 import Testing
 
@@ -23,11 +24,14 @@ import Testing
                 == ServeCommand.Limits(maxConnections: 20000, perClientConnections: 8, connectionTimeoutSeconds: 2))
         #expect(set.trustedClients.trusts("10.9.9.9") && !set.trustedClients.trusts("127.0.0.1"))
         #expect(ServeCommand.help.contains("--per-client-connections") && ServeCommand.help.contains("(default 64"))
+        #expect(plain.counterWindow == nil && set.counterWindow == nil)
+        #expect(try ServeCommand.parse(Self.base + ["--counter-window", "5"]).counterWindow == 5)
+        #expect(ServeCommand.help.contains("(default \(MACMirrorVerifier.defaultCounterWindow), as verify-url's)"))
     }
 
     @Test(arguments: [
         ["--max-connections", "0"], ["--per-client-connections", "x"], ["--connection-timeout", "0"],
-        ["--trusted-clients", "10.0.0.0/40"],
+        ["--trusted-clients", "10.0.0.0/40"], ["--counter-window", "0"], ["--counter-window", "16777216"],
     ])
     func aBadLimitIsAUsageErrorNamingItsOption(_ extra: [String]) {
         do {

@@ -80,4 +80,33 @@ import Testing
         try await server.checkAnswersAgainstOpenAPI()
         #expect(try await server.child.stop() == 0)
     }
+
+    @Test func counterWindowSetsTheLargestRiseAccepted() async throws {
+        let server = try await ServeProcess(job, ["--counter-window", "2"])
+        let first = try await job.tap(reader: reader).url
+        let counter = try Self.counter(first)
+        #expect(try await server.verify(first).headers["provision-verdict"] == "valid")
+        let hex = { (value: Int) in String(("00000" + String(value, radix: 16, uppercase: true)).suffix(6)) }
+        // Three above the last one accepted is over a window of 2: suspicious, not stored; two above is valid.
+        let three = try await server.verify(AuthTapJob.url(first, counter: hex(counter + 3)))
+        #expect(three.headers["provision-verdict"] == "suspicious", "\(three)")
+        let two = try await server.verify(AuthTapJob.url(first, counter: hex(counter + 2)))
+        #expect(two.headers["provision-verdict"] == "valid", "\(two)")
+        #expect(try await server.child.stop() == 0)
+    }
+
+    @Test func counterWindowWithoutAnNTAG21xJobIsAUsageError() async throws {
+        let sun = try await SUNTapJob()
+        let (folder, env) = (sun.folder, sun.env)
+        let refused = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "serve", "--listen", "tcp:127.0.0.1:0", "--manifest", "job.json", "--allow-root",
+                    "--counter-window", "5",
+                ],
+                directory: folder.url, environment: env)
+        }
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--counter-window") && refused.stderr.contains("NTAG21x"), "\(refused.stderr)")
+    }
 }

@@ -18,14 +18,14 @@ struct ServeCommand: Command {
         Usage: provision serve --listen tcp:HOST:PORT|unix:PATH --manifest JOB [--manifest JOB …]
                                [--ledger FILE|postgresql://…] [--max-connections N] [--per-client-connections N]
                                [--connection-timeout SECONDS] [--trusted-clients NETWORK,…]
-                               [--uid-burst N] [--uid-per-minute N]
+                               [--uid-burst N] [--uid-per-minute N] [--counter-window N]
                                [--allow-root] [--allow-extractable-key] [--json]
 
         Answers tap URLs of keyed jobs (their tags' SUN messages) and NTAG21x jobs (a {{mac:…}} in the URL,
         with the chip's counter mirror or without) over HTTP, with the verifier `verify-url` uses: a SUN is
         checked with the job's keys derived from its master key, an NTAG21x MAC with the job's key over the
-        row's values (its counter, outside the MAC, accepted within verify-url's default --counter-window of
-        1000, a larger jump suspicious and not stored). A counter is recorded in the job's ledger in one
+        row's values (its counter, outside the MAC, accepted when it rises by at most --counter-window, a
+        larger jump suspicious and not stored). A counter is recorded in the job's ledger in one
         transaction with its check, so several serve processes on one ledger (a PostgreSQL server, or one
         SQLite file on one machine) accept each tap once. The service starts once every job's keys are
         loaded and its ledger is open, prints the address it listens on (with port 0, the port it picked),
@@ -65,6 +65,9 @@ struct ServeCommand: Command {
                                 (default 10; each process keeps its own buckets); a valid tap is always
                                 answered
           --uid-per-minute N    the rate that tag's bucket refills (default 12; 0: never)
+          --counter-window N    NTAG21x jobs: the largest rise of a mirrored counter accepted
+                                (default 1000, as verify-url's); a SUN counter is inside
+                                the MAC and needs none (64 when no job is NTAG21x)
           --trusted-clients NETWORK,…
                                 clients not rate-limited whose X-Forwarded-For is believed: ADDRESS,
                                 ADDRESS/BITS or unix (default 127.0.0.0/8,::1,unix: loopback)
@@ -105,6 +108,8 @@ struct ServeCommand: Command {
 
     /// `--trusted-clients`.
     var trustedClients = TrustedClients.loopback
+    /// `--counter-window N` (`nil`: not given, `MACMirrorVerifier.defaultCounterWindow`).
+    var counterWindow: Int?
 
     /// The connection limits of the options, with their defaults.
     struct Limits: Equatable {
@@ -129,7 +134,7 @@ struct ServeCommand: Command {
             arguments, flags: ["allow-root", "allow-extractable-key", "json", LedgerTLS.flag],
             options: [
                 "listen", "manifest", "ledger", "max-connections", "per-client-connections", "connection-timeout",
-                "trusted-clients", "uid-burst", "uid-per-minute",
+                "trusted-clients", "uid-burst", "uid-per-minute", "counter-window",
             ])
         try args.requirePositionals(0...0, usage: "provision serve --listen ADDRESS --manifest JOB")
         guard let text = args.value("listen") else {
@@ -153,6 +158,7 @@ struct ServeCommand: Command {
         command.limits.connectionTimeoutSeconds = try args.integer("connection-timeout", in: 1...3600) ?? 10
         command.limits.uidBurst = try args.integer("uid-burst", in: 1...1_000_000) ?? 10
         command.limits.uidPerMinute = try args.integer("uid-per-minute", in: 0...1_000_000) ?? 12
+        command.counterWindow = try args.integer("counter-window", in: 1...0xFF_FFFF)
         if let text = args.value("trusted-clients") {
             do {
                 command.trustedClients = try TrustedClients(parsing: text)
@@ -240,12 +246,17 @@ struct ServeCommand: Command {
                 let custody = context.keyCustody(allowExtractable: allowExtractableKey)
                 try job.loadKeys(environment: context.environment, custody: custody)
                 served = try await VerifyURLCommand.macMirrorServiceJob(
-                    job, counterWindow: MACMirrorVerifier.defaultCounterWindow, revealsUnknownUIDs: false,
-                    station: "serve", insecureLedger: insecureLedger, context: context)
+                    job, counterWindow: counterWindow ?? MACMirrorVerifier.defaultCounterWindow,
+                    revealsUnknownUIDs: false, station: "serve", insecureLedger: insecureLedger, context: context)
             }
             served.publicFields = job.manifest.publicFields.map(\.name)
             jobs.append(served)
             files[job.manifest.job] = job.manifest.ledger.fileURL?.path
+        }
+        if counterWindow != nil, !jobs.contains(where: { $0.verifier is MACMirrorVerifier }) {
+            throw .usage(
+                "--counter-window is for NTAG21x counter mirrors, and no job given is one (a SUN counter is inside "
+                    + "the MAC, so every rise is accepted)", option: "counter-window")
         }
         return (jobs, files)
     }
