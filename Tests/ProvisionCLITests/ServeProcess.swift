@@ -83,8 +83,6 @@ final class ServeProcess: @unchecked Sendable {
     func checkAnswersAgainstOpenAPI() async throws {
         let document = try await get("/v1/openapi.json")
         #expect(document.status == 200)
-        let folder = try Fixtures.temporaryDirectory("openapi")
-        try Data(document.body.utf8).write(to: folder.appendingPathComponent("openapi.json"))
         let kept = lock.withLock { replies }
         let answers: [[String: Any]] = kept.map { item in
             [
@@ -93,12 +91,20 @@ final class ServeProcess: @unchecked Sendable {
                 "body": item.reply.body,
             ]
         }
+        try await Self.check(answers, against: document.body)
+    }
+
+    /// Validates the OpenAPI `document` (openapi-spec-validator) and checks that every one of `answers` (`method`,
+    /// `path`, `status`, `type`, `headers` by lowercase name, `body`) fits it: status, headers and body schema.
+    static func check(_ answers: [[String: Any]], against document: String) async throws {
+        let folder = try Fixtures.temporaryDirectory("openapi")
+        try Data(document.utf8).write(to: folder.appendingPathComponent("openapi.json"))
         try JSONSerialization.data(withJSONObject: answers).write(to: folder.appendingPathComponent("answers.json"))
         let outcome = try await onThread {
             try ClientScript.run(
                 "/usr/bin/env", ["python3", "-c", Self.openAPIScript, folder.path], timeoutSeconds: 120)
         }
-        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.status == 0, "\(answers.count) answers: \(outcome.stdout)\(outcome.stderr)")
     }
 
     /// Reads openapi.json and answers.json from the folder in argv[1]; exits 1 naming each answer that does not fit.

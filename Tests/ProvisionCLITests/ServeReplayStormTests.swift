@@ -5,7 +5,8 @@ import Testing
 
 /// The replay storm of issue 44 at full scale: four `provision serve` processes on one PostgreSQL ledger behind
 /// docs/serve.md's nginx site (TLS), 100 copies of each of 50 fresh tap URLs fired in parallel by one curl with many
-/// connections at once; each URL is `valid` exactly once, every other answer `replayed`, and nothing is a 5xx.
+/// connections at once; each URL is `valid` exactly once, every other answer `replayed`, nothing is a 5xx, and every
+/// answer fits the served OpenAPI document.
 @Suite struct ServeReplayStormTests {
     static let tags = 50
     static let copies = 100
@@ -68,6 +69,8 @@ import Testing
             total.merge(counts, uniquingKeysWith: +)
         }
         #expect(total == ["valid": Self.tags, "replayed": requests.count - Self.tags], "\(total), \(seed)")
+        let document = try await servers[0].get("/v1/openapi.json").body
+        try await ServeProcess.check(answers.map(\.checked), against: document)
         for server in servers { #expect(try await server.child.stop() == 0) }
     }
 
@@ -82,15 +85,30 @@ import Testing
         return counts
     }
 
-    /// One answer of the storm: the tap URL asked about, the HTTP status and the verdict header.
+    /// One answer of the storm: the tap URL asked about, the HTTP status, the verdict header, and what the OpenAPI
+    /// check reads (content type, the headers the document names, the body).
     struct Answer {
         var url: String
         var status: Int
         var verdict: String
+        var type: String
+        var cacheControl: String
+        var body: String
+
+        /// The answer as `ServeProcess.check` takes it.
+        var checked: [String: Any] {
+            var headers = ["content-type": type]
+            if !verdict.isEmpty { headers["provision-verdict"] = verdict }
+            if !cacheControl.isEmpty { headers["cache-control"] = cacheControl }
+            return [
+                "method": "get", "path": "/v1/verify", "status": status, "type": type, "headers": headers, "body": body,
+            ]
+        }
     }
 
     /// `GET /v1/verify?url=…` for each of `urls` through the site, by one curl with `connections` transfers at once
-    /// (`--parallel`, connections kept open between transfers); one answer per request, in any order.
+    /// (`--parallel`, connections kept open between transfers), each body in a file of its own; one answer per
+    /// request, in any order.
     static func fire(_ urls: [String], site: ServeDocSite, folder: URL) async throws -> [Answer] {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
@@ -101,25 +119,31 @@ import Testing
             asked[encoded] = url
         }
         let base = site.target("/v1/verify")
-        for url in urls {
+        let bodies = folder.appendingPathComponent("bodies")
+        try FileManager.default.createDirectory(at: bodies, withIntermediateDirectories: true)
+        for (index, url) in urls.enumerated() {
             let encoded = try #require(url.addingPercentEncoding(withAllowedCharacters: allowed))
-            config += "url = \"\(base.last!)?url=\(encoded)\"\noutput = \"/dev/null\"\n"
+            config += "url = \"\(base.last!)?url=\(encoded)\"\noutput = \"\(bodies.path)/\(index)\"\n"
         }
         let file = folder.appendingPathComponent("storm.curl")
         try Data(config.utf8).write(to: file)
         let arguments =
             Array(base.dropLast()) + [
                 "-s", "--parallel", "--parallel-immediate", "--parallel-max", String(connections), "--max-time", "60",
-                "-w", "%{http_code} %header{provision-verdict} %{url}\\n", "--config", file.path,
+                "-w",
+                "%{http_code}\\t%header{provision-verdict}\\t%{content_type}\\t%header{cache-control}\\t"
+                    + "%{filename_effective}\\t%{url}\\n", "--config", file.path,
             ]
         let outcome = try await onThread {
             try ClientScript.run("/usr/bin/curl", arguments, timeoutSeconds: 240)
         }
         return outcome.stdout.split(separator: "\n").compactMap { line in
-            let words = line.split(separator: " ", maxSplits: 2)
-            guard words.count == 3, let query = words[2].split(separator: "?url=").last else { return nil }
+            let words = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard words.count == 6, let query = words[5].split(separator: "?url=").last else { return nil }
+            let body = (try? String(contentsOfFile: words[4], encoding: .utf8)) ?? ""
             return Answer(
-                url: asked[String(query)] ?? String(query), status: Int(words[0]) ?? 0, verdict: String(words[1]))
+                url: asked[String(query)] ?? String(query), status: Int(words[0]) ?? 0, verdict: words[1],
+                type: words[2], cacheControl: words[3], body: body)
         }
     }
 }
