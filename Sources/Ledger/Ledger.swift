@@ -26,7 +26,7 @@ public actor Ledger: DeferredSyncing {
         public var busyTimeoutMilliseconds: Int
     }
 
-    let executor: QueueExecutor
+    nonisolated let executor: QueueExecutor
     /// The connection; used only on `executor`'s queue.
     let connection: SQLiteConnection
     /// The ledger file.
@@ -35,6 +35,8 @@ public actor Ledger: DeferredSyncing {
     public nonisolated var location: String { path }
     /// Deferred commits not yet covered by a sync of the WAL, and the ticket a sync finishes for them.
     nonisolated let unsynced = UnsyncedCommits()
+    /// Flushes the WAL off the ledger's queue for `syncInBackground()`.
+    nonisolated let walSync: WALSync
 
     /// Runs this actor on its own serial queue, so blocking SQLite calls stay off the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -44,6 +46,7 @@ public actor Ledger: DeferredSyncing {
         self.connection = try SQLiteConnection(
             path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         self.path = path
+        self.walSync = WALSync(ledgerPath: path)
     }
 
     /// Opens or creates the ledger at `path` and brings its schema up to date.

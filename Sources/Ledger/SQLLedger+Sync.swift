@@ -28,10 +28,15 @@ extension DeferredSyncing {
     /// The line calls it after a `.deferred` claim when identify takes longer than a sync, so the sync
     /// runs under the tag's identify and detection exchanges; the tag's first WRITE waits for the ticket
     /// (docs/ledger.md, "Durability").
+    ///
+    /// A sync already queued and not yet started is shared: it covers the caller's commits too (group commit: the
+    /// callers that commit while one sync runs share the next one).
     public nonisolated func syncInBackground() -> DurabilityTicket {
-        let ticket = DurabilityTicket()
+        let (ticket, start) = unsynced.queueSync()
+        guard start else { return ticket }
         executor.async { [self] in
             assumeIsolated { ledger in
+                ledger.unsynced.syncStarting()
                 let clock = ContinuousClock()
                 let start = clock.now
                 let outcome = ledger.syncNow()

@@ -67,6 +67,35 @@ import Testing
         #expect(unsynced.count == 0)
     }
 
+    /// A sync covers the commits counted when it started, not one counted while it ran (a background sync runs off
+    /// the ledger's queue while commits go on): that one's ticket waits for the next sync.
+    @Test func aSyncCoversOnlyTheCommitsCountedWhenItStarted() {
+        let unsynced = UnsyncedCommits()
+        unsynced.committed()
+        let early = unsynced.ticket()
+        let started = unsynced.generation
+        unsynced.committed()
+        let late = unsynced.ticket()
+        #expect(late !== early)
+        unsynced.synced(.success(()), through: started)
+        #expect(early.isDurable && !late.isComplete)
+        #expect(unsynced.count == 1)
+        unsynced.synced(.success(()))
+        #expect(late.isDurable && unsynced.count == 0)
+    }
+
+    /// A background sync queued and not started yet is shared (it covers every commit made before it starts); once
+    /// it starts, the next caller queues a new one.
+    @Test func aQueuedBackgroundSyncIsSharedUntilItStarts() {
+        let unsynced = UnsyncedCommits()
+        let first = unsynced.queueSync()
+        let second = unsynced.queueSync()
+        #expect(first.start && !second.start && second.ticket === first.ticket)
+        unsynced.syncStarting()
+        let third = unsynced.queueSync()
+        #expect(third.start && third.ticket !== first.ticket)
+    }
+
     /// `whenComplete` on a finished ticket runs at once, with its result.
     @Test func aFinishedTicketCallsBackAtOnce() {
         let calls = Calls()

@@ -250,6 +250,14 @@ struct ServeCommand: Command {
                     revealsUnknownUIDs: false, station: "serve", insecureLedger: insecureLedger, context: context)
             }
             served.publicFields = job.manifest.publicFields.map(\.name)
+            // A tap's answer waits for its counter's sync, never for a checkpoint on the same queue.
+            if let file = served.ledger as? Ledger {
+                do {
+                    try await file.checkpointInBackground()
+                } catch {
+                    throw CLIError(.ioError, "ledger \(file.path): \(error.message)", file: path)
+                }
+            }
             jobs.append(served)
             files[job.manifest.job] = job.manifest.ledger.fileURL?.path
         }
