@@ -8,7 +8,7 @@ import Synchronization
 /// the WAL is flushed, and a commit made meanwhile waits for the next flush (group commit). A flush covers the
 /// commits counted when it started (`UnsyncedCommits` generations): their WAL frames were written before they were
 /// counted, and `fdatasync` makes every byte written before it durable, whichever descriptor of the file it goes
-/// through (docs/reference/sqlite.md).
+/// through (docs/ledger.md, "Durability").
 ///
 /// The first flush goes through SQLite's own WAL sync on the ledger's queue (it also syncs the folder of a WAL it
 /// created); later ones through a read-only descriptor of our own to the WAL file (SQLite's `-wal` naming), so
