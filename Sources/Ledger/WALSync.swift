@@ -11,23 +11,18 @@ import Synchronization
 /// through (docs/ledger.md, "Durability").
 ///
 /// The first flush goes through SQLite's own WAL sync on the ledger's queue (it also syncs the folder of a WAL it
-/// created); later ones through a read-only descriptor of our own to the WAL file (SQLite's `-wal` naming), so
-/// nothing of SQLite's is touched from another thread. SQLite keeps that file (not deleted, only rewritten or
+/// created); later ones through a read-only descriptor of the WAL file (SQLite's `-wal` naming) opened for the
+/// flush, so nothing of SQLite's is touched from another thread. SQLite keeps that file (not deleted, only rewritten or
 /// truncated in place) while the ledger's connection is open.
 final class WALSync: Sendable {
     private let queue: DispatchQueue
     private let walPath: String
-    /// Our descriptor of the WAL file, -1 until the first flush; used on `queue` only.
-    private let descriptor = Mutex<Int32>(-1)
+    /// A flush went through SQLite once (which syncs the folder of a WAL it created); used on `queue` only.
+    private let throughSQLite = Atomic<Bool>(false)
 
     init(ledgerPath: String) {
         walPath = ledgerPath + "-wal"
         queue = DispatchQueue(label: "ledger sync \(ledgerPath)")
-    }
-
-    deinit {
-        let wal = descriptor.withLock { $0 }
-        if wal >= 0 { close(wal) }
     }
 
     /// Flushes on this object's queue the commits `commits` counts when the flush starts, then finishes `ticket`
@@ -49,18 +44,19 @@ final class WALSync: Sendable {
         }
     }
 
-    /// `fdatasync` of the WAL (what SQLite's WAL sync does on Linux) through our descriptor, opened after the first
-    /// flush through SQLite (which also syncs the folder of a WAL it created).
+    /// `fdatasync` of the WAL (what SQLite's WAL sync does on Linux) through a descriptor opened for it, after a
+    /// first flush through SQLite; through SQLite again while the file cannot be opened by name. The descriptor is
+    /// closed at once: a process holding many ledgers keeps none for each (`select()` users in the same process,
+    /// which C libraries still are, abort on a descriptor past 1023).
     private func flush(_ viaSQLite: () -> Result<Void, LedgerError>) -> Result<Void, LedgerError> {
-        let wal = descriptor.withLock { $0 }
-        guard wal >= 0 else {
+        guard throughSQLite.load(ordering: .relaxed) else {
             let outcome = viaSQLite()
-            if case .success = outcome {
-                let opened = open(walPath, O_RDONLY | O_CLOEXEC)
-                if opened >= 0 { descriptor.withLock { $0 = opened } }
-            }
+            if case .success = outcome { throughSQLite.store(true, ordering: .relaxed) }
             return outcome
         }
+        let wal = open(walPath, O_RDONLY | O_CLOEXEC)
+        guard wal >= 0 else { return viaSQLite() }
+        defer { close(wal) }
         guard fdatasync(wal) == 0 else { return .failure(failure("cannot sync")) }
         return .success(())
     }
