@@ -7,7 +7,8 @@ extension Process {
     ///
     /// Foundation's `waitUntilExit` can miss an exit and spin for ever beside a zombie child (seen under the full
     /// suite's load, where it hung a whole test run), so this polls every 5 ms, and reaps a child left a zombie for a
-    /// second itself. Never call it on a thread of the cooperative pool (`onThread`).
+    /// second itself (its termination source then stays: a zombie is rare). Never call it on a thread of the
+    /// cooperative pool (`onThread`).
     public func waitReaping() -> Int32 {
         let pid = processIdentifier
         var zombieSince: ContinuousClock.Instant?
@@ -25,6 +26,9 @@ extension Process {
             }
             usleep(5_000)
         }
+        // Returns at once for a process that ended, and lets go of Foundation's termination source (a pipe kept for
+        // each process until a waitUntilExit: hundreds of processes leaked a thousand descriptors).
+        waitUntilExit()
         return terminationStatus
     }
 }
