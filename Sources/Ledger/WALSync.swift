@@ -91,13 +91,15 @@ extension Ledger {
     public func checkpointInBackground(every interval: Duration = .milliseconds(250)) async throws(LedgerError) {
         let checkpointer = try await Ledger.open(path: path)
         try connection.execute("PRAGMA wal_autocheckpoint = 0")
-        Task.detached(priority: .utility) { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard self != nil else { return }
-                try? await checkpointer.checkpointPassive()
-            }
+        // A timer on a dispatch queue, not a task: a cooperative pool kept busy elsewhere cannot hold checkpoints back.
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        let milliseconds = max(1, Int(interval.wholeMilliseconds))
+        timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
+        timer.setEventHandler { [weak self] in
+            guard self != nil else { return timer.cancel() }
+            checkpointer.executor.sync { checkpointer.assumeIsolated { try? $0.checkpointPassive() } }
         }
+        timer.resume()
     }
 
     /// The WAL pages after which this connection's commit checkpoints (`PRAGMA wal_autocheckpoint`; 0: never).

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Support
+import TestSupport
 import Testing
 
 @testable import Ledger
@@ -10,7 +11,7 @@ import Testing
 @Suite struct WALSyncTests {
     /// With the ledger's queue held busy, a deferred commit's background sync still finishes: it does not run there
     /// (after the first, which goes through SQLite's own sync on the queue).
-    @Test(.timeLimit(.minutes(1))) func theBackgroundSyncFinishesWhileTheLedgersQueueIsBusy() async throws {
+    @Test(.timeLimit(.minutes(5))) func theBackgroundSyncFinishesWhileTheLedgersQueueIsBusy() async throws {
         let folder = try TemporaryFolder()
         let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
         _ = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1), durability: .deferred))
@@ -31,26 +32,27 @@ import Testing
     }
 
     /// After `checkpointInBackground` the connection never checkpoints itself, yet the database file takes the
-    /// WAL's pages: the second connection copied them.
-    @Test(.timeLimit(.minutes(1))) func checkpointsMoveToABackgroundConnection() async throws {
+    /// WAL's pages: the second connection copied them. The wait runs off the cooperative pool (a loaded test run
+    /// keeps it busy), as the checkpoints do.
+    @Test(.timeLimit(.minutes(5))) func checkpointsMoveToABackgroundConnection() async throws {
         let folder = try TemporaryFolder()
         let ledger = try await Sample.ledger(at: folder.path(), rows: 1)
         try await ledger.checkpointInBackground(every: .milliseconds(20))
         #expect(try await ledger.autocheckpointPages() == 0, "the connection leaves checkpoints to the background one")
-        let before = try fileSize(folder.path())
-        for n in 1...400 {
-            _ = try await ledger.acceptSUNCounter(job: "j", uid: Sample.uid(n), counter: 1)
+        let path = folder.path()
+        let before = try Self.fileSize(path)
+        // 3,000 rows need new pages; only a checkpoint puts them in the database file.
+        try await ledger.addRows(job: "j", rows: Sample.rows(2...3001))
+        let grew = try await onThread { () throws -> Bool in
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+            while try Self.fileSize(path) <= before && ContinuousClock.now < deadline { usleep(20_000) }
+            return try Self.fileSize(path) > before
         }
-        // 400 counter rows need new pages; only a checkpoint puts them in the database file.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(30))
-        while try fileSize(folder.path()) <= before && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(try fileSize(folder.path()) > before, "no checkpoint reached the database file")
+        #expect(grew, "no checkpoint reached the database file in 60 s")
+        withExtendedLifetime(ledger) {}
     }
 
-    private func fileSize(_ path: String) throws -> Int {
+    private static func fileSize(_ path: String) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     }
 }
