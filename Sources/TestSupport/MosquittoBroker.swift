@@ -172,7 +172,8 @@ public final class MosquittoBroker: Sendable {
         try await waitUntilAccepting()
     }
 
-    /// Polls a TCP connect to the port (every 10 ms, at most 10 s) while the process lives.
+    /// Polls a TCP connect to the port (every 10 ms, at most 60 s: a loaded test run can hold a start up) while the
+    /// process lives.
     private func waitUntilAccepting() async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(60)

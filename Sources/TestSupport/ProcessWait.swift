@@ -13,9 +13,7 @@ extension Process {
         let pid = processIdentifier
         var zombieSince: ContinuousClock.Instant?
         while isRunning {
-            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
-                .split(separator: ")").last?.split(separator: " ").first
-            if state == "Z" {
+            if ProvisionProcess.state(pid: pid) == "Z" {
                 let since = zombieSince ?? .now
                 zombieSince = since
                 var status: Int32 = 0

@@ -39,11 +39,14 @@ extension ProvisionProcess {
     }
 
     /// Whether process `pid` is stopped (SIGSTOP has taken effect): its state in /proc is `T`.
-    public static func isStopped(pid: pid_t) -> Bool {
+    public static func isStopped(pid: pid_t) -> Bool { state(pid: pid) == "T" }
+
+    /// Process `pid`'s state letter in /proc (`R`, `S`, `T`, `Z` for a zombie, …); `nil` when it is gone.
+    public static func state(pid: pid_t) -> Character? {
         let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         // "pid (comm) STATE …": the state follows the command name's closing parenthesis.
-        guard let stat, let close = stat.lastIndex(of: ")") else { return false }
-        return stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).first == "T"
+        guard let stat, let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).first
     }
 
     /// Starts `provision` with `arguments` in `directory`, its output going to files there.
