@@ -38,7 +38,9 @@ final class WALSync: Sendable {
             let through = commits.generation
             let clock = ContinuousClock()
             let begin = clock.now
-            let outcome = commits.count > 0 ? flush(viaSQLite) : .success(())
+            // Nothing waits: no flush, and none counted (as `syncNow`).
+            guard commits.count > 0 else { return ticket.complete(.success(()), duration: clock.now - begin) }
+            let outcome = flush(viaSQLite)
             commits.synced(outcome, through: through)
             ticket.complete(outcome, duration: clock.now - begin)
         }

@@ -31,6 +31,18 @@ import Testing
         #expect(commit.isDurable && ledger.commitDurability().isDurable)
     }
 
+    /// A background sync with no deferred commit waiting flushes nothing and counts no sync.
+    @Test(.timeLimit(.minutes(5))) func aBackgroundSyncWithNothingWaitingCountsNoSync() async throws {
+        let folder = try TemporaryFolder()
+        let ledger = try await Sample.ledger(at: folder.path(), rows: 2)
+        _ = try #require(try await ledger.claim(job: "j", reader: "r", uid: Sample.uid(1), durability: .deferred))
+        let before = ledger.syncCount
+        try await ledger.syncInBackground().wait()
+        #expect(ledger.syncCount == before + 1)
+        try await ledger.syncInBackground().wait()
+        #expect(ledger.syncCount == before + 1, "nothing was waiting for the second sync")
+    }
+
     /// After `checkpointInBackground` the connection never checkpoints itself, yet the database file takes the
     /// WAL's pages: the second connection copied them. The wait runs off the cooperative pool (a loaded test run
     /// keeps it busy), as the checkpoints do.
