@@ -25,58 +25,13 @@ extension SQLLedger {
         }
     }
 
-    /// Records `counter` as verified for `uid` in `job` when it is above the highest one verified before;
-    /// otherwise the tap is `replayed` and nothing is written.
-    ///
-    /// The check and the insert are one statement (`recordSUNCounterSQL`) on every store: of several verifications
-    /// of the same counter at once (connections, processes, verifiers on one server) exactly one inserts the row
-    /// and answers `accepted`; the primary key turns every other insert into nothing (`ON CONFLICT DO NOTHING`),
-    /// even where PostgreSQL's READ COMMITTED lets two of them pass the `NOT EXISTS`. What was there before is read
-    /// after the decision.
-    ///
-    /// An accepted counter is durable before the call returns, by group commit: the transaction is committed
-    /// `.deferred` (visible to every connection at once, not yet synced) and the call then waits for a
-    /// `syncInBackground()` queued behind it. Verifications that commit on this connection meanwhile share that
-    /// one sync (SQLite's WAL `xSync`, PostgreSQL's flushing commit) instead of one each; if the sync fails, the
-    /// call throws, as a failed synced commit would. A replayed counter wrote nothing and waits for nothing.
-    ///
-    /// - Throws: `LedgerError` `.invalidData` for a counter outside 0…`FFFFFF`; SQLite failures as usual.
-    public nonisolated func acceptSUNCounter(
-        job: String, uid: [UInt8], counter: Int, at time: Date
-    ) async throws(LedgerError) -> SUNCounterVerdict {
-        guard (0...Ledger.maximumSUNCounter).contains(counter) else {
-            throw LedgerError(.invalidData, "SUN counter \(counter) is not a 24-bit value")
-        }
-        let verdict = try await commitSUNCounter(
-            job: job, uid: LedgerFormat.uid(uid), counter: counter, at: LedgerFormat.time(time))
-        // Waited for outside the store's actor: the sync's end resumes the caller on its own executor, not first
-        // on the store's queue (one thread hand-off less a valid tap).
-        if case .accepted = verdict { try await syncInBackground().wait() }
-        return verdict
-    }
-
-    /// `acceptSUNCounter`'s check and insert, committed `.deferred` (not yet synced).
-    func commitSUNCounter(job: String, uid: String, counter: Int, at time: String) async throws(LedgerError)
-        -> SUNCounterVerdict
-    {
-        try await write(durability: .deferred) { () throws(LedgerError) -> SUNCounterVerdict in
-            if try recordSUNCounter(job: job, uid: uid, counter: counter, at: time) {
-                let previous = try connection.queryFirst(
-                    Ledger.highestSUNCounterBelowSQL, [.text(job), .text(uid), .int(counter)]
-                ) { $0.optionalInt("highest") }
-                return .accepted(previous: previous ?? nil)
-            }
-            return .replayed(highest: try highestSUNCounter(job: job, uid: uid) ?? counter)
-        }
-    }
-
     /// The check and the insert as one statement (`Ledger.recordSUNCounterSQL`).
     func recordSUNCounter(job: String, uid: String, counter: Int, at time: String) throws(LedgerError) -> Bool {
         try connection.run(Ledger.recordSUNCounterSQL, [.text(job), .text(uid), .int(counter), .text(time)]) > 0
     }
 
     /// The highest verified counter of a tag, inside the caller's transaction.
-    private func highestSUNCounter(job: String, uid: String) throws(LedgerError) -> Int? {
+    func highestSUNCounter(job: String, uid: String) throws(LedgerError) -> Int? {
         try connection.queryFirst(Ledger.highestSUNCounterSQL, [.text(job), .text(uid)]) { $0.optionalInt("highest") }
             ?? nil
     }

@@ -22,12 +22,14 @@ extension SQLLedger {
     /// `job`.
     public func tapLookup(job: String, uid: [UInt8]) async throws(LedgerError) -> TapLookup? {
         try await perform { () throws(LedgerError) -> TapLookup? in
-            try connection.readTogether { () throws(LedgerError) -> TapLookup? in
-                guard let tag = try tagsNow(uid: uid).first(where: { $0.job == job }) else { return nil }
-                let fields = try recordNow(job: job, row: tag.row)?.fields ?? [:]
-                return TapLookup(
-                    tag: tag, fields: fields, keyVersions: Self.keyVersions(try keyChangesNow(job: job, uid: uid)))
-            }
+            try connection.readTogether { () throws(LedgerError) -> TapLookup? in try tapLookupNow(job: job, uid: uid) }
         }
+    }
+
+    /// `tapLookup`'s reads, inside the caller's transaction.
+    func tapLookupNow(job: String, uid: [UInt8]) throws(LedgerError) -> TapLookup? {
+        guard let tag = try tagsNow(uid: uid).first(where: { $0.job == job }) else { return nil }
+        let fields = try recordNow(job: job, row: tag.row)?.fields ?? [:]
+        return TapLookup(tag: tag, fields: fields, keyVersions: Self.keyVersions(try keyChangesNow(job: job, uid: uid)))
     }
 }

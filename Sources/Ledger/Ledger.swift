@@ -35,6 +35,8 @@ public actor Ledger: DeferredSyncing {
     public nonisolated var location: String { path }
     /// Deferred commits not yet covered by a sync of the WAL, and the ticket a sync finishes for them.
     nonisolated let unsynced = UnsyncedCommits()
+    /// Tap verifications waiting for the queue (`DeferredSyncing.acceptTap`).
+    nonisolated let taps = QueueBatch<TapRequest, TapAnswer>()
     /// Flushes the WAL off the ledger's queue for `syncInBackground()`.
     nonisolated let walSync: WALSync
 
@@ -128,35 +130,33 @@ public actor Ledger: DeferredSyncing {
         return try result.get()
     }
 
-    /// Runs `body` in a transaction with cancellation routed to `sqlite3_interrupt`.
+    /// Runs `body` in a transaction on the ledger's queue (`SQLLedger.write` routes cancellation to
+    /// `sqlite3_interrupt`).
     ///
     /// A `.deferred` commit runs with `synchronous=NORMAL` (the setting goes back to `FULL` right after) and
     /// is counted (when it wrote something) until a synced commit that wrote something, `sync()` or
     /// `syncInBackground()` makes it durable.
-    func write<T>(
-        _ mode: TransactionMode, durability: Durability,
-        _ body: () throws(LedgerError) -> T
-    ) async throws(LedgerError) -> T {
-        try await perform { () throws(LedgerError) -> T in
-            guard durability == .deferred else {
-                let before = connection.totalChanges
-                let value = try connection.transaction(mode, body)
-                // A synced commit that wrote pages synced the whole WAL, earlier unsynced commits included.
-                if connection.totalChanges != before { unsynced.synced(.success(())) }
-                return value
-            }
-            try connection.setSynchronous(.normal)
+    func transactionNow<T>(
+        _ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T
+    ) throws(LedgerError) -> T {
+        guard durability == .deferred else {
             let before = connection.totalChanges
-            let outcome: Result<T, LedgerError>
-            do throws(LedgerError) { outcome = .success(try connection.transaction(mode, body)) } catch {
-                outcome = .failure(error)
-            }
-            // Back to FULL before anything else commits; if that fails, nothing may claim on this connection.
-            try connection.setSynchronous(.full)
-            let value = try outcome.get()
-            if connection.totalChanges != before { unsynced.committed() }
+            let value = try connection.transaction(mode, body)
+            // A synced commit that wrote pages synced the whole WAL, earlier unsynced commits included.
+            if connection.totalChanges != before { unsynced.synced(.success(())) }
             return value
         }
+        try connection.setSynchronous(.normal)
+        let before = connection.totalChanges
+        let outcome: Result<T, LedgerError>
+        do throws(LedgerError) { outcome = .success(try connection.transaction(mode, body)) } catch {
+            outcome = .failure(error)
+        }
+        // Back to FULL before anything else commits; if that fails, nothing may claim on this connection.
+        try connection.setSynchronous(.full)
+        let value = try outcome.get()
+        if connection.totalChanges != before { unsynced.committed() }
+        return value
     }
 
     /// Whether this connection has its WAL open, so `sync()` reaches the file (for tests).

@@ -156,6 +156,16 @@ public protocol LedgerStore: Actor {
     func tags(uid: [UInt8]) async throws(LedgerError) -> [ProvisionedTag]
     /// The done tag of a UID in a job with its row's fields and key versions, in one call (a tap's reads).
     func tapLookup(job: String, uid: [UInt8]) async throws(LedgerError) -> TapLookup?
+    /// A keyed tap's verification in one call: its done tag (`tapLookup`), the caller's `check` of it, and its
+    /// counter recorded (`acceptSUNCounter`) when the check passes; durable before it returns.
+    func acceptTap(
+        job: String, uid: [UInt8], counter: Int, at time: Date, check: @escaping @Sendable (TapLookup) -> Bool
+    ) async throws(LedgerError) -> TapAcceptance
+    /// `acceptTap` for a caller that is no task (an HTTP worker thread): `answered` gets the outcome on the store's
+    /// queue, or at once for a counter that is no 24-bit value.
+    nonisolated func acceptTap(
+        job: String, uid: [UInt8], counter: Int, at time: Date, check: @escaping @Sendable (TapLookup) -> Bool,
+        answered: @escaping @Sendable (Result<TapAcceptance, LedgerError>) -> Void)
     /// The audit trail (of one job, or all).
     func events(job: String?) async throws(LedgerError) -> [LedgerEvent]
     /// Every reader's activity on the job.

@@ -8,6 +8,8 @@ protocol DeferredSyncing: SQLLedger {
     nonisolated var executor: QueueExecutor { get }
     /// Deferred commits not yet covered by a flush, and the ticket a flush finishes for them.
     nonisolated var unsynced: UnsyncedCommits { get }
+    /// Tap verifications waiting for the store's queue, recorded in batches (`acceptTap`).
+    nonisolated var taps: QueueBatch<TapRequest, TapAnswer> { get }
     /// Makes every commit of the connection durable (on the store's queue).
     func flushDeferredCommits() throws(LedgerError)
 }

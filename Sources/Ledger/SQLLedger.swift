@@ -57,9 +57,9 @@ protocol SQLLedger: LedgerStore {
     var connection: Connection { get }
     /// Runs `body` on the connection with task cancellation routed to the database's interrupt call.
     func perform<T>(_ body: () throws(LedgerError) -> T) async throws(LedgerError) -> T
-    /// Runs `body` in a transaction (`perform`'s cancellation rules) with the given durability.
-    func write<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
-        async throws(LedgerError) -> T
+    /// Runs `body` in a transaction with the given durability, on the store's queue (the caller is there).
+    func transactionNow<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
+        throws(LedgerError) -> T
     /// Moves tag `uid`'s seen counter in `job` forward to `counter` (at most `window` above it) inside the caller's
     /// transaction; returns whether this call moved it (Ledger+Counters.swift; a server does it in its function).
     func advanceSeenCounter(job: String, uid: String, counter: Int, at time: String, window: Int)
@@ -80,6 +80,13 @@ protocol SQLLedger: LedgerStore {
 }
 
 extension SQLLedger {
+    /// Runs `body` in a transaction (`perform`'s cancellation rules) with the given durability.
+    func write<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
+        async throws(LedgerError) -> T
+    {
+        try await perform { () throws(LedgerError) -> T in try transactionNow(mode, durability: durability, body) }
+    }
+
     /// A write transaction, durable when it returns.
     func write<T>(_ body: () throws(LedgerError) -> T) async throws(LedgerError) -> T {
         try await write(.immediate, durability: .immediate, body)

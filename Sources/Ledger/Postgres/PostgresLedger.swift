@@ -23,6 +23,8 @@ public actor PostgresLedger: DeferredSyncing {
     public nonisolated let station: String
     /// Deferred done commits not yet covered by a synchronous commit, and the ticket that finishes for them.
     nonisolated let unsynced = UnsyncedCommits()
+    /// Tap verifications waiting for the queue (`DeferredSyncing.acceptTap`).
+    nonisolated let taps = QueueBatch<TapRequest, TapAnswer>()
 
     /// Runs this actor on its own serial queue, so blocking libpq calls stay off the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -66,24 +68,22 @@ public actor PostgresLedger: DeferredSyncing {
         return try result.get()
     }
 
-    /// Runs `body` in one transaction, durable when it returns; a `.deferred` one is committed with
-    /// `synchronous_commit = off` (set in the `BEGIN`'s round trip, for that transaction only) and counted until a
-    /// flush (`sync()`, `syncInBackground()`) or a claim covers it. The server cannot say without another round trip
-    /// whether a transaction wrote, so a deferred one is counted, and a synchronous one is counted as a sync, either
-    /// way.
-    func write<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
-        async throws(LedgerError) -> T
+    /// Runs `body` in one transaction on the ledger's queue, durable when it returns; a `.deferred` one is committed
+    /// with `synchronous_commit = off` (set in the `BEGIN`'s round trip, for that transaction only) and counted until
+    /// a flush (`sync()`, `syncInBackground()`) or a claim covers it. The server cannot say without another round
+    /// trip whether a transaction wrote, so a deferred one is counted, and a synchronous one is counted as a sync,
+    /// either way.
+    func transactionNow<T>(_ mode: TransactionMode, durability: Durability, _ body: () throws(LedgerError) -> T)
+        throws(LedgerError) -> T
     {
-        try await perform { () throws(LedgerError) -> T in
-            guard durability == .deferred else {
-                let value = try connection.transaction(mode, body)
-                unsynced.synchronousCommit()
-                return value
-            }
-            let value = try connection.transaction(mode, begin: "BEGIN; SET LOCAL synchronous_commit = off", body)
-            unsynced.committed()
+        guard durability == .deferred else {
+            let value = try connection.transaction(mode, body)
+            unsynced.synchronousCommit()
             return value
         }
+        let value = try connection.transaction(mode, begin: "BEGIN; SET LOCAL synchronous_commit = off", body)
+        unsynced.committed()
+        return value
     }
 
     /// Connects again after the connection dropped and checks the schema once more (the server may have

@@ -83,46 +83,96 @@ public struct TapJobVerifier: Sendable {
     public func verify(url: String, ledger: any LedgerStore, at time: Date = Date()) async throws(LedgerError)
         -> TapJobVerdict
     {
+        switch check(url) {
+        case .answered(let verdict): return verdict
+        case .genuine(let tap):
+            let outcome = try await ledger.acceptTap(
+                job: job, uid: tap.uid, counter: Int(tap.counter), at: time, check: rowCheck(url, uid: tap.uid))
+            return verdict(tap, outcome)
+        }
+    }
+
+    /// `verify(url:ledger:at:)`'s ledger half without a task, for a tap `check(url)` found genuine: `answered` gets
+    /// the verdict on the ledger's queue (keep it short).
+    public func record(
+        _ tap: GenuineTap, url: String, ledger: any LedgerStore, at time: Date,
+        answered: @escaping @Sendable (Result<TapJobVerdict, LedgerError>) -> Void
+    ) {
+        ledger.acceptTap(
+            job: job, uid: tap.uid, counter: Int(tap.counter), at: time, check: rowCheck(url, uid: tap.uid)
+        ) { [self] outcome in answered(outcome.map { verdict(tap, $0) }) }
+    }
+
+    /// What the message alone says: a verdict (`invalid`), or a genuine tap the ledger decides on.
+    public enum Checked: Sendable {
+        case answered(TapJobVerdict)
+        case genuine(GenuineTap)
+    }
+
+    /// A message the job's keys made: its UID and counter.
+    public struct GenuineTap: Sendable {
+        public var uid: [UInt8]
+        public var counter: UInt32
+    }
+
+    /// The message checked with the tag's keys (`DynamicMessageScheme.verifyTap`), no ledger involved.
+    public func check(_ url: String) -> Checked {
         let checked = scheme.verifyTap(url, layout: layout, keys: keys)
-        let name = scheme.name
-        var verdict = TapJobVerdict(
-            kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
-            detail: checked.detail)
-        let uidText = checked.uid.map(Hex.compact) ?? "none"
-        let counterText = checked.counter.map { "\($0)" } ?? "none"
         guard checked.isValid, let uid = checked.uid, let counter = checked.counter else {
+            var verdict = TapJobVerdict(
+                kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
+                detail: checked.detail)
             if checked.uid != nil || checked.counter != nil {
-                verdict.explanation = "the \(name) message names UID \(uidText), counter \(counterText)"
+                let uidText = checked.uid.map(Hex.compact) ?? "none"
+                let counterText = checked.counter.map { "\($0)" } ?? "none"
+                verdict.explanation = "the \(scheme.name) message names UID \(uidText), counter \(counterText)"
             }
-            return verdict
+            return .answered(verdict)
         }
-        verdict.uid = uid
-        verdict.counter = counter
-        guard let lookup = try await ledger.tapLookup(job: job, uid: uid) else {
-            verdict.kind = .unknown
-            verdict.detail = "\(name) valid, but UID \(uidText) (counter \(counter)) is not a tag of job \(job)"
-            return verdict
+        return .genuine(GenuineTap(uid: uid, counter: counter))
+    }
+
+    /// Whether a tag's row wrote this URL (its parts outside the dynamic windows): run on the ledger's queue, between
+    /// the read of the tag and the record of its counter. Always true without `rowURIs`.
+    private func rowCheck(_ url: String, uid: [UInt8]) -> @Sendable (TapLookup) -> Bool {
+        guard let rowURIs else { return { _ in true } }
+        let masked = layout.masked(url)
+        return { lookup in
+            guard let expected = try? rowURIs(lookup.tag.row, lookup.fields, uid) else { return false }
+            return expected.contains(masked)
         }
-        let tag = lookup.tag
-        if let rowURIs {
-            guard let expected = try? rowURIs(tag.row, lookup.fields, uid), expected.contains(layout.masked(url))
-            else {
-                return TapJobVerdict(
-                    kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
-                    detail: TapVerification.notVerified(name),
-                    explanation:
-                        "\(name) valid for UID \(uidText), counter \(counter), but the rest of the URL is not row "
-                        + "\(tag.row)'s: a genuine \(name) pasted into another URL")
-            }
+    }
+
+    /// The verdict on a genuine tap once the ledger read and recorded it.
+    private func verdict(_ tap: GenuineTap, _ outcome: TapAcceptance) -> TapJobVerdict {
+        let name = scheme.name
+        let (uid, counter) = (tap.uid, tap.counter)
+        let uidText = Hex.compact(uid)
+        var verdict = TapJobVerdict(
+            kind: .unknown, uid: uid, counter: counter, row: nil, previousCounter: nil, keyVersions: nil,
+            detail: "\(name) valid, but UID \(uidText) (counter \(counter)) is not a tag of job \(job)")
+        let lookup: TapLookup
+        let counted: SUNCounterVerdict
+        switch outcome {
+        case .unknown: return verdict
+        case .refused(let tag):
+            return TapJobVerdict(
+                kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,
+                detail: TapVerification.notVerified(name),
+                explanation:
+                    "\(name) valid for UID \(uidText), counter \(counter), but the rest of the URL is not row "
+                    + "\(tag.tag.row)'s: a genuine \(name) pasted into another URL")
+        case .counted(let tag, let recorded): (lookup, counted) = (tag, recorded)
         }
-        verdict.row = tag.row
+        let row = lookup.tag.row
+        verdict.row = row
         verdict.fields = lookup.fields
         verdict.keyVersions = scheme.keyNumbers.map { lookup.keyVersions[$0] ?? 0 }
-        switch try await ledger.acceptSUNCounter(job: job, uid: uid, counter: Int(counter), at: time) {
+        switch counted {
         case .accepted(let previous):
             verdict.kind = .valid
             verdict.previousCounter = previous
-            verdict.detail = "\(name) valid; UID \(uidText), row \(tag.row) of job \(job), counter \(counter)"
+            verdict.detail = "\(name) valid; UID \(uidText), row \(row) of job \(job), counter \(counter)"
         case .replayed(let highest):
             verdict.kind = .replayed
             verdict.previousCounter = highest
