@@ -87,3 +87,9 @@ public struct HTTPResponse: Sendable, Equatable {
 /// Answers one request; runs in a task of its own while the connection waits suspended, so the server's worker threads
 /// never wait for it (docs/reference/http.md §6). It may await anything, but must not block its thread.
 public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+/// Answers a request on the worker thread that read it, before any task starts: its answer, or `nil` after it
+/// suspended the connection (`HTTPDeferral.suspend()`) to answer later from any thread, or `nil` without that to hand
+/// the request to the `HTTPHandler`. For work that never blocks the thread (a queued ledger call with a callback):
+/// no task, no executor hand-off (docs/reference/http.md §6).
+public typealias HTTPImmediateHandler = @Sendable (HTTPRequest, HTTPDeferral) -> HTTPResponse?

@@ -54,13 +54,14 @@ public final class HTTPServer: Sendable {
     /// Answers handlers that run past `handlerTimeout` (`ServiceCore.startDeadlineSweep`); cancelled by a stop.
     private let deadlineSweep: Task<Void, Never>
 
-    /// Starts listening on `address` and answering with `handler`.
+    /// Starts listening on `address` and answering with `immediate` on the worker thread when it answers or defers,
+    /// else with `handler` in a task of its own.
     public init(
         listen address: HTTPListenAddress, configuration: Configuration = Configuration(),
-        handler: @escaping HTTPHandler
+        immediate: HTTPImmediateHandler? = nil, handler: @escaping HTTPHandler
     ) throws(HTTPServerError) {
         let (fd, bound) = try ListenSocket.open(address)
-        let core = ServiceCore(configuration: configuration, handler: handler)
+        let core = ServiceCore(configuration: configuration, handler: handler, immediate: immediate)
         guard let daemon = Self.startDaemon(listenFD: fd, core: core) else {
             close(fd)
             if case .unix(let path) = address { unlink(path) }
@@ -189,6 +190,18 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     switch core.request(state, connection: connection, path: path, method: method) {
     case .refused(let refusal): return core.queue(refusal, on: connection)
     case .request(let request):
+        if let immediate = core.immediate {
+            let deferral = HTTPDeferral(core: core, connection: connection)
+            let response = immediate(request, deferral)
+            if let id = deferral.id {
+                state.pendingID = id
+                return .YES
+            }
+            if let response {
+                state.answered = true
+                return core.queue(response, on: connection)
+            }
+        }
         guard let id = core.dispatch(request, on: connection) else {
             return core.queue(core.stoppingAnswer, on: connection)
         }

@@ -10,8 +10,9 @@ struct PendingAnswers {
     struct Entry {
         /// Its connection (`struct MHD_Connection *`), suspended until `answer` is set.
         let connection: Connection
-        /// The answer the access handler queues once libmicrohttpd calls it again after the resume.
-        var answer: HTTPResponse? = nil
+        /// Makes the answer the access handler queues once libmicrohttpd calls it again after the resume (on the
+        /// connection's worker thread).
+        var answer: (@Sendable () -> HTTPResponse)? = nil
         /// The handler's task, until it answers.
         var task: Task<Void, Never>? = nil
         /// When the request is answered 503 if its handler is still running (`handlerTimeout`).
@@ -39,19 +40,9 @@ extension ServiceCore {
     /// Runs in the access handler, on the connection's worker thread (the only place a suspend is allowed).
     func dispatch(_ request: HTTPRequest, on connection: OpaquePointer) -> Int? {
         let handler = self.handler
-        let connection = PendingAnswers.Connection(pointer: connection)
-        let deadline = ContinuousClock.now.advanced(by: configuration.handlerTimeout)
         // Lock order, here and below: this lock, then libmicrohttpd's (inside suspend and resume); libmicrohttpd
         // calls none of our callbacks while it holds its own.
-        let key = pending.withLock { pending -> Int? in
-            guard !pending.closing else { return nil }
-            let id = pending.nextID
-            pending.nextID &+= 1
-            MHD_suspend_connection(connection.pointer)
-            pending.entries[id] = PendingAnswers.Entry(connection: connection, deadline: deadline)
-            return id
-        }
-        guard let id = key else { return nil }
+        guard let id = suspend(connection) else { return nil }
         // The task starts outside the lock (making it wakes a thread): its `finish` finds the entry in any case. Its
         // executor is not the cooperative pool: a caller blocking the pool's few threads (a synchronous test waiting
         // for its client) must not starve the handlers.
@@ -71,6 +62,21 @@ extension ServiceCore {
         return id
     }
 
+    /// Suspends `connection` for an answer that comes later from any thread (`HTTPDeferral`); its key, or `nil` when
+    /// a stop is forcing answers. On the connection's worker thread, in the access handler.
+    func suspend(_ connection: OpaquePointer) -> Int? {
+        let connection = PendingAnswers.Connection(pointer: connection)
+        let deadline = ContinuousClock.now.advanced(by: configuration.handlerTimeout)
+        return pending.withLock { pending -> Int? in
+            guard !pending.closing else { return nil }
+            let id = pending.nextID
+            pending.nextID &+= 1
+            MHD_suspend_connection(connection.pointer)
+            pending.entries[id] = PendingAnswers.Entry(connection: connection, deadline: deadline)
+            return id
+        }
+    }
+
     /// Where the handlers' tasks run.
     static let handlerExecutor = QueueTaskExecutor(label: "provision.http-handlers")
 
@@ -79,10 +85,16 @@ extension ServiceCore {
     /// The resume runs outside the lock (it wakes the connection's worker thread), counted in `resumesInFlight` from
     /// under the lock on: a stop waits for that count to drop to zero before it stops the daemon.
     func finish(_ id: Int, with response: HTTPResponse) {
+        finish(id) { response }
+    }
+
+    /// `finish(_:with:)` with an answer that `build` makes on the connection's worker thread (work kept off the
+    /// caller's thread: an immediate handler's callback on a ledger's queue).
+    func finish(_ id: Int, building build: @escaping @Sendable () -> HTTPResponse) {
         let connection = pending.withLock { pending -> PendingAnswers.Connection? in
             guard let entry = pending.entries[id], entry.answer == nil else { return nil }
             pending.entries[id] = PendingAnswers.Entry(
-                connection: entry.connection, answer: response, deadline: entry.deadline)
+                connection: entry.connection, answer: build, deadline: entry.deadline)
             resumesInFlight.add(1, ordering: .relaxed)
             return entry.connection
         }
@@ -96,7 +108,7 @@ extension ServiceCore {
     /// The answer of a resumed request, for the access handler to queue.
     func answer(of id: Int) -> HTTPResponse {
         // A connection is resumed only once its answer is stored, so the fallback is never expected.
-        pending.withLock { $0.entries[id]?.answer } ?? .text(500, "internal error: the answer went missing")
+        pending.withLock { $0.entries[id]?.answer }?() ?? .text(500, "internal error: the answer went missing")
     }
 
     /// Forgets a request libmicrohttpd has finished with (the request-completed callback): sent, or its client gone.
@@ -137,7 +149,7 @@ extension ServiceCore {
         var tasks: [Task<Void, Never>] = []
         for (id, entry) in pending.entries where entry.answer == nil && selected(entry) {
             pending.entries[id] = PendingAnswers.Entry(
-                connection: entry.connection, answer: answer, deadline: entry.deadline)
+                connection: entry.connection, answer: { answer }, deadline: entry.deadline)
             MHD_resume_connection(entry.connection.pointer)
             if let task = entry.task { tasks.append(task) }
         }
@@ -167,3 +179,30 @@ extension ServiceCore {
         .text(503, "the server is stopping; try again", headers: [.init("Retry-After", "1")])
     }
 }
+
+/// An immediate handler's way to answer later (`HTTPImmediateHandler`): `suspend()` parks the connection and gives
+/// the function that answers it, once, from any thread. Used on the worker thread only, during the handler's call.
+public final class HTTPDeferral {
+    private let core: ServiceCore
+    private let connection: OpaquePointer
+    /// The suspended request's key, once `suspend()` was called.
+    private(set) var id: Int?
+
+    init(core: ServiceCore, connection: OpaquePointer) {
+        self.core = core
+        self.connection = connection
+    }
+
+    /// Suspends the connection and returns the function that answers it, from any thread, with a closure that makes
+    /// the answer on the connection's worker thread (later calls do nothing); `nil` when the server is stopping, and
+    /// then the handler answers now. Call it at most once; a handler that called it returns `nil`. A deferred
+    /// request still running after `handlerTimeout` is answered 503 (its late answer dropped).
+    public func suspend() -> (@Sendable (@escaping @Sendable () -> HTTPResponse) -> Void)? {
+        guard id == nil, let id = core.suspend(connection) else { return nil }
+        self.id = id
+        return { [core] build in core.finish(id, building: build) }
+    }
+}
+
+@available(*, unavailable)
+extension HTTPDeferral: Sendable {}

@@ -6,6 +6,7 @@ import Synchronization
 final class ServiceCore: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: HTTPHandler
+    let immediate: HTTPImmediateHandler?
     /// Set when a stop begins: every later answer carries `Connection: close`, so keep-alive clients let go.
     let draining = Atomic<Bool>(false)
     /// The suspended requests and their answers (`PendingAnswers`).
@@ -14,9 +15,10 @@ final class ServiceCore: Sendable {
     /// stops the daemon.
     let resumesInFlight = Atomic<Int>(0)
 
-    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
+    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler, immediate: HTTPImmediateHandler?) {
         self.configuration = configuration
         self.handler = handler
+        self.immediate = immediate
     }
 }
 

@@ -91,18 +91,22 @@ final class ServeAPI: Sendable {
     /// Answers one request and logs it: method, path (a known one, else `-`), status, verdict, job, the UID's keyed
     /// hash and the latency; never the query, the URL, PICC data or keys.
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         let served = await route(request)
-        if let log {
-            let path = Self.routes[request.path] == nil ? "-" : request.path
-            let uid = served.uid.map { Hex.compact(Array(Digest.hmacSHA256(key: uidHashKey, message: $0).prefix(8))) }
-            let millis = Self.milliseconds(clock.now - start)
-            log(
-                "serve: \(request.method) \(path) \(served.response.status) verdict=\(served.verdict ?? "-") "
-                    + "job=\(served.job ?? "-") uid=\(uid ?? "-") ms=\(millis)")
-        }
+        record(request, served, since: start)
         return served.response
+    }
+
+    /// Logs one request's line: method, path (a known one, else `-`), status, verdict, job, the UID's keyed hash and
+    /// the latency; never the query, the URL, PICC data or keys.
+    func record(_ request: HTTPRequest, _ served: Served, since start: ContinuousClock.Instant) {
+        guard let log else { return }
+        let path = Self.routes[request.path] == nil ? "-" : request.path
+        let uid = served.uid.map { Hex.compact(Array(Digest.hmacSHA256(key: uidHashKey, message: $0).prefix(8))) }
+        let millis = Self.milliseconds(ContinuousClock.now - start)
+        log(
+            "serve: \(request.method) \(path) \(served.response.status) verdict=\(served.verdict ?? "-") "
+                + "job=\(served.job ?? "-") uid=\(uid ?? "-") ms=\(millis)")
     }
 
     /// `duration` in milliseconds with three decimals (`12.345`), without `String(format:)`'s cost on every line.
@@ -142,28 +146,26 @@ final class ServeAPI: Sendable {
         }
     }
 
-    /// `/v1/verify`: the URL from the query (`GET`) or the JSON body (`POST`), then the verdict; a genuine UID takes
-    /// a token from its bucket, and a `replayed` or `suspicious` answer for a UID whose bucket is empty is 429
-    /// instead (a `valid` one is stored already, so it is always answered).
+    /// `/v1/verify`: the URL from the query (`GET`) or the JSON body (`POST`), then the verdict (`answered`).
     private func verify(_ request: HTTPRequest) async -> Served {
         let url: String
         switch Self.tapURL(request) {
         case .refused(let refusal): return Served(response: refusal)
         case .url(let text): url = text
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let service = self.service
-        let answer: TapAnswer
+        let start = ContinuousClock.now
         do {
-            answer = try await service.verify(url: url)
+            return answered(try await service.verify(url: url), since: start)
         } catch {
-            metrics.ledgerError()
             await reconnectIfDropped(error)
-            return Served(
-                response: Self.error(
-                    503, "the ledger is unavailable; try again", headers: [.init("Retry-After", "1")]))
+            return ledgerFailed()
         }
+    }
+
+    /// A tap's answer from its verdict: a genuine UID takes a token from its bucket, and a `replayed` or `suspicious`
+    /// answer for a UID whose bucket is empty is 429 instead (a `valid` one is stored already, so it is always
+    /// answered).
+    func answered(_ answer: TapAnswer, since start: ContinuousClock.Instant) -> Served {
         let verdict = answer.verdict.kind
         // `unknown` (a genuine message of a UID outside the job) is `invalid` over HTTP, naming nothing.
         let genuine = verdict == .valid || verdict == .replayed || verdict == .suspicious
@@ -175,7 +177,7 @@ final class ServeAPI: Sendable {
                 response: .text(429, "too many requests", headers: [.init("Retry-After", retry)]),
                 verdict: word, job: answer.job, uid: uid)
         }
-        metrics.verdict(job: genuine ? answer.job : nil, verdict: word, seconds: (clock.now - start).seconds)
+        metrics.verdict(job: genuine ? answer.job : nil, verdict: word, seconds: (ContinuousClock.now - start).seconds)
         let body = Answer(
             verdict: word, counter: genuine ? answer.verdict.counter : nil, job: genuine ? answer.job : nil,
             product: genuine ? answer.product : [:])
@@ -183,6 +185,13 @@ final class ServeAPI: Sendable {
             200, body.json,
             headers: [.init(Self.verdictHeader, word), .init("Cache-Control", "no-store")])
         return Served(response: response, verdict: word, job: genuine ? answer.job : nil, uid: uid)
+    }
+
+    /// The answer when a ledger failed a tap: 503, counted in the metrics.
+    func ledgerFailed() -> Served {
+        metrics.ledgerError()
+        return Served(
+            response: Self.error(503, "the ledger is unavailable; try again", headers: [.init("Retry-After", "1")]))
     }
 
     /// The one tap URL of a request: `GET` with exactly one `url` parameter and no other, or `POST` with a JSON
@@ -240,7 +249,7 @@ final class ServeAPI: Sendable {
     }
 
     /// After a dropped ledger connection, connects the service's ledgers again for the next request.
-    private func reconnectIfDropped(_ error: any Error) async {
+    func reconnectIfDropped(_ error: any Error) async {
         guard (error as? LedgerError)?.code == .disconnected else { return }
         await service.reconnect()
     }

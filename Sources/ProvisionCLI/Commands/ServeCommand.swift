@@ -198,7 +198,8 @@ struct ServeCommand: Command {
             configuration.maxConnectionsPerClient = limits.perClientConnections
             configuration.connectionTimeoutSeconds = limits.connectionTimeoutSeconds
             configuration.trustedClients = trustedClients
-            server = try HTTPServer(listen: listen, configuration: configuration, handler: api.handle)
+            server = try HTTPServer(
+                listen: listen, configuration: configuration, immediate: api.immediate, handler: api.handle)
         } catch {
             throw CLIError(.unavailable, error.description, field: "--listen")
         }

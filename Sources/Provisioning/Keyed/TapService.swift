@@ -98,21 +98,68 @@ public struct TapService: Sendable {
                 if first == nil { first = TapAnswer(job: nil, verdict: verdict, product: [:]) }
                 continue
             }
-            var product: [String: String] = [:]
-            let genuine: [TapJobVerdict.Kind] = [.valid, .replayed, .suspicious]
-            if let row = verdict.row, genuine.contains(verdict.kind), !job.publicFields.isEmpty {
-                // A keyed job's verdict carries the row's fields it read; an NTAG21x one is read here.
-                let fields: [String: String]
-                if let read = verdict.fields {
-                    fields = read
-                } else {
-                    fields = try await job.ledger.record(job: job.verifier.job, row: row)?.fields ?? [:]
-                }
-                for name in job.publicFields { product[name] = fields[name] }
+            // A keyed job's verdict carries the row's fields it read; an NTAG21x one is read here.
+            var fields = verdict.fields
+            if fields == nil, let row = verdict.row, Self.showsProduct(verdict.kind), !job.publicFields.isEmpty {
+                fields = try await job.ledger.record(job: job.verifier.job, row: row)?.fields ?? [:]
             }
-            return TapAnswer(job: job.verifier.job, verdict: verdict, product: product)
+            return Self.answer(job, verdict, fields: fields)
         }
         return first ?? TapAnswer(job: nil, verdict: Self.noJob, product: [:])
+    }
+
+    /// How `start(url:at:)` goes on: answered already, or waiting for the one ledger that decides.
+    public enum TapStart: Sendable {
+        /// No ledger was needed (no job's keys made the message).
+        case answered(TapAnswer)
+        /// The tap goes to its job's ledger when the caller calls this; the ledger's queue gets the answer.
+        case ledger(@Sendable (_ answered: @escaping @Sendable (Result<TapAnswer, LedgerError>) -> Void) -> Void)
+    }
+
+    /// `verify(url:at:)` without a task, for `serve`'s HTTP worker threads: the message is checked against each job's
+    /// keys on this thread, and the one job whose keys made it (only one can) decides on its ledger's queue, with
+    /// one visit there for the tap (`LedgerStore.acceptTap`). `nil`, with nothing done, when a job is not keyed
+    /// (an NTAG21x job verifies in a task).
+    public func start(url: String, at time: Date = Date()) -> TapStart? {
+        var verifiers: [TapJobVerifier] = []
+        for job in jobs {
+            guard let verifier = job.verifier as? TapJobVerifier else { return nil }
+            verifiers.append(verifier)
+        }
+        var first: TapAnswer?
+        for (job, verifier) in zip(jobs, verifiers) {
+            switch verifier.check(url) {
+            case .answered(let verdict):
+                if first == nil { first = TapAnswer(job: nil, verdict: verdict, product: [:]) }
+            case .genuine(let tap):
+                return .ledger { answered in
+                    verifier.record(tap, url: url, ledger: job.ledger, at: time) { outcome in
+                        answered(
+                            outcome.map { verdict in
+                                // Pasted into another row's URL: `invalid`, no job's.
+                                verdict.kind == .invalid
+                                    ? TapAnswer(job: nil, verdict: verdict, product: [:])
+                                    : Self.answer(job, verdict, fields: verdict.fields)
+                            })
+                    }
+                }
+            }
+        }
+        return .answered(first ?? TapAnswer(job: nil, verdict: Self.noJob, product: [:]))
+    }
+
+    /// The kinds whose answer shows the row's public fields.
+    private static func showsProduct(_ kind: TapJobVerdict.Kind) -> Bool {
+        kind == .valid || kind == .replayed || kind == .suspicious
+    }
+
+    /// The answer of the job whose keys made the message, with the public ones of the row's `fields`.
+    private static func answer(_ job: TapServiceJob, _ verdict: TapJobVerdict, fields: [String: String]?) -> TapAnswer {
+        var product: [String: String] = [:]
+        if verdict.row != nil, showsProduct(verdict.kind), let fields {
+            for name in job.publicFields { product[name] = fields[name] }
+        }
+        return TapAnswer(job: job.verifier.job, verdict: verdict, product: product)
     }
 
     /// Connects the jobs' ledgers again after a dropped connection, so the next request finds a server that is back

@@ -60,4 +60,47 @@ import Testing
         #expect(used >= 1 && used < tags, "\(used) syncs for \(tags) valid taps")
         #expect(await job.ledger.unsyncedCommitCount == 0)
     }
+
+    /// `start(url:)`, `serve`'s path without a task: the same verdicts as `verify(url:)`, the ledger's only for a
+    /// message a job's keys made, and no path at all when a job is not keyed.
+    @Test func startAnswersAsVerifyDoesWithoutATask() async throws {
+        let job = try await SUNJobFixture()
+        try await job.markDone()
+        let service = TapService(jobs: [
+            TapServiceJob(verifier: try job.verifier(), ledger: job.ledger, publicFields: ["sku"])
+        ])
+        let url = try job.tag().tap()
+        func decide(_ url: String) async throws -> TapAnswer {
+            guard case .ledger(let decide) = try #require(service.start(url: url)) else {
+                throw HarnessError("a genuine tap needs its ledger")
+            }
+            return try await withCheckedThrowingContinuation { continuation in
+                decide { continuation.resume(with: $0) }
+            }
+        }
+        let valid = try await decide(url)
+        #expect(valid.verdict.kind == .valid && valid.job == job.folder.job, "\(valid.verdict.detail)")
+        #expect(valid.product == ["sku": SUNJobFixture.fields(1)["sku"]], "the public field only")
+        #expect(try await decide(url).verdict.kind == .replayed)
+        let tampered = url.dropLast() + (url.last == "0" ? "1" : "0")
+        guard case .answered(let invalid) = try #require(service.start(url: String(tampered))) else {
+            Issue.record("a tampered URL needs no ledger")
+            return
+        }
+        #expect(invalid.verdict.kind == .invalid && invalid.job == nil && invalid.product.isEmpty)
+        let mixed = TapService(
+            jobs: service.jobs + [
+                TapServiceJob(verifier: NotKeyedVerifier(), ledger: job.ledger, publicFields: [])
+            ])
+        #expect(mixed.start(url: url) == nil, "a job that is not keyed verifies in a task")
+    }
+}
+
+/// A verifier that is no `TapJobVerifier` (as an NTAG21x job's is not).
+private struct NotKeyedVerifier: TapVerifier {
+    let job = "other"
+    func verify(url: String, ledger: any LedgerStore, at time: Date) async throws(LedgerError) -> TapJobVerdict {
+        TapJobVerdict(
+            kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil, detail: "never")
+    }
 }
