@@ -361,7 +361,8 @@ def b10_section(b, notes):
     else:
         L += ["| serve ÷ sdm-backend | ≥ 10 | not run (no `SDM_BACKEND=<checkout>`) | not measured |"]
     L += [f"| p99 at about half serve's rate: {half['requests_per_s']} requests/s (target {half['target_per_s']}; "
-          "wrk holds no rate and wrk2 is not in Debian, so each request waits a random delay, here "
+          "wrk holds no rate and wrk2 is not in Debian, so each request waits a random delay, exponential as "
+          "independent taps are, here "
           f"{half['mean_delay_ms']} ms on average, on the same 50 connections; p50 "
           f"{ms(half['p50_us'])} ms) | ≤ 5 ms | {ms(half['p99_us'])} ms | {common.verdict(half['p99_us'] <= 5000)} |",
           f"| durable counter writes, one synced commit each (WAL, synchronous=FULL, same disk) | | "

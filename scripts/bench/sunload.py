@@ -77,8 +77,10 @@ def write_pool(path, tags, pairs, keys, to_path, seed):
 
 # Each wrk thread walks its own file (`POOL.1`, `POOL.2`, …) in order, wrapping round when it runs out (counted:
 # the second time round every tap is a replay; wrk's check of the script at start takes thread 1's first path, which
-# is never sent: a counter skipped, as a tap nobody verified). With a mean delay in ms as second argument each request waits that
-# long (rounded up or down at random to keep the mean): fewer requests a second on the same connections.
+# is never sent: a counter skipped, as a tap nobody verified). With a mean delay in ms as second argument each request
+# waits a random delay of that mean (exponential, as independent taps arrive; rounded up or down at random to whole ms,
+# keeping the mean): fewer requests a second on the same connections. A fixed delay would line the connections up: those
+# answered together wait the same time and send together again, so the load comes in bursts.
 LUA = r"""
 local threads = {}
 function setup(thread)
@@ -93,8 +95,9 @@ function init(args)
   if mean > 0 then
     math.randomseed(id)
     delay = function()
-      local whole = math.floor(mean)
-      if math.random() < mean - whole then return whole + 1 end
+      local wait = -mean * math.log(1 - math.random())
+      local whole = math.floor(wait)
+      if math.random() < wait - whole then return whole + 1 end
       return whole
     end
   end
