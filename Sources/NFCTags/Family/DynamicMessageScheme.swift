@@ -33,13 +33,13 @@ public protocol DynamicMessageScheme: Sendable {
     ///   cannot be taken apart.
     func tapLayout(strings: [[DynamicTemplatePart]], options: DynamicMessageOptions) throws(DynamicMessageProblem)
         -> any TapLayout
-    /// Checks that `keys` can verify taps (the right lengths), so a bad master key is an error, not a verdict.
+    /// Checks that `key` can verify taps (the right lengths), so a bad master key is an error, not a verdict.
     ///
     /// - Throws: the key derivation's error.
-    func checkKeys(_ keys: @escaping TagKeys) throws
-    /// Checks one tap URL with the tag's keys (`keys(uid)`, by key number, derived by the keyed scheme): the UID,
-    /// the counter and the MAC verdict. A bad URL is a verdict, never an error.
-    func verifyTap(_ url: String, layout: any TapLayout, keys: @escaping TagKeys) -> TapVerification
+    func checkKeys(_ key: @escaping TagKey) throws
+    /// Checks one tap URL with the tag's keys (`key(uid, number)`, derived by the keyed scheme, only the ones the
+    /// check needs): the UID, the counter and the MAC verdict. A bad URL is a verdict, never an error.
+    func verifyTap(_ url: String, layout: any TapLayout, key: @escaping TagKey) -> TapVerification
     /// Reads what an audit checks besides the message (the file settings and key versions), without changing the
     /// tag; with `deepKey`, one authentication proves it. `nil` when the tag is not one of the scheme's chips.
     ///
@@ -49,6 +49,10 @@ public protocol DynamicMessageScheme: Sendable {
 
 /// A tag's keys by key number, derived by its keyed scheme for the tag's UID.
 public typealias TagKeys = @Sendable (_ uid: [UInt8]) throws -> [SecretKey]
+
+/// One key of a tag by its key number, derived alone (a tap's check needs one or two of a tag's keys, and a key in
+/// a token costs a call each).
+public typealias TagKey = @Sendable (_ uid: [UInt8], _ number: Int) throws -> SecretKey
 
 /// One placeholder a `DynamicMessageScheme` declares: a window of `length` characters the chip fills.
 public struct DynamicToken: Sendable, Hashable {

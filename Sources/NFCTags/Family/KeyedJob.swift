@@ -21,6 +21,9 @@ public struct KeyedJob: Sendable {
 
     /// The tag keys of this job under `master` (`KeyedScheme.tagKeys`).
     public func tagKeys(master: SecretKey) -> TagKeys { scheme.tagKeys(master: master, options: options) }
+
+    /// One tag key of this job under `master` (`KeyedScheme.tagKey`).
+    public func tagKey(master: SecretKey) -> TagKey { scheme.tagKey(master: master, options: options) }
 }
 
 /// The manifest reader a scheme decodes its section with: the decoder's helpers, so a scheme's errors name the

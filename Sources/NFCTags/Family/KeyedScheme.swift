@@ -21,6 +21,8 @@ public protocol KeyedScheme: Sendable {
     func decodeSection(_ node: JSONNode, reader: any KeyedSectionReader) throws -> any KeyedJobOptions
     /// A tag's keys by key number, derived from the job's `master` under `options`.
     func tagKeys(master: SecretKey, options: any KeyedJobOptions) -> TagKeys
+    /// One key of a tag, derived from `master` under `options` without the others (tap verification).
+    func tagKey(master: SecretKey, options: any KeyedJobOptions) -> TagKey
     /// One tag's personalisation: the step plan the pipeline runs on a `FamilyTag` whose `keyed` capability is
     /// the scheme's.
     ///
@@ -47,5 +49,13 @@ public struct PublicKeyMaterial: Sendable, Hashable {
     public init(bytes: [UInt8], what: String) {
         self.bytes = bytes
         self.what = what
+    }
+}
+
+extension KeyedScheme {
+    /// One key picked from all of the tag's (`tagKeys`), for a scheme that cannot derive one alone.
+    public func tagKey(master: SecretKey, options: any KeyedJobOptions) -> TagKey {
+        let keys = tagKeys(master: master, options: options)
+        return { uid, number in try keys(uid)[number] }
     }
 }

@@ -57,8 +57,9 @@ public struct TapJobVerifier: Sendable {
     public let job: String
     /// The job's dynamic message.
     public let scheme: any DynamicMessageScheme
-    /// The tag's keys by UID, as the job's keyed scheme derives them.
-    public let keys: TagKeys
+    /// A tag's key by UID and key number, as the job's keyed scheme derives it (one at a time: a tap's check needs
+    /// one or two).
+    public let key: TagKey
     /// Where the URL carries the dynamic message, and what its MAC covers.
     public let layout: any TapLayout
     /// The URIs `run` wrote for a row, dynamic windows as zeros: `(row, fields, uid) → URIs`. When set, a genuine
@@ -68,11 +69,11 @@ public struct TapJobVerifier: Sendable {
     /// A verifier for `job` with its scheme, keys and URL layout.
     ///
     /// - Throws: the key derivation's error when the keys cannot verify a tap (a master key of the wrong length).
-    public init(job: String, scheme: any DynamicMessageScheme, keys: @escaping TagKeys, layout: any TapLayout) throws {
-        try scheme.checkKeys(keys)
+    public init(job: String, scheme: any DynamicMessageScheme, key: @escaping TagKey, layout: any TapLayout) throws {
+        try scheme.checkKeys(key)
         self.job = job
         self.scheme = scheme
-        self.keys = keys
+        self.key = key
         self.layout = layout
     }
 
@@ -117,7 +118,7 @@ public struct TapJobVerifier: Sendable {
 
     /// The message checked with the tag's keys (`DynamicMessageScheme.verifyTap`), no ledger involved.
     public func check(_ url: String) -> Checked {
-        let checked = scheme.verifyTap(url, layout: layout, keys: keys)
+        let checked = scheme.verifyTap(url, layout: layout, key: key)
         guard checked.isValid, let uid = checked.uid, let counter = checked.counter else {
             var verdict = TapJobVerdict(
                 kind: .invalid, uid: nil, counter: nil, row: nil, previousCounter: nil, keyVersions: nil,

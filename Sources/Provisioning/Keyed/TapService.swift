@@ -39,7 +39,7 @@ extension TapJobVerifier {
             throw .layout(error)
         }
         do {
-            try self.init(job: manifest.job, scheme: scheme, keys: keyed.tagKeys(master: master), layout: layout)
+            try self.init(job: manifest.job, scheme: scheme, key: keyed.tagKey(master: master), layout: layout)
         } catch {
             throw .masterKey(
                 id: master.id, field: manifest.keyedMasterField ?? "master", chip: manifest.tag.displayName)

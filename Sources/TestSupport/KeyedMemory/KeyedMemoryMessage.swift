@@ -67,11 +67,11 @@ public struct KeyedMemoryMessage: DynamicMessageScheme {
         throw DynamicMessageProblem("no template string holds all of \(tokens.map(\.written).joined(separator: ", "))")
     }
 
-    public func checkKeys(_ keys: @escaping TagKeys) throws {
-        _ = try keys([UInt8](repeating: 0, count: 7))[KeyedMemoryFamily.macKey]
+    public func checkKeys(_ key: @escaping TagKey) throws {
+        _ = try key([UInt8](repeating: 0, count: 7), KeyedMemoryFamily.macKey)
     }
 
-    public func verifyTap(_ url: String, layout: any TapLayout, keys: @escaping TagKeys) -> TapVerification {
+    public func verifyTap(_ url: String, layout: any TapLayout, key tagKey: @escaping TagKey) -> TapVerification {
         func invalid(_ detail: String, uid: [UInt8]? = nil, counter: UInt32? = nil) -> TapVerification {
             TapVerification(isValid: false, uid: uid, counter: counter, detail: detail)
         }
@@ -83,7 +83,7 @@ public struct KeyedMemoryMessage: DynamicMessageScheme {
         else { return invalid("the URL does not carry a KMAC's uid, counter and MAC") }
         let key: SecretKey
         do {
-            key = try keys(uid)[KeyedMemoryFamily.macKey]
+            key = try tagKey(uid, KeyedMemoryFamily.macKey)
         } catch {
             return invalid("cannot check: \(error)", uid: uid, counter: counter)
         }

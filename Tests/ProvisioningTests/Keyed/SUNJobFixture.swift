@@ -69,6 +69,7 @@ struct SUNJobFixture {
     func verifier(master: SecretKey = Self.master) throws -> TapJobVerifier {
         let keys = keys(master: master)
         return try TapJobVerifier(
-            job: folder.job, scheme: SUNScheme(), keys: { uid in try keys.keys(uid: uid) }, layout: try tapLayout())
+            job: folder.job, scheme: SUNScheme(), key: { uid, number in try keys.key(number, uid: uid) },
+            layout: try tapLayout())
     }
 }

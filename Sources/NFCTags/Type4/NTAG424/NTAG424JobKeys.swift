@@ -36,9 +36,14 @@ public struct NTAG424JobKeys: Sendable {
         try NTAG424KeySet(master: master, uid: uid, systemIdentifier: systemIdentifier).keys
     }
 
+    /// Key `number` (0–4) of the tag `uid` alone (`NTAG424KeySet.key`).
+    public func key(_ number: Int, uid: [UInt8]) throws -> SecretKey {
+        try NTAG424KeySet.key(UInt8(clamping: number), master: master, uid: uid, systemIdentifier: systemIdentifier)
+    }
+
     /// K1, the SDM meta-read key: decrypts every tag's PICC data.
-    public func metaReadKey() throws -> SecretKey { try keys(uid: Array(repeating: 0, count: 7))[1] }
+    public func metaReadKey() throws -> SecretKey { try key(1, uid: Array(repeating: 0, count: 7)) }
 
     /// K2 of `uid`, the SDM file-read key its SUN MAC's session key comes from.
-    public func fileReadKey(uid: [UInt8]) throws -> SecretKey { try keys(uid: uid)[2] }
+    public func fileReadKey(uid: [UInt8]) throws -> SecretKey { try key(2, uid: uid) }
 }

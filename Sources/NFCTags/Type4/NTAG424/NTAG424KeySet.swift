@@ -12,14 +12,20 @@ public struct NTAG424KeySet: Sendable {
     ///
     /// - Throws: `AES128Error` for a master key that is not 16 bytes or a UID or identifier out of range.
     public init(master: SecretKey, uid: [UInt8], systemIdentifier: [UInt8]) throws {
+        keys = try (UInt8(0)...4).map { try Self.key($0, master: master, uid: uid, systemIdentifier: systemIdentifier) }
+    }
+
+    /// Key `number` (0–4) of the tag alone: one AN10922 derivation.
+    ///
+    /// - Throws: `AES128Error` as `init`.
+    public static func key(_ number: UInt8, master: SecretKey, uid: [UInt8], systemIdentifier: [UInt8]) throws
+        -> SecretKey
+    {
         guard uid.count == 7 else { throw AES128Error.blockLength(uid.count) }
         guard (1...20).contains(systemIdentifier.count) else { throw AES128Error.blockLength(systemIdentifier.count) }
-        var keys: [SecretKey] = []
-        for number in UInt8(0)...4 {
-            let input = (number == 1 ? [UInt8](repeating: 0, count: 7) : uid) + [number] + systemIdentifier
-            keys.append(try master.diversified(input: input, id: "\(master.id).K\(number)"))
-        }
-        self.keys = keys
+        guard number <= 4 else { throw AES128Error.blockLength(Int(number)) }
+        let input = (number == 1 ? [UInt8](repeating: 0, count: 7) : uid) + [number] + systemIdentifier
+        return try master.diversified(input: input, id: "\(master.id).K\(number)")
     }
 
     /// Key `number` (0–4).

@@ -28,14 +28,23 @@ public struct NTAG424Scheme: KeyedScheme {
     }
 
     public func tagKeys(master: SecretKey, options: any KeyedJobOptions) -> TagKeys {
-        let identifier = (options as? NTAG424JobOptions)?.systemIdentifier ?? []
-        let keys = NTAG424JobKeys(master: master, systemIdentifier: identifier)
-        let zeroUID = ZeroUIDKeys()
-        return { uid in
-            // SUN verification asks for K1 through the all-zero UID on every tap: those keys are derived once.
-            guard uid == SUNScheme.anyUID else { return try keys.keys(uid: uid) }
-            return try zeroUID.get { () throws in try keys.keys(uid: uid) }
+        let keys = Self.jobKeys(master: master, options: options)
+        return { uid in try keys.keys(uid: uid) }
+    }
+
+    public func tagKey(master: SecretKey, options: any KeyedJobOptions) -> TagKey {
+        let keys = Self.jobKeys(master: master, options: options)
+        let metaReadKey = MetaReadKey()
+        return { uid, number in
+            // K1 is the same for every tag, and SUN verification asks for it on every tap: derived once.
+            guard number == Int(SUNLayout.metaReadKey) else { return try keys.key(number, uid: uid) }
+            return try metaReadKey.get { () throws in try keys.metaReadKey() }
         }
+    }
+
+    /// The job's keys under `master`, with the system identifier of `options`.
+    private static func jobKeys(master: SecretKey, options: any KeyedJobOptions) -> NTAG424JobKeys {
+        NTAG424JobKeys(master: master, systemIdentifier: (options as? NTAG424JobOptions)?.systemIdentifier ?? [])
     }
 
     public func plan(_ request: KeyedPlanRequest) throws -> any KeyedPlan {
@@ -86,16 +95,15 @@ public struct NTAG424Scheme: KeyedScheme {
     }
 }
 
-/// The keys of the all-zero UID (K1, the meta-read key of every tag, among them), kept once derived: a SUN tap's
-/// PICC data is decrypted with K1 before its UID is known, on every tap a server verifies.
-private final class ZeroUIDKeys: Sendable {
-    private let keys = Mutex<[SecretKey]?>(nil)
+/// A job's K1 (`tagKey`), derived on first use and kept.
+private final class MetaReadKey: Sendable {
+    private let key = Mutex<SecretKey?>(nil)
 
-    /// The kept keys, or `derive`'s (then kept).
-    func get(_ derive: () throws -> [SecretKey]) throws -> [SecretKey] {
-        if let kept = keys.withLock({ $0 }) { return kept }
+    /// The kept key, or `derive`'s (then kept).
+    func get(_ derive: () throws -> SecretKey) throws -> SecretKey {
+        if let kept = key.withLock({ $0 }) { return kept }
         let derived = try derive()
-        keys.withLock { $0 = derived }
+        key.withLock { $0 = derived }
         return derived
     }
 }

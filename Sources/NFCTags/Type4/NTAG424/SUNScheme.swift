@@ -61,22 +61,23 @@ public struct SUNScheme: DynamicMessageScheme {
         return SUNLayout(offsets: offsets, options: options)
     }
 
-    public func checkKeys(_ keys: @escaping TagKeys) throws {
-        _ = try keys(Self.anyUID)[Int(SUNLayout.metaReadKey)]
+    public func checkKeys(_ key: @escaping TagKey) throws {
+        _ = try key(Self.anyUID, Int(SUNLayout.metaReadKey))
     }
 
-    public func verifyTap(_ url: String, layout: any TapLayout, keys: @escaping TagKeys) -> TapVerification {
+    /// Derives K1 (the job's, cached by the scheme's `tagKey`) and the tag's K2 only.
+    public func verifyTap(_ url: String, layout: any TapLayout, key: @escaping TagKey) -> TapVerification {
         guard let layout = layout as? SUNURLLayout else {
             return TapVerification(isValid: false, uid: nil, counter: nil, detail: "not a SUN URL layout")
         }
         let metaReadKey: SecretKey
         do {
-            metaReadKey = try keys(Self.anyUID)[Int(SUNLayout.metaReadKey)]
+            metaReadKey = try key(Self.anyUID, Int(SUNLayout.metaReadKey))
         } catch {
             return TapVerification(isValid: false, uid: nil, counter: nil, detail: "cannot check: \(error)")
         }
         return SUNVerifier.verify(url: url, layout: layout, metaReadKey: metaReadKey.bytes) { uid in
-            try keys(uid)[Int(SUNLayout.fileReadKey)].bytes
+            try key(uid, Int(SUNLayout.fileReadKey)).bytes
         }
     }
 

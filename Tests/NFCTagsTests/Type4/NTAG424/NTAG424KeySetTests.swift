@@ -31,16 +31,33 @@ import Testing
         #expect(other[1].fingerprint != a[1].fingerprint, "the system identifier separates jobs")
     }
 
-    @Test func schemeTagKeysKeepTheZeroUIDSetAndDeriveEveryOther() throws {
+    @Test func schemeTagKeysDeriveEveryKeyOfTheUID() throws {
         let options = NTAG424JobOptions(master: "brand", systemIdentifier: Self.system)
         let keys = NTAG424Scheme().tagKeys(master: Self.master, options: options)
-        let zero = [UInt8](repeating: 0, count: 7)
-        let direct = try NTAG424KeySet(master: Self.master, uid: zero, systemIdentifier: Self.system)
-        for _ in 0..<2 { #expect(try keys(zero).map(\.fingerprint) == direct.keys.map(\.fingerprint)) }
         let uid: [UInt8] = [4, 1, 2, 3, 4, 5, 6]
         let tag = try NTAG424KeySet(master: Self.master, uid: uid, systemIdentifier: Self.system)
         #expect(try keys(uid).map(\.fingerprint) == tag.keys.map(\.fingerprint))
         #expect(throws: AES128Error.blockLength(4)) { try keys([4, 1, 2, 3]) }
+    }
+
+    /// `tagKey` derives one key alone, the same as the set's; K1 (any UID) is derived once and kept.
+    @Test func schemeTagKeyDerivesOneKeyAndKeepsK1() throws {
+        let options = NTAG424JobOptions(master: "brand", systemIdentifier: Self.system)
+        let key = NTAG424Scheme().tagKey(master: Self.master, options: options)
+        let uid: [UInt8] = [4, 1, 2, 3, 4, 5, 6]
+        let tag = try NTAG424KeySet(master: Self.master, uid: uid, systemIdentifier: Self.system)
+        for number in 0...4 {
+            #expect(try key(uid, number).fingerprint == tag[number].fingerprint, "K\(number)")
+            #expect(try key(uid, number).id == "brand.K\(number)")
+            let alone = try NTAG424KeySet.key(
+                UInt8(number), master: Self.master, uid: uid, systemIdentifier: Self.system)
+            #expect(alone.fingerprint == tag[number].fingerprint)
+        }
+        #expect(try key([4, 9, 9, 9, 9, 9, 9], 1).fingerprint == tag[1].fingerprint, "K1 is every tag's")
+        #expect(throws: AES128Error.blockLength(4)) { try key([4, 1, 2, 3], 2) }
+        #expect(throws: AES128Error.blockLength(5)) {
+            try NTAG424KeySet.key(5, master: Self.master, uid: uid, systemIdentifier: Self.system)
+        }
     }
 
     @Test func badInputsAreRefused() {

@@ -1,5 +1,6 @@
 import Crypto
 import NDEF
+import Synchronization
 import Testing
 
 @testable import NFCTags
@@ -97,10 +98,15 @@ import Testing
     @Test func aTapIsVerifiedWithTheTagsKeysByNumber() {
         let url = "https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086"
         let layout = SUNURLLayout(picc: "e", mac: "c", macInput: .empty)
-        let result = Self.scheme.verifyTap(url, layout: layout, keys: Self.zeroKeys)
+        let asked = Mutex<[Int]>([])
+        let result = Self.scheme.verifyTap(url, layout: layout) { uid, number in
+            asked.withLock { $0.append(number) }
+            return try Self.zeroKeys(uid)[number]
+        }
         #expect(result.isValid && result.uid == Hex.bytes("04DE5F1EACC040") && result.counter == 61, "\(result)")
-        let refused: TagKeys = { _ in throw AES128Error.keyLength(15) }
-        #expect(!Self.scheme.verifyTap(url, layout: layout, keys: refused).isValid)
+        #expect(asked.withLock { $0 } == [1, 2], "K1 for the PICC data, then the tag's K2 for the MAC: no other key")
+        let refused: TagKey = { _, _ in throw AES128Error.keyLength(15) }
+        #expect(!Self.scheme.verifyTap(url, layout: layout, key: refused).isValid)
         #expect(throws: AES128Error.self) { try Self.scheme.checkKeys(refused) }
     }
 
