@@ -58,16 +58,7 @@ final class ImmediateRoutes: Sendable {
     private func start(
         _ routes: ImmediateRoutes, _ configure: (inout HTTPServer.Configuration) -> Void = { _ in }
     ) throws -> (HTTPServer, Int) {
-        var configuration = HTTPServer.Configuration()
-        configuration.rateLimiter = nil
-        configuration.threads = 1
-        configuration.maxConnectionsPerClient = 64
-        configure(&configuration)
-        let server = try HTTPServer(
-            listen: .tcp(host: "127.0.0.1", port: 0), configuration: configuration, immediate: routes.immediate,
-            handler: routes.handler)
-        guard case .tcp(_, let port) = server.address else { throw HTTPServerError.daemonStart("no port") }
-        return (server, Int(port))
+        try loopbackServer(threads: 1, perClient: 64, immediate: routes.immediate, handler: routes.handler, configure)
     }
 
     /// A client that sent `GET path`.

@@ -66,15 +66,7 @@ final class HandlerGate: Sendable {
     private func start(
         _ gate: HandlerGate, _ configure: (inout HTTPServer.Configuration) -> Void = { _ in }
     ) throws -> (HTTPServer, Int) {
-        var configuration = HTTPServer.Configuration()
-        configuration.rateLimiter = nil
-        configuration.threads = 2
-        configuration.maxConnectionsPerClient = 256
-        configure(&configuration)
-        let server = try HTTPServer(
-            listen: .tcp(host: "127.0.0.1", port: 0), configuration: configuration, handler: gate.handler)
-        guard case .tcp(_, let port) = server.address else { throw HTTPServerError.daemonStart("no port") }
-        return (server, Int(port))
+        try loopbackServer(threads: 2, perClient: 256, handler: gate.handler, configure)
     }
 
     /// Connects `count` clients that each send one slow request.
