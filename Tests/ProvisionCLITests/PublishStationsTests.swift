@@ -28,11 +28,11 @@ import Testing
         }
         // psql runs off the test pool: a blocked pool thread would starve the other tests' waits.
         let (server, admin) = (line.server, line.admin)
-        @Sendable func done() async throws -> Int {
-            try await onThread {
-                Int(try server.query(admin, "SELECT count(*) FROM records WHERE state = 'done'")[0][0]) ?? -1
-            }
+        /// The rows done, read on the calling thread.
+        @Sendable func doneNow() throws -> Int {
+            Int(try server.query(admin, "SELECT count(*) FROM records WHERE state = 'done'")[0][0]) ?? -1
         }
+        @Sendable func done() async throws -> Int { try await onThread { try doneNow() } }
         @Sendable func waitForDone(_ count: Int) async throws {
             let deadline = ContinuousClock.now + .seconds(240)
             while try await done() < count {
@@ -50,14 +50,24 @@ import Testing
             try await waitForDone(100)
             try await broker.restart()
         }
-        try await waitForDone(60)
-        #expect(running[0].isRunning, "station s1 ended before its kill")
-        running[0].signal(SIGKILL)
+        /// Kills `process` as soon as `count` rows are done, watching from a thread of its own: a watch on the
+        /// cooperative pool, which other tests may hold, could notice too late, after the station had finished.
+        @Sendable func kill(_ process: ProvisionProcess.Background, whenDone count: Int) async throws -> Bool {
+            try await onThread {
+                let deadline = ContinuousClock.now + .seconds(240)
+                while try doneNow() < count {
+                    guard ContinuousClock.now < deadline else { throw HarnessError("fewer than \(count) rows done") }
+                    usleep(20_000)
+                }
+                let wasRunning = process.isRunning
+                process.signal(SIGKILL)
+                return wasRunning
+            }
+        }
+        #expect(try await kill(running[0], whenDone: 60), "station s1 ended before its kill")
         let killed1 = try await running[0].wait()
         #expect(killed1.status != 0)
-        try await waitForDone(110)
-        #expect(running[1].isRunning, "station s2 ended before its kill")
-        running[1].signal(SIGKILL)
+        #expect(try await kill(running[1], whenDone: 110), "station s2 ended before its kill")
         let killed2 = try await running[1].wait()
         #expect(killed2.status != 0)
         try await restarts.value
