@@ -42,19 +42,9 @@ extension DeferredSyncing {
     ///
     /// Taps that wait for the queue meanwhile are read and recorded with it in one transaction, then synced once
     /// when any counter was recorded (group commit: one lock, one write of the pages and one sync for many taps).
-    /// An accepted counter is durable before the call returns; a tap that recorded nothing waits for no sync of its
-    /// own. `check` runs on the store's queue: keep it short.
-    ///
-    /// - Throws: `LedgerError` `.invalidData` for a counter outside 0…`FFFFFF`; the store's failures, which fail
-    ///   every tap of the batch (none of them was recorded durably).
-    public nonisolated func acceptTap(
-        job: String, uid: [UInt8], counter: Int, at time: Date, check: @escaping @Sendable (TapLookup) -> Bool
-    ) async throws(LedgerError) -> TapAcceptance {
-        let request = try Self.tapRequest(job, uid, counter, time, check)
-        let answer = try await together(request, in: taps, Self.recordBatch)
-        return Self.acceptance(answer)
-    }
-
+    /// An accepted counter is durable before `answered` gets it; a tap that recorded nothing waits for no sync of
+    /// its own. `check` runs on the store's queue: keep it short. Failures: `.invalidData` for a counter outside
+    /// 0…`FFFFFF`; the store's, which fail every tap of the batch (none of them was recorded durably).
     public nonisolated func acceptTap(
         job: String, uid: [UInt8], counter: Int, at time: Date, check: @escaping @Sendable (TapLookup) -> Bool,
         answered: @escaping @Sendable (Result<TapAcceptance, LedgerError>) -> Void

@@ -157,12 +157,9 @@ public protocol LedgerStore: Actor {
     /// The done tag of a UID in a job with its row's fields and key versions, in one call (a tap's reads).
     func tapLookup(job: String, uid: [UInt8]) async throws(LedgerError) -> TapLookup?
     /// A keyed tap's verification in one call: its done tag (`tapLookup`), the caller's `check` of it, and its
-    /// counter recorded (`acceptSUNCounter`) when the check passes; durable before it returns.
-    func acceptTap(
-        job: String, uid: [UInt8], counter: Int, at time: Date, check: @escaping @Sendable (TapLookup) -> Bool
-    ) async throws(LedgerError) -> TapAcceptance
-    /// `acceptTap` for a caller that is no task (an HTTP worker thread): `answered` gets the outcome on the store's
-    /// queue, or at once for a counter that is no 24-bit value.
+    /// counter recorded (`acceptSUNCounter`) when the check passes, durable before `answered` gets the outcome: on the
+    /// store's queue, or at once for a counter that is no 24-bit value. For a caller that is no task (an HTTP worker
+    /// thread); a task awaits the `async` form.
     nonisolated func acceptTap(
         job: String, uid: [UInt8], counter: Int, at time: Date, check: @escaping @Sendable (TapLookup) -> Bool,
         answered: @escaping @Sendable (Result<TapAcceptance, LedgerError>) -> Void)
@@ -180,6 +177,17 @@ public protocol LedgerStore: Actor {
 
 /// The usual arguments, so callers write what they mean and every store gets the same defaults.
 extension LedgerStore {
+    /// `acceptTap` awaited.
+    public nonisolated func acceptTap(
+        job: String, uid: [UInt8], counter: Int, at time: Date, check: @escaping @Sendable (TapLookup) -> Bool
+    ) async throws(LedgerError) -> TapAcceptance {
+        let outcome = await withCheckedContinuation {
+            (done: CheckedContinuation<Result<TapAcceptance, LedgerError>, Never>) in
+            acceptTap(job: job, uid: uid, counter: counter, at: time, check: check) { done.resume(returning: $0) }
+        }
+        return try outcome.get()
+    }
+
     /// Registers `name`, refusing a changed manifest.
     @discardableResult
     public func registerJob(name: String, manifestHash: String, templateHash: String) async throws(LedgerError)

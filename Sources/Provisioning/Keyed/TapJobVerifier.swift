@@ -87,9 +87,11 @@ public struct TapJobVerifier: Sendable {
         switch check(url) {
         case .answered(let verdict): return verdict
         case .genuine(let tap):
-            let outcome = try await ledger.acceptTap(
-                job: job, uid: tap.uid, counter: Int(tap.counter), at: time, check: rowCheck(url, uid: tap.uid))
-            return verdict(tap, outcome)
+            let outcome = await withCheckedContinuation {
+                (done: CheckedContinuation<Result<TapJobVerdict, LedgerError>, Never>) in
+                record(tap, url: url, ledger: ledger, at: time) { done.resume(returning: $0) }
+            }
+            return try outcome.get()
         }
     }
 

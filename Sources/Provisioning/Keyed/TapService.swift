@@ -94,7 +94,7 @@ public struct TapService: Sendable {
         var first: TapAnswer?
         for job in jobs {
             let verdict = try await job.verifier.verify(url: url, ledger: job.ledger, at: time)
-            guard verdict.kind != .invalid || verdict.row != nil else {
+            guard Self.claims(verdict) else {
                 if first == nil { first = TapAnswer(job: nil, verdict: verdict, product: [:]) }
                 continue
             }
@@ -136,16 +136,21 @@ public struct TapService: Sendable {
                     verifier.record(tap, url: url, ledger: job.ledger, at: time) { outcome in
                         answered(
                             outcome.map { verdict in
-                                // Pasted into another row's URL: `invalid`, no job's.
-                                verdict.kind == .invalid
-                                    ? TapAnswer(job: nil, verdict: verdict, product: [:])
-                                    : Self.answer(job, verdict, fields: verdict.fields)
+                                Self.claims(verdict)
+                                    ? Self.answer(job, verdict, fields: verdict.fields)
+                                    : TapAnswer(job: nil, verdict: verdict, product: [:])
                             })
                     }
                 }
             }
         }
         return .answered(first ?? TapAnswer(job: nil, verdict: Self.noJob, product: [:]))
+    }
+
+    /// Whether a job's verdict makes the URL that job's: anything but an `invalid` naming no row (the job's keys did
+    /// not make the message, or a genuine one was pasted into another row's URL).
+    private static func claims(_ verdict: TapJobVerdict) -> Bool {
+        verdict.kind != .invalid || verdict.row != nil
     }
 
     /// The kinds whose answer shows the row's public fields.
