@@ -115,16 +115,26 @@ extension DeferredSyncing {
         return answers
     }
 
+    /// `tapLookupNow`: a store that keeps nothing between batches reads every tap.
+    func tapLookupInBatch(job: String, uid: [UInt8]) throws(LedgerError) -> TapLookup? {
+        try tapLookupNow(job: job, uid: uid)
+    }
+
+    /// `recordSUNCounter`.
+    func recordTapCounter(job: String, uid: String, counter: Int, at time: String) throws(LedgerError) -> Bool {
+        try recordSUNCounter(job: job, uid: uid, counter: counter, at: time)
+    }
+
     /// One tap's read, check, and counter, inside the caller's transaction.
     private func recordTap(_ request: TapRequest) throws(LedgerError) -> TapAnswer {
         var lookup: TapLookup?
         if let check = request.check {
-            guard let found = try tapLookupNow(job: request.job, uid: request.uid) else { return TapAnswer() }
+            guard let found = try tapLookupInBatch(job: request.job, uid: request.uid) else { return TapAnswer() }
             guard check(found) else { return TapAnswer(lookup: found) }
             lookup = found
         }
         let (job, uid, counter) = (request.job, request.uidText, request.counter)
-        if try recordSUNCounter(job: job, uid: uid, counter: counter, at: request.time) {
+        if try recordTapCounter(job: job, uid: uid, counter: counter, at: request.time) {
             let previous = try connection.queryFirst(
                 Ledger.highestSUNCounterBelowSQL, [.text(job), .text(uid), .int(counter)]
             ) { $0.optionalInt("highest") }

@@ -39,6 +39,8 @@ public actor Ledger: DeferredSyncing {
     nonisolated let taps = QueueBatch<TapRequest, TapAnswer>()
     /// Flushes the WAL off the ledger's queue for `syncInBackground()`.
     nonisolated let walSync: WALSync
+    /// The tap lookups read by batches of taps, while they hold (`tapLookupInBatch`).
+    var tapLookups = TapLookupCache()
 
     /// Runs this actor on its own serial queue, so blocking SQLite calls stay off the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }

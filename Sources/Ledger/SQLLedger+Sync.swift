@@ -12,6 +12,10 @@ protocol DeferredSyncing: SQLLedger {
     nonisolated var taps: QueueBatch<TapRequest, TapAnswer> { get }
     /// Makes every commit of the connection durable (on the store's queue).
     func flushDeferredCommits() throws(LedgerError)
+    /// A tap's reads inside a batch: `tapLookupNow`, or what the store kept of them (SQLite: `TapLookupCache`).
+    func tapLookupInBatch(job: String, uid: [UInt8]) throws(LedgerError) -> TapLookup?
+    /// A tap's counter recorded inside a batch (`recordSUNCounter`).
+    func recordTapCounter(job: String, uid: String, counter: Int, at time: String) throws(LedgerError) -> Bool
 }
 
 extension DeferredSyncing {
