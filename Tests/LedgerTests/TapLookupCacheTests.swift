@@ -39,7 +39,8 @@ import Testing
         let hits = await ledger.tapLookupHits
         let first = try await ledger.tapLookup(job: "j", uid: Self.uid)
         for counter in 2...4 {
-            let answer = try await ledger.acceptTap(job: "j", uid: Self.uid, counter: counter, at: Date(), check: Self.pass)
+            let answer = try await ledger.acceptTap(
+                job: "j", uid: Self.uid, counter: counter, at: Date(), check: Self.pass)
             #expect(answer == .counted(try #require(first), .accepted(previous: counter - 1)))
         }
         #expect(await ledger.tapLookupHits == hits + 3, "the counters it wrote kept the lookup")
