@@ -44,13 +44,14 @@ extension TapJobVerifier {
             throw .masterKey(
                 id: master.id, field: manifest.keyedMasterField ?? "master", chip: manifest.tag.displayName)
         }
-        rowURIs = { row, fields, uid in
+        let rows = RowURICache { row, fields, uid in
             let message = try template.render(
                 row: JobRow(row: row, line: 0, fields: fields), late: LateBound(uid: uid, timestamp: Date()))
             return try NDEFMessage(bytes: message.bytes).records.compactMap { record in
                 if case .uri(let uri) = try record.content() { uri } else { nil }
             }
         }
+        rowURIs = { row, fields, uid in try rows.uris(row: row, fields: fields, uid: uid) }
     }
 }
 
