@@ -46,6 +46,33 @@ import Testing
                 == Self.hex("38BC31467D83AE6525FBB5A2CFDF1694"))
     }
 
+    /// The algorithms are fetched once and shared: many threads at once, each with its own key, still get the
+    /// vectors (a shared context used instead of copied would mix their keys).
+    @Test func threadsSharingTheFetchedAlgorithmsGetTheVectors() async throws {
+        let cmacKey = Self.hex("2B7E151628AED2A6ABF7158809CF4F3C")
+        let ecbKey = Self.hex("000102030405060708090A0B0C0D0E0F")
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<500 {
+                        if (task + round) % 2 == 0 {
+                            let tag = try? AES128.cmac(key: cmacKey, Self.hex("6BC1BEE22E409F96E93D7E117393172A"))
+                            if tag != Self.hex("070A16B46B4D4144F79BDD9DD04A287C") { wrong += 1 }
+                        } else {
+                            let block = try? AES128.encryptECB(
+                                key: ecbKey, Self.hex("00112233445566778899AABBCCDDEEFF"))
+                            if block != Self.hex("69C4E0D86A7B0430D8CDB78070B4C55A") { wrong += 1 }
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
+
     @Test func wrongLengthsAreRefused() {
         #expect(throws: AES128Error.keyLength(15)) { try AES128.encryptECB(key: [UInt8](repeating: 0, count: 15), []) }
         #expect(throws: AES128Error.blockLength(15)) {
