@@ -113,8 +113,8 @@ public enum AES128 {
 /// (`EVP_aes_128_ecb()`, a cipher named in CMAC's parameters) looks the algorithm up again on every call.
 ///
 /// Fetched algorithms are immutable and shared across threads (OpenSSL 3 "Algorithm fetching"); `cmac` is a
-/// context with its cipher set (keyed with zeros), only ever copied (`EVP_MAC_CTX_dup`), never used itself. They live as
-/// long as the process.
+/// context with its cipher set (keyed with zeros), only ever copied (`EVP_MAC_CTX_dup`), never used itself. They
+/// live as long as the process.
 private final class Algorithms: @unchecked Sendable {
     private static let shared = Algorithms()
 
