@@ -6,6 +6,7 @@ durable counter write that bounds a valid tap (group-committed counter inserts a
 SDM_BACKEND=<checkout>, nfc-developer/sdm-backend under gunicorn (2 workers) with the same wrk settings."""
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -124,8 +125,9 @@ def run_wrk(base, pool, seconds, pid, mean_delay_ms=0.0, serve=True):
                base, "--", pool] + ([f"{mean_delay_ms:.3f}"] if mean_delay_ms else [])
     before = verdicts(base) if serve else {}
     machine0, server0, load0 = cpu_ticks(), tree_ticks(pid), os.getloadavg()[0]
+    wrk0 = children_cpu_s()
     done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
-    machine1, server1 = cpu_ticks(), tree_ticks(pid)
+    machine1, server1, wrk1 = cpu_ticks(), tree_ticks(pid), children_cpu_s()
     if done.returncode != 0:
         raise RuntimeError(f"wrk exit {done.returncode}: {done.stderr[-1000:]}")
     result = figures(done.stdout)
@@ -134,6 +136,7 @@ def run_wrk(base, pool, seconds, pid, mean_delay_ms=0.0, serve=True):
                    "load_average_1min": [round(load0, 2), round(os.getloadavg()[0], 2)],
                    "server_cpu_us_per_request": rnd((server1 - server0) / os.sysconf("SC_CLK_TCK") * 1e6
                                                     / max(1, result["requests"]), 1),
+                   "wrk_cpu_us_per_request": rnd((wrk1 - wrk0) * 1e6 / max(1, result["requests"]), 1),
                    "mean_delay_ms": rnd(mean_delay_ms, 3), "command": " ".join(command[:-1] if mean_delay_ms
                                                                               else command)})
     if serve:
@@ -142,6 +145,26 @@ def run_wrk(base, pool, seconds, pid, mean_delay_ms=0.0, serve=True):
         result["valid_per_s"] = rnd(result["verdicts"].get("valid", 0) / (result["duration_us"] / 1e6), 1)
     result["requests_per_s"] = rnd(result["requests_per_s"], 1)
     return result
+
+
+def children_cpu_s():
+    """User + system seconds of this process's reaped children (wrk, once `run_wrk` waited for it)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def tampered(pool):
+    """A copy of `pool` whose every URL has its MAC's first hex digit changed: each answers `invalid` after the SUN
+    check, with no ledger work (the floor of serve's HTTP and cryptography)."""
+    for name in sorted(os.listdir(os.path.dirname(pool))):
+        path = os.path.join(os.path.dirname(pool), name)
+        if not name.startswith(os.path.basename(pool) + "."):
+            continue
+        with open(path) as f, open(path.replace(pool, pool + "-tampered"), "w") as out:
+            for line in f:
+                at = line.index("cmac%3D") + len("cmac%3D")
+                out.write(line[:at] + ("1" if line[at] == "0" else "0") + line[at + 1:])
+    return pool + "-tampered"
 
 
 def start_serve(manifest, folder):
@@ -251,8 +274,22 @@ def build():
     return {"head": git("rev-parse", "--short", "HEAD").strip(), "uncommitted_sources": changed}
 
 
-def half_rate_run(base, pools, target, seconds, pid):
-    """p99 at about `target` requests a second on the same connections: each request waits a mean delay
+def half_rate_run(base, pools, target, seconds, pid, runs=3):
+    """p99 at about `target` requests a second: the run of median p99 among `runs` runs at the calibrated delay
+    (`calibrated_run`, then `runs` − 1 more), each run's p99 kept in `p99_runs_us`. On a shared machine one run's
+    p99 swings with what else runs (3–43 ms at one rate in consecutive runs): the median of three is steadier."""
+    first = calibrated_run(base, pools, target, seconds, pid)
+    results = [first] + [run_wrk(base, pools.next(int(1.5 * target * seconds)), seconds, pid, first["mean_delay_ms"])
+                         for _ in range(runs - 1)]
+    chosen = sorted(results, key=lambda r: r["p99_us"])[len(results) // 2]
+    chosen.update({"target_per_s": first["target_per_s"], "tries": first["tries"],
+                   "p99_runs_us": [r["p99_us"] for r in results],
+                   "requests_per_s_runs": [r["requests_per_s"] for r in results]})
+    return chosen
+
+
+def calibrated_run(base, pools, target, seconds, pid):
+    """A run at about `target` requests a second on the same connections: each request waits a mean delay
     (connections ÷ target − the latency), corrected from the rate each try reached; up to three tries, the one
     closest to `target` kept (a correction can overshoot when the latency changes with the rate)."""
     delay = 1000 * CONNECTIONS / target
@@ -281,6 +318,7 @@ def bench_b10(size):
     ours = Pools(folder, "serve", tag_list, keys.get,
                  lambda prefix, picc, mac: serve_path(f"{prefix}?picc_data={picc}&cmac={mac}"))
     result = {"seconds": seconds, "tags": tags, "threads": THREADS, "connections": CONNECTIONS, "build": build(),
+              "cores": os.cpu_count(),
               "durable_bound": durable_bound(folder, tag_list, "b10", 60 if seconds < 10 else 300)}
     process, base, command = start_serve(manifest, folder)
     result["serve_command"] = " ".join(command)
@@ -295,6 +333,10 @@ def bench_b10(size):
             result["sdm_backend"] = sdm_backend_run(checkout, folder, tag_list, seconds)
         result["half"] = half_rate_run(base, ours, result["max"]["requests_per_s"] / 2, seconds, process.pid)
         log(f"B10: half rate {result['half']['requests_per_s']} req/s, p99 {result['half']['p99_us']} µs")
+        result["floor"] = run_wrk(base, tampered(ours.next(int(3 * probe["requests_per_s"] * seconds / 2))),
+                                  max(2, seconds // 2), process.pid)
+        log(f"B10: invalid taps {result['floor']['requests_per_s']} req/s, "
+            f"{result['floor']['server_cpu_us_per_request']} µs a request")
     finally:
         stop(process)
     result["serve_exit"] = process.returncode
@@ -322,6 +364,33 @@ def sdm_backend_run(checkout, folder, tag_list, seconds):
                    "command": command, "wrk": result["command"]})
     log(f"B10: sdm-backend {result['requests_per_s']} req/s, p99 {result['p99_us']} µs")
     return result
+
+
+def floor_rows(b):
+    """The rows on what the machine leaves serve: wrk's own CPU, the invalid-tap floor, and the CPU a request serve
+    could spend at ten times sdm-backend's rate."""
+    top, floor, sdm = b["max"], b.get("floor"), b.get("sdm_backend")
+    if not floor or "wrk_cpu_us_per_request" not in top:
+        return []
+    rows = [f"| wrk's own CPU a request (it shares the cores: walking the pool in Lua, parsing answers) | | "
+            f"{top['wrk_cpu_us_per_request']} µs | |",
+            f"| serve on URLs whose MAC fails (HTTP, SUN check, no ledger), {floor['requests_per_s']} requests/s: "
+            f"CPU a request | | {floor['server_cpu_us_per_request']} µs | |"]
+    if sdm:
+        cores = b.get("cores", 2)
+        budget = cores * 1e6 / (10 * sdm["requests_per_s"]) - top["wrk_cpu_us_per_request"]
+        rows.append(f"| CPU a request serve could spend at 10 × sdm-backend's rate ({rnd(10 * sdm['requests_per_s'], 0)}"
+                    f"/s) on {cores} cores, after wrk's | | {rnd(budget, 1)} µs | |")
+    return rows
+
+
+def p99_runs(half):
+    """How the half-rate p99 was chosen, when it is the median of several runs."""
+    runs = half.get("p99_runs_us")
+    if not runs or len(runs) < 2:
+        return ""
+    return (f"; the median of {len(runs)} runs' p99 (" + " / ".join(f"{ms(x)} ms" for x in runs) + " at "
+            + " / ".join(f"{x}" for x in half["requests_per_s_runs"]) + " requests/s)")
 
 
 def ms(us):
@@ -364,7 +433,8 @@ def b10_section(b, notes):
           "wrk holds no rate and wrk2 is not in Debian, so each request waits a random delay, exponential as "
           "independent taps are, here "
           f"{half['mean_delay_ms']} ms on average, on the same 50 connections; p50 "
-          f"{ms(half['p50_us'])} ms) | ≤ 5 ms | {ms(half['p99_us'])} ms | {common.verdict(half['p99_us'] <= 5000)} |",
+          f"{ms(half['p50_us'])} ms){p99_runs(half)} | ≤ 5 ms | {ms(half['p99_us'])} ms | "
+          f"{common.verdict(half['p99_us'] <= 5000)} |",
           f"| durable counter writes, one synced commit each (WAL, synchronous=FULL, same disk) | | "
           f"{bound['1']['counter_writes_per_s']}/s | |",
           f"| the same, group-committed 25 / 50 a commit | | {bound['25']['counter_writes_per_s']} / "
@@ -372,8 +442,9 @@ def b10_section(b, notes):
           f"| serve's valid taps/s ({top['valid_per_s']}) ÷ the above at one / 50 a commit | | "
           f"{rnd(top['valid_per_s'] / bound['1']['counter_writes_per_s'], 2)} / "
           f"{rnd(top['valid_per_s'] / bound['50']['counter_writes_per_s'], 3)} | |",
-          f"| serve's CPU a request (user + system) | | {top['server_cpu_us_per_request']} µs | |",
-          f"| machine CPU busy during serve's run (serve's own share; load average before, after) | | "
+          f"| serve's CPU a request (user + system) | | {top['server_cpu_us_per_request']} µs | |"]
+    L += floor_rows(b)
+    L += [f"| machine CPU busy during serve's run (serve's own share; load average before, after) | | "
           f"{top['machine_busy']} ({top['server_cpu_share']}; {top['load_average_1min']}) | |"]
     if sdm:
         L += [f"| machine CPU busy during sdm-backend's run (gunicorn's share; load average) | | "
