@@ -14,7 +14,7 @@ struct TapLookupCache {
     }
 
     /// Entries kept at most; the cache starts empty again when it is full.
-    static let capacity = 65_536
+    static let capacity = 16_384
 
     private var entries: [Key: TapLookup] = [:]
     /// `PRAGMA data_version` when the entries were read.

@@ -15,7 +15,7 @@ final class RowURICache: Sendable {
         var uris: [String]
     }
 
-    static let capacity = 65_536
+    static let capacity = 16_384
 
     private let render: Render
     private let entries = Mutex<[Int: Entry]>([:])
