@@ -85,20 +85,25 @@ extension ServiceCore {
     /// The resume runs outside the lock (it wakes the connection's worker thread), counted in `resumesInFlight` from
     /// under the lock on: a stop waits for that count to drop to zero before it stops the daemon.
     func finish(_ id: Int, with response: HTTPResponse) {
-        finish(id) { response }
+        finish(id) { _ in response }
     }
 
     /// `finish(_:with:)` with an answer that `build` makes on the connection's worker thread (work kept off the
-    /// caller's thread: an immediate handler's callback on a ledger's queue).
-    func finish(_ id: Int, building build: @escaping @Sendable () -> HTTPResponse) {
+    /// caller's thread: an immediate handler's callback on a ledger's queue), called with `true`. When a deadline or
+    /// a stop answered the request already, `build` runs at once on the caller's thread with `false` and its answer
+    /// is dropped: what it records (a log line, metrics) still happens, knowing the client got a 503.
+    func finish(_ id: Int, building build: @escaping @Sendable (_ delivered: Bool) -> HTTPResponse) {
         let connection = pending.withLock { pending -> PendingAnswers.Connection? in
             guard let entry = pending.entries[id], entry.answer == nil else { return nil }
             pending.entries[id] = PendingAnswers.Entry(
-                connection: entry.connection, answer: build, deadline: entry.deadline)
+                connection: entry.connection, answer: { build(true) }, deadline: entry.deadline)
             resumesInFlight.add(1, ordering: .relaxed)
             return entry.connection
         }
-        guard let connection else { return }
+        guard let connection else {
+            _ = build(false)
+            return
+        }
         // Still suspended until this call: libmicrohttpd neither times out nor closes a suspended connection, and a
         // stop does not stop the daemon while this resume is counted.
         MHD_resume_connection(connection.pointer)
@@ -195,13 +200,27 @@ public final class HTTPDeferral {
 
     /// Suspends the connection and returns the function that answers it, from any thread, with a closure that makes
     /// the answer on the connection's worker thread (later calls do nothing); `nil` when the server is stopping, and
-    /// then the handler answers now. Call it at most once; a handler that called it returns `nil`. A deferred
-    /// request still running after `handlerTimeout` is answered 503 (its late answer dropped).
-    public func suspend() -> (@Sendable (@escaping @Sendable () -> HTTPResponse) -> Void)? {
+    /// then the handler answers now. Call it at most once; a handler that called it returns `nil`.
+    ///
+    /// The closure gets `true` when its answer is sent. A deferred request still running after `handlerTimeout` (or
+    /// at a stop) is answered 503; the closure then runs on the answering thread with `false`, its answer dropped, so
+    /// the handler can still log what it decided.
+    public func suspend() -> (@Sendable (@escaping @Sendable (_ delivered: Bool) -> HTTPResponse) -> Void)? {
         guard id == nil, let id = core.suspend(connection) else { return nil }
         self.id = id
-        return { [core] build in core.finish(id, building: build) }
+        let once = Once()
+        return { [core] build in
+            guard once.first() else { return }
+            core.finish(id, building: build)
+        }
     }
+}
+
+/// True the first time only, from any thread.
+private final class Once: Sendable {
+    private let done = Atomic(false)
+
+    func first() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
 @available(*, unavailable)

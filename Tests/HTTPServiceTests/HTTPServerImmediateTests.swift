@@ -7,7 +7,7 @@ import Testing
 /// An immediate handler for the tests: `/now` answers on the worker thread, `/later` suspends its connection and keeps
 /// the function that answers it for the test, anything else goes to the task handler (which answers `task`).
 final class ImmediateRoutes: Sendable {
-    typealias Answer = @Sendable (@escaping @Sendable () -> HTTPResponse) -> Void
+    typealias Answer = @Sendable (@escaping @Sendable (Bool) -> HTTPResponse) -> Void
     private let deferred = Mutex<[Answer]>([])
     /// Signalled once per request deferred.
     let suspended = DispatchSemaphore(value: 0)
@@ -40,15 +40,34 @@ final class ImmediateRoutes: Sendable {
         return (0..<count).allSatisfy { _ in suspended.wait(timeout: deadline) == .success }
     }
 
-    /// Answers every deferred request from the calling thread with `text`; returns how many.
+    /// How the deferred answers' closures were called: `true` (sent) or `false` (dropped), in order.
+    let deliveries = Mutex<[Bool]>([])
+
+    /// Answers every deferred request from the calling thread with `text` (each answer function called twice: the
+    /// second call must do nothing); returns how many.
     @discardableResult
     func answerAll(_ text: String) -> Int {
         let answers = deferred.withLock { list in
             defer { list = [] }
             return list
         }
-        for answer in answers { answer { .text(200, text) } }
+        for answer in answers {
+            for _ in 0..<2 {
+                answer { delivered in
+                    self.deliveries.withLock { $0.append(delivered) }
+                    return .text(200, text)
+                }
+            }
+        }
         return answers.count
+    }
+
+    /// The deliveries seen so far, and forgets them.
+    func takeDeliveries() -> [Bool] {
+        deliveries.withLock { list in
+            defer { list = [] }
+            return list
+        }
     }
 }
 
@@ -98,6 +117,7 @@ final class ImmediateRoutes: Sendable {
         // Answered from this thread, not the worker's; the answer is made on the worker after the resume.
         #expect(routes.answerAll("later") == 8)
         for client in waiting { #expect(reply(client) == ("HTTP/1.1 200 OK", "later")) }
+        #expect(routes.takeDeliveries() == Array(repeating: true, count: 8), "each made once, and sent")
         #expect(routes.taskCalls.load(ordering: .relaxed) == 0)
     }
 
@@ -110,6 +130,7 @@ final class ImmediateRoutes: Sendable {
         // Nothing answers it but the deadline (the read waits up to 30 s for it).
         #expect(reply(client).status == "HTTP/1.1 503 Service Unavailable")
         #expect(routes.answerAll("too late") == 1)
+        #expect(routes.takeDeliveries() == [false], "the late answer was made once, knowing it is dropped")
         #expect(reply(try get("/now", port: port)) == ("HTTP/1.1 200 OK", "now"), "the server answers on")
     }
 
@@ -121,5 +142,6 @@ final class ImmediateRoutes: Sendable {
         server.stop()
         for client in clients { #expect(reply(client).status == "HTTP/1.1 503 Service Unavailable") }
         #expect(routes.answerAll("after the stop") == 4, "late answers after a stop are dropped")
+        #expect(routes.takeDeliveries() == Array(repeating: false, count: 4))
     }
 }

@@ -31,16 +31,19 @@ extension ServeAPI {
             guard let answer = deferral.suspend() else { return Self.stopping }
             decide { [self] outcome in
                 // On the ledger's queue: the answer is made on the connection's worker thread.
-                answer { [self] in
-                    let served: Served
+                answer { [self] delivered in
+                    var served: Served
                     switch outcome {
                     case .success(let tap): served = answered(tap, since: start)
                     case .failure(let error):
                         served = ledgerFailed()
                         Task { await reconnectIfDropped(error) }
                     }
-                    record(request, served, since: start)
-                    return served.response
+                    let response = served.response
+                    // Past the deadline the client got a 503: the line says so, with what the ledger decided.
+                    if !delivered { served.response = HTTPResponse.text(503, "late") }
+                    record(request, served, since: start, late: !delivered)
+                    return response
                 }
             }
             return nil

@@ -99,14 +99,14 @@ final class ServeAPI: Sendable {
 
     /// Logs one request's line: method, path (a known one, else `-`), status, verdict, job, the UID's keyed hash and
     /// the latency; never the query, the URL, PICC data or keys.
-    func record(_ request: HTTPRequest, _ served: Served, since start: ContinuousClock.Instant) {
+    func record(_ request: HTTPRequest, _ served: Served, since start: ContinuousClock.Instant, late: Bool = false) {
         guard let log else { return }
         let path = Self.routes[request.path] == nil ? "-" : request.path
         let uid = served.uid.map { Hex.compact(Array(Digest.hmacSHA256(key: uidHashKey, message: $0).prefix(8))) }
         let millis = Self.milliseconds(ContinuousClock.now - start)
         log(
             "serve: \(request.method) \(path) \(served.response.status) verdict=\(served.verdict ?? "-") "
-                + "job=\(served.job ?? "-") uid=\(uid ?? "-") ms=\(millis)")
+                + "job=\(served.job ?? "-") uid=\(uid ?? "-") ms=\(millis)" + (late ? " late" : ""))
     }
 
     /// `duration` in milliseconds with three decimals (`12.345`), without `String(format:)`'s cost on every line.
