@@ -41,4 +41,20 @@ import Testing
             #expect(error.exitCode == .usage && error.message.contains(extra[0]), "\(error.message)")
         }
     }
+
+    /// `--counter-window` with no NTAG21x job is refused before any key or ledger is opened: with the job's master
+    /// key missing from the environment, the usage error (64) comes first, not the missing key (66).
+    @Test func aCounterWindowWithoutAnNTAG21xJobIsRefusedBeforeKeysOrLedgers() async throws {
+        let job = try await SUNTapJob()
+        let folder = job.folder
+        let outcome = try await onThread {
+            try ProvisionProcess.run(
+                [
+                    "serve", "--listen", "tcp:127.0.0.1:0", "--manifest", "job.json", "--counter-window", "5",
+                    "--allow-root",
+                ],
+                directory: folder.url)
+        }
+        #expect(outcome.status == 64 && outcome.stderr.contains("--counter-window is for NTAG21x"), "\(outcome.stderr)")
+    }
 }

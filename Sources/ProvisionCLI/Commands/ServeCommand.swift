@@ -224,20 +224,12 @@ struct ServeCommand: Command {
     /// verifier, ledger and public fields), and the ledger file of each job whose ledger is a file (`/healthz`
     /// checks it is still there).
     func loadJobs(context: CommandContext) async throws(CLIError) -> ([TapServiceJob], [String: String]) {
+        let contexts = try checkedManifests(context: context)
         var jobs: [TapServiceJob] = []
         var files: [String: String] = [:]
-        for path in manifests {
-            var job = try JobContext.load(path, context: context, ledger: ledger)
-            do {
-                try job.manifest.checkPublicFields()
-            } catch {
-                throw ErrorTable.cliError(error, message: error.description)
-            }
-            guard !jobs.contains(where: { $0.verifier.job == job.manifest.job }) else {
-                throw CLIError(.dataError, "job \(job.manifest.job) is given twice", file: path)
-            }
+        for (path, var job) in contexts {
             var served: TapServiceJob
-            if let keyed = job.manifest.keyed, job.manifest.dynamicMessage != nil {
+            if let keyed = job.manifest.keyed, Self.isKeyed(job) {
                 let master = try VerifyURLCommand.masterKey(
                     keyed.options.masterKeyID, keys: [], job: job, context: context,
                     allowExtractable: allowExtractableKey)
@@ -262,11 +254,35 @@ struct ServeCommand: Command {
             jobs.append(served)
             files[job.manifest.job] = job.manifest.ledger.fileURL?.path
         }
-        if counterWindow != nil, !jobs.contains(where: { $0.verifier is MACMirrorVerifier }) {
+        return (jobs, files)
+    }
+
+    /// Every `--manifest` read and checked before any key or ledger is opened (a refusal opens nothing): public
+    /// fields, a job given twice, `--counter-window` without an NTAG21x job.
+    private func checkedManifests(context: CommandContext) throws(CLIError) -> [(String, JobContext)] {
+        var contexts: [(String, JobContext)] = []
+        for path in manifests {
+            let job = try JobContext.load(path, context: context, ledger: ledger)
+            do {
+                try job.manifest.checkPublicFields()
+            } catch {
+                throw ErrorTable.cliError(error, message: error.description)
+            }
+            guard !contexts.contains(where: { $0.1.manifest.job == job.manifest.job }) else {
+                throw CLIError(.dataError, "job \(job.manifest.job) is given twice", file: path)
+            }
+            contexts.append((path, job))
+        }
+        if counterWindow != nil, contexts.allSatisfy({ Self.isKeyed($0.1) }) {
             throw .usage(
                 "--counter-window is for NTAG21x counter mirrors, and no job given is one (a SUN counter is inside "
                     + "the MAC, so every rise is accepted)", option: "counter-window")
         }
-        return (jobs, files)
+        return contexts
+    }
+
+    /// Whether a job's taps carry a keyed dynamic message (SUN), not an NTAG21x MAC mirror.
+    private static func isKeyed(_ job: JobContext) -> Bool {
+        job.manifest.keyed != nil && job.manifest.dynamicMessage != nil
     }
 }
