@@ -84,8 +84,14 @@ public struct TapAnswer: Sendable {
 /// how they print the answer.
 public struct TapService: Sendable {
     public let jobs: [TapServiceJob]
+    /// Each job with its keyed verifier, when every job is keyed (`start(url:at:)`); `nil` otherwise.
+    private let keyed: [(job: TapServiceJob, verifier: TapJobVerifier)]?
 
-    public init(jobs: [TapServiceJob]) { self.jobs = jobs }
+    public init(jobs: [TapServiceJob]) {
+        self.jobs = jobs
+        let keyed = jobs.compactMap { job in (job.verifier as? TapJobVerifier).map { (job: job, verifier: $0) } }
+        self.keyed = keyed.count == jobs.count ? keyed : nil
+    }
 
     /// Checks `url` against each job in turn; the first job whose keys made the message answers (only one can, as
     /// each job has its own master key). A URL no job's keys made is `invalid` with the first job's detail.
@@ -122,13 +128,9 @@ public struct TapService: Sendable {
     /// one visit there for the tap (`LedgerStore.acceptTap`). `nil`, with nothing done, when a job is not keyed
     /// (an NTAG21x job verifies in a task).
     public func start(url: String, at time: Date = Date()) -> TapStart? {
-        var verifiers: [TapJobVerifier] = []
-        for job in jobs {
-            guard let verifier = job.verifier as? TapJobVerifier else { return nil }
-            verifiers.append(verifier)
-        }
+        guard let keyed else { return nil }
         var first: TapAnswer?
-        for (job, verifier) in zip(jobs, verifiers) {
+        for (job, verifier) in keyed {
             switch verifier.check(url) {
             case .answered(let verdict):
                 if first == nil { first = TapAnswer(job: nil, verdict: verdict, product: [:]) }
