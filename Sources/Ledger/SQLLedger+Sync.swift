@@ -38,18 +38,17 @@ extension DeferredSyncing {
     /// A sync already queued and not yet started is shared: it covers the caller's commits too (group commit: the
     /// callers that commit while one sync runs share the next one).
     public nonisolated func syncInBackground() -> DurabilityTicket {
-        let (ticket, start) = unsynced.queueSync()
-        guard start else { return ticket }
-        executor.async { [self] in
-            assumeIsolated { ledger in
-                ledger.unsynced.syncStarting()
-                let clock = ContinuousClock()
-                let start = clock.now
-                let outcome = ledger.syncNow()
-                ticket.complete(outcome, duration: clock.now - start)
+        unsynced.queueSync { ticket in
+            executor.async { [self] in
+                assumeIsolated { ledger in
+                    ledger.unsynced.syncStarting()
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    let outcome = ledger.syncNow()
+                    ticket.complete(outcome, duration: clock.now - start)
+                }
             }
         }
-        return ticket
     }
 
     /// A ticket that finishes when every commit this connection has made so far is durable: at once when none

@@ -63,16 +63,18 @@ final class UnsyncedCommits: Sendable {
         for ticket in finished { ticket.complete(outcome) }
     }
 
-    /// The ticket of a background sync that covers every commit made so far, and whether the caller must queue that
-    /// sync: a sync queued but not started yet covers them too (it syncs what was committed when it starts), so
-    /// callers asking meanwhile share it instead of queueing one each (group commit).
-    func queueSync() -> (ticket: DurabilityTicket, start: Bool) {
-        state.withLock { state in
+    /// The ticket of a background sync that covers every commit made so far; `start` queues that sync, called only
+    /// when none is queued: a sync queued but not started yet covers them too (it syncs what was committed when it
+    /// starts), so callers asking meanwhile share it instead of queueing one each (group commit).
+    func queueSync(_ start: (DurabilityTicket) -> Void) -> DurabilityTicket {
+        let (ticket, first) = state.withLock { state -> (DurabilityTicket, Bool) in
             if let queued = state.queued { return (queued, false) }
             let ticket = DurabilityTicket()
             state.queued = ticket
             return (ticket, true)
         }
+        if first { start(ticket) }
+        return ticket
     }
 
     /// The queued background sync starts: later callers queue a new one.

@@ -73,14 +73,13 @@ extension Ledger {
     /// finishes when they are durable. A sync queued and not yet started is shared: it covers the caller's commits
     /// too.
     public nonisolated func syncInBackground() -> DurabilityTicket {
-        let (ticket, start) = unsynced.queueSync()
-        guard start else { return ticket }
-        walSync.start(unsynced, ticket: ticket) { [self] in
-            executor.sync {
-                assumeIsolated { ledger in Result { () throws(LedgerError) in try ledger.flushDeferredCommits() } }
+        unsynced.queueSync { ticket in
+            walSync.start(unsynced, ticket: ticket) { [self] in
+                executor.sync {
+                    assumeIsolated { ledger in Result { () throws(LedgerError) in try ledger.flushDeferredCommits() } }
+                }
             }
         }
-        return ticket
     }
 }
 

@@ -88,12 +88,13 @@ import Testing
     /// it starts, the next caller queues a new one.
     @Test func aQueuedBackgroundSyncIsSharedUntilItStarts() {
         let unsynced = UnsyncedCommits()
-        let first = unsynced.queueSync()
-        let second = unsynced.queueSync()
-        #expect(first.start && !second.start && second.ticket === first.ticket)
+        var started: [DurabilityTicket] = []
+        let first = unsynced.queueSync { started.append($0) }
+        let second = unsynced.queueSync { started.append($0) }
+        #expect(started.count == 1 && started[0] === first && second === first)
         unsynced.syncStarting()
-        let third = unsynced.queueSync()
-        #expect(third.start && third.ticket !== first.ticket)
+        let third = unsynced.queueSync { started.append($0) }
+        #expect(started.count == 2 && started[1] === third && third !== first)
     }
 
     /// `whenComplete` on a finished ticket runs at once, with its result.
