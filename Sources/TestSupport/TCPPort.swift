@@ -8,7 +8,7 @@ import Foundation
 public enum TCPPort {
     /// A TCP port on 127.0.0.1 nothing listens on now (the kernel's pick for port 0).
     public static func free() throws(HarnessError) -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
         defer { close(descriptor) }
         var address = sockaddr_in()

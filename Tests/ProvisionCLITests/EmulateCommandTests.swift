@@ -5,7 +5,7 @@ import Testing
 
 /// Sends one line to a unix socket and returns the answer line.
 func controlRequest(_ path: String, _ line: String) throws -> String {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     try #require(fd >= 0)
     defer { close(fd) }
     var address = sockaddr_un()

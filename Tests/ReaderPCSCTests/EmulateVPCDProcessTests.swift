@@ -15,7 +15,7 @@ import Testing
 struct EmulateVPCDProcessTests {
     /// Sends one control line over the Unix socket and reads the answer up to `ok` / `error:`.
     private func control(_ path: String, _ line: String) throws -> String {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

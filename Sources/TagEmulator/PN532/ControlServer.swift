@@ -16,7 +16,7 @@ final class ControlServer {
     /// Binds and listens on `path` (an old socket file there is replaced).
     init(path: String) throws(PN532ControlError) {
         self.path = path
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw PN532ControlError("socket failed") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -54,7 +54,9 @@ final class ControlServer {
         for fd in ready {
             if fd == listener {
                 let client = accept(listener, nil, nil)
-                if client >= 0 { clients[client] = [] }
+                guard client >= 0 else { continue }
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                clients[client] = []
                 continue
             }
             var buffer = [UInt8](repeating: 0, count: 1024)

@@ -122,6 +122,7 @@ public final class PN532Emulator: @unchecked Sendable {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw PN532ControlError("pipe failed") }
         wakePipe = (fds[0], fds[1])
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }  // never inherited by a process started meanwhile
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         if let path = configuration.controlSocketPath { control = try ControlServer(path: path) }
     }

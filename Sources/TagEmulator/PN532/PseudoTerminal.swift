@@ -29,7 +29,7 @@ public final class PseudoTerminal {
     /// - Throws: `PN532ControlError` naming the failing call and `errno`.
     public init() throws(PN532ControlError) {
         guard let calls = PTYCalls.load() else { throw PN532ControlError("the C library lacks posix_openpt") }
-        let master = calls.openpt(O_RDWR | O_NOCTTY)
+        let master = calls.openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw Self.failure("posix_openpt") }
         guard calls.grantpt(master) == 0, calls.unlockpt(master) == 0 else {
             let error = Self.failure("grantpt/unlockpt")
@@ -43,7 +43,7 @@ public final class PseudoTerminal {
             throw error
         }
         let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let slave = open(path, O_RDWR | O_NOCTTY)
+        let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
             let error = Self.failure("open \(path)")
             close(master)

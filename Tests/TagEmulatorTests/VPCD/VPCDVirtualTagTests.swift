@@ -12,7 +12,7 @@ private final class FakeVPCD {
     private let listener: Int32
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -39,7 +39,9 @@ private final class FakeVPCD {
     func accept() throws -> Int32 {
         var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, 5000) == 1 else { throw VPCDControlError("no connection from the card") }
-        return Glibc.accept(listener, nil, nil)
+        let fd = Glibc.accept(listener, nil, nil)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
     }
 
     /// Sends one frame and, for an APDU or ATR request, reads the reply frame (byte by byte, to check
