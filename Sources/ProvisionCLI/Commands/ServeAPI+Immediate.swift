@@ -32,18 +32,15 @@ extension ServeAPI {
             decide { [self] outcome in
                 // On the ledger's queue: the answer is made on the connection's worker thread.
                 answer { [self] delivered in
-                    var served: Served
+                    let served: Served
                     switch outcome {
                     case .success(let tap): served = answered(tap, since: start)
                     case .failure(let error):
                         served = ledgerFailed()
                         Task { await reconnectIfDropped(error) }
                     }
-                    let response = served.response
-                    // Past the deadline the client got a 503: the line says so, with what the ledger decided.
-                    if !delivered { served.response = HTTPResponse.text(503, "late") }
                     record(request, served, since: start, late: !delivered)
-                    return response
+                    return served.response
                 }
             }
             return nil

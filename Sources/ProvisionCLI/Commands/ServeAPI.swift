@@ -98,14 +98,16 @@ final class ServeAPI: Sendable {
     }
 
     /// Logs one request's line: method, path (a known one, else `-`), status, verdict, job, the UID's keyed hash and
-    /// the latency; never the query, the URL, PICC data or keys.
+    /// the latency; never the query, the URL, PICC data or keys. `late`: the server answered the client 503 before
+    /// this answer was made (its deadline), so the line gives that status, the answer's verdict and `late`.
     func record(_ request: HTTPRequest, _ served: Served, since start: ContinuousClock.Instant, late: Bool = false) {
         guard let log else { return }
+        let status = late ? 503 : served.response.status
         let path = Self.routes[request.path] == nil ? "-" : request.path
         let uid = served.uid.map { Hex.compact(Array(Digest.hmacSHA256(key: uidHashKey, message: $0).prefix(8))) }
         let millis = Self.milliseconds(ContinuousClock.now - start)
         log(
-            "serve: \(request.method) \(path) \(served.response.status) verdict=\(served.verdict ?? "-") "
+            "serve: \(request.method) \(path) \(status) verdict=\(served.verdict ?? "-") "
                 + "job=\(served.job ?? "-") uid=\(uid ?? "-") ms=\(millis)" + (late ? " late" : ""))
     }
 
