@@ -38,7 +38,8 @@ public struct NTAG424JobKeys: Sendable {
 
     /// Key `number` (0–4) of the tag `uid` alone (`NTAG424KeySet.key`).
     public func key(_ number: Int, uid: [UInt8]) throws -> SecretKey {
-        try NTAG424KeySet.key(UInt8(clamping: number), master: master, uid: uid, systemIdentifier: systemIdentifier)
+        guard let number = UInt8(exactly: number) else { throw AES128Error.blockLength(number) }
+        return try NTAG424KeySet.key(number, master: master, uid: uid, systemIdentifier: systemIdentifier)
     }
 
     /// K1, the SDM meta-read key: decrypts every tag's PICC data.

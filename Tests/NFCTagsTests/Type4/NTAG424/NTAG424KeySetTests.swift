@@ -58,6 +58,7 @@ import Testing
         #expect(throws: AES128Error.blockLength(5)) {
             try NTAG424KeySet.key(5, master: Self.master, uid: uid, systemIdentifier: Self.system)
         }
+        #expect(throws: AES128Error.blockLength(-1), "no key number is taken as K0") { try key(uid, -1) }
     }
 
     @Test func badInputsAreRefused() {
